@@ -90,4 +90,3 @@ def test_counts() -> None:
         ("out_of_corpus", "en"): 4,
         ("out_of_corpus", "ja"): 2,
     }
-

@@ -1,0 +1,199 @@
+"""Checkpointer factories: in-memory, SQLite (the default) and Postgres.
+
+Each factory returns a context manager that opens the backend, prepares its tables and
+closes the connection on exit::
+
+    with open_checkpointer("sqlite", sqlite_path=Path(".grace/checkpoints.sqlite")) as saver:
+        graph = builder.compile(checkpointer=saver)
+
+The SQLite savers use their own long-lived connection (``check_same_thread=False``, WAL
+journal), so a second process or a later run over the same file resumes the same threads.
+The Postgres savers use a psycopg connection with ``autocommit=True`` and
+``row_factory=dict_row`` and run ``setup()`` (idempotent migrations) on open.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import (
+    AbstractAsyncContextManager,
+    AbstractContextManager,
+    asynccontextmanager,
+    closing,
+    contextmanager,
+)
+from pathlib import Path
+from typing import TypeAlias
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+
+from checkpoints._common import (
+    BackendKind,
+    postgres_import_error,
+    prepare_sqlite_path,
+    require_postgres_url,
+    validate_kind,
+)
+
+__all__ = ["CheckpointerKind", "open_async_checkpointer", "open_checkpointer"]
+
+CheckpointerKind: TypeAlias = BackendKind
+"""Checkpointer backend: ``"memory"``, ``"sqlite"`` or ``"postgres"``."""
+
+_WHAT = "checkpointer"
+
+
+def open_checkpointer(
+    kind: CheckpointerKind,
+    *,
+    sqlite_path: Path | str | None = None,
+    postgres_url: str | None = None,
+) -> AbstractContextManager[BaseCheckpointSaver[str]]:
+    """Open a synchronous checkpointer.
+
+    Settings are checked when this function is called; the connection is opened when the
+    returned context manager is entered and closed when it exits.
+
+    Args:
+        kind: ``"memory"`` (an ``InMemorySaver``, lost on exit), ``"sqlite"`` (a
+            ``SqliteSaver`` over ``sqlite_path``) or ``"postgres"`` (a ``PostgresSaver``
+            over ``postgres_url``).
+        sqlite_path: Database file for ``"sqlite"``; its parent directory is created.
+        postgres_url: Connection string for ``"postgres"``.
+
+    Returns:
+        A context manager yielding the checkpointer.
+
+    Raises:
+        ValueError: If ``kind`` is unknown or the setting it needs is missing.
+        ImportError: If ``kind`` is ``"postgres"`` and the postgres extra is not installed.
+
+    """
+    validate_kind(kind, _WHAT)
+    if kind == "sqlite":
+        return _sqlite_saver(prepare_sqlite_path(sqlite_path, _WHAT))
+    if kind == "postgres":
+        return _postgres_saver(require_postgres_url(postgres_url, _WHAT))
+    return _memory_saver()
+
+
+def open_async_checkpointer(
+    kind: CheckpointerKind,
+    *,
+    sqlite_path: Path | str | None = None,
+    postgres_url: str | None = None,
+) -> AbstractAsyncContextManager[BaseCheckpointSaver[str]]:
+    """Open an asynchronous checkpointer, for ``ainvoke`` / ``astream``.
+
+    Settings are checked when this function is called; the connection is opened when the
+    returned context manager is entered (inside the running event loop) and closed on exit.
+
+    Args:
+        kind: ``"memory"`` (an ``InMemorySaver``), ``"sqlite"`` (an ``AsyncSqliteSaver``
+            over aiosqlite) or ``"postgres"`` (an ``AsyncPostgresSaver``).
+        sqlite_path: Database file for ``"sqlite"``; its parent directory is created.
+        postgres_url: Connection string for ``"postgres"``.
+
+    Returns:
+        An async context manager yielding the checkpointer.
+
+    Raises:
+        ValueError: If ``kind`` is unknown or the setting it needs is missing.
+        ImportError: If ``kind`` is ``"postgres"`` and the postgres extra is not installed,
+            or ``"sqlite"`` and aiosqlite is not installed.
+
+    """
+    validate_kind(kind, _WHAT)
+    if kind == "sqlite":
+        return _async_sqlite_saver(prepare_sqlite_path(sqlite_path, _WHAT))
+    if kind == "postgres":
+        return _async_postgres_saver(require_postgres_url(postgres_url, _WHAT))
+    return _async_memory_saver()
+
+
+@contextmanager
+def _memory_saver() -> Iterator[BaseCheckpointSaver[str]]:
+    yield InMemorySaver()
+
+
+@asynccontextmanager
+async def _async_memory_saver() -> AsyncIterator[BaseCheckpointSaver[str]]:
+    yield InMemorySaver()
+
+
+def _sqlite_saver(path: Path) -> AbstractContextManager[BaseCheckpointSaver[str]]:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    @contextmanager
+    def _open() -> Iterator[BaseCheckpointSaver[str]]:
+        with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            saver = SqliteSaver(conn)
+            saver.setup()
+            yield saver
+
+    return _open()
+
+
+def _async_sqlite_saver(path: Path) -> AbstractAsyncContextManager[BaseCheckpointSaver[str]]:
+    try:
+        import aiosqlite
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    except ImportError as exc:  # pragma: no cover - aiosqlite ships with the sqlite saver
+        raise ImportError(
+            f"async sqlite checkpointer needs aiosqlite ({exc}); pip install aiosqlite"
+        ) from exc
+
+    @asynccontextmanager
+    async def _open() -> AsyncIterator[BaseCheckpointSaver[str]]:
+        async with aiosqlite.connect(path) as conn:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            saver = AsyncSqliteSaver(conn)
+            await saver.setup()
+            yield saver
+
+    return _open()
+
+
+def _postgres_saver(url: str) -> AbstractContextManager[BaseCheckpointSaver[str]]:
+    try:
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg import Connection
+        from psycopg.rows import DictRow, dict_row
+    except ImportError as exc:
+        raise postgres_import_error(_WHAT, exc) from exc
+
+    @contextmanager
+    def _open() -> Iterator[BaseCheckpointSaver[str]]:
+        conn: Connection[DictRow]
+        with Connection.connect(
+            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+        ) as conn:
+            saver = PostgresSaver(conn)
+            saver.setup()
+            yield saver
+
+    return _open()
+
+
+def _async_postgres_saver(url: str) -> AbstractAsyncContextManager[BaseCheckpointSaver[str]]:
+    try:
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg import AsyncConnection
+        from psycopg.rows import DictRow, dict_row
+    except ImportError as exc:
+        raise postgres_import_error(_WHAT, exc) from exc
+
+    @asynccontextmanager
+    async def _open() -> AsyncIterator[BaseCheckpointSaver[str]]:
+        conn: AsyncConnection[DictRow]
+        async with await AsyncConnection.connect(
+            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+        ) as conn:
+            saver = AsyncPostgresSaver(conn)
+            await saver.setup()
+            yield saver
+
+    return _open()

@@ -1,0 +1,199 @@
+"""Long-term memory store factories: in-memory, SQLite (the default) and Postgres.
+
+Each factory returns a context manager yielding a ``langgraph.store.base.BaseStore`` whose
+tables are created (``setup()``) on open and whose connection is closed on exit::
+
+    with open_store("sqlite", sqlite_path=Path(".grace/store.sqlite")) as store:
+        graph = builder.compile(checkpointer=saver, store=store)
+
+The SQLite stores need an autocommit connection (``isolation_level=None``) because they
+issue their own ``BEGIN`` / ``COMMIT``; the journal is switched to WAL so several processes
+can share the file. The file may be the same one the SQLite checkpointer uses.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import (
+    AbstractAsyncContextManager,
+    AbstractContextManager,
+    asynccontextmanager,
+    closing,
+    contextmanager,
+)
+from pathlib import Path
+from typing import TypeAlias
+
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+
+from checkpoints._common import (
+    STORE_SQLITE_PATH_HINT,
+    BackendKind,
+    postgres_import_error,
+    prepare_sqlite_path,
+    require_postgres_url,
+    validate_kind,
+)
+
+__all__ = ["StoreKind", "open_async_store", "open_store"]
+
+StoreKind: TypeAlias = BackendKind
+"""Store backend: ``"memory"``, ``"sqlite"`` or ``"postgres"``."""
+
+_WHAT = "store"
+
+
+def open_store(
+    kind: StoreKind,
+    *,
+    sqlite_path: Path | str | None = None,
+    postgres_url: str | None = None,
+) -> AbstractContextManager[BaseStore]:
+    """Open a synchronous store.
+
+    Settings are checked when this function is called; the connection is opened when the
+    returned context manager is entered and closed when it exits.
+
+    Args:
+        kind: ``"memory"`` (an ``InMemoryStore``, lost on exit), ``"sqlite"`` (a
+            ``SqliteStore`` over ``sqlite_path``) or ``"postgres"`` (a ``PostgresStore``).
+        sqlite_path: Database file for ``"sqlite"``; its parent directory is created.
+        postgres_url: Connection string for ``"postgres"``.
+
+    Returns:
+        A context manager yielding the store.
+
+    Raises:
+        ValueError: If ``kind`` is unknown or the setting it needs is missing.
+        ImportError: If ``kind`` is ``"postgres"`` and the postgres extra is not installed.
+
+    """
+    validate_kind(kind, _WHAT)
+    if kind == "sqlite":
+        return _sqlite_store(prepare_sqlite_path(sqlite_path, _WHAT, STORE_SQLITE_PATH_HINT))
+    if kind == "postgres":
+        return _postgres_store(require_postgres_url(postgres_url, _WHAT))
+    return _memory_store()
+
+
+def open_async_store(
+    kind: StoreKind,
+    *,
+    sqlite_path: Path | str | None = None,
+    postgres_url: str | None = None,
+) -> AbstractAsyncContextManager[BaseStore]:
+    """Open an asynchronous store, for use with ``ainvoke`` / ``astream``.
+
+    Settings are checked when this function is called; the connection is opened when the
+    returned context manager is entered (inside the running event loop) and closed on exit.
+
+    Args:
+        kind: ``"memory"`` (an ``InMemoryStore``), ``"sqlite"`` (an ``AsyncSqliteStore``
+            over aiosqlite) or ``"postgres"`` (an ``AsyncPostgresStore``).
+        sqlite_path: Database file for ``"sqlite"``; its parent directory is created.
+        postgres_url: Connection string for ``"postgres"``.
+
+    Returns:
+        An async context manager yielding the store.
+
+    Raises:
+        ValueError: If ``kind`` is unknown or the setting it needs is missing.
+        ImportError: If ``kind`` is ``"postgres"`` and the postgres extra is not installed,
+            or ``"sqlite"`` and aiosqlite is not installed.
+
+    """
+    validate_kind(kind, _WHAT)
+    if kind == "sqlite":
+        return _async_sqlite_store(prepare_sqlite_path(sqlite_path, _WHAT, STORE_SQLITE_PATH_HINT))
+    if kind == "postgres":
+        return _async_postgres_store(require_postgres_url(postgres_url, _WHAT))
+    return _async_memory_store()
+
+
+@contextmanager
+def _memory_store() -> Iterator[BaseStore]:
+    yield InMemoryStore()
+
+
+@asynccontextmanager
+async def _async_memory_store() -> AsyncIterator[BaseStore]:
+    yield InMemoryStore()
+
+
+def _sqlite_store(path: Path) -> AbstractContextManager[BaseStore]:
+    from langgraph.store.sqlite import SqliteStore
+
+    @contextmanager
+    def _open() -> Iterator[BaseStore]:
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        with closing(conn):
+            conn.execute("PRAGMA journal_mode=WAL")
+            store = SqliteStore(conn)
+            store.setup()
+            yield store
+
+    return _open()
+
+
+def _async_sqlite_store(path: Path) -> AbstractAsyncContextManager[BaseStore]:
+    try:
+        import aiosqlite
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
+    except ImportError as exc:  # pragma: no cover - aiosqlite ships with the sqlite saver
+        raise ImportError(
+            f"async sqlite store needs aiosqlite ({exc}); pip install aiosqlite"
+        ) from exc
+
+    @asynccontextmanager
+    async def _open() -> AsyncIterator[BaseStore]:
+        async with aiosqlite.connect(path, isolation_level=None) as conn:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            async with AsyncSqliteStore(conn) as store:
+                await store.setup()
+                yield store
+
+    return _open()
+
+
+def _postgres_store(url: str) -> AbstractContextManager[BaseStore]:
+    try:
+        from langgraph.store.postgres import PostgresStore
+        from psycopg import Connection
+        from psycopg.rows import DictRow, dict_row
+    except ImportError as exc:
+        raise postgres_import_error(_WHAT, exc) from exc
+
+    @contextmanager
+    def _open() -> Iterator[BaseStore]:
+        conn: Connection[DictRow]
+        with Connection.connect(
+            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+        ) as conn:
+            store = PostgresStore(conn)
+            store.setup()
+            yield store
+
+    return _open()
+
+
+def _async_postgres_store(url: str) -> AbstractAsyncContextManager[BaseStore]:
+    try:
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+        from psycopg import AsyncConnection
+        from psycopg.rows import DictRow, dict_row
+    except ImportError as exc:
+        raise postgres_import_error(_WHAT, exc) from exc
+
+    @asynccontextmanager
+    async def _open() -> AsyncIterator[BaseStore]:
+        conn: AsyncConnection[DictRow]
+        async with await AsyncConnection.connect(
+            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+        ) as conn:
+            async with AsyncPostgresStore(conn) as store:
+                await store.setup()
+                yield store
+
+    return _open()
