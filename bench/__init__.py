@@ -1,0 +1,1 @@
+"""Measurement scripts (run as ``python -m bench.<name>``)."""

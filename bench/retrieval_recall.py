@@ -1,0 +1,244 @@
+"""Measure GRACE's offline retrieval: recall@k, score separation, latency, ingestion rate.
+
+Usage::
+
+    python -m bench.retrieval_recall DATASET_DIR [--k 1 5] [--scale 10000] [--json]
+
+``DATASET_DIR`` holds ``corpus/`` (documents) and ``questions.jsonl`` (fields id, question,
+lang, answerable, answers, source, kind). The corpus is ingested into a temporary Qdrant
+local-mode store; the dataset is read in place, never copied.
+
+- recall@k: share of answerable questions for which some top-k chunk contains a gold
+  answer string (case- and whitespace-normalised), per language.
+- separation: mean top normalised score of answerable vs unanswerable questions and the
+  AUROC of the top score as a predictor of "answerable" (Mann-Whitney rank statistic).
+- latency: p50 / p95 of ``CorpusStore.search`` over a collection padded with ``--scale``
+  synthetic chunks; ingestion rate in chunks/s of those chunks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from grace.retrieval import CorpusStore, LexicalSparseEmbeddings, ingest_paths
+from grace.retrieval.sparse import DEFAULT_AVGDL, DEFAULT_B, DEFAULT_K1
+from grace.retrieval.tokenize import Tokenizer
+
+__all__ = ["auroc", "main", "normalise"]
+
+
+def normalise(text: str) -> str:
+    """Lowercase and collapse whitespace."""
+    return " ".join(text.lower().split())
+
+
+def auroc(positives: list[float], negatives: list[float]) -> float:
+    """Area under the ROC curve via average ranks (ties count one half)."""
+    if not positives or not negatives:
+        return float("nan")
+    scored = sorted([(s, 1) for s in positives] + [(s, 0) for s in negatives])
+    ranks: list[float] = [0.0] * len(scored)
+    i = 0
+    while i < len(scored):
+        j = i
+        while j + 1 < len(scored) and scored[j + 1][0] == scored[i][0]:
+            j += 1
+        for m in range(i, j + 1):
+            ranks[m] = (i + j) / 2 + 1
+        i = j + 1
+    pos_rank_sum = sum(r for r, (_, label) in zip(ranks, scored, strict=True) if label)
+    n_pos, n_neg = len(positives), len(negatives)
+    return (pos_rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    idx = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[idx]
+
+
+def _store(path: Path, args: argparse.Namespace) -> CorpusStore:
+    sparse = LexicalSparseEmbeddings(
+        Tokenizer(japanese=args.ja_mode, split_mode=args.split_mode),
+        k1=args.k1,
+        b=args.b,
+        avgdl=args.avgdl,
+    )
+    return CorpusStore(path=path, sparse_embeddings=sparse)
+
+
+def measure_quality(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Recall@k per language and top-score separation on ``dataset``."""
+    questions = [
+        json.loads(line)
+        for line in (dataset / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    kmax = max(args.k)
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, _store(Path(tmp) / "qdrant", args) as store:
+        report = ingest_paths(
+            store,
+            [dataset / "corpus"],
+            collection="dev",
+            chunk_size=args.chunk_size,
+            chunk_overlap=args.chunk_overlap,
+        )
+        out["ingest"] = {"files": report.files, "chunks": report.chunks}
+        hits_at: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        totals: dict[str, int] = defaultdict(int)
+        top: dict[str, list[float]] = defaultdict(list)
+        misses: list[dict[str, Any]] = []
+        for q in questions:
+            result = store.search(q["question"], collection="dev", k=kmax)
+            best = result.hits[0].score if result.hits else 0.0
+            top["answerable" if q["answerable"] else q["kind"]].append(best)
+            if not q["answerable"]:
+                continue
+            totals[q["lang"]] += 1
+            answers = [normalise(a) for a in q["answers"] if a.strip()]
+            first = next(
+                (
+                    rank
+                    for rank, hit in enumerate(result.hits, 1)
+                    if any(a in normalise(hit.text) for a in answers)
+                ),
+                None,
+            )
+            for k in args.k:
+                if first is not None and first <= k:
+                    hits_at[q["lang"]][k] += 1
+            if first is None or first > 1:
+                misses.append({"id": q["id"], "lang": q["lang"], "rank": first})
+        out["recall"] = {
+            lang: {f"@{k}": hits_at[lang][k] / totals[lang] for k in args.k} | {"n": totals[lang]}
+            for lang in sorted(totals)
+        }
+        negatives = [s for kind, v in top.items() if kind != "answerable" for s in v]
+        out["separation"] = {
+            "mean_top_score": {kind: statistics.fmean(v) for kind, v in sorted(top.items())},
+            "auroc_answerable_vs_unanswerable": auroc(top["answerable"], negatives),
+            "auroc_answerable_vs_out_of_corpus": auroc(
+                top["answerable"], top.get("out_of_corpus", [])
+            ),
+        }
+        out["misses_at_1"] = misses
+    return out
+
+
+def _synthetic_paragraphs(dataset: Path, n: int, seed: int = 7) -> list[str]:
+    words: list[str] = []
+    ja: list[str] = []
+    for doc in sorted((dataset / "corpus").glob("*")):
+        text = doc.read_text(encoding="utf-8")
+        if doc.name.startswith("ja-"):
+            ja.extend(text.replace("\n", ""))
+        else:
+            words.extend(text.split())
+    rng = random.Random(seed)
+    paragraphs = []
+    for i in range(n):
+        if ja and i % 4 == 3:
+            start = rng.randrange(max(1, len(ja) - 300))
+            paragraphs.append("".join(rng.sample(ja[start : start + 300], 250)))
+        else:
+            paragraphs.append(" ".join(rng.choices(words, k=rng.randint(60, 120))))
+    return paragraphs
+
+
+def measure_speed(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Ingestion rate and query latency on ``--scale`` synthetic chunks plus the corpus."""
+    questions = [
+        json.loads(line)["question"]
+        for line in (dataset / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    paragraphs = _synthetic_paragraphs(dataset, args.scale)
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        per_file = 100
+        for f in range(0, len(paragraphs), per_file):
+            body = "\n\n".join(paragraphs[f : f + per_file])
+            (docs / f"synthetic-{f // per_file:05d}.md").write_text(
+                f"# Synthetic {f}\n\n{body}\n", encoding="utf-8"
+            )
+        with _store(Path(tmp) / "qdrant", args) as store:
+            report = ingest_paths(store, [docs, dataset / "corpus"], collection="scale")
+            store.search("warm up the index", collection="scale")
+            latencies = []
+            for q in questions * max(1, 200 // max(1, len(questions))):
+                t0 = time.perf_counter()
+                store.search(q, collection="scale", k=5)
+                latencies.append((time.perf_counter() - t0) * 1000)
+            count = store.count("scale")
+    return {
+        "chunks": count,
+        "ingest_chunks_per_s": report.chunks / report.seconds,
+        "ingest_seconds": report.seconds,
+        "latency_ms": {
+            "p50": _percentile(latencies, 0.5),
+            "p95": _percentile(latencies, 0.95),
+            "queries": len(latencies),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", type=Path, help="folder with corpus/ and questions.jsonl")
+    parser.add_argument("--k", type=int, nargs="+", default=[1, 5])
+    parser.add_argument("--scale", type=int, default=10_000, help="synthetic chunks (0: skip)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--ja-mode", default="both", choices=["sudachi", "bigram", "both"])
+    parser.add_argument("--split-mode", default="B", choices=["A", "B", "C"])
+    parser.add_argument("--k1", type=float, default=DEFAULT_K1)
+    parser.add_argument("--b", type=float, default=DEFAULT_B)
+    parser.add_argument("--avgdl", type=float, default=DEFAULT_AVGDL)
+    parser.add_argument("--chunk-size", type=int, default=800)
+    parser.add_argument("--chunk-overlap", type=int, default=100)
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args(argv)
+
+    result: dict[str, Any] = {"config": {k: v for k, v in vars(args).items() if k != "dataset"}}
+    result["config"]["dataset"] = str(args.dataset)
+    result |= measure_quality(args.dataset, args)
+    if args.scale > 0:
+        result["speed"] = measure_speed(args.dataset, args)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    print(f"dataset: {args.dataset}  chunks: {result['ingest']['chunks']}")
+    for lang, rec in result["recall"].items():
+        figures = "  ".join(f"recall{k}={v:.3f}" for k, v in rec.items() if k != "n")
+        print(f"  {lang} (n={rec['n']}): {figures}")
+    sep = result["separation"]
+    means = "  ".join(f"{k}={v:.3f}" for k, v in sep["mean_top_score"].items())
+    print(f"  mean top score: {means}")
+    print(
+        f"  AUROC top score, answerable vs unanswerable: "
+        f"{sep['auroc_answerable_vs_unanswerable']:.3f}; "
+        f"vs out-of-corpus: {sep['auroc_answerable_vs_out_of_corpus']:.3f}"
+    )
+    if args.show_misses:
+        for miss in result["misses_at_1"]:
+            print(f"    miss@1: {miss}")
+    if "speed" in result:
+        sp = result["speed"]
+        print(
+            f"  scale: {sp['chunks']} chunks; ingest {sp['ingest_chunks_per_s']:.0f} chunks/s; "
+            f"query p50 {sp['latency_ms']['p50']:.1f} ms, p95 {sp['latency_ms']['p95']:.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,387 @@
+"""Ingestion: Markdown, plain text and HTML files → paragraph chunks in a collection.
+
+- Directories are walked recursively (hidden entries skipped; only ``.md``, ``.markdown``,
+  ``.txt``, ``.text``, ``.html``, ``.htm`` files are taken from directories; a file named
+  explicitly is read whatever its suffix).
+- Text is split into paragraphs (blank lines); QA evidence is paragraph-level, so each
+  paragraph is one chunk. A heading paragraph is joined to the paragraph after it; a
+  paragraph longer than ``chunk_size`` characters is split by langchain-text-splitters'
+  ``RecursiveCharacterTextSplitter`` (line, sentence, word boundaries; ``chunk_overlap``).
+- Metadata: ``source`` (file name — it identifies the document in its collection),
+  ``title`` (Markdown: the first ``# `` line; HTML: ``<title>`` or the first ``<h1>``; else
+  the file stem), ``chunk_index``.
+- Idempotent: point ids are ``uuid5(collection, source, chunk_index, sha256(chunk))``.
+  Re-ingesting an unchanged file writes nothing; a changed file's new chunks are written
+  and its old chunks deleted.
+- Bad input (missing path, binary file, empty file, undecodable text) becomes one
+  :class:`FileProblem` each; the other files are still ingested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+from pydantic import BaseModel, Field
+
+from grace.retrieval.store import CorpusStore
+
+__all__ = [
+    "SAMPLE_CORPUS_DIR",
+    "SUPPORTED_SUFFIXES",
+    "FileProblem",
+    "IngestReport",
+    "LoadedDocument",
+    "ensure_sample_corpus",
+    "ingest_paths",
+    "load_document",
+    "split_paragraphs",
+]
+
+SUPPORTED_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".html", ".htm"})
+"""Suffixes picked up when walking a directory."""
+SAMPLE_CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus"
+"""The bundled sample corpus (English and Japanese Markdown documents)."""
+
+_NAMESPACE = uuid.UUID("6f1c2d4e-8a3b-5c7d-9e0f-112233445566")
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+_TITLE_RE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_BLANK_RE = re.compile(r"\n\s*\n")
+
+
+class FileProblem(BaseModel):
+    """A file that could not be ingested, and why."""
+
+    path: str
+    """The path as given or found."""
+    reason: str
+    """Human-readable reason (one line)."""
+
+
+class IngestReport(BaseModel):
+    """Summary of one :func:`ingest_paths` call."""
+
+    collection: str = ""
+    """Collection written to."""
+    files: int = 0
+    """Files ingested (read and chunked) successfully."""
+    chunks: int = 0
+    """Chunks in those files (written now or already present)."""
+    written: int = 0
+    """Chunks written (new or changed)."""
+    deleted: int = 0
+    """Stale chunks deleted (from changed files)."""
+    seconds: float = 0.0
+    """Wall-clock duration."""
+    problems: list[FileProblem] = Field(default_factory=list)
+    """Files that were skipped, with reasons."""
+
+
+class LoadedDocument(BaseModel):
+    """A decoded document ready to be chunked."""
+
+    source: str
+    title: str
+    text: str
+    is_markdown: bool = False
+
+
+class _DocumentLoadError(Exception):
+    """A file could not be turned into text (reason in the message)."""
+
+
+def ingest_paths(
+    store: CorpusStore,
+    paths: Sequence[Path],
+    *,
+    collection: str | None = None,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    progress: bool = False,
+) -> IngestReport:
+    """Ingest files and directories into ``collection`` (default: the store's default).
+
+    Args:
+        store: Where the chunks go; the collection is created if needed.
+        paths: Files and/or directories (walked recursively).
+        collection: Target collection name.
+        chunk_size: Longest chunk in characters; longer paragraphs are split.
+        chunk_overlap: Overlap in characters between pieces of a split paragraph.
+        progress: Show a rich progress bar.
+
+    Returns:
+        Files, chunks, seconds and the per-file problems.
+
+    """
+    start = time.perf_counter()
+    name = store.resolve(collection)
+    report = IngestReport(collection=name)
+    files = list(_expand(paths, report.problems))
+    store.ensure_collection(name)
+    splitter = _splitter(chunk_size, chunk_overlap)
+    for path in _progress(files, progress):
+        try:
+            doc = load_document(path)
+        except _DocumentLoadError as exc:
+            report.problems.append(FileProblem(path=str(path), reason=str(exc)))
+            continue
+        chunks = split_paragraphs(doc.text, chunk_size=chunk_size, splitter=splitter)
+        if not chunks:
+            report.problems.append(FileProblem(path=str(path), reason="no text to index"))
+            continue
+        written, deleted = _upsert_document(store, name, doc, chunks)
+        report.files += 1
+        report.chunks += len(chunks)
+        report.written += written
+        report.deleted += deleted
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> IngestReport | None:
+    """Ingest the bundled sample corpus if ``collection`` is missing or empty.
+
+    Returns:
+        The ingestion report, or ``None`` when the collection already had chunks.
+
+    """
+    name = store.resolve(collection)
+    if store.has_collection(name) and store.count(name) > 0:
+        return None
+    return ingest_paths(store, [SAMPLE_CORPUS_DIR], collection=name)
+
+
+# ---------------------------------------------------------------------- loading
+
+
+def load_document(path: Path) -> LoadedDocument:
+    """Read and decode one file; raise ``_DocumentLoadError`` with a clear reason."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _DocumentLoadError(f"cannot read: {exc.strerror or exc}") from exc
+    text = _decode(data)
+    suffix = path.suffix.lower()
+    if suffix in (".html", ".htm") or (suffix not in SUPPORTED_SUFFIXES and _looks_html(text)):
+        title, body = _html_to_text(text)
+        return LoadedDocument(source=path.name, title=title or path.stem, text=body)
+    if not text.strip():
+        raise _DocumentLoadError("empty file")
+    is_md = suffix in (".md", ".markdown")
+    title = path.stem
+    if is_md:
+        match = _TITLE_RE.search(text)
+        if match:
+            title = match.group(1).strip()
+            # The title line is metadata, not a passage.
+            text = text[: match.start()] + text[match.end() :]
+    return LoadedDocument(source=path.name, title=title, text=text, is_markdown=is_md)
+
+
+def _decode(data: bytes) -> str:
+    if not data.strip():
+        raise _DocumentLoadError("empty file")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="strict")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise _DocumentLoadError("invalid UTF-16 text") from exc
+    if b"\x00" in data[:8192]:
+        raise _DocumentLoadError("binary file (contains NUL bytes), not text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _DocumentLoadError(
+            f"not valid UTF-8 (byte {exc.start}); unknown encoding — convert the file to UTF-8"
+        ) from exc
+
+
+def _looks_html(text: str) -> bool:
+    head = text[:1000].lstrip().lower()
+    return head.startswith(("<!doctype html", "<html"))
+
+
+class _HTMLText(HTMLParser):
+    """Collects visible text by block, the ``<title>`` and the first ``<h1>``."""
+
+    _BLOCKS = frozenset(
+        "p div section article header footer li ul ol table tr h1 h2 h3 h4 h5 h6 br "
+        "blockquote pre main aside nav dd dt figure figcaption".split()
+    )
+    _SKIP = frozenset({"script", "style", "noscript", "template", "head"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[str] = []
+        self._current: list[str] = []
+        self._skip = 0
+        self._in_title = False
+        self._in_h1 = False
+        self.title = ""
+        self.h1 = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        elif tag in self._SKIP:
+            self._skip += 1
+        if tag in self._BLOCKS:
+            self._flush()
+        if tag == "h1" and not self.h1:
+            self._in_h1 = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag in self._SKIP:
+            self._skip = max(0, self._skip - 1)
+        if tag in self._BLOCKS:
+            self._flush()
+        if tag == "h1":
+            self._in_h1 = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+            return
+        if self._skip:
+            return
+        if self._in_h1:
+            self.h1 += data
+        self._current.append(data)
+
+    def _flush(self) -> None:
+        text = " ".join("".join(self._current).split())
+        if text:
+            self.blocks.append(text)
+        self._current = []
+
+    def close(self) -> None:
+        super().close()
+        self._flush()
+
+
+def _html_to_text(html: str) -> tuple[str, str]:
+    parser = _HTMLText()
+    parser.feed(html)
+    parser.close()
+    title = " ".join((parser.title or parser.h1).split())
+    blocks = parser.blocks
+    if blocks and title and blocks[0] == " ".join(parser.h1.split()):
+        blocks = blocks[1:]  # the h1 is the title
+    body = "\n\n".join(blocks)
+    if not body.strip():
+        raise _DocumentLoadError("HTML without visible text")
+    return title, body
+
+
+# ---------------------------------------------------------------------- chunking
+
+
+def _splitter(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSplitter:
+    return RecursiveCharacterTextSplitter(
+        chunk_size=chunk_size,
+        chunk_overlap=min(chunk_overlap, max(0, chunk_size // 2)),
+        separators=["\n\n", "\n", "。", ". ", "! ", "? ", "; ", "、", ", ", " ", ""],
+        keep_separator="end",
+    )
+
+
+def split_paragraphs(
+    text: str,
+    *,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    splitter: RecursiveCharacterTextSplitter | None = None,
+) -> list[str]:
+    """Paragraph chunks: one per paragraph, headings joined to what follows, long ones split."""
+    splitter = splitter or _splitter(chunk_size, chunk_overlap)
+    chunks: list[str] = []
+    heading: list[str] = []
+    for raw in _BLANK_RE.split(text.replace("\r\n", "\n").replace("\r", "\n")):
+        para = raw.strip()
+        if not para:
+            continue
+        if _HEADING_RE.match(para) and "\n" not in para:
+            heading.append(para)
+            continue
+        if heading:
+            para = "\n".join([*heading, para])
+            heading = []
+        if len(para) <= chunk_size:
+            chunks.append(para)
+        else:
+            chunks.extend(c.strip() for c in splitter.split_text(para) if c.strip())
+    if heading:
+        chunks.append("\n".join(heading))
+    return chunks
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def _point_id(collection: str, source: str, index: int, chunk: str) -> str:
+    digest = hashlib.sha256(chunk.encode("utf-8")).hexdigest()
+    return str(uuid.uuid5(_NAMESPACE, f"{collection}\x1f{source}\x1f{index}\x1f{digest}"))
+
+
+def _upsert_document(
+    store: CorpusStore, collection: str, doc: LoadedDocument, chunks: list[str]
+) -> tuple[int, int]:
+    ids = [_point_id(collection, doc.source, i, c) for i, c in enumerate(chunks)]
+    existing = store.source_point_ids(collection, doc.source)
+    new = [(i, pid) for i, pid in enumerate(ids) if pid not in existing]
+    metadatas: list[dict[str, Any]] = [
+        {"source": doc.source, "title": doc.title, "chunk_index": i} for i, _ in new
+    ]
+    store.add_chunks(collection, [chunks[i] for i, _ in new], metadatas, [pid for _, pid in new])
+    stale = sorted(existing - set(ids))
+    store.delete_points(collection, stale)
+    return len(new), len(stale)
+
+
+def _expand(paths: Iterable[Path], problems: list[FileProblem]) -> Iterator[Path]:
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            problems.append(FileProblem(path=str(path), reason="no such file or directory"))
+            continue
+        if path.is_dir():
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.lower() in SUPPORTED_SUFFIXES
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        else:
+            found = [path]
+        for p in found:
+            key = p.resolve()
+            if key not in seen:
+                seen.add(key)
+                yield p
+
+
+def _progress(files: list[Path], enabled: bool) -> Iterator[Path]:
+    if not enabled:
+        yield from files
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=False) as bar:
+        task = bar.add_task("Ingesting", total=len(files))
+        for path in files:
+            bar.update(task, description=f"Ingesting {path.name}")
+            yield path
+            bar.advance(task)
