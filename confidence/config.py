@@ -1,0 +1,119 @@
+"""Configuration of the confidence system: weights, penalties, thresholds."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "AggregationMethod",
+    "ConfidenceConfig",
+    "FactorWeights",
+    "Penalties",
+    "SearchQualityParams",
+    "Thresholds",
+]
+
+AggregationMethod = Literal["mean", "min", "weighted"]
+
+
+class FactorWeights(BaseModel):
+    """Weights of the non-search weighted mean (DESIGN §4)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    search_quality: float = Field(default=0.6, ge=0.0)
+    """Weight of search quality (own or inherited), counted only when > 0."""
+    tool_success: float = Field(default=0.4, ge=0.0)
+    """Weight of tool success, always counted."""
+    source_agreement: float = Field(default=0.2, ge=0.0)
+    """Weight of source agreement, counted only with more than one source."""
+    llm_self_eval: float = Field(default=0.3, ge=0.0)
+    """Weight of the judge's self-evaluation, counted whenever it was measured."""
+    query_coverage: float = Field(default=0.2, ge=0.0)
+    """Weight of query coverage, counted whenever it was measured."""
+
+
+class SearchQualityParams(BaseModel):
+    """Weights of the search-quality formula (see :func:`confidence.search_quality`).
+
+    ``q = (w_max·max + w_mean·mean + w_count·min(count, N)/N + w_spread·spread·max) / Σw``
+    with ``N = count_saturation``; ``q = 0`` when there are no hits.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_weight: float = Field(default=0.5, ge=0.0)
+    """Weight of the best hit's score: the strongest single piece of evidence."""
+    mean_weight: float = Field(default=0.25, ge=0.0)
+    """Weight of the mean hit score: how good the retrieved set is overall."""
+    count_weight: float = Field(default=0.15, ge=0.0)
+    """Weight of the saturating hit-count term ``min(count, N) / N``."""
+    spread_weight: float = Field(default=0.1, ge=0.0)
+    """Weight of ``spread × max``: a strong best hit that clearly stands out."""
+    count_saturation: int = Field(default=5, ge=1)
+    """Hit count ``N`` at which the count term reaches 1."""
+
+    @model_validator(mode="after")
+    def _positive_total(self) -> Self:
+        total = self.max_weight + self.mean_weight + self.count_weight + self.spread_weight
+        if total <= 0.0:
+            raise ValueError("search-quality weights must not all be zero")
+        return self
+
+
+class Penalties(BaseModel):
+    """Amounts subtracted from a score when a condition holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    no_results: float = Field(default=0.3, ge=0.0, le=1.0)
+    """A search step returned no hits."""
+    no_sources: float = Field(default=0.2, ge=0.0, le=1.0)
+    """A non-search step's output rests on no source."""
+    tool_failure: float = Field(default=0.3, ge=0.0, le=1.0)
+    """The step's tool failed (tool_success == 0)."""
+    low_coverage: float = Field(default=0.1, ge=0.0, le=1.0)
+    """Measured query coverage is below ``low_coverage_below``."""
+    low_coverage_below: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Coverage under which ``low_coverage`` applies."""
+
+
+class Thresholds(BaseModel):
+    """Score thresholds of :func:`decide_action`; must satisfy silent ≥ notify ≥ confirm."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    silent: float = Field(default=0.9, ge=0.0, le=1.0)
+    """At or above: SILENT."""
+    notify: float = Field(default=0.7, ge=0.0, le=1.0)
+    """At or above (and below silent): NOTIFY."""
+    confirm: float = Field(default=0.4, ge=0.0, le=1.0)
+    """At or above (and below notify): CONFIRM; below it: ESCALATE."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not (self.silent >= self.notify >= self.confirm):
+            raise ValueError(
+                "thresholds must satisfy silent >= notify >= confirm, got "
+                f"silent={self.silent}, notify={self.notify}, confirm={self.confirm}"
+            )
+        return self
+
+
+class ConfidenceConfig(BaseModel):
+    """Every number of the confidence system, with the seed's defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weights: FactorWeights = Field(default_factory=FactorWeights)
+    """Weights of the non-search weighted mean."""
+    penalties: Penalties = Field(default_factory=Penalties)
+    """Penalty amounts and their conditions."""
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    """Decision thresholds."""
+    search_quality: SearchQualityParams = Field(default_factory=SearchQualityParams)
+    """Weights of the search-quality formula."""
+    aggregation: AggregationMethod = "weighted"
+    """How step scores combine into the run's overall confidence."""

@@ -1,0 +1,3 @@
+"""GRACE foundation: settings, schemas, state, runtime context, providers, tools, retrieval."""
+
+__all__: list[str] = []

@@ -1,0 +1,24 @@
+"""Runtime context: per-run options passed as LangGraph's ``context`` (not checkpointed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GraceContext"]
+
+
+@dataclass(kw_only=True)
+class GraceContext:
+    """Options of one run, given as ``graph.invoke(..., context=GraceContext(...))``.
+
+    Every field defaults to the settings' value, so ``GraceContext()`` is always valid.
+    """
+
+    user_id: str | None = None
+    """Whose learned thresholds apply (default: settings ``user_id``)."""
+    collection: str | None = None
+    """Collection searched when a plan step names none (default: settings)."""
+    top_k: int | None = None
+    """Hits per search (default: settings ``retrieval.top_k``)."""
+    max_replans: int | None = None
+    """Replan budget of this run (default: settings ``run.max_replans``)."""

@@ -1,0 +1,108 @@
+"""Validate a proposed plan and repair what can be repaired unambiguously.
+
+Rules, in order (each repair is recorded in ``plan.repairs``):
+1. empty plan → template plan;
+2. an action that is not a registered tool → template plan (a plan cannot invent a tool);
+   an unknown ``fallback`` is dropped;
+3. duplicate step ids → template plan (references to them would be ambiguous);
+4. a dependency on a step that does not exist → dropped;
+5. a dependency cycle → template plan; dependencies on later steps → steps reordered;
+6. an unknown collection → the default collection (collections are never created by a plan);
+7. too many steps → template plan;
+8. the last step must answer: a plan ending in a search gets a final ``reasoning`` step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from grace.planning import template_plan
+from grace.schemas import ExecutionPlan, PlanStep
+
+__all__ = ["validate_plan"]
+
+
+def _template(plan: ExecutionPlan, default_collection: str, reason: str) -> ExecutionPlan:
+    fallback = template_plan(plan.original_query, default_collection)
+    fallback.repairs = [*plan.repairs, f"{reason}: replaced by the template plan"]
+    return fallback
+
+
+def _topological(steps: list[PlanStep]) -> list[PlanStep] | None:
+    """Steps in dependency order (stable), or None when there is a cycle."""
+    by_id = {s.step_id: s for s in steps}
+    done: set[str] = set()
+    ordered: list[PlanStep] = []
+    remaining = list(steps)
+    while remaining:
+        ready = [s for s in remaining if all(d in done for d in s.depends_on)]
+        if not ready:
+            return None
+        for step in ready:
+            ordered.append(by_id[step.step_id])
+            done.add(step.step_id)
+        remaining = [s for s in remaining if s.step_id not in done]
+    return ordered
+
+
+def validate_plan(
+    plan: ExecutionPlan,
+    *,
+    actions: Collection[str],
+    collections: Collection[str],
+    default_collection: str,
+    max_steps: int,
+) -> ExecutionPlan:
+    """Return a runnable plan: ``plan`` repaired, or the template plan with the reason."""
+    plan = plan.model_copy(deep=True)
+    if not plan.steps:
+        return _template(plan, default_collection, "empty plan")
+    for step in plan.steps:
+        if step.action not in actions:
+            return _template(plan, default_collection, f"unknown action '{step.action}'")
+        if step.fallback is not None and step.fallback not in actions:
+            plan.repairs.append(f"{step.step_id}: unknown fallback '{step.fallback}' dropped")
+            step.fallback = None
+        if step.fallback == step.action:
+            step.fallback = None
+    ids = [s.step_id for s in plan.steps]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        return _template(plan, default_collection, f"duplicate step ids {dupes}")
+    known = set(ids)
+    for step in plan.steps:
+        missing = [d for d in step.depends_on if d not in known or d == step.step_id]
+        if missing:
+            plan.repairs.append(f"{step.step_id}: dependencies on missing steps {missing} dropped")
+            step.depends_on = [d for d in step.depends_on if d not in missing]
+    ordered = _topological(plan.steps)
+    if ordered is None:
+        return _template(plan, default_collection, "dependency cycle")
+    if [s.step_id for s in ordered] != ids:
+        plan.repairs.append("steps reordered so that dependencies come first")
+        plan.steps = ordered
+    for step in plan.steps:
+        if step.action == "rag_search" and step.collection and step.collection not in collections:
+            plan.repairs.append(
+                f"{step.step_id}: unknown collection '{step.collection}' → '{default_collection}'"
+            )
+            step.collection = default_collection
+    if plan.steps[-1].action == "rag_search":
+        searches = [s.step_id for s in plan.steps if s.action == "rag_search"]
+        final_id = f"s{len(plan.steps) + 1}"
+        while final_id in known:
+            final_id += "a"
+        plan.steps.append(
+            PlanStep(
+                step_id=final_id,
+                action="reasoning",
+                description="Answer from the retrieved passages, citing them",
+                query=plan.original_query,
+                depends_on=searches,
+                fallback="ask_user" if "ask_user" in actions else None,
+            )
+        )
+        plan.repairs.append(f"plan ended with a search: answer step {final_id} added")
+    if len(plan.steps) > max_steps:
+        return _template(plan, default_collection, f"{len(plan.steps)} steps > max {max_steps}")
+    return plan

@@ -1,0 +1,102 @@
+"""Protocols every provider implements, and the small types they exchange."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from grace.schemas import ExecutionPlan, Source, TokenUsage
+
+__all__ = [
+    "PlanOutcome",
+    "PlanRequest",
+    "Planner",
+    "Reader",
+    "ReaderAnswer",
+    "usage_from_message",
+]
+
+
+@dataclass(kw_only=True)
+class PlanRequest:
+    """What a planner is asked."""
+
+    query: str
+    """The question to plan for."""
+    collections: Sequence[str]
+    """Collections that exist (the planner picks one per search step)."""
+    default_collection: str
+    """Collection used when a step names none."""
+    max_steps: int = 8
+    """Upper bound on plan length."""
+    feedback: str | None = None
+    """Why a previous plan fell short (for replanning)."""
+
+
+@dataclass(kw_only=True)
+class PlanOutcome:
+    """A planner's result: a plan, or ``None`` with the reason (the caller uses the template)."""
+
+    plan: ExecutionPlan | None
+    """The proposed plan (still to be validated)."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Model calls and tokens spent."""
+    error: str | None = None
+    """Why no plan came back."""
+
+
+@dataclass(kw_only=True)
+class ReaderAnswer:
+    """A grounded answer to a question from passages."""
+
+    text: str
+    """The answer, citing passages as [S1] …; or a statement that the passages lack it."""
+    cited: list[str] = field(default_factory=list)
+    """Source ids the answer cites."""
+    abstained: bool = False
+    """True when the passages do not support an answer."""
+    support: float | None = None
+    """Reader's own 0–1 estimate of how well the passages support the answer (None = unknown)."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Model calls and tokens spent."""
+
+
+@runtime_checkable
+class Planner(Protocol):
+    """Turns a question into an :class:`ExecutionPlan`."""
+
+    def plan(self, request: PlanRequest) -> PlanOutcome:
+        """Propose a plan."""
+        ...
+
+    async def aplan(self, request: PlanRequest) -> PlanOutcome:
+        """Propose a plan without blocking the event loop."""
+        ...
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """Answers a question from passages, citing them, refusing to invent."""
+
+    def answer(
+        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+    ) -> ReaderAnswer:
+        """Answer from the passages only."""
+        ...
+
+    async def aanswer(
+        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+    ) -> ReaderAnswer:
+        """Answer without blocking the event loop."""
+        ...
+
+
+def usage_from_message(message: Any) -> TokenUsage:
+    """Token usage of one chat-model reply (``usage_metadata`` when the provider reports it)."""
+    meta = getattr(message, "usage_metadata", None) or {}
+    return TokenUsage(
+        model_calls=1,
+        input_tokens=int(meta.get("input_tokens", 0) or 0),
+        output_tokens=int(meta.get("output_tokens", 0) or 0),
+    )

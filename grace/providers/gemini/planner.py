@@ -1,0 +1,106 @@
+"""Model-backed planner: structured output → :class:`ExecutionPlan`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from grace.planning import estimate_complexity
+from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
+from grace.providers.prompts import PLANNER_SYSTEM
+from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
+
+__all__ = ["LLMPlanner", "PlanDraft"]
+
+
+class PlanDraft(BaseModel):
+    """The structured output asked of the model."""
+
+    steps: list[PlanStep] = Field(description="The plan's steps in execution order.")
+    complexity: float = Field(default=0.5, ge=0, le=1, description="0 simple … 1 complex.")
+    requires_confirmation: bool = Field(
+        default=False, description="True if a person should approve the plan first."
+    )
+
+
+class LLMPlanner:
+    """Plans with one structured-output call; simple questions skip the call entirely."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        *,
+        actions: list[str],
+        skip_below_complexity: float = 0.3,
+    ) -> None:
+        """Create a planner over ``model`` that may use the registered ``actions``."""
+        self.model = model
+        self.actions = actions
+        self.skip_below_complexity = skip_below_complexity
+
+    def _messages(self, request: PlanRequest) -> list[Any]:
+        feedback = (
+            f"\nA previous attempt fell short: {request.feedback}" if request.feedback else ""
+        )
+        system = PLANNER_SYSTEM.format(
+            actions=", ".join(self.actions),
+            collections=", ".join(request.collections) or request.default_collection,
+            default=request.default_collection,
+            max_steps=request.max_steps,
+            feedback=feedback,
+        )
+        return [SystemMessage(system), HumanMessage(request.query)]
+
+    def _skip(self, request: PlanRequest) -> bool:
+        return (
+            request.feedback is None
+            and estimate_complexity(request.query) < self.skip_below_complexity
+        )
+
+    def _outcome(self, request: PlanRequest, result: Any) -> PlanOutcome:
+        usage = usage_from_message(result.get("raw")) if isinstance(result, dict) else TokenUsage()
+        if not isinstance(result, dict) or result.get("parsed") is None:
+            error = result.get("parsing_error") if isinstance(result, dict) else None
+            return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {error}")
+        draft: PlanDraft = result["parsed"]
+        plan = ExecutionPlan(
+            original_query=request.query,
+            complexity=draft.complexity,
+            steps=draft.steps,
+            requires_confirmation=draft.requires_confirmation,
+            origin="llm",
+        )
+        return PlanOutcome(plan=plan, usage=usage)
+
+    def plan(self, request: PlanRequest) -> PlanOutcome:
+        """Ask the model for a plan (or return ``None`` for the template when simple)."""
+        if self._skip(request):
+            return PlanOutcome(plan=None, error="simple question: template plan, no model call")
+        try:
+            structured = self.model.with_structured_output(PlanDraft, include_raw=True)
+            result = structured.invoke(self._messages(request))
+        except Exception as exc:  # noqa: BLE001 - any model failure falls back to the template
+            return PlanOutcome(
+                plan=None,
+                usage=TokenUsage(model_calls=1),
+                error=f"planner model failed: {exc}",
+            )
+        return self._outcome(request, result)
+
+    async def aplan(self, request: PlanRequest) -> PlanOutcome:
+        """Async :meth:`plan`."""
+        if self._skip(request):
+            return PlanOutcome(plan=None, error="simple question: template plan, no model call")
+        try:
+            structured = self.model.with_structured_output(PlanDraft, include_raw=True)
+            result = await structured.ainvoke(self._messages(request))
+        except Exception as exc:  # noqa: BLE001
+            return PlanOutcome(
+                plan=None,
+                usage=TokenUsage(model_calls=1),
+                error=f"planner model failed: {exc}",
+            )
+        return self._outcome(request, result)

@@ -1,0 +1,188 @@
+"""The long-lived objects a run uses, built once from settings and shared by the nodes.
+
+Nodes call :func:`get_services` with their runtime context. By default the services are
+built from :func:`grace.settings.get_settings` (offline unless ``GOOGLE_API_KEY`` is set) and
+cached per process. Tests and embedders install their own with :func:`use_services`, e.g.
+``build_services(settings, chat_model=ScriptedChatModel(...))`` to drive the Gemini path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from confidence import (
+    AnswerJudge,
+    ConfidenceAggregator,
+    ConfidenceCalculator,
+    LLMAnswerJudge,
+    SourceAgreementCalculator,
+)
+from grace.context import GraceContext
+from grace.providers.base import Planner, Reader
+from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
+from grace.retrieval import CorpusStore, ensure_sample_corpus
+from grace.settings import GraceSettings, get_settings
+from grace.tools import ToolEnv, ToolRegistry, default_registry
+
+__all__ = ["Services", "build_services", "close_default_services", "get_services", "use_services"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(kw_only=True)
+class Services:
+    """Everything the nodes need besides the state."""
+
+    settings: GraceSettings
+    """Settings the services were built from."""
+    store: CorpusStore
+    """Document store."""
+    planner: Planner
+    """Plan proposer."""
+    reader: Reader
+    """Grounded answer generator."""
+    judge: AnswerJudge
+    """Self-evaluation + coverage judge (one call per final answer)."""
+    tools: ToolRegistry
+    """Allowed actions."""
+    calculator: ConfidenceCalculator
+    """Step scorer and decision rule."""
+    aggregator: ConfidenceAggregator
+    """Combines step scores into the run's confidence."""
+    agreement: SourceAgreementCalculator
+    """Source agreement of multi-source answers."""
+    provider: str
+    """``offline`` or ``gemini``."""
+
+    def tool_env(self, context: GraceContext) -> ToolEnv:
+        """The tool environment for a run with ``context``."""
+        return ToolEnv(
+            store=self.store,
+            reader=self.reader,
+            default_collection=context.collection or self.settings.retrieval.collection,
+            top_k=context.top_k or self.settings.retrieval.top_k,
+        )
+
+    def close(self) -> None:
+        """Release the document store."""
+        self.store.close()
+
+
+def build_services(
+    settings: GraceSettings | None = None,
+    *,
+    chat_model: BaseChatModel | None = None,
+    judge_model: BaseChatModel | None = None,
+    embeddings: Embeddings | None = None,
+    store: CorpusStore | None = None,
+) -> Services:
+    """Build services from settings.
+
+    Args:
+        settings: defaults to :func:`get_settings`.
+        chat_model: use this chat model (the model-backed path) instead of choosing by
+            settings; tests pass a scripted fake here.
+        judge_model: the judge's model (defaults to ``chat_model``; Gemini at temperature 0).
+        embeddings: dense embeddings for hybrid retrieval (Gemini path).
+        store: an already open document store.
+
+    """
+    from grace.providers.gemini import (
+        LLMPlanner,
+        LLMReader,
+        make_gemini_chat_model,
+        make_gemini_embeddings,
+    )
+
+    settings = settings or get_settings()
+    tools = default_registry()
+    use_model = chat_model is not None or settings.use_gemini()
+    if use_model and chat_model is None:
+        gem = settings.gemini
+        chat_model = make_gemini_chat_model(
+            gem.chat_model, temperature=gem.temperature, timeout=gem.timeout_seconds
+        )
+        judge_model = judge_model or make_gemini_chat_model(
+            gem.chat_model, temperature=0.0, timeout=gem.timeout_seconds
+        )
+        if embeddings is None and settings.retrieval.qdrant_url:
+            embeddings = make_gemini_embeddings(gem.embedding_model)
+    if store is None:
+        store = CorpusStore(
+            path=None if settings.retrieval.qdrant_url else settings.qdrant_path,
+            url=settings.retrieval.qdrant_url,
+            api_key=settings.qdrant_key(),
+            dense_embeddings=embeddings,
+            default_collection=settings.retrieval.collection,
+        )
+    if settings.retrieval.auto_ingest_sample:
+        report = ensure_sample_corpus(store, settings.retrieval.collection)
+        if report is not None:
+            log.info("ingested the sample corpus: %s chunks", report.chunks)
+    planner: Planner
+    reader: Reader
+    judge: AnswerJudge
+    if chat_model is not None:
+        planner = LLMPlanner(chat_model, actions=tools.names())
+        reader = LLMReader(chat_model)
+        judge = LLMAnswerJudge(judge_model or chat_model)
+        provider = "gemini"
+    else:
+        planner = RuleBasedPlanner()
+        reader = ExtractiveReader()
+        judge = HeuristicAnswerJudge()
+        provider = "offline"
+    return Services(
+        settings=settings,
+        store=store,
+        planner=planner,
+        reader=reader,
+        judge=judge,
+        tools=tools,
+        calculator=ConfidenceCalculator(settings.confidence),
+        aggregator=ConfidenceAggregator(settings.confidence.aggregation),
+        agreement=SourceAgreementCalculator(),
+        provider=provider,
+    )
+
+
+_lock = threading.Lock()
+_default: Services | None = None
+_override: list[Services] = []
+
+
+def get_services(context: GraceContext | None = None) -> Services:
+    """The services in force: the innermost :func:`use_services`, else the process default."""
+    global _default
+    if _override:
+        return _override[-1]
+    with _lock:
+        if _default is None:
+            _default = build_services()
+        return _default
+
+
+@contextlib.contextmanager
+def use_services(services: Services) -> Iterator[Services]:
+    """Make ``services`` the ones nodes get, inside the ``with`` block (process-wide)."""
+    _override.append(services)
+    try:
+        yield services
+    finally:
+        _override.remove(services)
+
+
+def close_default_services() -> None:
+    """Close the cached default services (e.g. at CLI exit)."""
+    global _default
+    with _lock:
+        if _default is not None:
+            _default.close()
+            _default = None

@@ -1,0 +1,225 @@
+"""Application settings: defaults, a YAML file and ``GRACE_``-prefixed environment variables.
+
+Precedence (highest first): explicit keyword arguments, environment variables
+(``GRACE_<FIELD>``, nested with ``__``, e.g. ``GRACE_CONFIDENCE__THRESHOLDS__CONFIRM=0.5``),
+the YAML file (``GRACE_CONFIG`` or ``./grace.yaml``), then the defaults below.
+Unknown keys and inconsistent values fail at start with a message naming the field.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+
+from confidence.config import ConfidenceConfig
+
+__all__ = [
+    "CheckpointSettings",
+    "GeminiSettings",
+    "GraceSettings",
+    "RetrievalSettings",
+    "RunSettings",
+    "config_file_path",
+    "get_settings",
+]
+
+ProviderChoice = Literal["auto", "offline", "gemini"]
+
+
+def _default_data_dir() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "grace"
+
+
+def config_file_path() -> Path | None:
+    """Return the YAML settings file in use: ``$GRACE_CONFIG``, else ``./grace.yaml`` if present."""
+    explicit = os.environ.get("GRACE_CONFIG")
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            raise FileNotFoundError(f"GRACE_CONFIG points to {path}, which is not a file")
+        return path
+    local = Path("grace.yaml")
+    return local if local.is_file() else None
+
+
+_ENV_NOT_SETTINGS = ("GRACE_CONFIG", "GRACE_TEST_")
+
+
+def _reject_unknown_environment(settings_cls: type[BaseSettings]) -> None:
+    """Fail on a ``GRACE_*`` variable that names no setting (a typo would be ignored otherwise)."""
+    known = {name.upper() for name in settings_cls.model_fields}
+    for key in os.environ:
+        if not key.startswith("GRACE_") or key.startswith(_ENV_NOT_SETTINGS):
+            continue
+        top = key.removeprefix("GRACE_").split("__", 1)[0]
+        if top not in known:
+            raise ValueError(
+                f"unknown setting in environment variable {key}: "
+                f"'{top.lower()}' is not one of {sorted(k.lower() for k in known)}"
+            )
+
+
+class GeminiSettings(BaseModel):
+    """The online provider (used when ``GOOGLE_API_KEY`` is set, or forced by ``provider``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chat_model: str = "gemini-2.5-flash"
+    """Chat model for planning, answering and judging."""
+    embedding_model: str = "models/gemini-embedding-001"
+    """Embedding model for dense retrieval in hybrid mode."""
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    """Sampling temperature of the answering model (judges always run at 0)."""
+    timeout_seconds: float = Field(default=60.0, gt=0.0)
+    """Per-request timeout."""
+
+
+class RetrievalSettings(BaseModel):
+    """Where documents live and how they are searched."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    qdrant_url: str | None = None
+    """Qdrant server or cluster URL; when unset, Qdrant runs embedded (local mode) on disk."""
+    qdrant_path: Path | None = None
+    """Directory of the embedded Qdrant; defaults to ``<data_dir>/qdrant``."""
+    qdrant_api_key: SecretStr | None = None
+    """API key of a Qdrant server (also read from ``QDRANT_API_KEY``)."""
+    collection: str = "grace"
+    """Default collection; the bundled sample corpus is ingested into it on first use."""
+    top_k: int = Field(default=5, ge=1, le=50)
+    """Hits returned per search."""
+    chunk_size: int = Field(default=800, ge=100)
+    """Target chunk size in characters at ingestion."""
+    chunk_overlap: int = Field(default=100, ge=0)
+    """Overlap between consecutive chunks in characters."""
+    auto_ingest_sample: bool = True
+    """Ingest the bundled sample corpus when the default collection is missing or empty."""
+
+
+class CheckpointSettings(BaseModel):
+    """Which checkpointer persists threads."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["memory", "sqlite", "postgres"] = "sqlite"
+    """``memory`` (lost at exit), ``sqlite`` (a file in the data directory) or ``postgres``."""
+    sqlite_path: Path | None = None
+    """SQLite file; defaults to ``<data_dir>/checkpoints.sqlite``."""
+    postgres_url: str | None = None
+    """PostgreSQL connection URL, required for ``kind: postgres``."""
+
+
+class RunSettings(BaseModel):
+    """Limits of one run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_replans: int = Field(default=2, ge=0, le=10)
+    """Replans allowed per run; past it the run finalizes with what it has and says so."""
+    max_question_chars: int = Field(default=4000, ge=1)
+    """Longest question accepted."""
+    max_steps: int = Field(default=8, ge=2, le=32)
+    """Most steps a plan may have."""
+    step_timeout_seconds: float = Field(default=60.0, gt=0.0)
+    """Default per-step timeout when a plan step names none."""
+    max_parallel_steps: int = Field(default=4, ge=1, le=32)
+    """Independent steps executed at once."""
+    retry_max_attempts: int = Field(default=3, ge=1, le=10)
+    """Attempts per node for transient errors (LangGraph ``RetryPolicy``)."""
+    retry_initial_interval: float = Field(default=0.5, ge=0.0)
+    """Seconds before the first retry; doubles each time."""
+
+
+class GraceSettings(BaseSettings):
+    """Every setting of GRACE with its default."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRACE_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        validate_default=True,
+    )
+
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    """Where GRACE keeps its Qdrant files, checkpoints and store (``$XDG_DATA_HOME/grace``)."""
+    provider: ProviderChoice = "auto"
+    """``auto``: Gemini when ``GOOGLE_API_KEY`` is set, else offline; or force one."""
+    user_id: str = "default"
+    """User whose learned thresholds apply when a run names none."""
+    gemini: GeminiSettings = Field(default_factory=GeminiSettings)
+    """Online provider settings."""
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    """Document store settings."""
+    checkpoint: CheckpointSettings = Field(default_factory=CheckpointSettings)
+    """Checkpointer settings."""
+    run: RunSettings = Field(default_factory=RunSettings)
+    """Per-run limits."""
+    confidence: ConfidenceConfig = Field(default_factory=ConfidenceConfig)
+    """Weights, penalties, thresholds and aggregation of the confidence system."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Add the YAML file below the environment."""
+        _reject_unknown_environment(cls)
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        yaml_path = config_file_path()
+        if yaml_path is not None:
+            sources.append(YamlConfigSettingsSource(settings_cls, yaml_file=yaml_path))
+        return tuple(sources)
+
+    @property
+    def qdrant_path(self) -> Path:
+        """Resolved directory of the embedded Qdrant."""
+        return self.retrieval.qdrant_path or self.data_dir / "qdrant"
+
+    @property
+    def sqlite_path(self) -> Path:
+        """Resolved SQLite checkpoint file."""
+        return self.checkpoint.sqlite_path or self.data_dir / "checkpoints.sqlite"
+
+    @property
+    def store_path(self) -> Path:
+        """Resolved SQLite file of the long-term store (learned thresholds)."""
+        return self.data_dir / "store.sqlite"
+
+    def google_api_key(self) -> str | None:
+        """The Gemini API key from the environment; never stored in settings or state."""
+        return os.environ.get("GOOGLE_API_KEY") or None
+
+    def use_gemini(self) -> bool:
+        """Whether the online provider is in use."""
+        if self.provider == "gemini":
+            return True
+        if self.provider == "offline":
+            return False
+        return self.google_api_key() is not None
+
+    def qdrant_key(self) -> str | None:
+        """Qdrant server API key from settings or ``QDRANT_API_KEY``."""
+        if self.retrieval.qdrant_api_key is not None:
+            return self.retrieval.qdrant_api_key.get_secret_value()
+        return os.environ.get("QDRANT_API_KEY") or None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> GraceSettings:
+    """Load the settings once per process (``get_settings.cache_clear()`` to reload)."""
+    return GraceSettings()

@@ -1,0 +1,114 @@
+"""Graph state: what LangGraph checkpoints between nodes.
+
+Every field is typed (pydantic models, enums, lists and dicts of them) so the state survives
+``LANGGRAPH_STRICT_MSGPACK=true``: types in the schema are allow-listed at ``compile()``.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
+from grace.schemas import (
+    ExecutionPlan,
+    InterventionRecord,
+    ReplanRecord,
+    Source,
+    StepResult,
+    TokenUsage,
+)
+
+__all__ = ["InputState", "OutputState", "ReplanRequest", "ReviewOutcome", "State"]
+
+ReviewOutcome = Literal["continue", "replan", "finalize"]
+
+
+def _add_usage(left: TokenUsage, right: TokenUsage) -> TokenUsage:
+    return left + right
+
+
+@dataclass(kw_only=True)
+class ReplanRequest:
+    """Why the next ``replan`` runs (set by ``confidence`` or ``intervene``)."""
+
+    trigger: Literal["step_failed", "low_confidence", "human_edit", "human_response"]
+    """What asked for a new plan."""
+    detail: str = ""
+    """Failed step ids, the person's new question, or their response text."""
+
+
+@dataclass(kw_only=True)
+class InputState:
+    """What a run takes: a question, or Studio chat messages whose last human turn is one."""
+
+    query: str = ""
+    """The question. When empty, the last human message is used."""
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    """Chat transcript (Studio's chat view); the final answer is appended as an AI message."""
+
+
+@dataclass(kw_only=True)
+class OutputState:
+    """What a run returns."""
+
+    answer: str = ""
+    """Final answer, citing sources as [S1], [S2] …"""
+    sources: list[Source] = field(default_factory=list)
+    """Passages the answer cites."""
+    confidence: float | None = None
+    """Overall confidence 0–1 (set by the final confidence check and by finalize)."""
+    level: InterventionLevel | None = None
+    """Intervention level of the overall confidence."""
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    """Chat transcript including the answer."""
+    notes: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Things the person should know: budget exhausted, unreviewed answer, …"""
+
+
+@dataclass(kw_only=True)
+class State(InputState):
+    """Full working state of a run."""
+
+    plan: ExecutionPlan | None = None
+    """The plan in force (replaced by ``replan``)."""
+    results: dict[str, StepResult] = field(default_factory=dict)
+    """Step results by step id (kept across replans for completed steps)."""
+    scores: dict[str, ConfidenceScore] = field(default_factory=dict)
+    """Confidence score of each scored step, by step id."""
+    last_batch: list[str] = field(default_factory=list)
+    """Step ids executed (or skipped) by the latest ``execute``."""
+    decision: ActionDecision | None = None
+    """Decision on the latest batch (or, after the last step, on the overall confidence)."""
+    review: ReviewOutcome | None = None
+    """What the latest intervention decided."""
+    replan_request: ReplanRequest | None = None
+    """Pending reason to replan."""
+    replan_count: int = 0
+    """Replans done in this run."""
+    replan_budget: int = 2
+    """Replans allowed in this run (from context or settings, set by ``plan``)."""
+    human_sources: list[Source] = field(default_factory=list)
+    """Information the person gave in ``response`` replies, used as sources."""
+    edited_answer: str | None = None
+    """An answer the person wrote in an ``edit`` reply; it becomes the final answer."""
+    interventions: Annotated[list[InterventionRecord], operator.add] = field(default_factory=list)
+    """Every pause and the reply to it."""
+    replans: Annotated[list[ReplanRecord], operator.add] = field(default_factory=list)
+    """Every replanning with its trigger and strategy."""
+    usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
+    """Model calls and tokens of the whole run."""
+    answer: str = ""
+    """Final answer (set by ``finalize``)."""
+    sources: list[Source] = field(default_factory=list)
+    """Sources the final answer cites."""
+    confidence: float | None = None
+    """Overall confidence."""
+    level: InterventionLevel | None = None
+    """Level of the overall confidence."""
+    notes: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Things the person should know about this run."""

@@ -1,0 +1,60 @@
+"""What a tool is given and must return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from grace.providers.base import Reader
+from grace.retrieval import CorpusStore
+from grace.schemas import PlanStep, Source, StepResult, ToolResult
+
+__all__ = ["Tool", "ToolCall", "ToolEnv"]
+
+
+@dataclass(kw_only=True)
+class ToolEnv:
+    """Services tools use (never serialised)."""
+
+    store: CorpusStore
+    """Document store."""
+    reader: Reader
+    """Grounded answer generator."""
+    default_collection: str
+    """Collection searched when a step names none."""
+    top_k: int
+    """Hits per search."""
+
+
+@dataclass(kw_only=True)
+class ToolCall:
+    """One step to run, with the results it depends on."""
+
+    step: PlanStep
+    """The plan step."""
+    dependencies: list[StepResult] = field(default_factory=list)
+    """Results of the step's dependencies, in ``depends_on`` order."""
+    human_sources: list[Source] = field(default_factory=list)
+    """Information the person gave at earlier interventions."""
+    feedback: str | None = None
+    """Reviewer feedback for a regenerated answer."""
+
+
+@runtime_checkable
+class Tool(Protocol):
+    """A registered action."""
+
+    name: str
+    """Name plans refer to."""
+    description: str
+    """One line for planners and docs."""
+    is_search: bool
+    """Scored as a search step (search_quality × tool_success)."""
+
+    def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        """Run the step."""
+        ...
+
+    async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        """Run the step without blocking the event loop."""
+        ...

@@ -1,0 +1,61 @@
+"""``reasoning``: a grounded answer from the dependencies' passages, citing them."""
+
+from __future__ import annotations
+
+from grace.providers.base import ReaderAnswer
+from grace.schemas import Source, StepStatus, ToolResult
+from grace.tools.base import ToolCall, ToolEnv
+
+__all__ = ["ReasoningTool", "gather_passages"]
+
+
+def gather_passages(call: ToolCall, limit: int = 8) -> list[Source]:
+    """Passages from the dependencies (best first, de-duplicated) and the person's replies.
+
+    Each passage gets a citation id ``S1``, ``S2`` … in the order given to the reader.
+    """
+    seen: dict[str, Source] = {}
+    for dep in call.dependencies:
+        if dep.status not in (StepStatus.SUCCESS, StepStatus.PARTIAL):
+            continue
+        for src in dep.sources:
+            key = f"{src.source}#{src.chunk_index}"
+            if key not in seen or src.score > seen[key].score:
+                seen[key] = src
+    ranked = sorted(seen.values(), key=lambda s: s.score, reverse=True)[:limit]
+    passages = list(call.human_sources) + ranked
+    return [p.model_copy(update={"source_id": f"S{i}"}) for i, p in enumerate(passages, 1)]
+
+
+def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:
+    cited = [p for p in passages if p.source_id in answer.cited]
+    factors: dict[str, float] = {"abstained": 1.0 if answer.abstained else 0.0}
+    if answer.support is not None:
+        factors["support"] = answer.support
+    return ToolResult(
+        success=True,
+        output=answer.text,
+        sources=cited if cited else ([] if answer.abstained else passages[:1]),
+        confidence_factors=factors,
+        usage=answer.usage,
+    )
+
+
+class ReasoningTool:
+    """Answer the step's question from retrieved passages only."""
+
+    name = "reasoning"
+    description = "Answer a question from the passages of earlier steps, citing them."
+    is_search = False
+
+    def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        """Answer ``step.query`` from the dependencies' passages."""
+        passages = gather_passages(call)
+        answer = env.reader.answer(call.step.query, passages, feedback=call.feedback)
+        return _result(answer, passages)
+
+    async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        """Async :meth:`run`."""
+        passages = gather_passages(call)
+        answer = await env.reader.aanswer(call.step.query, passages, feedback=call.feedback)
+        return _result(answer, passages)

@@ -1,0 +1,78 @@
+"""Helpers shared by the nodes: the run's question, context defaults, the final step."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from grace.context import GraceContext
+from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
+from grace.services import Services
+from grace.state import State
+
+__all__ = [
+    "InvalidQuestionError",
+    "answer_step",
+    "context_of",
+    "pending_steps",
+    "question_of",
+]
+
+
+class InvalidQuestionError(ValueError):
+    """The question is empty, too long or not text."""
+
+
+def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
+    """The run's context, or the defaults when none was given."""
+    ctx = runtime.context if runtime is not None else None
+    return ctx if isinstance(ctx, GraceContext) else GraceContext()
+
+
+def question_of(state: State, max_chars: int) -> str:
+    """The question: ``state.query``, else the last human message; validated."""
+    query = state.query
+    if not query.strip():
+        for message in reversed(state.messages):
+            if isinstance(message, HumanMessage):
+                query = message.text if hasattr(message, "text") else str(message.content)
+                break
+    if not isinstance(query, str):
+        raise InvalidQuestionError(f"the question must be text, got {type(query).__name__}")
+    query = query.strip()
+    if not query:
+        raise InvalidQuestionError("the question is empty: pass {'query': '...'} or a message")
+    if len(query) > max_chars:
+        raise InvalidQuestionError(
+            f"the question is {len(query)} characters, over the limit of {max_chars} "
+            "(setting run.max_question_chars)"
+        )
+    if "\ufffd" in query:
+        raise InvalidQuestionError("the question is not valid UTF-8 text (it contains U+FFFD)")
+    return query
+
+
+def answer_step(plan: ExecutionPlan) -> PlanStep | None:
+    """The step whose output is the answer: the last non-search step nothing depends on."""
+    depended = {d for s in plan.steps for d in s.depends_on}
+    finals = [s for s in plan.steps if s.step_id not in depended and s.action != "rag_search"]
+    return finals[-1] if finals else None
+
+
+def pending_steps(plan: ExecutionPlan | None, results: dict[str, StepResult]) -> list[PlanStep]:
+    """Plan steps without a result yet."""
+    if plan is None:
+        return []
+    return [s for s in plan.steps if s.step_id not in results]
+
+
+def is_done(result: StepResult | None) -> bool:
+    """Whether a result counts as completed (its output may be used)."""
+    return result is not None and result.status in (StepStatus.SUCCESS, StepStatus.PARTIAL)
+
+
+def services_for(runtime: Runtime[GraceContext] | None) -> Services:
+    """Services for this run."""
+    from grace.services import get_services
+
+    return get_services(context_of(runtime))

@@ -1,0 +1,67 @@
+"""``finalize``: the answer, its sources and the overall confidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from grace.context import GraceContext
+from grace.events import emit
+from grace.schemas import StepResult, StepStatus
+from grace.state import State
+from nodes.common import answer_step, is_done, services_for
+from nodes.confidence import run_thresholds
+
+__all__ = ["finalize"]
+
+NO_ANSWER = "GRACE could not produce an answer from the documents."
+
+
+def _best_answer(state: State) -> StepResult | None:
+    """The plan's answer step if it completed, else the best completed reasoning result."""
+    if state.plan is not None and (final := answer_step(state.plan)) is not None:
+        result = state.results.get(final.step_id)
+        if is_done(result) and result is not None and result.action == "reasoning":
+            return result
+    candidates = [r for r in state.results.values() if r.action == "reasoning" and is_done(r)]
+    return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
+
+
+def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Assemble the run's output."""
+    services = services_for(runtime)
+    notes: list[str] = []
+    best = _best_answer(state)
+    if state.edited_answer:
+        answer, sources = state.edited_answer, []
+        notes.append("The answer was written by a person at an intervention.")
+    elif best is not None:
+        answer, sources = best.output, best.sources
+    else:
+        answer, sources = NO_ANSWER, []
+    failed = [r.step_id for r in state.results.values() if r.status == StepStatus.FAILED]
+    if state.replan_count >= state.replan_budget and (failed or state.review == "replan"):
+        notes.append(
+            f"Replan budget of {state.replan_budget} used up: this is the best partial answer."
+        )
+    scored = [
+        s.score
+        for sid, s in state.scores.items()
+        if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
+    ]
+    overall = state.confidence
+    if overall is None or (best is not None and best.confidence is None):
+        overall = services.aggregator.aggregate(scored)
+    decision = services.calculator.decide_action(overall, run_thresholds(services, runtime))
+    emit("final", confidence=overall, level=decision.level.value)
+    return {
+        "answer": answer,
+        "sources": sources,
+        "confidence": overall,
+        "level": decision.level,
+        "decision": decision,
+        "notes": notes,
+        "messages": [AIMessage(content=answer)],
+    }
