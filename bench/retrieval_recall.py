@@ -59,6 +59,12 @@ def auroc(positives: list[float], negatives: list[float]) -> float:
     return (pos_rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
 
 
+def _body(text: str, title: str) -> str:
+    """Chunk text without a leading title line (if ingestion prefixed one)."""
+    head, sep, rest = text.partition("\n\n")
+    return rest if sep and head == title else text
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     idx = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
@@ -109,7 +115,7 @@ def measure_quality(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
                 (
                     rank
                     for rank, hit in enumerate(result.hits, 1)
-                    if any(a in normalise(hit.text) for a in answers)
+                    if any(a in normalise(_body(hit.text, hit.title)) for a in answers)
                 ),
                 None,
             )

@@ -343,7 +343,8 @@ def _upsert_document(
     metadatas: list[dict[str, Any]] = [
         {"source": doc.source, "title": doc.title, "chunk_index": i} for i, _ in new
     ]
-    store.add_chunks(collection, [chunks[i] for i, _ in new], metadatas, [pid for _, pid in new])
+    texts = [chunks[i] for i, _ in new]
+    store.add_chunks(collection, texts, metadatas, [pid for _, pid in new])
     stale = sorted(existing - set(ids))
     store.delete_points(collection, stale)
     return len(new), len(stale)

@@ -91,7 +91,7 @@ def _sudachi(mode: str) -> Any:
         from sudachipy import SplitMode
 
         split = {"A": SplitMode.A, "B": SplitMode.B, "C": SplitMode.C}[mode]
-        tok = _sudachi_dictionary().create(mode=split)
+        tok = _sudachi_dictionary().tokenizer(mode=split)
         setattr(_local, key, tok)
     return tok
 
@@ -162,14 +162,13 @@ def _sudachi_words(run: str, mode: str) -> Iterable[str]:
 
 
 def _bigrams(run: str) -> Iterable[str]:
-    if len(run) == 1:
-        if not _HIRAGANA_RE.fullmatch(run):
-            yield run
-        return
-    for i in range(len(run) - 1):
-        gram = run[i : i + 2]
-        if not _HIRAGANA_RE.fullmatch(gram):  # pure-hiragana bigrams are mostly grammar
-            yield gram
+    # Bigrams inside kanji / katakana stretches only: hiragana is mostly grammar (particles,
+    # inflections), and bigrams across it ("クが", "がマ") match everywhere.
+    for part in _HIRAGANA_RE.split(run):
+        if len(part) == 1:
+            yield part
+        for i in range(len(part) - 1):
+            yield part[i : i + 2]
 
 
 _DEFAULT = Tokenizer()

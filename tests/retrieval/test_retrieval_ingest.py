@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from grace.retrieval import CorpusStore, ingest_paths
+from grace.retrieval.ingest import load_document, split_paragraphs
+
+
+def test_ingest_metadata_and_chunks(store: CorpusStore, corpus_dir: Path) -> None:
+    report = ingest_paths(store, [corpus_dir], collection="docs")
+    assert report.files == 3 and not report.problems
+    assert report.chunks == store.count("docs") == 7
+    hit = store.search("steam engine indicator", collection="docs", k=1).hits[0]
+    assert hit.source == "steam-engine.md"
+    assert hit.title == "Steam engine"
+    assert hit.chunk_index == 1
+    assert "indicator" in hit.text and not hit.text.startswith("#")
+
+
+def test_same_file_twice_is_idempotent(store: CorpusStore, corpus_dir: Path) -> None:
+    first = ingest_paths(store, [corpus_dir], collection="docs")
+    count = store.count("docs")
+    again = ingest_paths(store, [corpus_dir, corpus_dir / "warsaw.md"], collection="docs")
+    assert store.count("docs") == count == first.chunks
+    assert again.written == 0 and again.deleted == 0 and again.files == 3
+
+
+def test_changed_file_replaces_its_chunks(store: CorpusStore, corpus_dir: Path) -> None:
+    ingest_paths(store, [corpus_dir], collection="docs")
+    (corpus_dir / "warsaw.md").write_text(
+        "# Warsaw\n\nWarsaw hosts the Chopin piano competition.\n", encoding="utf-8"
+    )
+    report = ingest_paths(store, [corpus_dir / "warsaw.md"], collection="docs")
+    assert report.written == 1 and report.deleted == 2
+    assert store.count("docs") == 6
+    hits = store.search("Palace of Culture tallest building", collection="docs").hits
+    assert all(h.source != "warsaw.md" for h in hits)
+    assert store.search("Chopin competition", collection="docs").hits[0].source == "warsaw.md"
+
+
+def test_bad_files_reported_and_rest_ingested(store: CorpusStore, tmp_path: Path) -> None:
+    d = tmp_path / "mixed"
+    d.mkdir()
+    (d / "good.md").write_text("# Good\n\nThe reactor uses heavy water.\n", encoding="utf-8")
+    (d / "empty.txt").write_text("  \n\n", encoding="utf-8")
+    (d / "binary.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (d / "latin1.txt").write_bytes("Caf\xe9 cr\xe8me".encode("latin-1"))
+    (d / "page.html").write_text(
+        "<html><head><title>Page</title><style>p{}</style></head>"
+        "<body><h1>Page</h1><p>Hydroelectric dams &amp; turbines.</p></body></html>",
+        encoding="utf-8",
+    )
+    report = ingest_paths(store, [d, tmp_path / "missing.md"], collection="docs")
+    reasons = {Path(p.path).name: p.reason for p in report.problems}
+    assert set(reasons) == {"empty.txt", "binary.txt", "latin1.txt", "missing.md"}
+    assert "empty" in reasons["empty.txt"]
+    assert "binary" in reasons["binary.txt"]
+    assert "UTF-8" in reasons["latin1.txt"]
+    assert "no such file" in reasons["missing.md"]
+    assert report.files == 2
+    hit = store.search("hydroelectric turbines", collection="docs").hits[0]
+    assert hit.source == "page.html" and hit.title == "Page"
+    assert hit.text == "Hydroelectric dams & turbines."
+
+
+def test_split_paragraphs_headings_and_long_paragraphs() -> None:
+    text = "## Section\n\nFirst paragraph.\n\n" + "word " * 400
+    chunks = split_paragraphs(text, chunk_size=300, chunk_overlap=50)
+    assert chunks[0] == "## Section\nFirst paragraph."
+    assert len(chunks) > 3 and all(len(c) <= 300 for c in chunks)
+
+
+def test_utf8_bom_and_title(tmp_path: Path) -> None:
+    p = tmp_path / "doc.md"
+    p.write_bytes("\ufeff# Título\n\nTexto.\n".encode())
+    doc = load_document(p)
+    assert doc.title == "Título" and doc.text.strip() == "Texto."
