@@ -16,6 +16,7 @@ __all__ = [
     "context_of",
     "pending_steps",
     "question_of",
+    "validate_question",
 ]
 
 
@@ -37,6 +38,11 @@ def question_of(state: State, max_chars: int) -> str:
             if isinstance(message, HumanMessage):
                 query = message.text if hasattr(message, "text") else str(message.content)
                 break
+    return validate_question(query, max_chars)
+
+
+def validate_question(query: object, max_chars: int) -> str:
+    """Return the stripped question, or raise :class:`InvalidQuestionError` naming the problem."""
     if not isinstance(query, str):
         raise InvalidQuestionError(f"the question must be text, got {type(query).__name__}")
     query = query.strip()
@@ -47,6 +53,10 @@ def question_of(state: State, max_chars: int) -> str:
             f"the question is {len(query)} characters, over the limit of {max_chars} "
             "(setting run.max_question_chars)"
         )
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidQuestionError("the question is not valid UTF-8 text") from None
     if "\ufffd" in query:
         raise InvalidQuestionError("the question is not valid UTF-8 text (it contains U+FFFD)")
     return query

@@ -1,0 +1,284 @@
+"""A run-level façade over the compiled graph: ask, resume, list and show threads.
+
+It owns the checkpointer and store chosen by settings (SQLite by default) and turns the
+graph's v1 output (``__interrupt__`` included) into :class:`RunOutcome` values. The CLI is
+built on it; Python users can use it or the graph directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
+from langgraph.types import Command
+from pydantic import BaseModel, Field
+
+from checkpoints import open_checkpointer, open_store
+from grace.context import GraceContext
+from grace.hitl import HumanInterruptConfig, InvalidHumanResponseError, parse_human_response
+from grace.serde import use_grace_serializer
+from grace.settings import GraceSettings, get_settings
+from graph.builder import builder
+from nodes.common import validate_question
+
+__all__ = [
+    "EventHandler",
+    "GraceApp",
+    "RunOutcome",
+    "ThreadNotPausedError",
+    "ThreadSummary",
+    "UnknownThreadError",
+]
+
+EventHandler = Callable[[dict[str, Any]], None]
+
+
+class UnknownThreadError(LookupError):
+    """No checkpoint exists for the thread id."""
+
+
+class ThreadNotPausedError(RuntimeError):
+    """A resume was sent to a thread that is not waiting for a person."""
+
+
+class RunOutcome(BaseModel):
+    """The result of ``ask`` / ``resume``: completed with an answer, or interrupted."""
+
+    status: Literal["completed", "interrupted"]
+    """Whether the run finished or is waiting for a person."""
+    thread_id: str
+    """The thread to resume or inspect."""
+    answer: str | None = None
+    """Final answer (completed runs)."""
+    confidence: float | None = None
+    """Overall confidence, or the score that triggered the pause."""
+    level: str | None = None
+    """Intervention level (silent / notify / confirm / escalate)."""
+    sources: list[dict[str, Any]] = Field(default_factory=list)
+    """Cited sources: source_id, source, title, chunk_index, score."""
+    interrupt: dict[str, Any] | None = None
+    """The pending Agent-Inbox request (interrupted runs)."""
+    notes: list[str] = Field(default_factory=list)
+    """Things the person should know."""
+    usage: dict[str, int] = Field(default_factory=dict)
+    """Model calls and tokens of the run so far."""
+
+
+@dataclass
+class ThreadSummary:
+    """One line of ``grace threads``."""
+
+    thread_id: str
+    """Thread id."""
+    status: str
+    """completed, interrupted or running/failed (no final answer and nothing pending)."""
+    query: str
+    """The question."""
+    confidence: float | None
+    """Overall confidence or the pending pause's score."""
+    level: str | None
+    """Level of that confidence."""
+    updated_at: str = ""
+    """Timestamp of the latest checkpoint."""
+    steps: int = field(default=0)
+    """Number of step results."""
+
+
+class GraceApp:
+    """The graph compiled with the settings' checkpointer and store."""
+
+    def __init__(
+        self,
+        settings: GraceSettings,
+        checkpointer: BaseCheckpointSaver[str],
+        store: BaseStore | None = None,
+    ) -> None:
+        """Compile the graph with ``checkpointer`` (and ``store`` for learned thresholds)."""
+        self.settings = settings
+        self.checkpointer = checkpointer
+        self.store = store
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
+            checkpointer=checkpointer, store=store, name="grace"
+        )
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, settings: GraceSettings | None = None) -> Iterator[GraceApp]:
+        """Open the configured checkpointer and store for the ``with`` block."""
+        settings = settings or get_settings()
+        cp = settings.checkpoint
+        store_kind = "postgres" if cp.kind == "postgres" else cp.kind
+        with (
+            open_checkpointer(
+                cp.kind, sqlite_path=settings.sqlite_path, postgres_url=cp.postgres_url
+            ) as saver,
+            open_store(
+                store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
+            ) as store,
+        ):
+            yield cls(settings, use_grace_serializer(saver), store)
+
+    def _config(self, thread_id: str) -> RunnableConfig:
+        return {"configurable": {"thread_id": thread_id}}
+
+    def _run(
+        self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
+    ) -> RunOutcome:
+        config = self._config(thread_id)
+        for mode, chunk in self.graph.stream(
+            payload, config, context=context, stream_mode=["custom", "updates"]
+        ):
+            if mode == "custom" and on_event is not None and isinstance(chunk, dict):
+                on_event(chunk)
+        return self.outcome(thread_id)
+
+    def outcome(self, thread_id: str) -> RunOutcome:
+        """The thread's current outcome (completed or interrupted)."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        values = snapshot.values
+        if not snapshot.created_at and not values:
+            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        usage = values.get("usage")
+        usage_dict = usage.model_dump() if usage is not None else {}
+        if snapshot.interrupts:
+            request = snapshot.interrupts[0].value
+            return RunOutcome(
+                status="interrupted",
+                thread_id=thread_id,
+                confidence=request.get("confidence"),
+                level=request.get("level"),
+                interrupt=request,
+                notes=list(values.get("notes", [])),
+                usage=usage_dict,
+            )
+        level = values.get("level")
+        return RunOutcome(
+            status="completed",
+            thread_id=thread_id,
+            answer=values.get("answer"),
+            confidence=values.get("confidence"),
+            level=level.value if level is not None else None,
+            sources=[
+                s.model_dump(include={"source_id", "source", "title", "chunk_index", "score"})
+                for s in values.get("sources", [])
+            ],
+            notes=list(values.get("notes", [])),
+            usage=usage_dict,
+        )
+
+    def ask(
+        self,
+        question: str,
+        *,
+        thread_id: str | None = None,
+        context: GraceContext | None = None,
+        on_event: EventHandler | None = None,
+    ) -> RunOutcome:
+        """Run a question on a new (or given) thread until it finishes or pauses."""
+        question = validate_question(question, self.settings.run.max_question_chars)
+        thread_id = thread_id or uuid.uuid4().hex
+        return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+
+    def pending_request(self, thread_id: str) -> dict[str, Any]:
+        """The pending interrupt of a paused thread (errors for unknown / not paused)."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.created_at:
+            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        if not snapshot.interrupts:
+            raise ThreadNotPausedError(
+                f"thread '{thread_id}' is not paused (nothing to resume); "
+                "see `grace show` for its state"
+            )
+        value = snapshot.interrupts[0].value
+        assert isinstance(value, dict)
+        return value
+
+    def resume(
+        self,
+        thread_id: str,
+        response: Any,
+        *,
+        context: GraceContext | None = None,
+        on_event: EventHandler | None = None,
+    ) -> RunOutcome:
+        """Continue a paused thread with a HumanResponse; nothing changes if it is invalid.
+
+        Raises:
+            UnknownThreadError: no such thread.
+            ThreadNotPausedError: the thread is not waiting.
+            InvalidHumanResponseError: the response has the wrong shape or type.
+        """
+        request = self.pending_request(thread_id)
+        parse_human_response(response, HumanInterruptConfig.model_validate(request["config"]))
+        return self._run(Command(resume=response), thread_id, context or GraceContext(), on_event)
+
+    def threads(self, limit: int = 50) -> list[ThreadSummary]:
+        """Threads with their latest status, newest first."""
+        seen: dict[str, str] = {}
+        for item in self.checkpointer.list(None):
+            thread = str(item.config["configurable"]["thread_id"])
+            if thread not in seen:
+                seen[thread] = str(item.checkpoint.get("ts", ""))
+        ordered = sorted(seen.items(), key=lambda kv: kv[1], reverse=True)[:limit]
+        return [self.summary(t, ts) for t, ts in ordered]
+
+    def summary(self, thread_id: str, updated_at: str = "") -> ThreadSummary:
+        """A thread's one-line summary."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        values = snapshot.values
+        if snapshot.interrupts:
+            request = snapshot.interrupts[0].value
+            status, conf, level = "interrupted", request.get("confidence"), request.get("level")
+        elif values.get("answer"):
+            status, conf = "completed", values.get("confidence")
+            lvl = values.get("level")
+            level = lvl.value if lvl is not None else None
+        else:
+            status, conf, level = "incomplete", values.get("confidence"), None
+        return ThreadSummary(
+            thread_id=thread_id,
+            status=status,
+            query=str(values.get("query", "")),
+            confidence=conf,
+            level=level,
+            updated_at=updated_at or str(snapshot.created_at or ""),
+            steps=len(values.get("results", {})),
+        )
+
+    def history(self, thread_id: str) -> dict[str, Any]:
+        """A thread's plan, steps with scores, interventions and replans (JSON-ready)."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.created_at:
+            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        v = snapshot.values
+        plan = v.get("plan")
+        scores = v.get("scores", {})
+        return {
+            "thread_id": thread_id,
+            "summary": self.summary(thread_id).__dict__,
+            "plan": plan.model_dump(mode="json") if plan is not None else None,
+            "steps": [
+                {
+                    **r.model_dump(mode="json", exclude={"sources"}),
+                    "sources": [s.source_id for s in r.sources],
+                    "score": scores[sid].model_dump(mode="json") if sid in scores else None,
+                }
+                for sid, r in v.get("results", {}).items()
+            ],
+            "interventions": [i.model_dump(mode="json") for i in v.get("interventions", [])],
+            "replans": [r.model_dump(mode="json") for r in v.get("replans", [])],
+            "answer": v.get("answer"),
+            "notes": list(v.get("notes", [])),
+            "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
+        }
+
+
+# Re-exported so callers can catch it from one place.
+InvalidResponse = InvalidHumanResponseError
