@@ -1,0 +1,99 @@
+"""GRACE's confidence system: scores, decisions, judges, evaluator block, learned thresholds.
+
+A pure package: it depends on pydantic, numpy, langchain-core and langgraph only, never
+on the rest of GRACE.
+"""
+
+from confidence.aggregation import ConfidenceAggregator
+from confidence.agreement import (
+    Embedder,
+    SourceAgreementCalculator,
+    char_ngram_vector,
+    cosine,
+)
+from confidence.calculator import (
+    RECOMMENDED_ACTIONS,
+    ConfidenceCalculator,
+    inherit_search_quality,
+)
+from confidence.config import (
+    AggregationMethod,
+    ConfidenceConfig,
+    FactorWeights,
+    Penalties,
+    SearchQualityParams,
+    Thresholds,
+)
+from confidence.evaluator import (
+    DEFAULT_RUBRIC,
+    Criterion,
+    EvaluationResult,
+    EvaluationType,
+    Evaluator,
+    HeuristicEvaluator,
+    QualityEvaluator,
+    RubricBand,
+    ScoringFn,
+    grade_for,
+    normalised_weights,
+)
+from confidence.judges import (
+    AnswerJudge,
+    AnswerJudgement,
+    AnswerVerdict,
+    LLMAnswerJudge,
+    LLMSelfEvaluator,
+    QueryCoverageCalculator,
+)
+from confidence.learning import LearnedThresholdState, Outcome, ThresholdLearner
+from confidence.search_quality import search_quality
+from confidence.types import (
+    ActionDecision,
+    ConfidenceFactors,
+    ConfidenceScore,
+    InterventionLevel,
+    SearchStats,
+)
+
+__all__ = [
+    "DEFAULT_RUBRIC",
+    "RECOMMENDED_ACTIONS",
+    "ActionDecision",
+    "AggregationMethod",
+    "AnswerJudge",
+    "AnswerJudgement",
+    "AnswerVerdict",
+    "ConfidenceAggregator",
+    "ConfidenceCalculator",
+    "ConfidenceConfig",
+    "ConfidenceFactors",
+    "ConfidenceScore",
+    "Criterion",
+    "Embedder",
+    "EvaluationResult",
+    "EvaluationType",
+    "Evaluator",
+    "FactorWeights",
+    "HeuristicEvaluator",
+    "InterventionLevel",
+    "LLMAnswerJudge",
+    "LLMSelfEvaluator",
+    "LearnedThresholdState",
+    "Outcome",
+    "Penalties",
+    "QualityEvaluator",
+    "QueryCoverageCalculator",
+    "RubricBand",
+    "ScoringFn",
+    "SearchQualityParams",
+    "SearchStats",
+    "SourceAgreementCalculator",
+    "ThresholdLearner",
+    "Thresholds",
+    "char_ngram_vector",
+    "cosine",
+    "grade_for",
+    "inherit_search_quality",
+    "normalised_weights",
+    "search_quality",
+]
