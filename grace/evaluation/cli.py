@@ -1,0 +1,84 @@
+"""``grace eval DATASET_DIR --output OUT_DIR``: evaluate on a dataset and print a summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from grace.evaluation.report import EvalReport
+from grace.evaluation.runner import run_eval
+
+__all__ = ["eval_command", "summary_table"]
+
+
+def _fmt(value: Any, ci: Any = None) -> str:
+    if value is None:
+        return "—"
+    text = f"{value:.3f}" if isinstance(value, float) else str(value)
+    if ci:
+        text += f"  [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return text
+
+
+def summary_table(report: EvalReport) -> Table:
+    """A short table of the headline figures (95 % bootstrap CIs in brackets)."""
+    table = Table(title=f"GRACE eval — {report.dataset.get('name', '')} (n={report.n})")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    ir = report.intervention_rate
+    rows = [
+        ("accuracy", _fmt(report.accuracy)),
+        ("recall@1 / recall@5", f"{_fmt(report.recall_at_1)} / {_fmt(report.recall_at_5)}"),
+        ("AUROC (correct)", _fmt(report.auroc, report.ci.get("auroc"))),
+        (
+            "AUROC (answerable)",
+            _fmt(report.answerability_auroc, report.ci.get("answerability_auroc")),
+        ),
+        ("ECE (10 bins)", _fmt(report.ece, report.ci.get("ece"))),
+        ("AURC", _fmt(report.aurc)),
+        (
+            "intervention answerable / unanswerable",
+            f"{_fmt(ir.get('answerable'))} / {_fmt(ir.get('unanswerable'))}",
+        ),
+        (
+            "LLM calls / tokens per question",
+            f"{_fmt(report.llm_calls_per_question)} / {_fmt(report.tokens_per_question)}",
+        ),
+        (
+            "latency p50 / p95 (ms)",
+            f"{_fmt(report.latency_ms.get('p50'))} / {_fmt(report.latency_ms.get('p95'))}",
+        ),
+        ("all scorers passed", _fmt(report.verdict.get("all_passed_rate"))),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def eval_command(
+    dataset_dir: Annotated[
+        Path, typer.Argument(help="Directory with corpus/*.md and questions.jsonl.")
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Directory for report.json, runs.jsonl, plots.")
+    ] = Path("eval-out"),
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print report.json to stdout instead of a table.")
+    ] = False,
+) -> None:
+    """Evaluate GRACE on a dataset: answers, abstentions and how well confidence predicts them."""
+    console = Console(stderr=json_output)
+    if not (dataset_dir / "questions.jsonl").is_file():
+        console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
+        raise typer.Exit(code=2)
+    report = run_eval(dataset_dir, output, progress=not json_output)
+    if json_output:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        return
+    console.print(summary_table(report))
+    console.print(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png")

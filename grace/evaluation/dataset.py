@@ -1,0 +1,125 @@
+"""Evaluation datasets: ``corpus/*.md`` plus ``questions.jsonl`` (the dev-set format).
+
+Each line of ``questions.jsonl`` is one JSON object::
+
+    {"id": "...", "question": "...", "lang": "en" | "ja", "answerable": true,
+     "answers": ["..."], "source": "file.md" | null, "kind": "in_corpus"}
+
+Optional fields: ``patterns`` (regular expressions that also count as a gold answer),
+``expected_actions`` (the plan's expected tool names, in order) and ``collection`` (the
+collection the question should be searched in).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Dataset", "DatasetError", "Question", "load_dataset"]
+
+
+class DatasetError(ValueError):
+    """The dataset directory or one of its lines is malformed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    """One evaluation question."""
+
+    id: str
+    """Unique id."""
+    question: str
+    """The question text, as given."""
+    lang: str = "en"
+    """Language code (``en``, ``ja`` …); ``ja`` switches answer F1 to characters."""
+    answerable: bool = True
+    """Whether the corpus supports an answer."""
+    answers: tuple[str, ...] = ()
+    """Gold answer strings (empty when unanswerable)."""
+    source: str | None = None
+    """Corpus file the question was written against."""
+    kind: str = "in_corpus"
+    """Question kind (``in_corpus``, ``squad_unanswerable``, ``out_of_corpus`` …)."""
+    patterns: tuple[str, ...] = ()
+    """Regular expressions that also count as a gold answer."""
+    expected_actions: tuple[str, ...] | None = None
+    """Expected plan actions, in order, when the dataset gives them."""
+    collection: str | None = None
+    """Expected collection, when the dataset gives one."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dataset:
+    """A corpus directory and its questions."""
+
+    root: Path
+    """The dataset directory."""
+    corpus_dir: Path
+    """Directory of the documents to ingest."""
+    questions: list[Question] = field(default_factory=list)
+    """Questions in file order."""
+
+    @property
+    def name(self) -> str:
+        """The dataset's directory name."""
+        return self.root.name
+
+
+def _question(obj: dict[str, Any], where: str) -> Question:
+    try:
+        qid, text = str(obj["id"]), str(obj["question"])
+    except KeyError as exc:
+        raise DatasetError(f"{where}: missing field {exc.args[0]!r}") from None
+    answers = tuple(str(a) for a in obj.get("answers") or ())
+    answerable = bool(obj.get("answerable", bool(answers)))
+    actions = obj.get("expected_actions")
+    return Question(
+        id=qid,
+        question=text,
+        lang=str(obj.get("lang") or "en"),
+        answerable=answerable,
+        answers=answers,
+        source=obj.get("source"),
+        kind=str(obj.get("kind") or ("in_corpus" if answerable else "unanswerable")),
+        patterns=tuple(str(p) for p in obj.get("patterns") or ()),
+        expected_actions=tuple(str(a) for a in actions) if actions is not None else None,
+        collection=obj.get("collection"),
+    )
+
+
+def load_dataset(root: Path) -> Dataset:
+    """Load a dataset directory holding ``corpus/`` and ``questions.jsonl``.
+
+    Raises:
+        DatasetError: If either is missing, a line is not JSON, a field is missing or an
+            id repeats.
+
+    """
+    root = Path(root)
+    corpus, qfile = root / "corpus", root / "questions.jsonl"
+    if not corpus.is_dir():
+        raise DatasetError(f"{root}: no corpus/ directory")
+    if not qfile.is_file():
+        raise DatasetError(f"{root}: no questions.jsonl")
+    questions: list[Question] = []
+    seen: set[str] = set()
+    for n, line in enumerate(qfile.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{qfile.name}:{n}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise DatasetError(f"{where}: expected a JSON object")
+        q = _question(obj, where)
+        if q.id in seen:
+            raise DatasetError(f"{where}: duplicate id {q.id!r}")
+        seen.add(q.id)
+        questions.append(q)
+    if not questions:
+        raise DatasetError(f"{qfile}: no questions")
+    return Dataset(root=root, corpus_dir=corpus, questions=questions)
