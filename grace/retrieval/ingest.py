@@ -126,6 +126,8 @@ def ingest_paths(
     files = list(_expand(paths, report.problems))
     store.ensure_collection(name)
     splitter = _splitter(chunk_size, chunk_overlap)
+    # Local mode filters by scanning every payload: read the id map once instead of per file.
+    known = store.point_ids_by_source(name) if store.is_local else None
     for path in _progress(files, progress):
         try:
             doc = load_document(path)
@@ -136,7 +138,14 @@ def ingest_paths(
         if not chunks:
             report.problems.append(FileProblem(path=str(path), reason="no text to index"))
             continue
-        written, deleted = _upsert_document(store, name, doc, chunks)
+        existing = (
+            known.get(doc.source, set())
+            if known is not None
+            else store.source_point_ids(name, doc.source)
+        )
+        written, deleted, ids = _upsert_document(store, name, doc, chunks, existing)
+        if known is not None:
+            known[doc.source] = ids
         report.files += 1
         report.chunks += len(chunks)
         report.written += written
@@ -335,10 +344,13 @@ def _point_id(collection: str, source: str, index: int, chunk: str) -> str:
 
 
 def _upsert_document(
-    store: CorpusStore, collection: str, doc: LoadedDocument, chunks: list[str]
-) -> tuple[int, int]:
+    store: CorpusStore,
+    collection: str,
+    doc: LoadedDocument,
+    chunks: list[str],
+    existing: set[str],
+) -> tuple[int, int, set[str]]:
     ids = [_point_id(collection, doc.source, i, c) for i, c in enumerate(chunks)]
-    existing = store.source_point_ids(collection, doc.source)
     new = [(i, pid) for i, pid in enumerate(ids) if pid not in existing]
     metadatas: list[dict[str, Any]] = [
         {"source": doc.source, "title": doc.title, "chunk_index": i} for i, _ in new
@@ -347,7 +359,7 @@ def _upsert_document(
     store.add_chunks(collection, texts, metadatas, [pid for _, pid in new])
     stale = sorted(existing - set(ids))
     store.delete_points(collection, stale)
-    return len(new), len(stale)
+    return len(new), len(stale), set(ids)
 
 
 def _expand(paths: Iterable[Path], problems: list[FileProblem]) -> Iterator[Path]:

@@ -278,6 +278,27 @@ class CorpusStore:
                 if offset is None:
                     return found
 
+    def point_ids_by_source(self, collection: str) -> dict[str, set[str]]:
+        """All point ids of ``collection`` grouped by document ``source`` (one scan)."""
+        if not self.has_collection(collection):
+            return {}
+        found: dict[str, set[str]] = {}
+        offset: Any = None
+        with self._lock:
+            while True:
+                points, offset = self.client.scroll(
+                    collection,
+                    limit=2048,
+                    offset=offset,
+                    with_payload=["metadata.source"],
+                    with_vectors=False,
+                )
+                for p in points:
+                    meta = (p.payload or {}).get(QdrantVectorStore.METADATA_KEY) or {}
+                    found.setdefault(str(meta.get("source", "")), set()).add(str(p.id))
+                if offset is None:
+                    return found
+
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Delete points by id."""
         if not ids:
