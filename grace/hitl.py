@@ -55,6 +55,8 @@ class HumanInterrupt(BaseModel):
     """The score that triggered the pause."""
     step_id: str
     """The step under review (the last one of the batch)."""
+    error: str | None = None
+    """Why the previous reply was rejected (the request is asked again)."""
 
 
 ResponseType = Literal["accept", "edit", "response", "ignore"]

@@ -8,6 +8,7 @@ cached per process. Tests and embedders install their own with :func:`use_servic
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import threading
@@ -166,6 +167,7 @@ def get_services(context: GraceContext | None = None) -> Services:
     with _lock:
         if _default is None:
             _default = build_services()
+            atexit.register(close_default_services)
         return _default
 
 

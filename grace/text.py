@@ -1,11 +1,40 @@
-"""Small text utilities shared by the offline reader and judge."""
+"""Small text utilities shared by the offline reader and judge.
+
+- :func:`split_sentences` — English (``.!?`` followed by a capital, not after a common
+  abbreviation such as ``St.`` or ``Mr.``) and Japanese (``。！？``) sentence ends.
+- :func:`key_terms` — names, numbers and kanji / katakana runs of a question: terms a
+  passage must share to be about the same thing.
+- :func:`answer_type` — what kind of answer a question asks for (``date``, ``number``,
+  ``name`` or ``None``), from its question word.
+- :func:`typed_candidates` — spans of a sentence that could answer a question of that type
+  (years and dates, numbers, capitalised names / katakana and kanji runs).
+- :func:`is_negated` — whether a text contains a negation (``not``, ``n't``, ``never`` …,
+  ``ない`` / ``ず`` / ``ません``).
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Literal
 
-__all__ = ["key_terms", "split_sentences"]
+__all__ = [
+    "AnswerType",
+    "answer_type",
+    "is_negated",
+    "key_terms",
+    "normalise_text",
+    "split_sentences",
+    "typed_candidates",
+]
 
+AnswerType = Literal["date", "number", "name"]
+"""Kinds of answer a question word asks for."""
+
+_ABBREVIATIONS = frozenset(
+    "st mr mrs ms dr prof sr jr gen col lt capt rev hon gov sen rep mt ft no vol vs etc inc "
+    "ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split()
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
 _KEY_TERM = re.compile(
     r"\d[\d,.]*|[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}|[A-Za-z]+\d+\w*"
@@ -13,6 +42,8 @@ _KEY_TERM = re.compile(
 _QUESTION_OPENERS = {
     "What",
     "Who",
+    "Whom",
+    "Whose",
     "When",
     "Where",
     "Which",
@@ -35,20 +66,123 @@ _QUESTION_OPENERS = {
     "An",
     "If",
     "Can",
+    "Name",
+    "To",
+    "During",
+    "After",
+    "Before",
 }
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|"
+    "forty|fifty|hundred|thousand|million|billion|half|first|second|third"
+)
+_EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
+    (
+        "date",
+        re.compile(
+            r"^\s*when\b|\b(what|which|in what) (year|month|day|date|century|decade)\b|"
+            r"\b(until|since|by) when\b",
+            re.I,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (many|much|long|far|old|large|big|tall|high|often)\b|"
+            r"\bwhat (percentage|percent|number|amount|proportion)\b",
+            re.I,
+        ),
+    ),
+    ("name", re.compile(r"^\s*(who|whom|whose)\b", re.I)),
+]
+_JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
+    ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代")),
+    (
+        "number",
+        re.compile(
+            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍"
+        ),
+    ),
+    ("name", re.compile(r"誰|だれ")),
+]
+_DATE = re.compile(
+    rf"\b(1\d{{3}}|20\d{{2}})s?\b|\b({_MONTHS})\b|\b\d+(st|nd|rd|th) century\b|"
+    r"\d+\s*(年|月|日|世紀|年代)|(明治|大正|昭和|平成|令和)|(上旬|中旬|下旬|末期|初旬)",
+    re.I,
+)
+_NUMBER = re.compile(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千万億]+", re.I)
+_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
+_NEGATION = re.compile(
+    r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(ed|s)?)\b|n't\b|"
+    r"(ない|なかった|ず[、。に]|ません|ぬ)",
+    re.I,
+)
+
+
+def normalise_text(text: str) -> str:
+    """NFKC-normalise and lower-case (full-width digits and letters become ASCII)."""
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split text into sentences (English punctuation and Japanese 。！？)."""
-    parts = [p.strip() for p in _SENTENCE_END.split(text)]
-    return [p for p in parts if p]
+    """Split text into sentences (English punctuation and Japanese 。！？).
+
+    A full stop after a common abbreviation (``St.``, ``Mr.``, ``U.S.`` …) or a single
+    capital letter (an initial) does not end a sentence.
+    """
+    out: list[str] = []
+    for piece in (p.strip() for p in _SENTENCE_END.split(text)):
+        if not piece:
+            continue
+        if out and _ends_with_abbreviation(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def _ends_with_abbreviation(sentence: str) -> bool:
+    if not sentence.endswith("."):
+        return False
+    last = sentence.rsplit(maxsplit=1)[-1].rstrip(".").lstrip("(\"'").lower()
+    return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())
 
 
 def key_terms(text: str) -> set[str]:
     """Names, numbers and kanji / katakana runs: terms a passage must share to be on topic."""
     terms = set()
-    for match in _KEY_TERM.findall(text):
-        term = match.strip(".,")
-        if term and term not in _QUESTION_OPENERS:
+    for match in _KEY_TERM.findall(unicodedata.normalize("NFKC", text)):
+        term = match.strip(".,'’")
+        if term and term not in _QUESTION_OPENERS and not term.endswith("'s"):
             terms.add(term.lower())
+        elif term.endswith("'s") and len(term) > 3:
+            terms.add(term[:-2].lower())
     return terms
+
+
+def answer_type(question: str) -> AnswerType | None:
+    """The kind of answer the question word asks for, or ``None`` when it does not say."""
+    text = unicodedata.normalize("NFKC", question).strip()
+    for name, pattern in _EN_TYPE if text.isascii() else _JA_TYPE:
+        if pattern.search(text):
+            return name
+    return None
+
+
+def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
+    """Spans of ``sentence`` of the answer type that do not already occur in ``question``."""
+    pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
+    text = unicodedata.normalize("NFKC", sentence)
+    asked = normalise_text(question)
+    out = []
+    for m in pattern.finditer(text):
+        span = m.group(0).strip()
+        if span and span.lower() not in asked:
+            out.append(span)
+    return out
+
+
+def is_negated(text: str) -> bool:
+    """Whether ``text`` contains a negation word (English or Japanese)."""
+    return bool(_NEGATION.search(unicodedata.normalize("NFKC", text)))

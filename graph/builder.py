@@ -13,7 +13,12 @@ from langgraph.types import RetryPolicy
 from grace.context import GraceContext
 from grace.settings import get_settings
 from grace.state import InputState, OutputState, State
-from graph.routing import route_after_confidence, route_after_intervene
+from graph.routing import (
+    CONFIDENCE_ROUTES,
+    INTERVENE_ROUTES,
+    route_after_confidence,
+    route_after_intervene,
+)
 from nodes import confidence, execute, finalize, intervene, plan, replan
 
 __all__ = ["builder", "graph", "make_builder"]
@@ -47,8 +52,8 @@ def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
     b.add_edge(START, "plan")
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")
-    b.add_conditional_edges("confidence", route_after_confidence)
-    b.add_conditional_edges("intervene", route_after_intervene)
+    b.add_conditional_edges("confidence", route_after_confidence, CONFIDENCE_ROUTES)
+    b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
     b.add_edge("replan", "execute")
     b.add_edge("finalize", END)
     return b

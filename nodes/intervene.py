@@ -19,6 +19,7 @@ from grace.hitl import (
     HumanInterrupt,
     HumanInterruptConfig,
     HumanResponse,
+    InvalidHumanResponseError,
     parse_human_response,
 )
 from grace.schemas import InterventionRecord, Source, StepResult
@@ -80,6 +81,28 @@ def build_interrupt(state: State) -> HumanInterrupt:
     )
 
 
+def _ask(request: HumanInterrupt) -> HumanResponse:
+    """Interrupt until the reply is valid.
+
+    A malformed reply is not raised out of the graph (LangGraph would keep replaying it):
+    the same request is asked again with ``error`` set, so the thread stays resumable.
+    Interrupts within one node are matched by order, so each retry is its own interrupt.
+    """
+    value = interrupt(request.model_dump(mode="json"))
+    while True:
+        try:
+            return parse_human_response(value, request.config)
+        except InvalidHumanResponseError as exc:
+            retry = request.model_copy(
+                update={
+                    "error": str(exc),
+                    "description": f"**Your last reply was rejected:** {exc}\n\n"
+                    + request.description,
+                }
+            )
+            value = interrupt(retry.model_dump(mode="json"))
+
+
 def _record_learning(
     state: State, runtime: Runtime[GraceContext], reply: HumanResponse, score: float
 ) -> None:
@@ -97,7 +120,7 @@ def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         confidence=request.confidence,
         step_id=request.step_id,
     )
-    reply = parse_human_response(interrupt(request.model_dump(mode="json")), request.config)
+    reply = _ask(request)
     _record_learning(state, runtime, reply, request.confidence)
     record = InterventionRecord(
         step_ids=list(state.last_batch),

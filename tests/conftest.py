@@ -1,0 +1,71 @@
+"""Shared fixtures. The network is blocked and real model calls are refused in every test."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+def _guarded_connect(original: Any) -> Any:
+    def connect(self: socket.socket, address: Any) -> Any:
+        host = address[0] if isinstance(address, tuple) else str(address)
+        if self.family in (socket.AF_INET, socket.AF_INET6) and not str(host).startswith(_LOOPBACK):
+            raise RuntimeError(f"network access blocked in tests: {address!r}")
+        return original(self, address)
+
+    return connect
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _block_network() -> Iterator[None]:
+    """Refuse every non-loopback connection and every real Gemini request."""
+    original = socket.socket.connect
+    socket.socket.connect = _guarded_connect(original)  # type: ignore[method-assign]
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("real model requests are disabled in tests")
+
+    saved = (ChatGoogleGenerativeAI._generate, ChatGoogleGenerativeAI._agenerate)
+    ChatGoogleGenerativeAI._generate = refuse  # type: ignore[method-assign]
+    ChatGoogleGenerativeAI._agenerate = refuse  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        socket.socket.connect = original  # type: ignore[method-assign]
+        ChatGoogleGenerativeAI._generate, ChatGoogleGenerativeAI._agenerate = saved
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """No API key, no user config file, a private data directory."""
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    monkeypatch.delenv("GRACE_CONFIG", raising=False)
+    for key in list(os.environ):
+        if key.startswith("GRACE_") and not key.startswith("GRACE_TEST_"):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path_factory.mktemp("grace-data")))
+    from grace.settings import get_settings
+
+    get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def offline_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Offline services over the bundled sample corpus (built once per session)."""
+    from grace.services import build_services
+    from grace.settings import GraceSettings
+
+    data_dir: Path = tmp_path_factory.mktemp("grace-session")
+    services = build_services(GraceSettings(data_dir=data_dir, provider="offline"))
+    yield services
+    services.close()

@@ -1,0 +1,152 @@
+"""Interrupt → resume for accept, edit, response and ignore; malformed replies; SQLite."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+from confidence import InterventionLevel
+from grace.serde import use_grace_serializer
+from grace.services import use_services
+from graph import builder
+from tests.graph.conftest import cfg, services_with_thresholds
+
+UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
+ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+
+
+def _pause(app: Any, thread: str, query: str = UNANSWERABLE) -> dict[str, Any]:
+    out = app.invoke({"query": query}, cfg(thread))
+    assert "__interrupt__" in out, out
+    return out
+
+
+def test_unanswerable_question_pauses_with_an_agent_inbox_request(app: Any) -> None:
+    out = _pause(app, "t-pause")
+    request = out["__interrupt__"][0].value
+    assert set(request) >= {"action_request", "config", "description", "level", "confidence"}
+    assert request["level"] in ("confirm", "escalate")
+    assert set(request["config"]) == {"allow_accept", "allow_edit", "allow_respond", "allow_ignore"}
+    assert "Confidence" in request["description"]
+    state = app.get_state(cfg("t-pause"))
+    assert state.next == ("intervene",)
+    assert not state.values.get("answer")
+
+
+def test_accept_continues_to_the_answer(offline_services: Any, checkpointer: Any) -> None:
+    services = services_with_thresholds(offline_services, 1.0, 1.0, 0.0)  # always CONFIRM
+    app = builder.compile(checkpointer=checkpointer)
+    with use_services(services):
+        out = _pause(app, "t-accept", ANSWERABLE)
+        assert out["__interrupt__"][0].value["config"]["allow_accept"] is True
+        out = app.invoke(Command(resume={"type": "accept"}), cfg("t-accept"))
+        while "__interrupt__" in out:  # the answer step is reviewed too
+            out = app.invoke(Command(resume={"type": "accept"}), cfg("t-accept"))
+    assert "1874" in out["answer"]
+    records = app.get_state(cfg("t-accept")).values["interventions"]
+    assert [r.response_type for r in records] == ["accept", "accept"]
+
+
+def test_accept_is_refused_at_escalate_and_thread_stays_resumable(app: Any) -> None:
+    out = _pause(app, "t-esc")
+    assert out["__interrupt__"][0].value["level"] == "escalate"
+    again = app.invoke(Command(resume={"type": "accept"}), cfg("t-esc"))
+    retry = again["__interrupt__"][0].value
+    assert "not allowed" in retry["error"]
+    final = app.invoke(Command(resume={"type": "ignore"}), cfg("t-esc"))
+    assert final["answer"]
+    assert app.get_state(cfg("t-esc")).next == ()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "approve"},
+        "yes",
+        [{"type": "accept"}, {"type": "ignore"}],
+        {"type": "edit", "args": {}},
+        {"type": "response", "args": ""},
+        {"type": "ignore", "extra": 1},
+    ],
+)
+def test_malformed_resume_is_rejected_clearly_and_thread_still_resumable(
+    app: Any, bad: Any
+) -> None:
+    _pause(app, "t-bad")
+    out = app.invoke(Command(resume=bad), cfg("t-bad"))
+    retry = out["__interrupt__"][0].value
+    assert retry["error"], retry
+    assert "rejected" in retry["description"]
+    assert app.get_state(cfg("t-bad")).next == ("intervene",)
+    final = app.invoke(Command(resume=[{"type": "ignore"}]), cfg("t-bad"))
+    assert final["answer"]
+
+
+def test_ignore_finalizes_with_a_note(app: Any) -> None:
+    _pause(app, "t-ignore")
+    final = app.invoke(Command(resume={"type": "ignore"}), cfg("t-ignore"))
+    assert any("without review" in n for n in final["notes"])
+    assert final["level"] in (InterventionLevel.CONFIRM, InterventionLevel.ESCALATE)
+
+
+def test_edit_with_a_new_question_replans_and_answers_it(app: Any) -> None:
+    _pause(app, "t-edit")
+    reply = {"type": "edit", "args": {"action": "review_step", "args": {"query": ANSWERABLE}}}
+    final = app.invoke(Command(resume=reply), cfg("t-edit"))
+    values = app.get_state(cfg("t-edit")).values
+    assert values["replans"][0].trigger == "human_edit"
+    assert values["replans"][0].strategy == "full"
+    assert "1874" in (
+        final.get("answer") or values["results"][values["plan"].steps[-1].step_id].output
+    )
+
+
+def test_edit_with_an_answer_uses_the_persons_answer(app: Any) -> None:
+    _pause(app, "t-edit-answer")
+    reply = {"type": "edit", "args": {"args": {"answer": "France won it."}}}
+    final = app.invoke(Command(resume=reply), cfg("t-edit-answer"))
+    assert final["answer"] == "France won it."
+    assert any("written by a person" in n for n in final["notes"])
+
+
+def test_response_becomes_a_source_and_replans(app: Any) -> None:
+    _pause(app, "t-resp")
+    text = "France won the 2018 FIFA World Cup, beating Croatia in the final."
+    out = app.invoke(Command(resume={"type": "response", "args": text}), cfg("t-resp"))
+    values = app.get_state(cfg("t-resp")).values
+    assert values["replans"][0].trigger == "human_response"
+    assert values["human_sources"][0].text == text
+    answer = out.get("answer") or ""
+    if "__interrupt__" in out:  # confidence may still ask; the reply must be in the draft
+        answer = out["__interrupt__"][0].value["action_request"]["args"]["answer"]
+    assert "France" in answer
+
+
+def test_sqlite_resume_across_two_graph_instances(offline: Any, tmp_path: Path) -> None:
+    path = tmp_path / "threads.sqlite"
+    conn1 = sqlite3.connect(path, check_same_thread=False)
+    first = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn1)))
+    _pause(first, "t-sqlite")
+    conn1.close()
+    conn2 = sqlite3.connect(path, check_same_thread=False)
+    try:
+        second = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn2)))
+        assert second.get_state(cfg("t-sqlite")).next == ("intervene",)
+        final = second.invoke(Command(resume={"type": "ignore"}), cfg("t-sqlite"))
+        assert final["answer"]
+        assert second.get_state(cfg("t-sqlite")).next == ()
+    finally:
+        conn2.close()
+
+
+def test_studio_chat_input_uses_the_last_human_message(app: Any) -> None:
+    out = app.invoke({"messages": [{"role": "user", "content": ANSWERABLE}]}, cfg("t-chat"))
+    values = app.get_state(cfg("t-chat")).values
+    assert values["query"] == ANSWERABLE
+    if "__interrupt__" not in out:
+        assert out["messages"][-1].content == out["answer"]
