@@ -281,6 +281,18 @@ def show(
         out.print(Panel(history["answer"], title="answer"))
 
 
+def _register_eval() -> None:
+    from grace.evaluation.cli import eval_command
+
+    app.command(
+        name="eval",
+        help="Evaluate GRACE on a dataset folder (corpus/*.md + questions.jsonl).",
+    )(eval_command)
+
+
+_register_eval()
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
