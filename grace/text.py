@@ -72,6 +72,7 @@ _QUESTION_OPENERS = {
     "After",
     "Before",
 }
+_JA_QUESTION_WORDS = {"名前", "何時頃", "何時", "誰", "場所", "理由", "方法"}
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|"
@@ -154,6 +155,8 @@ def key_terms(text: str) -> set[str]:
     terms = set()
     for match in _KEY_TERM.findall(unicodedata.normalize("NFKC", text)):
         term = match.strip(".,'’")
+        if term.startswith("何") or term in _JA_QUESTION_WORDS:
+            continue
         if term and term not in _QUESTION_OPENERS and not term.endswith("'s"):
             terms.add(term.lower())
         elif term.endswith("'s") and len(term) > 3:

@@ -1,22 +1,44 @@
 """Heuristic answer judge: lexical evidence that an answer is on topic and supported.
 
-- ``self_eval``: share of the question's key terms (names, numbers, kanji / katakana runs)
-  found in the cited passages, times the reader's support; 0 when the reader abstained.
-- ``coverage``: IDF-free share of the question's content tokens found in the answer
-  sentence and its cited passages.
-Both are measured whenever there is an answer; an abstention is measured as 0.
+The judge re-reads the answer sentence in the passages it cites
+(:func:`~grace.providers.offline.evidence.assess`) and scores:
+
+- ``coverage``: the share of the question's content tokens (unweighted) found in the
+  answer sentence and its neighbouring sentences;
+- ``self_eval``: an estimate that the answer is correct and supported — the IDF-weighted
+  coverage of the answer's window, halved for each key term of the question that the
+  cited passages do not contain, halved when the sentence holds no span of the asked answer type
+  (``when`` → date, ``how many`` → number, ``who`` → name) and when a negated question
+  meets an affirmative passage.
+
+An abstention (the answer says the documents do not contain it) or an empty answer is
+measured as 0 for both.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 
 from confidence.judges import AnswerJudgement
+from grace.providers.offline.evidence import Evidence, assess
 from grace.retrieval import tokenize
-from grace.text import key_terms
+from grace.schemas import Source
+from grace.text import split_sentences
 
 __all__ = ["HeuristicAnswerJudge"]
+
+_CITATION = re.compile(r"\s*\[[^\[\]]+\]\s*$")
+
+
+def _self_eval(ev: Evidence) -> float:
+    value = ev.window * 0.5 ** len(ev.absent)
+    if ev.type_ok is False:
+        value *= 0.5
+    if not ev.negation_ok:
+        value *= 0.5
+    return min(max(value, 0.0), 1.0)
 
 
 class HeuristicAnswerJudge:
@@ -30,20 +52,42 @@ class HeuristicAnswerJudge:
         """Judge the answer against the passages it cites."""
         if not answer.strip() or self.abstain_marker in answer:
             return AnswerJudgement(self_eval=0.0, coverage=0.0, rationale="no answer given")
-        evidence = " ".join(passages)
-        lowered = evidence.lower()
-        q_keys = key_terms(question)
-        key_share = sum(k in lowered for k in q_keys) / len(q_keys) if q_keys else 1.0
+        claim = _CITATION.sub("", answer).strip()
+        sources = [
+            Source(source_id=f"P{i}", source=f"P{i}", text=t) for i, t in enumerate(passages, 1)
+        ]
+        found = [ev for ev in assess(question, sources) if ev.sentence.strip() == claim]
+        if not found:  # the answer is not a sentence of the passages: judge it as one
+            sources.append(Source(source_id="A", source="A", text=claim))
+            found = [ev for ev in assess(question, sources) if ev.source_id == "A"]
+        ev = found[0]
         q_tokens = set(tokenize(question))
-        ev_tokens = set(tokenize(evidence + " " + answer))
-        coverage = len(q_tokens & ev_tokens) / len(q_tokens) if q_tokens else 0.0
-        self_eval = key_share * (0.5 + 0.5 * coverage)
+        context = set(tokenize(_context(claim, passages) or claim))
+        coverage = len(q_tokens & context) / len(q_tokens) if q_tokens else 0.0
+        self_eval = _self_eval(ev)
+        notes = [f"window support {ev.window:.2f}"]
+        if ev.absent:
+            notes.append(f"passage lacks {', '.join(ev.absent)}")
+        if ev.type_ok is False:
+            notes.append("no span of the asked answer type")
+        if not ev.negation_ok:
+            notes.append("negated question, affirmative passage")
         return AnswerJudgement(
             self_eval=round(self_eval, 4),
             coverage=round(coverage, 4),
-            rationale=f"key terms found {key_share:.2f}, question tokens covered {coverage:.2f}",
+            rationale="; ".join(notes) + f"; question tokens covered {coverage:.2f}",
         )
 
     async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
         """Run :meth:`judge` in a worker thread."""
         return await asyncio.to_thread(self.judge, question, answer, passages)
+
+
+def _context(claim: str, passages: Sequence[str]) -> str:
+    """The claim with its neighbouring sentences in the first passage that holds it."""
+    for text in passages:
+        sentences = split_sentences(text)
+        for i, s in enumerate(sentences):
+            if s.strip() == claim:
+                return " ".join(sentences[max(i - 1, 0) : i + 2])
+    return ""
