@@ -40,6 +40,13 @@ __all__ = [
 EventHandler = Callable[[dict[str, Any]], None]
 
 
+def _level_name(level: Any) -> str | None:
+    """The level's name; a checkpointer may hand the enum back as a plain string (Postgres)."""
+    if level is None:
+        return None
+    return str(getattr(level, "value", level))
+
+
 class UnknownThreadError(LookupError):
     """No checkpoint exists for the thread id."""
 
@@ -164,7 +171,7 @@ class GraceApp:
             thread_id=thread_id,
             answer=values.get("answer"),
             confidence=values.get("confidence"),
-            level=level.value if level is not None else None,
+            level=_level_name(level),
             sources=[
                 s.model_dump(include={"source_id", "source", "title", "chunk_index", "score"})
                 for s in values.get("sources", [])
@@ -238,8 +245,7 @@ class GraceApp:
             status, conf, level = "interrupted", request.get("confidence"), request.get("level")
         elif values.get("answer"):
             status, conf = "completed", values.get("confidence")
-            lvl = values.get("level")
-            level = lvl.value if lvl is not None else None
+            level = _level_name(values.get("level"))
         else:
             status, conf, level = "incomplete", values.get("confidence"), None
         return ThreadSummary(
