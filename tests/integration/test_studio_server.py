@@ -1,0 +1,200 @@
+"""LangGraph Studio / server: ``langgraph dev`` serves ``langgraph.json``'s graph offline.
+
+One ``langgraph dev --no-browser --no-reload`` per module on a free loopback port, driven
+with the official ``langgraph_sdk`` sync client: thread → run to the Agent-Inbox interrupt →
+resume (ignore / response / edit) → final answer; Studio's chat input (``messages``); the
+custom event stream through the server. The server's process group is killed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+
+from tests.integration._postgres import free_port
+from tests.integration.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
+ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+READY_TIMEOUT = 90.0
+
+
+def _langgraph_cli() -> list[str]:
+    exe = Path(sys.executable).parent / "langgraph"
+    if exe.exists():
+        return [str(exe)]
+    return [sys.executable, "-m", "langgraph_cli.cli"]
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"langgraph dev not ready after {READY_TIMEOUT:.0f}s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``langgraph dev`` on a free port with a private data dir; yields its URL."""
+    tmp = tmp_path_factory.mktemp("studio")
+    port = free_port()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GRACE_", "LANGSMITH_", "LANGCHAIN_")) or k.startswith("GRACE_TEST_")
+    }
+    env.pop("GOOGLE_API_KEY", None)
+    env.update(
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        GRACE_DATA_DIR=str(tmp / "data"),
+        PYTHONUNBUFFERED="1",
+    )
+    log = tmp / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*_langgraph_cli(), "dev", "--no-browser", "--no-reload", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(proc, url, log)
+        yield url
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=5)
+
+
+@pytest.fixture
+def client(server: str) -> SyncLangGraphClient:
+    return get_sync_client(url=server)
+
+
+def _pause(client: SyncLangGraphClient) -> tuple[str, dict[str, Any]]:
+    """Run the unanswerable question to its interrupt; return (thread id, request)."""
+    thread_id = client.threads.create()["thread_id"]
+    out = client.runs.wait(thread_id, "grace", input={"query": UNANSWERABLE})
+    assert isinstance(out, dict)
+    assert "__interrupt__" in out, out
+    (pending,) = out["__interrupt__"]
+    return thread_id, pending["value"]
+
+
+def test_graph_is_served(client: SyncLangGraphClient) -> None:
+    assert [a["graph_id"] for a in client.assistants.search()] == ["grace"]
+
+
+def test_run_to_interrupt_read_inbox_payload_and_ignore(client: SyncLangGraphClient) -> None:
+    thread_id, request = _pause(client)
+    # Agent-Inbox shape plus GRACE's fields.
+    assert request["action_request"]["action"]
+    assert request["action_request"]["args"]["query"] == UNANSWERABLE
+    assert set(request["config"]) == {"allow_accept", "allow_edit", "allow_respond", "allow_ignore"}
+    assert request["config"]["allow_ignore"] is True
+    assert request["description"].startswith("## GRACE needs you")
+    assert request["level"] in {"confirm", "escalate"}
+    assert 0.0 <= request["confidence"] < 0.7
+    if request["level"] == "escalate":
+        assert request["config"]["allow_accept"] is False
+
+    thread = client.threads.get(thread_id)
+    assert thread["status"] == "interrupted"
+    assert client.threads.get_state(thread_id)["next"] == ["intervene"]
+
+    final = client.runs.wait(thread_id, "grace", command={"resume": {"type": "ignore"}})
+    assert isinstance(final, dict)
+    assert "__interrupt__" not in final
+    assert final["answer"]
+    assert final["level"] == request["level"]
+    assert client.threads.get(thread_id)["status"] == "idle"
+
+
+def test_resume_with_a_response_and_with_an_edit(client: SyncLangGraphClient) -> None:
+    thread_id, _ = _pause(client)
+    fact = "France won the 2018 FIFA World Cup, beating Croatia 4-2 in the final."
+    final = client.runs.wait(
+        thread_id, "grace", command={"resume": [{"type": "response", "args": fact}]}
+    )
+    assert isinstance(final, dict)
+    if "__interrupt__" in final:  # still unsure: finish it
+        final = client.runs.wait(thread_id, "grace", command={"resume": {"type": "ignore"}})
+    assert "France" in final["answer"]
+
+    thread_id, _ = _pause(client)
+    final = client.runs.wait(
+        thread_id,
+        "grace",
+        command={"resume": {"type": "edit", "args": {"args": {"answer": "France (2018)."}}}},
+    )
+    assert isinstance(final, dict)
+    assert "__interrupt__" not in final
+    assert "France" in final["answer"]
+
+
+def test_malformed_resume_keeps_the_thread_resumable(client: SyncLangGraphClient) -> None:
+    thread_id, _ = _pause(client)
+    out = client.runs.wait(thread_id, "grace", command={"resume": {"type": "dance"}})
+    assert isinstance(out, dict)
+    (again,) = out["__interrupt__"]
+    assert again["value"]["error"]
+    final = client.runs.wait(thread_id, "grace", command={"resume": {"type": "ignore"}})
+    assert isinstance(final, dict)
+    assert final["answer"]
+
+
+def test_studio_chat_input_messages(client: SyncLangGraphClient) -> None:
+    thread_id = client.threads.create()["thread_id"]
+    out = client.runs.wait(
+        thread_id, "grace", input={"messages": [{"role": "human", "content": ANSWERABLE}]}
+    )
+    assert isinstance(out, dict)
+    assert "1874" in out["answer"]
+    assert [m["type"] for m in out["messages"]] == ["human", "ai"]
+    assert out["messages"][-1]["content"] == out["answer"]
+
+
+def test_custom_events_stream_through_the_server(client: SyncLangGraphClient) -> None:
+    thread_id = client.threads.create()["thread_id"]
+    events = [
+        part.data["event"]
+        for part in client.runs.stream(
+            thread_id, "grace", input={"query": ANSWERABLE}, stream_mode=["custom", "updates"]
+        )
+        if part.event == "custom"
+    ]
+    assert events[0] == "plan_ready"
+    assert "step_scored" in events
+    assert events[-1] == "final"
