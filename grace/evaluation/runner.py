@@ -31,6 +31,7 @@ from grace.evaluation.record import RunRecord, build_record
 from grace.evaluation.report import EvalReport, build_report, is_correct_run
 from grace.evaluation.scorers import Scorer, default_scorers, score_run
 from grace.retrieval import ingest_paths
+from grace.serde import use_grace_serializer
 from grace.services import Services, build_services, use_services
 from grace.settings import GraceSettings
 
@@ -107,7 +108,7 @@ def run_questions(
     """
     if builder is None:
         builder = importlib.import_module("graph.builder").builder
-    graph = builder.compile(checkpointer=InMemorySaver())
+    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
     records: list[RunRecord] = []
     with use_services(services), _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):
