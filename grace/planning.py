@@ -6,7 +6,13 @@ import re
 
 from grace.schemas import ExecutionPlan, PlanStep
 
-__all__ = ["estimate_complexity", "split_subquestions", "template_plan"]
+__all__ = [
+    "broadened_queries",
+    "estimate_complexity",
+    "keyword_query",
+    "split_subquestions",
+    "template_plan",
+]
 
 _QUESTION_WORDS = r"who|what|when|where|which|why|how|is|are|was|were|did|does|do"
 _CONJUNCTION_QUESTION = re.compile(
@@ -29,6 +35,49 @@ def split_subquestions(query: str) -> list[str]:
         pieces = [q for p in pieces for q in _JA_CONJUNCTION.split(p)]
         out.extend(p.strip(" ,、") for p in pieces if len(p.strip(" ,、")) >= 3)
     return out or [text]
+
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_JA_TAIL = re.compile(
+    r"(?:しましたか|のでしょうか|でしょうか|ですか|ましたか|ますか|か)?[?？。\s]*$"
+)
+
+
+def keyword_query(query: str) -> str:
+    """The question reduced to its content words: a reformulation that needs no model.
+
+    English stopwords (question words included) are dropped and the remaining words kept in
+    order ("When did the horse tram open?" → "horse tram open"); a Japanese question loses
+    its interrogative ending (…ですか？). Falls back to the stripped question.
+    """
+    from grace.retrieval.tokenize import ENGLISH_STOPWORDS
+
+    text = query.strip()
+    words = _WORD.findall(text)
+    if words and all(w.isascii() for w in words):
+        kept = [w for w in words if w.lower() not in ENGLISH_STOPWORDS]
+        return " ".join(kept) if kept else text
+    reduced = _JA_TAIL.sub("", text).strip()
+    return reduced or text
+
+
+def broadened_queries(query: str) -> list[str]:
+    """Search queries that differ from ``query``: its keywords, and each sub-question's.
+
+    Used when a search came back weak: the same need, phrased for a lexical index.
+    """
+    candidates = [keyword_query(query)]
+    parts = split_subquestions(query)
+    if len(parts) > 1:
+        candidates += [keyword_query(p) for p in parts]
+    seen = {query.strip().casefold()}
+    out: list[str] = []
+    for candidate in candidates:
+        key = candidate.casefold()
+        if candidate and key not in seen:
+            seen.add(key)
+            out.append(candidate)
+    return out
 
 
 def estimate_complexity(query: str) -> float:

@@ -127,6 +127,9 @@ class RunSettings(BaseModel):
 
     max_replans: int = Field(default=2, ge=0, le=10)
     """Replans allowed per run; past it the run finalizes with what it has and says so."""
+    low_confidence_replans: int = Field(default=1, ge=0, le=10)
+    """Automatic replans on an ESCALATE decision before asking the person (they count
+    toward ``max_replans``; the rest of the budget stays for the person's edit / response)."""
     max_question_chars: int = Field(default=4000, ge=1)
     """Longest question accepted."""
     max_steps: int = Field(default=8, ge=2, le=32)

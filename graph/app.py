@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
-from langgraph.types import Command
+from langgraph.types import Command, Durability
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
@@ -29,6 +29,7 @@ from graph.builder import builder
 from nodes.common import validate_question
 
 __all__ = [
+    "DURABILITY",
     "EventHandler",
     "GraceApp",
     "RunOutcome",
@@ -38,6 +39,11 @@ __all__ = [
 ]
 
 EventHandler = Callable[[dict[str, Any]], None]
+
+DURABILITY: Durability = "sync"
+"""LangGraph durability mode of every run: checkpoints are persisted synchronously before
+the next step starts ("async" overlaps the write with the next step, so a SIGKILL can lose
+the latest completed step and run it again on resume; "exit" writes only at the end)."""
 
 
 def _level_name(level: Any) -> str | None:
@@ -139,8 +145,14 @@ class GraceApp:
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
         config = self._config(thread_id)
+        # durability="sync": each step's checkpoint is written before the next step starts,
+        # so a killed process resumes after its last completed step and never re-runs it.
         for mode, chunk in self.graph.stream(
-            payload, config, context=context, stream_mode=["custom", "updates"]
+            payload,
+            config,
+            context=context,
+            stream_mode=["custom", "updates"],
+            durability=DURABILITY,
         ):
             if mode == "custom" and on_event is not None and isinstance(chunk, dict):
                 on_event(chunk)

@@ -20,16 +20,18 @@ from graph.routing import (
     route_after_intervene,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
+from nodes.execute import is_transient_error
 
 __all__ = ["builder", "graph", "make_builder"]
 
 
 def _is_transient(exc: Exception) -> bool:
-    """Retry only what may succeed on a second try: timeouts, connection errors, 429 / 5xx."""
-    if isinstance(exc, TimeoutError | ConnectionError):
-        return True
-    status = getattr(exc, "status_code", None) or getattr(exc, "code", None)
-    return isinstance(status, int) and (status == 429 or 500 <= status < 600)
+    """Retry only what may succeed on a second try.
+
+    ``TransientToolError`` from ``execute``, timeouts, connection errors, 429 / 5xx: see
+    :func:`nodes.execute.is_transient_error`.
+    """
+    return is_transient_error(exc)
 
 
 def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Literal
 
+from langgraph.runtime import Runtime
+
 from confidence import InterventionLevel
+from grace.context import GraceContext
 from grace.state import State
 from nodes.common import pending_steps
+from nodes.replan import low_confidence_allowance, low_confidence_replan_due
 
 __all__ = [
     "CONFIDENCE_ROUTES",
@@ -16,7 +20,7 @@ __all__ = [
     "route_after_intervene",
 ]
 
-AfterConfidence = Literal["SILENT/NOTIFY", "CONFIRM/ESCALATE", "step failed", "all done"]
+AfterConfidence = Literal["SILENT/NOTIFY", "CONFIRM/ESCALATE", "failed/low confidence", "all done"]
 """Route labels out of ``confidence``: the decision's level, a failure, or the end."""
 AfterIntervene = Literal["accept", "edit/response", "ignore or done"]
 """Route labels out of ``intervene``."""
@@ -24,7 +28,7 @@ AfterIntervene = Literal["accept", "edit/response", "ignore or done"]
 CONFIDENCE_ROUTES: dict[Hashable, str] = {
     "SILENT/NOTIFY": "execute",
     "CONFIRM/ESCALATE": "intervene",
-    "step failed": "replan",
+    "failed/low confidence": "replan",
     "all done": "finalize",
 }
 """Where each label of :func:`route_after_confidence` leads."""
@@ -40,19 +44,31 @@ def _steps_left(state: State) -> bool:
     return bool(pending_steps(state.plan, state.results))
 
 
-def route_after_confidence(state: State) -> AfterConfidence:
+def route_after_confidence(
+    state: State, runtime: Runtime[GraceContext] | None = None
+) -> AfterConfidence:
     """Route on the decision's :class:`InterventionLevel`.
 
-    - ``step failed`` → ``replan``: a step failed (its fallback too) and replans remain;
-    - ``CONFIRM/ESCALATE`` → ``intervene``;
+    - ``failed/low confidence`` → ``replan``: a step failed (its fallback too) and replans
+      remain; or ESCALATE, but GRACE first broadens / reformulates (budget left and fewer
+      than ``run.low_confidence_replans`` such replans so far). One label, because LangGraph
+      draws one edge per (source, target); ``replan`` reads the trigger from the state;
+    - ``CONFIRM/ESCALATE`` → ``intervene`` (ESCALATE once automatic replans are used up);
     - ``SILENT/NOTIFY`` → ``execute`` the next ready steps;
     - ``all done`` → ``finalize``: SILENT / NOTIFY and no step left.
+
+    Every way into ``replan`` needs ``replan_count < replan_budget`` and each replan adds
+    one to the count, so the run cannot loop.
     """
     request = state.replan_request
     if request is not None and request.trigger == "step_failed":
         if state.replan_count < state.replan_budget:
-            return "step failed"
+            return "failed/low confidence"
     level = state.decision.level if state.decision is not None else InterventionLevel.ESCALATE
+    if level == InterventionLevel.ESCALATE and low_confidence_replan_due(
+        state, low_confidence_allowance(runtime)
+    ):
+        return "failed/low confidence"
     if level in (InterventionLevel.CONFIRM, InterventionLevel.ESCALATE):
         return "CONFIRM/ESCALATE"
     return "SILENT/NOTIFY" if _steps_left(state) else "all done"

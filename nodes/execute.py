@@ -1,13 +1,25 @@
 """``execute``: run every step whose dependencies are satisfied, concurrently.
 
-A step whose dependency failed or was skipped is SKIPPED. A step whose tool fails (raises,
-times out or reports no success) runs its declared ``fallback`` tool once. Each result
-records its wall time, start/end timestamps and the model calls and tokens it spent.
+A step whose dependency failed or was skipped is SKIPPED. Each step runs under its timeout
+(``timeout_seconds``, else ``run.step_timeout_seconds``). Failures are of two kinds:
+
+- **transient** (:func:`is_transient_error`: a timeout, a connection error, HTTP 408 / 429 /
+  5xx, a provider's rate-limit / unavailable error): while node attempts remain the node
+  raises :class:`TransientToolError` and LangGraph's ``RetryPolicy`` runs it again with
+  backoff (``run.retry_max_attempts``, ``run.retry_initial_interval``). Steps of the batch
+  that already finished are kept for the next attempt, not run again. After the last attempt
+  the step FAILS: its ``fallback`` is left to ``replan`` (strategy ``fallback``, a fresh task
+  with its own retries) while replans remain, else run at once;
+- **permanent** (anything else): the step fails at once and runs its ``fallback`` tool once.
+
+No tool exception ever escapes the graph. Each result records its wall time, start/end
+timestamps and the model calls and tokens it spent.
 """
 
 from __future__ import annotations
 
 import contextvars
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -19,11 +31,68 @@ from grace.context import GraceContext
 from grace.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
+from grace.settings import get_settings
 from grace.state import State
 from grace.tools import ToolCall, ToolEnv
 from nodes.common import context_of, is_done, pending_steps, services_for
 
-__all__ = ["execute", "partition_ready", "run_step"]
+__all__ = ["TransientToolError", "execute", "is_transient_error", "partition_ready", "run_step"]
+
+
+class TransientToolError(RuntimeError):
+    """A step failed with an error that may pass on a later try; the node is retried."""
+
+
+_TRANSIENT_NAMES = frozenset(
+    {
+        "APIConnectionError",
+        "APITimeoutError",
+        "ConnectError",
+        "ConnectTimeout",
+        "DeadlineExceeded",
+        "InternalServerError",
+        "ReadTimeout",
+        "RateLimitError",
+        "RemoteProtocolError",
+        "ResourceExhausted",
+        "ServerError",
+        "ServiceUnavailable",
+        "TooManyRequests",
+    }
+)
+"""Exception class names of provider SDKs (google-genai, api-core, httpx, openai) that mean
+"try again later"; matched by name so no SDK has to be imported."""
+
+
+def _status_of(exc: BaseException) -> int | None:
+    for candidate in (
+        getattr(exc, "status_code", None),
+        getattr(exc, "code", None),
+        getattr(getattr(exc, "response", None), "status_code", None),
+    ):
+        if isinstance(candidate, int) and not isinstance(candidate, bool):
+            return candidate
+    return None
+
+
+def is_transient_error(exc: BaseException) -> bool:
+    """Whether ``exc`` may succeed on a second try.
+
+    Timeouts, connection errors, HTTP 408 / 425 / 429 / 5xx statuses and providers'
+    rate-limit / unavailable errors, also when they are the ``__cause__`` of ``exc``.
+    """
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 4:
+        if isinstance(current, TransientToolError | TimeoutError | ConnectionError):
+            return True
+        status = _status_of(current)
+        if status is not None and (status in (408, 425, 429) or 500 <= status < 600):
+            return True
+        if type(current).__name__ in _TRANSIENT_NAMES:
+            return True
+        current, seen = current.__cause__ or current.__context__, seen + 1
+    return False
 
 
 def partition_ready(
@@ -55,36 +124,69 @@ def partition_ready(
 
 def _call_tool(
     services: Services, action: str, call: ToolCall, env: ToolEnv, timeout: float
-) -> ToolResult:
+) -> tuple[ToolResult, bool]:
+    """Run one tool under ``timeout``; return its result and whether a failure is transient.
+
+    The tool runs in a daemon thread: a tool that hangs past its timeout is abandoned (it
+    cannot block the run, nor the interpreter's exit).
+    """
     tool = services.tools.get(action)
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # Copy the context so callbacks and the stream writer follow the call into the thread.
-        future: Future[ToolResult] = pool.submit(
-            contextvars.copy_context().run, tool.run, call, env
-        )
+    future: Future[ToolResult] = Future()
+    ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
+
+    def target() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
         try:
-            result = future.result(timeout=timeout)
-        except FutureTimeout:
-            return ToolResult(success=False, error=f"{action} timed out after {timeout:g}s")
-        except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
-            return ToolResult(success=False, error=f"{action} failed: {type(exc).__name__}: {exc}")
+            future.set_result(ctx.run(tool.run, call, env))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            future.set_exception(exc)
+
+    threading.Thread(target=target, name=f"grace-{action}", daemon=True).start()
+    try:
+        result = future.result(timeout=timeout)
+    except FutureTimeout:
+        return ToolResult(success=False, error=f"{action} timed out after {timeout:g}s"), True
+    except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
+        error = f"{action} failed: {type(exc).__name__}: {exc}"
+        return ToolResult(success=False, error=error), is_transient_error(exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000
-    return result
+    return result, False
 
 
 def run_step(
-    services: Services, step: PlanStep, call: ToolCall, env: ToolEnv, default_timeout: float
+    services: Services,
+    step: PlanStep,
+    call: ToolCall,
+    env: ToolEnv,
+    default_timeout: float,
+    *,
+    can_retry: bool = False,
+    defer_fallback: bool = False,
 ) -> StepResult:
-    """Run one step with its timeout and fallback; never raises."""
+    """Run one step with its timeout and fallback.
+
+    Raises:
+        TransientToolError: only when ``can_retry`` and the failure is transient (the node
+            is retried by LangGraph); otherwise never raises.
+
+    With ``defer_fallback``, a step that failed transiently (retries used up) does not run
+    its fallback here: ``replan`` switches it to the fallback.
+    """
     emit("step_started", step_id=step.step_id, action=step.action)
     started_at = time.time()
     timeout = step.timeout_seconds or default_timeout
-    result = _call_tool(services, step.action, call, env, timeout)
+    result, transient = _call_tool(services, step.action, call, env, timeout)
+    if transient and not result.success:
+        if can_retry:
+            raise TransientToolError(f"step {step.step_id}: {result.error}")
+        result.error = f"{result.error} (transient; no retry left)"
     action, used_fallback, usage = step.action, False, result.usage
-    if not result.success and step.fallback and step.fallback in services.tools:
+    run_fallback = not (transient and defer_fallback)
+    if not result.success and step.fallback and step.fallback in services.tools and run_fallback:
         first_error = result.error
-        result = _call_tool(services, step.fallback, call, env, timeout)
+        result, _ = _call_tool(services, step.fallback, call, env, timeout)
         action, used_fallback, usage = step.fallback, True, usage + result.usage
         if result.error is None:
             result.error = f"{step.action} failed ({first_error}); used fallback {action}"
@@ -119,6 +221,37 @@ def run_step(
     return step_result
 
 
+_carried_lock = threading.Lock()
+_carried: dict[str, dict[str, StepResult]] = {}
+"""Results finished by an attempt that was then retried, by task id: the retry reuses them
+instead of running those steps again. Removed when the task returns."""
+
+
+def _attempt(runtime: Runtime[GraceContext] | None) -> tuple[str | None, bool]:
+    """This task's id and whether another attempt remains after this one."""
+    info = getattr(runtime, "execution_info", None) if runtime is not None else None
+    if info is None:  # called outside a graph run: no retry machinery
+        return None, False
+    return info.task_id, info.node_attempt < get_settings().run.retry_max_attempts
+
+
+def _run_one(
+    services: Services,
+    step: PlanStep,
+    call: ToolCall,
+    env: ToolEnv,
+    timeout: float,
+    can_retry: bool,
+    defer_fallback: bool,
+) -> StepResult | TransientToolError:
+    try:
+        return run_step(
+            services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
+        )
+    except TransientToolError as exc:
+        return exc
+
+
 def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Run the ready steps of the plan."""
     services = services_for(runtime)
@@ -145,24 +278,47 @@ def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         )
         for step in ready
     ]
-    new: list[StepResult] = list(skipped)
-    if len(ready) == 1:
-        new.append(run_step(services, ready[0], calls[0], env, settings.step_timeout_seconds))
-    elif ready:
-        with ThreadPoolExecutor(max_workers=min(settings.max_parallel_steps, len(ready))) as pool:
+    task_id, can_retry = _attempt(runtime)
+    with _carried_lock:
+        carried = _carried.get(task_id, {}) if task_id is not None else {}
+    defer_fallback = state.replan_count < state.replan_budget
+    todo = [(s, c) for s, c in zip(ready, calls, strict=True) if s.step_id not in carried]
+    outcomes: list[StepResult | TransientToolError] = [
+        carried[s.step_id] for s in ready if s.step_id in carried
+    ]
+    timeout = settings.step_timeout_seconds
+    if len(todo) == 1:
+        step, call = todo[0]
+        outcomes.append(_run_one(services, step, call, env, timeout, can_retry, defer_fallback))
+    elif todo:
+        with ThreadPoolExecutor(max_workers=min(settings.max_parallel_steps, len(todo))) as pool:
             futures = [
                 pool.submit(
                     contextvars.copy_context().run,
-                    run_step,
+                    _run_one,
                     services,
                     s,
                     c,
                     env,
-                    settings.step_timeout_seconds,
+                    timeout,
+                    can_retry,
+                    defer_fallback,
                 )
-                for s, c in zip(ready, calls, strict=True)
+                for s, c in todo
             ]
-            new.extend(f.result() for f in futures)
+            outcomes.extend(f.result() for f in futures)
+    errors = [o for o in outcomes if isinstance(o, TransientToolError)]
+    finished = [o for o in outcomes if isinstance(o, StepResult)]
+    if errors:
+        if task_id is not None:
+            with _carried_lock:
+                _carried[task_id] = {r.step_id: r for r in finished}
+        raise TransientToolError("; ".join(str(e) for e in errors))
+    if task_id is not None:
+        with _carried_lock:
+            _carried.pop(task_id, None)
+    by_id = {r.step_id: r for r in finished}
+    new: list[StepResult] = list(skipped) + [by_id[s.step_id] for s in ready]
     for result in new:
         results[result.step_id] = result
     usage = sum((r.token_usage for r in new), TokenUsage())

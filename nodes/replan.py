@@ -1,34 +1,116 @@
 """``replan``: a new plan after a failure, a low score or a person's edit / response.
 
-Strategies (the choice and its reason are recorded in ``state.replans`` and streamed):
+Triggers (``ReplanRecord.trigger``) and the strategy each one gets:
 
-- ``partial``: keep every completed search, regenerate the rest (failed searches are retried
-  with a fresh plan for their queries; the answer step is rebuilt on kept + new passages);
-- ``full``: a new plan for a new or reformulated question (the person's edit);
-- ``fallback``: switch a failed step to its declared fallback action.
+============== ===============================================================================
+step_failed    ``fallback`` when a failed step has a declared fallback it has not used (it
+               failed on transient errors after every retry); else ``partial`` (fresh searches
+               for the failed ones, completed steps kept); ``full`` when nothing completed.
+low_confidence ESCALATE with automatic replans left (``run.low_confidence_replans``, within
+               ``max_replans``). First ``partial``: keep the searches and broaden them — the
+               question's keywords, its sub-questions, the collections not yet searched — then
+               answer again. If that was done already (or there is nothing new to search),
+               ``full``: a new plan for the reformulated (keyword) question.
+human_edit     ``full``: a new plan for the person's question.
+human_response ``partial``: keep the searches, answer again with the person's text as a source.
+============== ===============================================================================
 
-New step ids carry the round (``r1-s1``) so ids stay unique and completed results stay valid.
+The choice and its reason are recorded in ``state.replans`` and on the ``replan`` event.
+Completed steps keep their ids and results; new steps carry the round (``r1-s1``) so ids
+stay unique and never collide with an earlier result; dependencies only point at kept or
+new steps. Every replan increments ``replan_count``, and the routers only send a run here
+while ``replan_count < replan_budget``, so a run cannot loop.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
+from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.events import emit
+from grace.plan_validation import validate_plan
+from grace.planning import broadened_queries, keyword_query, template_plan
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
+from grace.settings import RunSettings
 from grace.state import State
 from nodes.common import answer_step, context_of, is_done, services_for
-from nodes.plan import finish_plan, plan_request
+from nodes.plan import plan_request
 
-__all__ = ["replan"]
+__all__ = [
+    "Strategy",
+    "Trigger",
+    "low_confidence_allowance",
+    "low_confidence_replan_due",
+    "replan",
+    "replan_trigger",
+]
+
+Trigger = Literal["step_failed", "low_confidence", "human_edit", "human_response"]
+"""What asked for a new plan."""
+Strategy = Literal["partial", "full", "fallback"]
+"""How the new plan is made."""
+
+_ROUND = re.compile(r"^r\d+-")
 
 
-def _prefixed(plan: ExecutionPlan, prefix: str) -> list[PlanStep]:
-    mapping = {s.step_id: f"{prefix}{s.step_id}" for s in plan.steps}
+def _count(state: State, trigger: str, strategy: str | None = None) -> int:
+    return sum(
+        1
+        for r in state.replans
+        if r.trigger == trigger and (strategy is None or r.strategy == strategy)
+    )
+
+
+def low_confidence_allowance(runtime: Runtime[GraceContext] | None) -> int:
+    """Automatic low-confidence replans allowed in this run (settings of the run's services)."""
+    if runtime is None:
+        return RunSettings().low_confidence_replans
+    return services_for(runtime).settings.run.low_confidence_replans
+
+
+def low_confidence_replan_due(state: State, allowance: int) -> bool:
+    """Whether an ESCALATE decision should replan instead of asking the person (yet).
+
+    Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
+    low-confidence replans ran, and the batch is not a question the plan itself asks the
+    person (``ask_user``), which only the person can answer.
+    """
+    decision = state.decision
+    if decision is None or decision.level != InterventionLevel.ESCALATE or state.plan is None:
+        return False
+    if state.replan_count >= state.replan_budget or state.edited_answer:
+        return False
+    if _count(state, "low_confidence") >= allowance:
+        return False
+    batch = [state.results[s] for s in state.last_batch if s in state.results]
+    return not any(r.action == "ask_user" for r in batch)
+
+
+def replan_trigger(state: State) -> Trigger:
+    """The trigger of the pending replan: the request's, else low confidence."""
+    request = state.replan_request
+    return request.trigger if request is not None else "low_confidence"
+
+
+def _new_id(step_id: str, prefix: str, taken: set[str]) -> str:
+    base = f"{prefix}{_ROUND.sub('', step_id)}"
+    new, n = base, 1
+    while new in taken:
+        n += 1
+        new = f"{base}-{n}"
+    taken.add(new)
+    return new
+
+
+def _prefixed(plan: ExecutionPlan, prefix: str, taken: set[str]) -> list[PlanStep]:
+    """The plan's steps with round-prefixed ids (dependencies renamed with them)."""
+    mapping = {s.step_id: _new_id(s.step_id, prefix, taken) for s in plan.steps}
     return [
         s.model_copy(
             update={"step_id": mapping[s.step_id], "depends_on": [mapping[d] for d in s.depends_on]}
@@ -38,101 +120,251 @@ def _prefixed(plan: ExecutionPlan, prefix: str) -> list[PlanStep]:
 
 
 def _fresh_plan(
-    services: Services, runtime: Runtime[GraceContext], query: str, feedback: str
+    services: Services,
+    runtime: Runtime[GraceContext],
+    query: str,
+    feedback: str,
+    repairs: list[str],
 ) -> ExecutionPlan:
+    """A validated plan from the planner (``feedback`` says why; never passage text).
+
+    Validation repairs (or the planner's error) are appended to ``repairs``.
+    """
     request = plan_request(services, context_of(runtime), query, feedback)
-    return finish_plan(services, request, services.planner.plan(request))
+    outcome = services.planner.plan(request)
+    if outcome.plan is None:
+        plan = template_plan(request.query, request.default_collection)
+        if outcome.error:
+            plan.repairs.append(outcome.error)
+    else:
+        plan = validate_plan(
+            outcome.plan,
+            actions=services.tools.names(),
+            collections=request.collections,
+            default_collection=request.default_collection,
+            max_steps=request.max_steps,
+        )
+    repairs.extend(plan.repairs)
+    return plan
+
+
+def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> PlanStep:
+    return PlanStep(
+        step_id=_new_id("answer", prefix, taken),
+        action="reasoning",
+        query=query,
+        description="Answer again from the kept and new passages, citing them",
+        depends_on=depends_on,
+        fallback="ask_user",
+    )
+
+
+def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
+    return {
+        (s.query.strip().casefold(), s.collection or default)
+        for s in steps
+        if s.action == "rag_search"
+    }
+
+
+def _broadened_searches(
+    services: Services,
+    runtime: Runtime[GraceContext],
+    old: ExecutionPlan,
+    query: str,
+    prefix: str,
+    limit: int,
+    taken: set[str],
+) -> tuple[list[PlanStep], list[str]]:
+    """New searches for the same question.
+
+    Keyword and sub-question phrasings in the collections already searched, and the
+    question's keywords in the collections not searched yet.
+    """
+    default = context_of(runtime).collection or services.settings.retrieval.collection
+    done = _searched(old.steps, default)
+    searched_collections = sorted({c for _, c in done}) or [default]
+    others = [c for c in services.store.list_collections() if c not in searched_collections]
+    wanted: list[tuple[str, str]] = [
+        (q, c) for q in broadened_queries(query) for c in searched_collections
+    ]
+    wanted += [(keyword_query(query), c) for c in others]
+    steps: list[PlanStep] = []
+    how: list[str] = []
+    for q, c in wanted:
+        key = (q.strip().casefold(), c)
+        if key in done or len(steps) >= limit:
+            continue
+        done.add(key)
+        steps.append(
+            PlanStep(
+                step_id=_new_id(f"s{len(steps) + 1}", prefix, taken),
+                action="rag_search",
+                description=f"Broadened search in '{c}' for: {q}",
+                query=q,
+                collection=c,
+                expected_output="Passages that contain the answer",
+            )
+        )
+        how.append(f"'{q}' in {c}")
+    return steps, how
+
+
+def _plan_for(query: str, steps: list[PlanStep], old: ExecutionPlan) -> ExecutionPlan:
+    return ExecutionPlan(
+        original_query=query, complexity=old.complexity, steps=steps, origin="replan"
+    )
 
 
 def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Build the next plan and record why."""
+    """Build the next plan, say which strategy and why."""
     services = services_for(runtime)
     old = state.plan
-    request = state.replan_request
-    assert old is not None and request is not None, "replan needs a plan and a reason"
+    assert old is not None, "replan needs a plan"
+    trigger = replan_trigger(state)
+    detail = state.replan_request.detail if state.replan_request is not None else ""
     round_no = state.replan_count + 1
     prefix = f"r{round_no}-"
+    taken = set(state.results) | {s.step_id for s in old.steps}
     final = answer_step(old)
+    query = old.original_query
     kept = [
         s
         for s in old.steps
         if is_done(state.results.get(s.step_id))
-        and (final is None or s.step_id != final.step_id)
         and s.action == "rag_search"
+        and (final is None or s.step_id != final.step_id)
     ]
     failed = [
         s
         for s in old.steps
         if (r := state.results.get(s.step_id)) is not None and r.status == StepStatus.FAILED
     ]
-    query = old.original_query
-    if request.trigger == "human_edit":
-        strategy, query = "full", request.detail
-        reason = "the person rewrote the question: new plan for it"
-        new_plan = _fresh_plan(services, runtime, query, reason)
-        steps, kept = _prefixed(new_plan, prefix), []
-    elif request.trigger == "step_failed" and any(
+    max_new = max(services.settings.run.max_steps - len(kept) - 1, 1)
+    strategy: Strategy
+    steps: list[PlanStep] = []
+    repairs: list[str] = []
+    add_answer = True
+    if trigger == "human_edit":
+        strategy, query = "full", detail or query
+        reason = "the person rewrote the question: a new plan for it"
+        kept, add_answer = [], False
+        steps = _prefixed(_fresh_plan(services, runtime, query, reason, repairs), prefix, taken)
+    elif trigger == "human_response":
+        strategy = "partial"
+        reason = "the person added information: answer again with it, keeping the searches"
+    elif trigger == "step_failed" and any(
         s.fallback and not state.results[s.step_id].used_fallback for s in failed
     ):
-        strategy = "fallback"
-        reason = "failed steps switch to their declared fallback actions"
-        switched = {s.step_id for s in failed if s.fallback}
+        strategy, add_answer = "fallback", False
+        switched = [s for s in failed if s.fallback and not state.results[s.step_id].used_fallback]
+        reason = "failed steps switch to their declared fallback actions: " + ", ".join(
+            f"{s.step_id} {s.action} → {s.fallback}" for s in switched
+        )
+        kept = [s for s in old.steps if is_done(state.results.get(s.step_id))]
+        switched_ids = {s.step_id for s in switched}
+        dropped = {s.step_id for s in failed} - switched_ids  # failed, nothing to switch to
+        renewed = [
+            s
+            for s in old.steps
+            if not is_done(state.results.get(s.step_id)) and s.step_id not in dropped
+        ]
+        mapping = {s.step_id: _new_id(s.step_id, prefix, taken) for s in renewed}
         steps = [
             s.model_copy(
-                update={"step_id": f"{prefix}{s.step_id}", "action": s.fallback, "fallback": None}
+                update={
+                    "step_id": mapping[s.step_id],
+                    "depends_on": [mapping.get(d, d) for d in s.depends_on],
+                    **(
+                        {"action": s.fallback, "fallback": None}
+                        if s.step_id in switched_ids
+                        else {}
+                    ),
+                }
             )
-            if s.step_id in switched
-            else s
-            for s in old.steps
-            if s.step_id in switched or not is_done(state.results.get(s.step_id))
+            for s in renewed
         ]
-    else:
-        strategy = "partial"
-        if request.trigger == "human_response":
-            reason = "the person added information: answer again with it, keeping the searches"
-        elif request.trigger == "low_confidence":
-            reason = "low confidence: search again with a broader plan, keeping useful results"
+    elif trigger == "step_failed":
+        if kept:
+            strategy = "partial"
+            reason = f"steps {detail or 'of the plan'} failed: new searches for them, keeping "
+            reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
+            fresh = _fresh_plan(services, runtime, query, reason, repairs)
+            steps = [s for s in _prefixed(fresh, prefix, taken) if s.action == "rag_search"]
         else:
-            reason = f"steps {request.detail} failed: regenerate them, keeping completed steps"
-        if request.trigger == "human_response":
-            steps = []
-        else:
-            fresh = _fresh_plan(services, runtime, query, reason)
-            steps = [s for s in _prefixed(fresh, prefix) if s.action == "rag_search"]
-    if strategy != "full":
-        searches = [s.step_id for s in kept] + [
-            s.step_id for s in steps if s.action == "rag_search"
-        ]
-        if not any(s.action == "reasoning" for s in steps):
-            steps.append(
-                PlanStep(
-                    step_id=f"{prefix}answer",
-                    action="reasoning",
-                    query=query,
-                    description="Answer again from the kept and new passages",
-                    depends_on=searches,
-                    fallback="ask_user",
-                )
+            strategy, add_answer = "full", False
+            reformulated = keyword_query(query)
+            reason = f"steps {detail or 'of the plan'} failed and nothing completed: a new plan "
+            reason += f"for the reformulated question '{reformulated}'"
+            steps = _prefixed(
+                _fresh_plan(services, runtime, reformulated, reason, repairs), prefix, taken
             )
+            steps = [
+                s.model_copy(update={"query": query}) if s.action == "reasoning" else s
+                for s in steps
+            ]
+    else:  # low_confidence
+        score = state.decision.score if state.decision is not None else 0.0
+        why = f"low confidence ({score:.2f}, ESCALATE)"
+        broadened: list[PlanStep] = []
+        how: list[str] = []
+        if _count(state, "low_confidence", "partial") == 0:
+            broadened, how = _broadened_searches(
+                services, runtime, old, query, prefix, max_new, taken
+            )
+        if broadened:
+            strategy, steps = "partial", broadened
+            reason = f"{why}: broaden the search before asking you — {'; '.join(how)} — "
+            reason += "keeping the completed searches"
+        else:
+            strategy, kept, add_answer = "full", [], False
+            reformulated = keyword_query(query)
+            reason = f"{why} after broadening: a new plan for the reformulated question "
+            reason += f"'{reformulated}'"
+            steps = _prefixed(
+                _fresh_plan(services, runtime, reformulated, reason, repairs), prefix, taken
+            )
+            steps = [
+                s.model_copy(update={"query": query}) if s.action == "reasoning" else s
+                for s in steps
+            ]
+    if add_answer and strategy != "full":
+        searches = [s.step_id for s in [*kept, *steps] if s.action == "rag_search"]
+        steps.append(_answer(prefix, query, searches, taken))
     # Dependencies on ids that are neither kept nor new point at dropped steps: remove them.
     valid = {s.step_id for s in kept} | {s.step_id for s in steps}
     steps = [
         s.model_copy(update={"depends_on": [d for d in s.depends_on if d in valid]}) for s in steps
     ]
-    plan = ExecutionPlan(
-        original_query=query,
-        complexity=old.complexity,
-        steps=[*kept, *steps],
-        origin="replan",
-    )
+    plan = _plan_for(query, [*kept, *steps], old)
+    plan.repairs = repairs
     record = ReplanRecord(
-        trigger=request.trigger,
+        trigger=trigger,
         strategy=strategy,
         reason=reason,
         kept_steps=[s.step_id for s in kept],
         new_steps=[s.step_id for s in steps],
     )
-    emit("replan", trigger=request.trigger, strategy=strategy, reason=reason)
+    emit(
+        "replan",
+        trigger=trigger,
+        strategy=strategy,
+        reason=reason,
+        round=round_no,
+        budget=state.replan_budget,
+        kept_steps=record.kept_steps,
+        new_steps=record.new_steps,
+    )
+    emit(
+        "plan_ready",
+        plan_id=plan.plan_id,
+        origin=plan.origin,
+        steps=[
+            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
+            for s in plan.steps
+        ],
+        repairs=plan.repairs,
+    )
     return {
         "plan": plan,
         "query": query,

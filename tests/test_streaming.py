@@ -62,7 +62,7 @@ def check_run_grammar(events: list[dict[str, Any]]) -> None:
     names = [e["event"] for e in events]
     assert names[0] == "plan_ready"
     assert names[-1] in {"final", "intervention_required"}
-    planned = {s["step_id"] for s in events[0]["steps"]}
+    planned = {s["step_id"] for e in events if e["event"] == "plan_ready" for s in e["steps"]}
     started: list[str] = []
     for e in events:
         if e["event"] == "step_started":

@@ -99,8 +99,8 @@ def test_edit_with_a_new_question_replans_and_answers_it(app: Any) -> None:
     reply = {"type": "edit", "args": {"action": "review_step", "args": {"query": ANSWERABLE}}}
     final = app.invoke(Command(resume=reply), cfg("t-edit"))
     values = app.get_state(cfg("t-edit")).values
-    assert values["replans"][0].trigger == "human_edit"
-    assert values["replans"][0].strategy == "full"
+    assert values["replans"][-1].trigger == "human_edit"
+    assert values["replans"][-1].strategy == "full"
     assert "1874" in (
         final.get("answer") or values["results"][values["plan"].steps[-1].step_id].output
     )
@@ -119,7 +119,7 @@ def test_response_becomes_a_source_and_replans(app: Any) -> None:
     text = "France won the 2018 FIFA World Cup, beating Croatia in the final."
     out = app.invoke(Command(resume={"type": "response", "args": text}), cfg("t-resp"))
     values = app.get_state(cfg("t-resp")).values
-    assert values["replans"][0].trigger == "human_response"
+    assert values["replans"][-1].trigger == "human_response"
     assert values["human_sources"][0].text == text
     answer = out.get("answer") or ""
     if "__interrupt__" in out:  # confidence may still ask; the reply must be in the draft

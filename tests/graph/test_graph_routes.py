@@ -44,7 +44,7 @@ def _state(level: InterventionLevel, *, done: bool, failed: bool = False) -> Sta
         (InterventionLevel.SILENT, True, "all done"),
         (InterventionLevel.NOTIFY, True, "all done"),
         (InterventionLevel.CONFIRM, False, "CONFIRM/ESCALATE"),
-        (InterventionLevel.ESCALATE, True, "CONFIRM/ESCALATE"),
+        (InterventionLevel.ESCALATE, True, "failed/low confidence"),  # replan first
     ],
 )
 def test_router_routes_on_level(level: InterventionLevel, done: bool, expected: str) -> None:
@@ -53,7 +53,7 @@ def test_router_routes_on_level(level: InterventionLevel, done: bool, expected: 
 
 def test_router_sends_failures_to_replan_within_budget() -> None:
     state = _state(InterventionLevel.SILENT, done=False, failed=True)
-    assert route_after_confidence(state) == "step failed"
+    assert route_after_confidence(state) == "failed/low confidence"
     state.replan_count = state.replan_budget
     assert route_after_confidence(state) == "SILENT/NOTIFY"
 

@@ -21,7 +21,7 @@ def test_conditional_edges_out_of_confidence_cover_every_route() -> None:
     assert out == {
         ("SILENT/NOTIFY", "execute"),
         ("CONFIRM/ESCALATE", "intervene"),
-        ("step failed", "replan"),
+        ("failed/low confidence", "replan"),
         ("all done", "finalize"),
     }
     after_intervene = {(e.data, e.target) for e in edges if e.source == "intervene"}
