@@ -14,6 +14,12 @@ local-mode store; the dataset is read in place, never copied.
   AUROC of the top score as a predictor of "answerable" (Mann-Whitney rank statistic).
 - latency: p50 / p95 of ``CorpusStore.search`` over a collection padded with ``--scale``
   synthetic chunks; ingestion rate in chunks/s of those chunks.
+- ``--ablation``: recall and AUROC of candidate ranking methods (pseudo-relevance feedback,
+  neighbour / title context, document-score interpolation, kanji unigrams, Japanese
+  question-word removal) on an in-memory mirror of the store's scoring (same chunks, tokens,
+  BM25 weights, idf and normalisation; the "store default" row reproduces the store's
+  figures exactly). Only what helped both languages and the score separation was moved into
+  :mod:`grace.retrieval`.
 """
 
 from __future__ import annotations
@@ -24,11 +30,17 @@ import random
 import statistics
 import tempfile
 import time
-from collections import defaultdict
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from grace.retrieval import CorpusStore, LexicalSparseEmbeddings, ingest_paths
+from grace.retrieval.ingest import load_document, split_paragraphs
+from grace.retrieval.scoring import idf, normalise_sparse
 from grace.retrieval.sparse import DEFAULT_AVGDL, DEFAULT_B, DEFAULT_K1
 from grace.retrieval.tokenize import Tokenizer
 
@@ -73,7 +85,11 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _store(path: Path, args: argparse.Namespace) -> CorpusStore:
     sparse = LexicalSparseEmbeddings(
-        Tokenizer(japanese=args.ja_mode, split_mode=args.split_mode),
+        Tokenizer(
+            japanese=args.ja_mode,
+            split_mode=args.split_mode,
+            drop_interrogatives=not args.keep_interrogatives,
+        ),
         k1=args.k1,
         b=args.b,
         avgdl=args.avgdl,
@@ -81,13 +97,17 @@ def _store(path: Path, args: argparse.Namespace) -> CorpusStore:
     return CorpusStore(path=path, sparse_embeddings=sparse)
 
 
-def measure_quality(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """Recall@k per language and top-score separation on ``dataset``."""
-    questions = [
+def _questions(dataset: Path) -> list[dict[str, Any]]:
+    return [
         json.loads(line)
         for line in (dataset / "questions.jsonl").read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
+
+
+def measure_quality(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Recall@k per language and top-score separation on ``dataset``."""
+    questions = _questions(dataset)
     kmax = max(args.k)
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp, _store(Path(tmp) / "qdrant", args) as store:
@@ -198,6 +218,207 @@ def measure_speed(dataset: Path, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------- ablation
+
+_KANJI = frozenset(
+    chr(c)
+    for lo, hi in ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+    for c in range(lo, hi + 1)
+)
+Ranker = Callable[[str], tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]
+
+
+class _Mirror:
+    """In-memory BM25 over the dataset's chunks, scored exactly like the store.
+
+    ``context``: ``"neighbours"`` adds the previous / next chunk's terms, ``"title"`` the
+    document title's terms, each at weight ``beta`` when the chunk lacks them (a passage
+    window that keeps the normalised score in [0, 1]).
+    """
+
+    def __init__(
+        self,
+        chunks: list[tuple[str, str, str]],
+        tok: Callable[[str], list[str]],
+        *,
+        context: str = "",
+        beta: float = 0.0,
+        k1: float = DEFAULT_K1,
+        b: float = DEFAULT_B,
+        avgdl: float = DEFAULT_AVGDL,
+    ) -> None:
+        self.chunks, self.tok = chunks, tok
+        self.tokens = [tok(text) for _, _, text in chunks]
+
+        def bm25(tokens: list[str]) -> dict[str, float]:
+            norm = k1 * (1 - b + b * len(tokens) / avgdl)
+            return {t: c * (k1 + 1) / (c + norm) for t, c in Counter(tokens).items()}
+
+        base = [bm25(t) for t in self.tokens]
+        vectors = []
+        for r, (source, title, _) in enumerate(chunks):
+            vec = dict(base[r])
+            extra: dict[str, float] = {}
+            if context == "neighbours":
+                for j in (r - 1, r + 1):
+                    if 0 <= j < len(chunks) and chunks[j][0] == source:
+                        extra.update({t: beta * min(1.0, w) for t, w in base[j].items()})
+            elif context == "title":
+                extra = dict.fromkeys(tok(title), beta)
+            for t, w in extra.items():
+                vec[t] = max(vec.get(t, 0.0), w)
+            vectors.append(vec)
+        self.n = len(chunks)
+        self.df = Counter(t for v in vectors for t in v)
+        postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
+        for r, vec in enumerate(vectors):
+            for t, w in vec.items():
+                postings[t][0].append(r)
+                postings[t][1].append(w)
+        self.postings = {t: (np.asarray(rs), np.asarray(ws)) for t, (rs, ws) in postings.items()}
+        self.docs = sorted({c[0] for c in chunks})
+        self.doc_of = np.asarray([self.docs.index(c[0]) for c in chunks])
+
+    def idf(self, token: str) -> float:
+        return idf(self.df.get(token, 0), self.n)
+
+    def score(self, query: dict[str, float]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Raw and normalised scores of every chunk for a weighted query."""
+        raw = np.zeros(self.n)
+        reference = 0.0
+        for t, q in query.items():
+            weight = self.idf(t) * q
+            reference += weight
+            if t in self.postings:
+                rows, w = self.postings[t]
+                raw[rows] += weight * w
+        norm = np.asarray([normalise_sparse(float(x), reference) for x in raw])
+        return raw, norm
+
+    def query(self, text: str) -> dict[str, float]:
+        return dict.fromkeys(self.tok(text), 1.0)
+
+    def order(self, scores: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return np.lexsort((np.arange(self.n), -scores))
+
+    def plain(self, text: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        raw, norm = self.score(self.query(text))
+        return self.order(raw), norm
+
+    def rm3(self, m: int, terms: int, alpha: float) -> Ranker:
+        """RM3: mix the query with the top ``terms`` terms of the top ``m`` chunks."""
+
+        def rank(text: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+            query = self.query(text)
+            raw, norm = self.score(query)
+            top = self.order(raw)[:m]
+            total = float(sum(norm[r] for r in top)) or 1.0
+            feedback: Counter[str] = Counter()
+            for r in top:
+                length = len(self.tokens[r]) or 1
+                for t, c in Counter(self.tokens[r]).items():
+                    feedback[t] += norm[r] / total * c / length * self.idf(t)
+            best = dict(feedback.most_common(terms))
+            peak = max(best.values(), default=0.0) or 1.0
+            expanded = {t: (1 - alpha) * query.get(t, 0.0) for t in set(query) | set(best)}
+            for t, v in best.items():
+                expanded[t] += alpha * v / peak
+            raw2, _ = self.score(expanded)
+            return self.order(raw2), norm
+
+        return rank
+
+    def doc_interpolated(self, lam: float, documents: _Mirror) -> Ranker:
+        """Chunk score + λ·score of its whole document (BM25 over the concatenated text)."""
+
+        def rank(text: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+            _, norm = self.score(self.query(text))
+            _, doc_norm = documents.score(documents.query(text))
+            mixed = (1 - lam) * norm + lam * doc_norm[self.doc_of]
+            return self.order(mixed), mixed
+
+        return rank
+
+
+def _with_kanji_unigrams(tok: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    def tokens(text: str) -> list[str]:
+        chars = unicodedata.normalize("NFKC", text)
+        return tok(text) + ["u:" + c for c in chars if c in _KANJI]
+
+    return tokens
+
+
+def _mirror_eval(
+    chunks: list[tuple[str, str, str]], questions: list[dict[str, Any]], rank: Ranker
+) -> dict[str, float]:
+    found: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    top: dict[str, list[float]] = defaultdict(list)
+    for q in questions:
+        order, scores = rank(q["question"])
+        top["answerable" if q["answerable"] else q["kind"]].append(
+            float(scores[order[0]]) if len(order) else 0.0
+        )
+        if not q["answerable"]:
+            continue
+        answers = [normalise(a) for a in q["answers"] if a.strip()]
+        first = next(
+            (
+                i
+                for i, r in enumerate(order[:5].tolist(), 1)
+                if any(a in normalise(chunks[r][2]) for a in answers)
+            ),
+            None,
+        )
+        counts = found[q["lang"]]
+        counts[0] += first == 1
+        counts[1] += first is not None
+        counts[2] += 1
+    out = {
+        f"{lang} @{k}": c[i] / c[2]
+        for lang, c in sorted(found.items())
+        for i, k in ((0, 1), (1, 5))
+    }
+    negatives = [s for kind, v in top.items() if kind != "answerable" for s in v]
+    out["AUROC all"] = auroc(top["answerable"], negatives)
+    out["AUROC ooc"] = auroc(top["answerable"], top.get("out_of_corpus", []))
+    return out
+
+
+def run_ablation(dataset: Path) -> list[tuple[str, dict[str, float]]]:
+    """Recall@1/@5 per language and top-score AUROCs of each candidate method."""
+    chunks: list[tuple[str, str, str]] = []
+    for path in sorted((dataset / "corpus").glob("*")):
+        doc = load_document(path)
+        chunks.extend((doc.source, doc.title, c) for c in split_paragraphs(doc.text))
+    questions = _questions(dataset)
+    plain = Tokenizer()
+    dropped = Tokenizer(drop_interrogatives=True)
+    base = _Mirror(chunks, plain)
+    store = _Mirror(chunks, dropped)
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for source, _, text in chunks:
+        grouped[source].append(text)
+    docs = [(s, s, "\n\n".join(t)) for s, t in grouped.items()]
+    variants: list[tuple[str, Ranker]] = [
+        ("BM25, Sudachi + bigrams (before)", base.plain),
+        ("+ JA question-word removal (store default)", store.plain),
+        ("  + kanji unigrams", _Mirror(chunks, _with_kanji_unigrams(dropped)).plain),
+        ("  + RM3 m=3 terms=10 a=0.3", store.rm3(3, 10, 0.3)),
+        ("  + RM3 m=10 terms=10 a=0.2", store.rm3(10, 10, 0.2)),
+        (
+            "  + neighbour window b=0.2",
+            _Mirror(chunks, dropped, context="neighbours", beta=0.2).plain,
+        ),
+        (
+            "  + neighbour window b=0.5",
+            _Mirror(chunks, dropped, context="neighbours", beta=0.5).plain,
+        ),
+        ("  + title context b=0.35", _Mirror(chunks, dropped, context="title", beta=0.35).plain),
+        ("  + document score l=0.2", store.doc_interpolated(0.2, _Mirror(docs, dropped))),
+    ]
+    return [(label, _mirror_eval(chunks, questions, rank)) for label, rank in variants]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse arguments, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -213,7 +434,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chunk-size", type=int, default=800)
     parser.add_argument("--chunk-overlap", type=int, default=100)
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--keep-interrogatives", action="store_true", help="keep Japanese question words"
+    )
+    parser.add_argument("--ablation", action="store_true", help="compare ranking methods")
     args = parser.parse_args(argv)
+
+    if args.ablation:
+        rows = run_ablation(args.dataset)
+        keys = list(rows[0][1])
+        print(f"| method | {' | '.join(keys)} |")
+        print(f"| --- |{' --- |' * len(keys)}")
+        for label, measured in rows:
+            print(f"| {label.strip()} | {' | '.join(f'{measured[k]:.3f}' for k in keys)} |")
+        return
 
     result: dict[str, Any] = {"config": {k: v for k, v in vars(args).items() if k != "dataset"}}
     result["config"]["dataset"] = str(args.dataset)

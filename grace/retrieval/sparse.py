@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from langchain_qdrant import SparseEmbeddings, SparseVector
 
-from grace.retrieval.tokenize import tokenize
+from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER
 
 __all__ = ["DEFAULT_AVGDL", "DEFAULT_B", "DEFAULT_K1", "LexicalSparseEmbeddings", "token_index"]
 
@@ -48,10 +48,12 @@ def token_index(token: str) -> int:
 
 
 class LexicalSparseEmbeddings(SparseEmbeddings):
-    """BM25-style sparse vectors over :func:`grace.retrieval.tokenize` tokens.
+    """BM25-style sparse vectors over language-aware tokens (see :mod:`grace.retrieval.tokenize`).
 
     Args:
-        tokenizer: Text → tokens; defaults to :func:`grace.retrieval.tokenize`.
+        tokenizer: Text → tokens; defaults to
+            :data:`~grace.retrieval.tokenize.RETRIEVAL_TOKENIZER` (:func:`tokenize` without
+            Japanese question words).
         k1: BM25 term-frequency saturation.
         b: BM25 length normalisation.
         avgdl: Average document length in tokens used by the length normalisation.
@@ -60,7 +62,7 @@ class LexicalSparseEmbeddings(SparseEmbeddings):
 
     def __init__(
         self,
-        tokenizer: Callable[[str], list[str]] = tokenize,
+        tokenizer: Callable[[str], list[str]] = RETRIEVAL_TOKENIZER,
         *,
         k1: float = DEFAULT_K1,
         b: float = DEFAULT_B,

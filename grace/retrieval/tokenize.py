@@ -18,6 +18,7 @@ tokenizer per thread, sharing one dictionary).
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import unicodedata
@@ -28,7 +29,7 @@ from typing import Any, Literal
 
 import snowballstemmer
 
-__all__ = ["ENGLISH_STOPWORDS", "JapaneseMode", "Tokenizer", "tokenize"]
+__all__ = ["ENGLISH_STOPWORDS", "RETRIEVAL_TOKENIZER", "JapaneseMode", "Tokenizer", "tokenize"]
 
 JapaneseMode = Literal["sudachi", "bigram", "both"]
 """How Japanese runs become tokens: dictionary words, character bigrams, or both."""
@@ -69,6 +70,17 @@ _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞"
 _JA_STOP = frozenset(
     {"為る", "する", "有る", "ある", "居る", "いる", "成る", "なる", "事", "こと", "物", "もの"}
 )
+# Interrogatives: the Japanese counterpart of the question words in the English stopword
+# list. Pronouns (いつ, 誰, どこ, 何, どれ, …) are dropped by part of speech; the rest are
+# interrogative adverbs and nouns Sudachi does not tag as pronouns (何故, 幾ら, 幾つ, 何時頃)
+# and anything led by 何 / 幾 ("what" / "how many": 何年, 何人, 何色, 何種 …), dictionary
+# words and character bigrams alike. A question word names the *answer's type*, which the
+# passage holds as a value (1910年, アルマ), not as the word.
+_JA_INTERROGATIVE_POS = "代名詞"
+_JA_INTERROGATIVES = frozenset(
+    {"誰", "何故", "如何", "幾ら", "幾つ", "いくつ", "いくら", "どう", "どんな", "どちら", "どなた"}
+)
+_JA_INTERROGATIVE_PREFIXES = ("何", "幾")
 # Sudachi refuses inputs above ~49 KB; Japanese runs are cut well below that.
 _SUDACHI_MAX_CHARS = 4000
 
@@ -120,12 +132,16 @@ class Tokenizer:
             ``"both"`` (default, best recall on the dev set).
         split_mode: Sudachi split mode ``"A"`` (short), ``"B"`` (middle) or ``"C"`` (long).
         stem: Apply the Snowball English stemmer to Latin words.
+        drop_interrogatives: Drop Japanese question words (pronouns such as いつ / 誰 / 何,
+            interrogative adverbs, and words or bigrams led by 何 / 幾), as the English
+            stopword list drops what / when / who.
 
     """
 
     japanese: JapaneseMode = "both"
     split_mode: Literal["A", "B", "C"] = "B"
     stem: bool = True
+    drop_interrogatives: bool = False
 
     def __call__(self, text: str) -> list[str]:
         """Tokenise ``text`` (any mix of English and Japanese)."""
@@ -150,17 +166,26 @@ class Tokenizer:
         words.clear()
 
     def _japanese(self, run: str) -> Iterable[str]:
+        tokens: Iterable[str] = ()
         if self.japanese in ("sudachi", "both"):
-            yield from _sudachi_words(run, self.split_mode)
+            tokens = _sudachi_words(run, self.split_mode, self.drop_interrogatives)
         if self.japanese in ("bigram", "both"):
-            yield from _bigrams(run)
+            tokens = itertools.chain(tokens, _bigrams(run))
+        if self.drop_interrogatives:
+            tokens = (t for t in tokens if not _is_interrogative(t))
+        return tokens
 
 
-def _sudachi_words(run: str, mode: str) -> Iterable[str]:
+def _is_interrogative(token: str) -> bool:
+    return token in _JA_INTERROGATIVES or token.startswith(_JA_INTERROGATIVE_PREFIXES)
+
+
+def _sudachi_words(run: str, mode: str, drop_pronouns: bool = False) -> Iterable[str]:
     tok = _sudachi(mode)
     for start in range(0, len(run), _SUDACHI_MAX_CHARS):
         for m in tok.tokenize(run[start : start + _SUDACHI_MAX_CHARS]):
-            if m.part_of_speech()[0] not in _CONTENT_POS:
+            pos = m.part_of_speech()[0]
+            if pos not in _CONTENT_POS or (drop_pronouns and pos == _JA_INTERROGATIVE_POS):
                 continue
             form = str(m.normalized_form())
             if form in _JA_STOP or (len(form) == 1 and _HIRAGANA_RE.fullmatch(form)):
@@ -179,6 +204,15 @@ def _bigrams(run: str) -> Iterable[str]:
 
 
 _DEFAULT = Tokenizer()
+
+RETRIEVAL_TOKENIZER = Tokenizer(drop_interrogatives=True)
+"""The sparse index's tokenizer: :func:`tokenize` plus Japanese question-word removal.
+
+Dropping interrogatives changed no recall figure on the dev set but raised the top-score
+AUROC answerable vs unanswerable (0.764 → 0.781 dev, 0.977 → 0.995 sample): a question word
+matched passages that merely contain it, inflating the score of questions the corpus cannot
+answer. :func:`tokenize` keeps them (its other callers compare question and evidence terms).
+"""
 
 
 def tokenize(text: str) -> list[str]:

@@ -1,6 +1,8 @@
-from grace.retrieval import LexicalSparseEmbeddings, tokenize
+from pathlib import Path
+
+from grace.retrieval import CorpusStore, LexicalSparseEmbeddings, ingest_paths, tokenize
 from grace.retrieval.sparse import token_index
-from grace.retrieval.tokenize import Tokenizer
+from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER, Tokenizer
 
 
 def test_english_lowercase_stopwords_stemming() -> None:
@@ -53,3 +55,38 @@ def test_length_normalisation() -> None:
     assert short > weights[token_index("reactor")]
     avg = emb.embed_documents(["reactor " + " ".join(f"w{i}" for i in range(9))])[0]
     assert abs(dict(zip(avg.indices, avg.values, strict=True))[token_index("reactor")] - 1.0) < 1e-9
+
+
+def test_japanese_question_words_dropped_by_retrieval_tokenizer() -> None:
+    question = "何時頃から誰がどこでいつ何年に演奏したか？"
+    kept = Tokenizer()(question)
+    dropped = RETRIEVAL_TOKENIZER(question)
+    assert {"いつ", "どこ", "何時頃"} <= set(kept)
+    for word in ("いつ", "どこ", "誰", "何時頃", "何時", "何年"):
+        assert word not in dropped
+    assert "演奏" in dropped  # content words stay
+    assert RETRIEVAL_TOKENIZER("梅雨の末期") == Tokenizer()("梅雨の末期")
+    # The default tokenize() (used outside retrieval) is unchanged.
+    assert tokenize(question) == kept
+    # The sparse encoder uses the retrieval tokenizer on both sides.
+    emb = LexicalSparseEmbeddings()
+    assert token_index("いつ") not in emb.embed_query("梅雨明けはいつ？").indices
+    assert token_index("いつ") in LexicalSparseEmbeddings(tokenize).embed_query("いつ").indices
+
+
+def test_question_word_removal_lowers_unanswerable_score(tmp_path: Path) -> None:
+    # A passage that happens to contain a question word must not match a question about
+    # something else only through that word.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ja-a.md").write_text(
+        "# 祭り\n\n祭りはいつも八月に開かれ、誰でも参加できる。\n\n灯籠は川に流される。\n",
+        encoding="utf-8",
+    )
+    scores = {}
+    for name, enc in (("plain", LexicalSparseEmbeddings(tokenize)), ("dropped", None)):
+        with CorpusStore(path=tmp_path / name, sparse_embeddings=enc) as store:
+            ingest_paths(store, [docs], collection="c")
+            result = store.search("火山が噴火したのはいつ？誰が観測した？", collection="c", k=1)
+            scores[name] = result.hits[0].score if result.hits else 0.0
+    assert scores["dropped"] < scores["plain"]
