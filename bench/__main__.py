@@ -1,0 +1,229 @@
+"""Run GRACE's five benchmarks and print a table (or JSON with ``--json``).
+
+Usage::
+
+    python -m bench [--json] [--only overhead parallel concurrency retrieval]
+                    [--runs 30] [--threads 50] [--model-latency 0.1] [--scale 10000]
+
+1. orchestration overhead: a full GRACE run (model-backed path, zero-latency benchmark
+   double) vs a bare LangGraph chain with the same number of node executions, both on
+   ``SqliteSaver`` → median ms per run and their ratio (goal ≤ 1.3);
+2. parallel steps: a plan of k = 4 independent ``rag_search`` steps, each search 200 ms
+   slower → run wall time / 200 ms (goal ≤ 1.2; serial would be ≥ 4);
+3. concurrency: 50 threads at once through ``ainvoke`` with ``AsyncSqliteSaver`` → errors
+   (goal 0), total time, runs/s;
+4. offline retrieval: p50 / p95 query latency on 10,000 chunks (goal p50 < 50 ms) and
+   ingestion chunks/s;
+5. peak memory (max RSS) of 3. and 4., each measured in its own subprocess.
+
+Speed goals are printed, never asserted: benchmarks are not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+from typing import Any
+
+SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval")
+"""Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
+
+
+def _machine() -> dict[str, Any]:
+    mem_gib = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            kib = int(fh.readline().split()[1])
+            mem_gib = round(kib / 1024 / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    import langgraph.version
+
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gib": mem_gib,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "langgraph": langgraph.version.__version__,
+        "date": dt.date.today().isoformat(),
+    }
+
+
+def _child(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Run one scenario in this (child) process; add its baseline and peak RSS."""
+    from bench import scenarios
+
+    baseline = scenarios.peak_rss_mib()
+    if name == "concurrency":
+        with scenarios.bench_env() as env:
+            after_setup = scenarios.peak_rss_mib()
+            out = scenarios.concurrency(env, args.threads, args.model_latency)
+    elif name == "retrieval":
+        after_setup = baseline
+        out = scenarios.retrieval(args.scale)
+    else:
+        raise SystemExit(f"unknown child scenario {name!r}")
+    out["rss_mib"] = {
+        "after_imports": round(baseline, 1),
+        "after_setup": round(after_setup, 1),
+        "peak": round(scenarios.peak_rss_mib(), 1),
+    }
+    return out
+
+
+def _in_subprocess(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "bench",
+        "--child",
+        name,
+        "--threads",
+        str(args.threads),
+        "--model-latency",
+        str(args.model_latency),
+        "--scale",
+        str(args.scale),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench {name} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Measure the selected scenarios."""
+    from bench import scenarios
+
+    result: dict[str, Any] = {"machine": _machine()}
+    only = set(args.only)
+    if only & {"overhead", "parallel"}:
+        with scenarios.bench_env() as env:
+            if "overhead" in only:
+                result["overhead"] = scenarios.overhead(env, runs=args.runs)
+            if "parallel" in only:
+                result["parallel"] = scenarios.parallel(env, latency=args.step_latency)
+    for name in ("concurrency", "retrieval"):
+        if name in only:
+            result[name] = _in_subprocess(name, args)
+    memory = {
+        name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
+    }
+    if memory:
+        result["memory"] = {
+            "method": "resource.getrusage(RUSAGE_SELF).ru_maxrss in a fresh subprocess",
+            **{f"{k}_peak_rss_mib": v["peak"] for k, v in memory.items()},
+            **{f"{k}_rss_after_imports_mib": v["after_imports"] for k, v in memory.items()},
+        }
+    return result
+
+
+def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:
+    if isinstance(value, float):
+        return f"{value:.{digits}f}{unit}"
+    return f"{value}{unit}"
+
+
+def table(result: dict[str, Any]) -> str:
+    """The figures as an aligned text table."""
+    rows: list[tuple[str, str, str, str]] = []
+
+    def verdict(section: dict[str, Any]) -> str:
+        return "met" if section["met"] else "MISSED"
+
+    if o := result.get("overhead"):
+        rows.append(
+            (
+                "1 orchestration overhead",
+                f"{o['ratio']:.2f}x  (GRACE {o['grace_ms_per_run']:.1f} ms vs bare "
+                f"{o['bare_ms_per_run']:.1f} ms / run, {o['node_executions']} nodes, "
+                f"{o['checkpointer']}; InMemorySaver {o['memory_saver']['ratio']:.2f}x: "
+                f"{o['memory_saver']['grace_ms_per_run']:.1f} vs "
+                f"{o['memory_saver']['bare_ms_per_run']:.1f} ms)",
+                "<= 1.3x",
+                verdict(o),
+            )
+        )
+    if p := result.get("parallel"):
+        rows.append(
+            (
+                "2 parallel steps (k=4)",
+                f"{p['wall_over_latency']:.2f} L  (run {p['wall_s'] * 1000:.0f} ms, L = "
+                f"{p['latency_s'] * 1000:.0f} ms; search batch {p['search_batch_over_latency']:.2f}"
+                f" L; ainvoke {p['async_wall_over_latency']:.2f} L)",
+                "<= 1.2 L",
+                verdict(p),
+            )
+        )
+    if c := result.get("concurrency"):
+        rows.append(
+            (
+                f"3 concurrency ({c['threads']} ainvoke)",
+                f"{c['errors']} errors, {c['total_s']:.2f} s total, {c['runs_per_s']:.1f} runs/s "
+                f"(model {c['model_latency_s'] * 1000:.0f} ms x {c['model_calls_per_run']:.0f}"
+                f" calls; run p50 {_fmt(c['run_ms_p50'], ' ms', 0)})",
+                "0 errors",
+                verdict(c),
+            )
+        )
+    if r := result.get("retrieval"):
+        rows.append(
+            (
+                f"4 retrieval ({r['chunks']} chunks)",
+                f"p50 {r['query_ms_p50']:.2f} ms, p95 {r['query_ms_p95']:.2f} ms; ingest "
+                f"{r['ingest_chunks_per_s']:.0f} chunks/s",
+                "p50 < 50 ms",
+                verdict(r),
+            )
+        )
+    if m := result.get("memory"):
+        parts = [
+            f"{k.removesuffix('_peak_rss_mib')} {v:.0f} MiB"
+            for k, v in m.items()
+            if k.endswith("_peak_rss_mib")
+        ]
+        rows.append(("5 peak memory (max RSS)", ", ".join(parts), "-", "reported"))
+    header = ("benchmark", "figure", "goal", "")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    mach = result["machine"]
+    lines.append(
+        f"\nmachine: {mach['cpus']} CPUs, {mach['memory_gib']} GiB, Python {mach['python']}, "
+        f"langgraph {mach['langgraph']}, {mach['date']}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse arguments, measure, print."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", nargs="+", choices=SCENARIOS, default=list(SCENARIOS))
+    parser.add_argument("--runs", type=int, default=30, help="timed runs for the overhead")
+    parser.add_argument("--step-latency", type=float, default=0.2, help="search latency (s)")
+    parser.add_argument("--threads", type=int, default=50, help="concurrent ainvoke runs")
+    parser.add_argument(
+        "--model-latency", type=float, default=0.1, help="model latency in the concurrency run"
+    )
+    parser.add_argument("--scale", type=int, default=10_000, help="chunks for retrieval")
+    parser.add_argument("--child", choices=["concurrency", "retrieval"], help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(_child(args.child, args)))
+        return
+    result = run(args)
+    print(json.dumps(result, indent=2) if args.json else table(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""The five GRACE benchmarks (issue 5). Each function returns a JSON-ready dict.
+
+All runs are offline: the model-backed (Gemini) code path is driven by
+:class:`bench.models.BenchChatModel` (a benchmark double with a configurable latency) and
+retrieval uses the embedded Qdrant over the bundled sample corpus. Decision thresholds are
+the product defaults; with the double's verdicts these runs finish SILENT without pausing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import operator
+import resource
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, StateGraph
+
+from bench.models import BenchChatModel, LatentStore, independent_search_plan
+from checkpoints import open_async_checkpointer
+from grace.data import sample_dir
+from grace.serde import use_grace_serializer
+from grace.services import Services, build_services, use_services
+from grace.settings import GraceSettings
+from graph import builder
+
+__all__ = [
+    "COMPLEX",
+    "SIMPLE",
+    "Env",
+    "bare_graph",
+    "bench_env",
+    "concurrency",
+    "overhead",
+    "parallel",
+    "peak_rss_mib",
+    "retrieval",
+]
+
+SIMPLE = "When did the horse tram line open in Lumen Bay?"
+"""A simple question: template plan (search → answer), the planner call is skipped."""
+PARALLEL_QUERIES = [
+    "horse tram line opened",
+    "Wren Point Lighthouse designer",
+    "lantern festival date",
+    "university founded",
+]
+COMPLEX = (
+    "When did the horse tram line open, who designed the Wren Point Lighthouse, when is the "
+    "lantern festival held and when was the university founded?"
+)
+"""A compound question: the planner is called and returns four independent searches."""
+
+
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process so far, in MiB (Linux reports KiB)."""
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+@dataclass
+class Env:
+    """A private data directory with the sample corpus ingested."""
+
+    dir: Path
+    """Temporary directory (Qdrant files, checkpoint databases)."""
+    base: Services
+    """Offline services owning the document store."""
+
+    def services(self, model: BenchChatModel, *, search_latency: float = 0.0) -> Services:
+        """Model-backed services over the shared store (with optional search latency)."""
+        store = self.base.store
+        if search_latency:
+            store = LatentStore.wrap(store, search_latency)
+        return build_services(self.base.settings, chat_model=model, store=store)
+
+    @contextlib.contextmanager
+    def sqlite_saver(self, name: str) -> Iterator[BaseCheckpointSaver[str]]:
+        """A ``SqliteSaver`` over a fresh file (WAL journal), as GRACE's default opens it."""
+        conn = sqlite3.connect(self.dir / f"{name}.sqlite", check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            saver = SqliteSaver(conn)
+            saver.setup()
+            yield use_grace_serializer(saver)
+        finally:
+            conn.close()
+
+
+@contextlib.contextmanager
+def bench_env() -> Iterator[Env]:
+    """Build the offline store over the sample corpus in a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="grace-bench-") as tmp:
+        settings = GraceSettings(data_dir=Path(tmp), provider="offline")
+        base = build_services(settings)
+        try:
+            yield Env(dir=Path(tmp), base=base)
+        finally:
+            base.close()
+
+
+def _cfg(thread_id: str) -> Any:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+# ---------------------------------------------------------------- 1. orchestration overhead
+
+
+class BareState(TypedDict):
+    """State of the bare graph: one counter."""
+
+    n: Annotated[int, operator.add]
+
+
+def bare_graph(nodes: int, checkpointer: BaseCheckpointSaver[str]) -> Any:
+    """A LangGraph chain of ``nodes`` trivial nodes (each adds 1), same checkpointer."""
+
+    def step(state: BareState) -> dict[str, int]:
+        return {"n": 1}
+
+    b: StateGraph[BareState, None, BareState, BareState] = StateGraph(BareState)
+    names = [f"n{i}" for i in range(nodes)]
+    for name in names:
+        b.add_node(name, step)
+    b.add_edge(START, names[0])
+    for a, c in zip(names, names[1:], strict=False):
+        b.add_edge(a, c)
+    b.add_edge(names[-1], END)
+    return b.compile(checkpointer=checkpointer)
+
+
+def _time_runs(run: Any, runs: int, warmup: int) -> list[float]:
+    for _ in range(warmup):
+        run()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        run()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def _overhead_pair(
+    saver: BaseCheckpointSaver[str], runs: int, warmup: int
+) -> tuple[list[float], list[float], int]:
+    """Per-run ms of GRACE and of the bare chain on ``saver`` (interleaved), and node count."""
+    app = builder.compile(checkpointer=saver)
+    chunks = list(app.stream({"query": SIMPLE}, _cfg(uuid.uuid4().hex), stream_mode="updates"))
+    nodes = sum(1 for c in chunks if "__interrupt__" not in c)
+    bare = bare_graph(nodes, saver)
+
+    def grace_run() -> None:
+        result = app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
+        if not result.get("answer"):
+            raise RuntimeError(f"GRACE run did not finish: {result}")
+
+    def bare_run() -> None:
+        bare.invoke({"n": 0}, _cfg(uuid.uuid4().hex))
+
+    for _ in range(warmup):
+        grace_run()
+        bare_run()
+    # Interleave so that drift (disk cache, CPU frequency, other load) hits both equally.
+    grace_ms: list[float] = []
+    bare_ms: list[float] = []
+    for _ in range(runs):
+        grace_ms += _time_runs(grace_run, 1, 0)
+        bare_ms += _time_runs(bare_run, 1, 0)
+    return grace_ms, bare_ms, nodes
+
+
+def overhead(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
+    """A full GRACE run (zero-latency models) vs a bare graph with as many node executions.
+
+    The headline uses ``SqliteSaver`` (GRACE's default backend, WAL journal) for both; the
+    same pair on ``InMemorySaver`` is reported too, to separate CPU from disk syncs.
+    """
+    model = BenchChatModel()
+    with use_services(env.services(model)):
+        with env.sqlite_saver("overhead") as saver:
+            grace_ms, bare_ms, nodes = _overhead_pair(saver, runs, warmup)
+        calls_per_run = model.counter.total() / (1 + warmup + runs)
+        mem_grace, mem_bare, _ = _overhead_pair(use_grace_serializer(InMemorySaver()), runs, warmup)
+    g, b = statistics.median(grace_ms), statistics.median(bare_ms)
+    mg, mb = statistics.median(mem_grace), statistics.median(mem_bare)
+    return {
+        "node_executions": nodes,
+        "model_calls_per_run": calls_per_run,
+        "runs": runs,
+        "checkpointer": "SqliteSaver",
+        "grace_ms_per_run": g,
+        "bare_ms_per_run": b,
+        "grace_ms_p95": _percentile(grace_ms, 0.95),
+        "bare_ms_p95": _percentile(bare_ms, 0.95),
+        "ratio": g / b,
+        "memory_saver": {"grace_ms_per_run": mg, "bare_ms_per_run": mb, "ratio": mg / mb},
+        "goal": "ratio <= 1.3",
+        "met": g / b <= 1.3,
+    }
+
+
+# ---------------------------------------------------------------- 2. parallel steps
+
+
+def _parallel_figures(values: dict[str, Any], wall: float, latency: float) -> dict[str, float]:
+    results = [values["results"][f"s{i}"] for i in range(1, len(PARALLEL_QUERIES) + 1)]
+    span = max(r.finished_at for r in results) - min(r.started_at for r in results)
+    return {"wall_s": wall, "search_batch_s": span, "wall_over_latency": wall / latency}
+
+
+def parallel(env: Env, latency: float = 0.2, repeats: int = 3) -> dict[str, Any]:
+    """Time a plan of 4 independent ``rag_search`` steps of ``latency`` s each + an answer."""
+    plan = independent_search_plan(PARALLEL_QUERIES, COMPLEX)
+    model = BenchChatModel(plan=plan)
+    services = env.services(model, search_latency=latency)
+    sync_runs: list[dict[str, float]] = []
+    with use_services(services), env.sqlite_saver("parallel") as saver:
+        app = builder.compile(checkpointer=saver)
+        for _ in range(repeats):
+            tid = uuid.uuid4().hex
+            t0 = time.perf_counter()
+            app.invoke({"query": COMPLEX}, _cfg(tid))
+            wall = time.perf_counter() - t0
+            sync_runs.append(_parallel_figures(app.get_state(_cfg(tid)).values, wall, latency))
+        async_runs = asyncio.run(_parallel_async(env, latency, repeats))
+    best = min(sync_runs, key=lambda r: r["wall_s"])
+    median_ratio = statistics.median(r["wall_over_latency"] for r in sync_runs)
+    return {
+        "k": len(PARALLEL_QUERIES),
+        "latency_s": latency,
+        "plan": "4 independent rag_search + 1 reasoning step (zero-latency model)",
+        "wall_over_latency": median_ratio,
+        "wall_s": statistics.median(r["wall_s"] for r in sync_runs),
+        "search_batch_over_latency": statistics.median(
+            r["search_batch_s"] / latency for r in sync_runs
+        ),
+        "best_wall_s": best["wall_s"],
+        "async_wall_over_latency": statistics.median(r["wall_over_latency"] for r in async_runs),
+        "serial_would_be": float(len(PARALLEL_QUERIES)),
+        "goal": "wall / latency <= 1.2",
+        "met": median_ratio <= 1.2,
+    }
+
+
+async def _parallel_async(env: Env, latency: float, repeats: int) -> list[dict[str, float]]:
+    out = []
+    async with open_async_checkpointer("sqlite", sqlite_path=env.dir / "parallel-a.sqlite") as cp:
+        app = builder.compile(checkpointer=use_grace_serializer(cp))
+        for _ in range(repeats):
+            tid = uuid.uuid4().hex
+            t0 = time.perf_counter()
+            await app.ainvoke({"query": COMPLEX}, _cfg(tid))
+            wall = time.perf_counter() - t0
+            values = (await app.aget_state(_cfg(tid))).values
+            out.append(_parallel_figures(values, wall, latency))
+    return out
+
+
+# ---------------------------------------------------------------- 3. concurrency
+
+
+async def _concurrent(env: Env, threads: int) -> tuple[list[float], list[str], float]:
+    path = env.dir / "concurrency.sqlite"
+    async with open_async_checkpointer("sqlite", sqlite_path=path) as cp:
+        app = builder.compile(checkpointer=use_grace_serializer(cp))
+        await app.ainvoke({"query": SIMPLE}, _cfg("warmup"))
+
+        async def one(i: int) -> float:
+            t0 = time.perf_counter()
+            result = await app.ainvoke({"query": SIMPLE}, _cfg(f"c{i}-{uuid.uuid4().hex}"))
+            if not result.get("answer") or "__interrupt__" in result:
+                raise RuntimeError(f"run {i} did not finish with an answer")
+            return (time.perf_counter() - t0) * 1000
+
+        t0 = time.perf_counter()
+        outcomes = await asyncio.gather(*(one(i) for i in range(threads)), return_exceptions=True)
+        total = time.perf_counter() - t0
+    latencies = [o for o in outcomes if isinstance(o, float)]
+    errors = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+    return latencies, errors, total
+
+
+def concurrency(env: Env, threads: int = 50, model_latency: float = 0.1) -> dict[str, Any]:
+    """``threads`` runs at once through ``ainvoke`` with ``AsyncSqliteSaver``."""
+    model = BenchChatModel(latency=model_latency)
+    with use_services(env.services(model)):
+        latencies, errors, total = asyncio.run(_concurrent(env, threads))
+    calls = model.counter.total() / (threads + 1)
+    return {
+        "threads": threads,
+        "checkpointer": "AsyncSqliteSaver",
+        "model_latency_s": model_latency,
+        "model_calls_per_run": calls,
+        "critical_path_s": calls * model_latency,
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "total_s": total,
+        "runs_per_s": threads / total,
+        "run_ms_p50": _percentile(latencies, 0.5) if latencies else None,
+        "run_ms_p95": _percentile(latencies, 0.95) if latencies else None,
+        "goal": "0 errors",
+        "met": not errors,
+    }
+
+
+# ---------------------------------------------------------------- 4. offline retrieval
+
+
+def retrieval(scale: int = 10_000) -> dict[str, Any]:
+    """Query latency and ingestion rate on ``scale`` synthetic chunks (+ the sample corpus)."""
+    from bench.retrieval_recall import measure_speed
+    from grace.retrieval.sparse import DEFAULT_AVGDL, DEFAULT_B, DEFAULT_K1
+
+    # The defaults of ``python -m bench.retrieval_recall`` (the product's tokenizer settings).
+    args = argparse.Namespace(
+        scale=scale,
+        ja_mode="both",
+        split_mode="B",
+        keep_interrogatives=False,
+        k1=DEFAULT_K1,
+        b=DEFAULT_B,
+        avgdl=DEFAULT_AVGDL,
+        chunk_size=800,
+        chunk_overlap=100,
+    )
+    speed = measure_speed(sample_dir(), args)
+    p50 = speed["latency_ms"]["p50"]
+    return {
+        "chunks": speed["chunks"],
+        "queries": speed["latency_ms"]["queries"],
+        "query_ms_p50": p50,
+        "query_ms_p95": speed["latency_ms"]["p95"],
+        "ingest_chunks_per_s": speed["ingest_chunks_per_s"],
+        "ingest_s": speed["ingest_seconds"],
+        "goal": "p50 < 50 ms",
+        "met": p50 < 50,
+    }
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    idx = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[idx]

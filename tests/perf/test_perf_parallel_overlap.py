@@ -1,0 +1,113 @@
+"""Independent plan steps really run at the same time (sync and async), dependents after them.
+
+Overlap is read from each ``StepResult``'s ``started_at`` / ``finished_at``, never from a
+wall-clock threshold: every search is slowed by a fixed latency, so parallel steps must have
+overlapping intervals and a dependent step must start after all its dependencies finished.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from bench.models import LatentStore, independent_search_plan
+from grace.schemas import StepResult, StepStatus
+from grace.serde import use_grace_serializer
+from grace.services import build_services, use_services
+from graph import builder
+from tests.fakes import ScriptedChatModel
+
+QUERIES = [
+    "horse tram line opened",
+    "Wren Point Lighthouse designer",
+    "lantern festival",
+    "university founded",
+]
+QUESTION = (
+    "When did the horse tram line open, who designed the Wren Point Lighthouse, when is the "
+    "lantern festival held and when was the university founded?"
+)
+VERDICT = {"self_evaluation": 0.95, "query_coverage": 0.9, "rationale": "supported"}
+LATENCY = 0.15
+
+
+def _model() -> ScriptedChatModel:
+    return ScriptedChatModel.of(
+        plans=[independent_search_plan(QUERIES, QUESTION)],
+        answers=["The line opened in 1874 [S1]."],
+        verdicts=[VERDICT],
+    )
+
+
+@pytest.fixture
+def slow_search(offline_services: Any) -> Iterator[tuple[Any, ScriptedChatModel]]:
+    """Model-backed services whose every search takes ``LATENCY`` seconds."""
+    model = _model()
+    services = build_services(
+        offline_services.settings,
+        chat_model=model,
+        store=LatentStore.wrap(offline_services.store, LATENCY),
+    )
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        yield app, model
+
+
+def _check_overlap(results: dict[str, StepResult]) -> None:
+    searches = [results[f"s{i}"] for i in range(1, len(QUERIES) + 1)]
+    assert all(r.status == StepStatus.SUCCESS for r in searches)
+    for r in searches:
+        assert r.started_at is not None and r.finished_at is not None
+        assert r.finished_at - r.started_at >= LATENCY * 0.9  # the latency really applied
+    for a, b in itertools.combinations(searches, 2):
+        assert a.started_at < b.finished_at and b.started_at < a.finished_at, (a, b)
+    # All four were in flight at one moment: the latest start precedes the earliest end.
+    assert max(r.started_at for r in searches) < min(r.finished_at for r in searches)
+    answer = results[f"s{len(QUERIES) + 1}"]
+    assert answer.started_at is not None
+    assert answer.started_at >= max(r.finished_at for r in searches)
+
+
+def test_independent_searches_overlap_with_invoke(slow_search: tuple[Any, Any]) -> None:
+    app, model = slow_search
+    cfg = {"configurable": {"thread_id": "perf-par-sync"}}
+    out = app.invoke({"query": QUESTION}, cfg)
+    assert out["answer"]
+    assert model.count("PlanDraft") == 1
+    _check_overlap(app.get_state(cfg).values["results"])
+
+
+async def test_independent_searches_overlap_with_ainvoke(slow_search: tuple[Any, Any]) -> None:
+    app, _ = slow_search
+    cfg = {"configurable": {"thread_id": "perf-par-async"}}
+    out = await app.ainvoke({"query": QUESTION}, cfg)
+    assert out["answer"]
+    _check_overlap((await app.aget_state(cfg)).values["results"])
+
+
+def test_parallelism_is_bounded_by_max_parallel_steps(offline_services: Any) -> None:
+    """With ``max_parallel_steps = 2`` at most two searches are in flight at any moment."""
+    from grace.settings import GraceSettings
+
+    settings = GraceSettings(
+        data_dir=offline_services.settings.data_dir,
+        provider="offline",
+        run={"max_parallel_steps": 2},
+    )
+    services = build_services(
+        settings, chat_model=_model(), store=LatentStore.wrap(offline_services.store, LATENCY)
+    )
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    cfg = {"configurable": {"thread_id": "perf-par-bounded"}}
+    with use_services(services):
+        app.invoke({"query": QUESTION}, cfg)
+    results = app.get_state(cfg).values["results"]
+    searches = [results[f"s{i}"] for i in range(1, len(QUERIES) + 1)]
+    for r in searches:
+        in_flight = sum(1 for o in searches if o.started_at <= r.started_at < o.finished_at)
+        assert in_flight <= 2
+    assert max(r.started_at for r in searches) >= min(r.finished_at for r in searches)
