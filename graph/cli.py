@@ -1,88 +1,327 @@
 """The ``grace`` command: ask, resume, ingest, threads, show (and eval).
 
-Interactive in a terminal (live step view, intervention prompts); with ``--json`` or when
-stdin is not a terminal it never waits and prints one JSON object.
+In a terminal ``grace ask`` shows a live view of the run (the plan, each step's status and
+confidence, notices) and asks you at CONFIRM / ESCALATE, showing the request's Markdown
+description. With ``--json`` — or when stdin is not a terminal — it never waits and prints
+one JSON object on stdout; progress and prompts go to stderr.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.prompt import Prompt
+from rich.spinner import Spinner
 from rich.table import Table
+from rich.text import Text
 
 from grace.context import GraceContext
 from grace.hitl import InvalidHumanResponseError
 from grace.services import close_default_services, get_services
 from grace.settings import get_settings
-from graph.app import GraceApp, RunOutcome, ThreadNotPausedError, UnknownThreadError
+from graph.app import (
+    EventHandler,
+    GraceApp,
+    RunOutcome,
+    ThreadNotPausedError,
+    UnknownThreadError,
+)
 from nodes.common import InvalidQuestionError
 
-__all__ = ["app", "main"]
+__all__ = ["RunView", "app", "main"]
+
+_EXAMPLES_ASK = """
+Examples:
+
+  grace ask "When did the horse tram line open in Lumen Bay?"
+
+  grace ask "Who won the 2018 FIFA World Cup?" --json    # ends 'interrupted'
+
+  grace ask "霧ヶ丘の祭りはいつ？" --collection grace --user ana
+"""
+
+_EXAMPLES_RESUME = """
+Replies (Agent Inbox HumanResponse; a one-element list is accepted too):
+
+  --response '{"type": "accept"}'                       (not at ESCALATE)
+
+  --response '{"type": "edit", "args": {"args": {"query": "a better question"}}}'
+
+  --response '{"type": "edit", "args": {"args": {"answer": "my answer"}}}'
+
+  --response '{"type": "response", "args": "facts GRACE did not have"}'
+
+  --response '{"type": "ignore"}'                       (finish unreviewed)
+"""
 
 app = typer.Typer(
     name="grace",
-    help="GRACE: a RAG agent that plans, scores its confidence and asks you when it should.",
+    help=(
+        "GRACE: a RAG agent that plans, scores its confidence at every step and asks you "
+        "when it should. Offline by default (embedded Qdrant, SQLite threads under "
+        "GRACE_DATA_DIR); Gemini when GOOGLE_API_KEY is set."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
 )
 console = Console(stderr=True)
+"""Progress, prompts and errors (stderr)."""
 out = Console()
+"""Results (stdout)."""
 
 _LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
+_STATUS_STYLE = {
+    "success": "green",
+    "partial": "yellow",
+    "failed": "red",
+    "skipped": "dim",
+    "pending": "dim",
+    "replaced": "dim",
+}
+
+
+def _level_text(level: str | None) -> Text:
+    if not level:
+        return Text("–", style="dim")
+    return Text(level.upper(), style=_LEVEL_STYLE.get(level, "white"))
+
+
+def _conf(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "–"
+
+
+# --- live view ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    step_id: str
+    action: str
+    query: str
+    status: str = "pending"
+    ms: float | None = None
+    confidence: float | None = None
+    level: str | None = None
+    note: str = ""
+
+
+@dataclass
+class RunView:
+    """The state of a run as its ``custom`` events arrive, rendered as a rich table."""
+
+    rows: dict[str, _Row] = field(default_factory=dict)
+    """Steps of every plan so far (replans append), by step id."""
+    notices: list[Text] = field(default_factory=list)
+    """Notices, replans, quality-gate results and the pause, in order."""
+    title: str = "plan"
+    """Table title (plan origin and size)."""
+    _last_pause: tuple[Any, ...] | None = None
+
+    def handle(self, event: dict[str, Any]) -> None:
+        """Update from one custom event (unknown events are ignored)."""
+        kind = event.get("event")
+        if kind == "plan_ready":
+            steps = event.get("steps", [])
+            self.title = f"plan ({event.get('origin', '?')}, {len(steps)} steps)"
+            new_ids = {s["step_id"] for s in steps}
+            for row in self.rows.values():  # a replan drops the old plan's unrun steps
+                if row.status == "pending" and row.step_id not in new_ids:
+                    row.status = "replaced"
+            for s in steps:
+                self.rows.setdefault(
+                    s["step_id"],
+                    _Row(s["step_id"], s.get("action", ""), str(s.get("query") or "")),
+                )
+            for repair in event.get("repairs", []):
+                self.notices.append(Text(f"plan repaired: {repair}", style="dim"))
+        elif kind == "step_started":
+            row = self._row(event)
+            row.status, row.action = "running", event.get("action", row.action)
+        elif kind == "step_finished":
+            row = self._row(event)
+            row.status, row.ms = event.get("status", "?"), event.get("execution_time_ms")
+        elif kind == "step_scored":
+            row = self._row(event)
+            row.confidence, row.level = event.get("confidence"), event.get("level")
+        elif kind == "quality_gate":
+            verdict = "passed" if event.get("passed") else "failed"
+            self.notices.append(
+                Text(
+                    f"quality gate {event.get('step_id')}: {verdict} "
+                    f"(score {_conf(event.get('score'))}, "
+                    f"{event.get('regenerations', 0)} regeneration(s))",
+                    style="green" if event.get("passed") else "yellow",
+                )
+            )
+        elif kind == "notice":
+            self.notices.append(Text(f"notice: {event.get('message', '')}", style="cyan"))
+        elif kind == "replan":
+            self.notices.append(
+                Text(f"replan ({event.get('strategy')}): {event.get('reason')}", style="magenta")
+            )
+        elif kind == "intervention_required":
+            key = (event.get("step_id"), event.get("level"), event.get("confidence"))
+            if key == self._last_pause:  # the node re-emits it when it resumes
+                return
+            self._last_pause = key
+            level = str(event.get("level", ""))
+            paused = self.rows.get(str(event.get("step_id")))
+            if paused is not None:
+                paused.note = f"paused ({level.upper()} {_conf(event.get('confidence'))})"
+            self.notices.append(
+                Text(
+                    f"paused at {level.upper()} (confidence {_conf(event.get('confidence'))})",
+                    style=_LEVEL_STYLE.get(level, "yellow"),
+                )
+            )
+
+    def _row(self, event: dict[str, Any]) -> _Row:
+        sid = str(event.get("step_id"))
+        if sid not in self.rows:
+            self.rows[sid] = _Row(sid, str(event.get("action", "")), "")
+        return self.rows[sid]
+
+    def __rich__(self) -> RenderableType:
+        """The table of steps and the notices under it."""
+        table = Table(title=self.title, title_justify="left", expand=False)
+        for name in ("step", "action", "query", "status", "conf", "level"):
+            table.add_column(name, overflow="fold", max_width=48 if name == "query" else None)
+        for r in self.rows.values():
+            status: RenderableType
+            if r.status == "running":
+                status = Spinner("dots", text="running", style="cyan")
+            else:
+                label = r.status + (f" {r.ms:.0f} ms" if r.ms is not None else "")
+                status = Text(label, style=_STATUS_STYLE.get(r.status, "white"))
+            level = _level_text(r.level)
+            if r.note:
+                level.append(f" ← {r.note}", style="bold")
+            table.add_row(r.step_id, r.action, r.query, status, _conf(r.confidence), level)
+        return Group(table, *self.notices)
 
 
 def _print_event(event: dict[str, Any]) -> None:
+    """Line-by-line progress (stderr not a terminal, e.g. captured in a log)."""
     kind = event.get("event")
     if kind == "plan_ready":
         steps = ", ".join(f"{s['step_id']}:{s['action']}" for s in event.get("steps", []))
-        console.print(f"[bold]plan[/] ({event.get('origin')}): {steps}")
+        console.print(f"plan ({event.get('origin')}): {steps}")
         for repair in event.get("repairs", []):
-            console.print(f"  [dim]repair: {repair}[/]")
+            console.print(f"  repair: {repair}")
     elif kind == "step_started":
-        console.print(f"  [dim]▶ {event['step_id']} {event['action']}…[/]")
+        console.print(f"  > {event['step_id']} {event['action']}")
     elif kind == "step_finished":
         console.print(
-            f"  ✓ {event['step_id']} {event['status']} ({event['execution_time_ms']:.0f} ms)"
+            f"  {event['step_id']} {event['status']} ({event['execution_time_ms']:.0f} ms)"
         )
     elif kind == "step_scored":
-        style = _LEVEL_STYLE.get(event["level"], "white")
-        console.print(
-            f"    confidence {event['confidence']:.2f} [{style}]{event['level'].upper()}[/]"
-        )
+        console.print(f"    confidence {event['confidence']:.2f} {event['level'].upper()}")
     elif kind == "notice":
-        console.print(f"  [cyan]notice:[/] {event['message']}")
+        console.print(f"  notice: {event['message']}")
+    elif kind == "quality_gate":
+        verdict = "passed" if event.get("passed") else "failed"
+        console.print(f"  quality gate {event.get('step_id')}: {verdict}")
     elif kind == "replan":
-        console.print(f"[magenta]replan[/] ({event['strategy']}): {event['reason']}")
+        console.print(f"replan ({event['strategy']}): {event['reason']}")
+    elif kind == "intervention_required":
+        console.print(f"paused at {str(event['level']).upper()} ({event['confidence']:.2f})")
+
+
+class _Progress:
+    """Live table on a terminal, plain lines otherwise, nothing with ``--json``."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.live = enabled and console.is_terminal
+        self.view = RunView()
+
+    @property
+    def handler(self) -> EventHandler | None:
+        if not self.enabled:
+            return None
+        return self.view.handle if self.live else _print_event
+
+    def running(self) -> AbstractContextManager[Any]:
+        if not self.live:
+            return nullcontext()
+        return Live(self.view, console=console, refresh_per_second=10, transient=False)
+
+
+# --- output -------------------------------------------------------------------------------
 
 
 def _print_outcome(outcome: RunOutcome) -> None:
     if outcome.status == "interrupted":
+        out.print(f"[yellow]paused[/] — resume with: grace resume {outcome.thread_id} --response …")
         return
     style = _LEVEL_STYLE.get(outcome.level or "", "white")
     out.print(Panel(outcome.answer or "", title="answer", border_style=style))
     for src in outcome.sources:
         out.print(
             f"  [{src['source_id']}] {src['title'] or src['source']} "
-            f"(chunk {src['chunk_index']}, score {src['score']:.2f})"
+            f"(chunk {src['chunk_index']}, score {src['score']:.2f})",
+            markup=False,
         )
-    conf = f"{outcome.confidence:.2f}" if outcome.confidence is not None else "–"
-    out.print(f"confidence [bold]{conf}[/] level [{style}]{(outcome.level or '').upper()}[/]")
+    out.print(
+        Text.assemble("confidence ", (_conf(outcome.confidence), "bold"), " level ")
+        + _level_text(outcome.level)
+    )
     for note in outcome.notes:
-        out.print(f"[yellow]note:[/] {note}")
+        out.print(Text.assemble(("note: ", "yellow"), note))
     out.print(f"[dim]thread {outcome.thread_id}[/]")
 
 
+_JSON_FIELDS = {
+    "status",
+    "thread_id",
+    "answer",
+    "confidence",
+    "level",
+    "sources",
+    "interrupt",
+    "notes",
+    "usage",
+}
+
+
+def _emit_json(data: Any) -> None:
+    """One JSON document on stdout (plain, no colour: for scripts)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    console.print(Text.assemble(("error: ", "red"), message))
+    return typer.Exit(code)
+
+
+# --- the intervention prompt ----------------------------------------------------------------
+
+
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
-    console.print(Panel(Markdown(request.get("description", "")), border_style="yellow"))
+    """Show the request's Markdown description and ask for a HumanResponse."""
+    level = str(request.get("level", ""))
+    console.print(
+        Panel(
+            Markdown(request.get("description", "")),
+            title=f"GRACE needs you ({level.upper()})",
+            border_style=_LEVEL_STYLE.get(level, "yellow"),
+        )
+    )
+    if request.get("error"):
+        console.print(Text.assemble(("previous reply rejected: ", "red"), str(request["error"])))
     cfg = request.get("config", {})
     choices = [
         name
@@ -94,6 +333,10 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         )
         if cfg.get(key)
     ]
+    console.print(
+        "[dim]accept: go on · edit: change the question or write the answer · "
+        "respond: give GRACE facts · ignore: finish now, unreviewed[/]"
+    )
     choice = Prompt.ask("Your decision", choices=choices, default=choices[0], console=console)
     if choice == "edit":
         what = Prompt.ask(
@@ -104,104 +347,107 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         )
         text = Prompt.ask("New question" if what == "question" else "Answer", console=console)
         key = "query" if what == "question" else "answer"
-        return {"type": "edit", "args": {"action": "review_answer", "args": {key: text}}}
+        action = request.get("action_request", {}).get("action", "review")
+        return {"type": "edit", "args": {"action": action, "args": {key: text}}}
     if choice == "respond":
         return {"type": "response", "args": Prompt.ask("Your response", console=console)}
     return {"type": choice}
 
 
-def _emit_json(outcome: RunOutcome) -> None:
-    out.print_json(
-        json.dumps(
-            outcome.model_dump(
-                include={
-                    "status",
-                    "thread_id",
-                    "answer",
-                    "confidence",
-                    "level",
-                    "sources",
-                    "interrupt",
-                    "notes",
-                    "usage",
-                }
-            ),
-            ensure_ascii=False,
-        )
-    )
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    console.print(f"[red]error:[/] {message}")
-    return typer.Exit(code)
-
-
-def _drive(grace: GraceApp, outcome: RunOutcome, interactive: bool, as_json: bool) -> None:
+def _drive(
+    grace: GraceApp, outcome: RunOutcome, interactive: bool, as_json: bool, progress: _Progress
+) -> None:
     while interactive and outcome.status == "interrupted" and outcome.interrupt is not None:
         reply = _prompt_reply(outcome.interrupt)
         try:
-            outcome = grace.resume(outcome.thread_id, reply, on_event=_print_event)
+            with progress.running():
+                outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
         except InvalidHumanResponseError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(Text(str(exc), style="red"))
             outcome = grace.outcome(outcome.thread_id)
     if as_json or not interactive:
-        _emit_json(outcome)
+        _emit_json(outcome.model_dump(include=_JSON_FIELDS))
     else:
         _print_outcome(outcome)
 
 
-@app.command()
+# --- commands -------------------------------------------------------------------------------
+
+_JSON_HELP = "Print one JSON object on stdout; never wait for input."
+
+
+@app.command(epilog=_EXAMPLES_ASK)
 def ask(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
-    thread_id: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
-    collection: Annotated[str | None, typer.Option(help="Collection to search.")] = None,
-    user: Annotated[str | None, typer.Option(help="User whose thresholds apply.")] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object; never wait.")
-    ] = False,
+    thread_id: Annotated[
+        str | None, typer.Option(help="Thread id (default: a new one).", show_default=False)
+    ] = None,
+    collection: Annotated[
+        str | None, typer.Option(help="Collection to search (default: settings).")
+    ] = None,
+    user: Annotated[str | None, typer.Option(help="User whose learned thresholds apply.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
-    """Answer QUESTION from the documents; pause and ask you when confidence is low."""
+    """Answer QUESTION from your documents; pause and ask you when confidence is low.
+
+    In a terminal: a live table of the plan and each step's status and confidence, then the
+    answer with its sources, or a prompt at CONFIRM / ESCALATE. Not a terminal, or --json:
+    one JSON object {status: completed | interrupted, thread_id, answer, confidence, level,
+    sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
+    """
     interactive = sys.stdin.isatty() and not as_json
+    progress = _Progress(enabled=not as_json)
     with GraceApp.open() as grace:
         try:
-            outcome = grace.ask(
-                question,
-                thread_id=thread_id,
-                context=GraceContext(collection=collection, user_id=user),
-                on_event=None if as_json else _print_event,
-            )
+            with progress.running():
+                outcome = grace.ask(
+                    question,
+                    thread_id=thread_id,
+                    context=GraceContext(collection=collection, user_id=user),
+                    on_event=progress.handler,
+                )
         except InvalidQuestionError as exc:
             raise _fail(str(exc)) from None
-        _drive(grace, outcome, interactive, as_json)
+        _drive(grace, outcome, interactive, as_json, progress)
 
 
-@app.command()
+@app.command(epilog=_EXAMPLES_RESUME)
 def resume(
-    thread_id: Annotated[str, typer.Argument(help="The paused thread.")],
+    thread_id: Annotated[str, typer.Argument(help="The paused thread (see `grace threads`).")],
     response: Annotated[str, typer.Option(help='HumanResponse JSON, e.g. \'{"type": "accept"}\'.')],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
-    """Continue a paused thread with a HumanResponse (accept / edit / response / ignore)."""
+    """Continue a paused thread with your reply (accept / edit / response / ignore).
+
+    An invalid reply is refused with the reason and changes nothing: the thread stays paused.
+    """
     try:
         reply = json.loads(response)
     except json.JSONDecodeError as exc:
         raise _fail(f"--response is not JSON: {exc}") from None
     interactive = sys.stdin.isatty() and not as_json
+    progress = _Progress(enabled=not as_json)
     with GraceApp.open() as grace:
         try:
-            outcome = grace.resume(thread_id, reply, on_event=None if as_json else _print_event)
+            with progress.running():
+                outcome = grace.resume(thread_id, reply, on_event=progress.handler)
         except (UnknownThreadError, ThreadNotPausedError, InvalidHumanResponseError) as exc:
             raise _fail(str(exc)) from None
-        _drive(grace, outcome, interactive, as_json)
+        _drive(grace, outcome, interactive, as_json, progress)
 
 
 @app.command()
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md, .txt, .html).")],
-    collection: Annotated[str | None, typer.Option(help="Target collection.")] = None,
+    collection: Annotated[
+        str | None, typer.Option(help="Target collection (default: settings).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Add documents to a collection (re-ingesting a file replaces its chunks)."""
+    """Add documents to a collection (re-ingesting a file replaces its chunks).
+
+    Example: grace ingest docs/ notes.md --collection mydocs
+    """
     from grace.retrieval import ingest_paths
 
     settings = get_settings()
@@ -213,13 +459,15 @@ def ingest(
         collection=target,
         chunk_size=settings.retrieval.chunk_size,
         chunk_overlap=settings.retrieval.chunk_overlap,
-        progress=not as_json,
+        progress=not as_json and console.is_terminal,
     )
     if as_json:
-        out.print_json(report.model_dump_json())
+        _emit_json(report.model_dump(mode="json"))
     else:
         for problem in report.problems:
-            console.print(f"[yellow]skipped[/] {problem.path}: {problem.reason}")
+            console.print(
+                Text.assemble(("skipped ", "yellow"), f"{problem.path}: {problem.reason}")
+            )
         out.print(
             f"{report.files} files, {report.chunks} chunks into '{target}' in {report.seconds:.2f}s"
         )
@@ -230,53 +478,97 @@ def ingest(
 @app.command()
 def threads(
     limit: Annotated[int, typer.Option(help="Most threads to list.")] = 20,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    status: Annotated[
+        str | None,
+        typer.Option(help="Only threads with this status: completed, interrupted, incomplete."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
-    """List threads with their status and confidence."""
+    """List threads, newest first, with status, confidence, level and question."""
     with GraceApp.open() as grace:
         rows = grace.threads(limit)
+    if status:
+        rows = [r for r in rows if r.status == status]
     if as_json:
-        out.print_json(json.dumps([r.__dict__ for r in rows], ensure_ascii=False))
+        _emit_json([r.__dict__ for r in rows])
         return
-    table = Table("thread", "status", "conf", "level", "question")
+    if not rows:
+        console.print('no threads yet — try: grace ask "..."')
+        return
+    table = Table(box=None, pad_edge=False)
+    table.add_column("thread", no_wrap=True, min_width=len(rows[0].thread_id))
+    table.add_column("status", no_wrap=True, min_width=11)
+    table.add_column("confidence", no_wrap=True, min_width=13)
+    table.add_column("question", overflow="ellipsis", no_wrap=True, ratio=1)
     for r in rows:
-        conf = f"{r.confidence:.2f}" if r.confidence is not None else "–"
-        table.add_row(r.thread_id, r.status, conf, r.level or "–", r.query[:60])
+        table.add_row(
+            r.thread_id,
+            Text(r.status, style={"completed": "green", "interrupted": "yellow"}.get(r.status, "")),
+            Text(_conf(r.confidence) + " ") + _level_text(r.level),
+            r.query,
+        )
     out.print(table)
 
 
 @app.command()
 def show(
-    thread_id: Annotated[str, typer.Argument(help="Thread id.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    thread_id: Annotated[str, typer.Argument(help="Thread id (see `grace threads`).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the history as JSON.")] = False,
 ) -> None:
-    """Show a thread's plan, steps with scores, interventions and replans."""
+    """Show a thread's history: plan, steps with scores, interventions, replans, answer."""
     with GraceApp.open() as grace:
         try:
             history = grace.history(thread_id)
         except UnknownThreadError as exc:
             raise _fail(str(exc)) from None
     if as_json:
-        out.print_json(json.dumps(history, ensure_ascii=False, default=str))
+        _emit_json(history)
         return
     s = history["summary"]
-    out.print(f"[bold]{s['query']}[/] — {s['status']}")
-    table = Table("step", "action", "status", "confidence", "ms", "output")
+    out.print(
+        Text.assemble((s["query"], "bold"), " — ", s["status"], " · confidence ")
+        + Text(_conf(s["confidence"]))
+        + Text(" · ")
+        + _level_text(s["level"])
+    )
+    plan = history.get("plan") or {}
+    table = Table(
+        "step",
+        "action",
+        "status",
+        "conf",
+        "breakdown",
+        "ms",
+        "output",
+        title=f"plan {plan.get('plan_id', '')} ({plan.get('origin', '?')})",
+        title_justify="left",
+    )
     for step in history["steps"]:
-        conf = f"{step['confidence']:.2f}" if step["confidence"] is not None else "–"
+        score = step.get("score") or {}
+        parts = [f"{k} {v:.2f}" for k, v in (score.get("breakdown") or {}).items()]
+        parts += [f"-{k} {v:.2f}" for k, v in (score.get("penalties") or {}).items()]
         table.add_row(
             step["step_id"],
             step["action"],
-            step["status"],
-            conf,
+            Text(step["status"], style=_STATUS_STYLE.get(step["status"], "")),
+            _conf(step.get("confidence")),
+            ", ".join(parts),
             f"{step['execution_time_ms']:.0f}",
-            (step["output"] or "")[:70],
+            (step.get("output") or step.get("error") or "")[:70],
         )
     out.print(table)
     for i in history["interventions"]:
-        out.print(f"intervention {i['level']} at {i['score']:.2f}: {i['response_type']}")
+        out.print(
+            Text.assemble("intervention ", _level_text(i["level"]), f" at {i['score']:.2f}: ")
+            + Text(str(i["response_type"]), style="bold")
+        )
     for r in history["replans"]:
-        out.print(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}")
+        out.print(Text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", style="magenta"))
+    for note in history.get("notes", []):
+        out.print(Text.assemble(("note: ", "yellow"), note))
+    if history.get("pending"):
+        out.print(Panel(Markdown(history["pending"].get("description", "")), title="pending"))
+        out.print(f'resume with: grace resume {thread_id} --response \'{{"type": "ignore"}}\'')
     if history["answer"]:
         out.print(Panel(history["answer"], title="answer"))
 
