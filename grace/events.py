@@ -8,6 +8,8 @@ Every event is a dict with ``"event"`` (one of :data:`EVENT_TYPES`) plus:
 - ``step_finished``: ``step_id``, ``status``, ``execution_time_ms``;
 - ``step_scored``: ``step_id``, ``confidence``, ``level``;
 - ``notice``: ``level`` ("notify"), ``confidence``, ``message`` (NOTIFY never pauses);
+- ``quality_gate``: ``step_id``, ``passed``, ``score`` (kept attempt), ``pass_threshold``,
+  ``attempts``, ``regenerations``, ``kept_attempt``, ``penalty`` (0 when passed);
 - ``intervention_required``: ``level``, ``confidence``, ``step_id``;
 - ``replan``: ``trigger``, ``strategy``, ``reason``;
 - ``final``: ``confidence``, ``level``.
@@ -27,6 +29,7 @@ EventType = Literal[
     "step_finished",
     "step_scored",
     "notice",
+    "quality_gate",
     "intervention_required",
     "replan",
     "final",

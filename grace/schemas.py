@@ -14,6 +14,7 @@ __all__ = [
     "ExecutionResult",
     "InterventionRecord",
     "PlanStep",
+    "QualityCheck",
     "ReplanRecord",
     "Source",
     "StepResult",
@@ -194,6 +195,33 @@ class ReplanRecord(BaseModel):
     """Completed steps carried over."""
     new_steps: list[str] = Field(default_factory=list)
     """Steps added by the new plan."""
+
+
+class QualityCheck(BaseModel):
+    """One evaluation of an answer attempt by the quality gate (seed ``003``, ``scoring``)."""
+
+    step_id: str
+    """The answer step."""
+    attempt: int = Field(default=0, ge=0)
+    """0 for the executed answer, 1 … for regenerations with the gate's feedback."""
+    passed: bool | None = None
+    """Whether the attempt passed; None when it could not be evaluated (not measured)."""
+    score: float | None = Field(default=None, ge=0.0, le=1.0)
+    """The evaluation's overall score; None when not measured."""
+    pass_threshold: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Score needed to pass."""
+    evaluation: str = "judge"
+    """``judge`` (the judge's self-evaluation) or ``evaluator`` (the evaluator block)."""
+    feedback: str = ""
+    """The evaluation's feedback (given to the reader when the answer is regenerated)."""
+    suggestions: list[str] = Field(default_factory=list)
+    """Concrete improvements."""
+    answer: str = ""
+    """The evaluated answer."""
+    kept: bool = False
+    """True for the attempt whose answer the run goes on with."""
+    error: str | None = None
+    """Why the attempt could not be evaluated or regenerated."""
 
 
 class ExecutionResult(BaseModel):

@@ -12,7 +12,7 @@ import atexit
 import contextlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from langchain_core.embeddings import Embeddings
@@ -22,7 +22,11 @@ from confidence import (
     AnswerJudge,
     ConfidenceAggregator,
     ConfidenceCalculator,
+    Evaluator,
+    HeuristicEvaluator,
     LLMAnswerJudge,
+    QualityEvaluator,
+    ScoringFn,
     SourceAgreementCalculator,
 )
 from grace.context import GraceContext
@@ -32,7 +36,14 @@ from grace.retrieval import CorpusStore, ensure_sample_corpus
 from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolEnv, ToolRegistry, default_registry
 
-__all__ = ["Services", "build_services", "close_default_services", "get_services", "use_services"]
+__all__ = [
+    "Services",
+    "build_services",
+    "close_default_services",
+    "get_services",
+    "judge_score_fn",
+    "use_services",
+]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +70,9 @@ class Services:
     """Combines step scores into the run's confidence."""
     agreement: SourceAgreementCalculator
     """Source agreement of multi-source answers."""
+    evaluator: QualityEvaluator
+    """Evaluator block (seed ``003``) of the quality gate when ``quality_gate.evaluation`` is
+    ``evaluator``: the model judge (Gemini path) or the heuristic judge's score (offline)."""
     provider: str
     """``offline`` or ``gemini``."""
 
@@ -74,6 +88,18 @@ class Services:
     def close(self) -> None:
         """Release the document store."""
         self.store.close()
+
+
+def judge_score_fn(judge: AnswerJudge) -> ScoringFn:
+    """The judge's self-evaluation as an evaluator scoring function (raises when not measured)."""
+
+    def score(question: str, output: str, context: Sequence[str]) -> float:
+        judgement = judge.judge(question, output, context)
+        if judgement.self_eval is None:
+            raise ValueError(judgement.rationale or "self-evaluation not measured")
+        return judgement.self_eval
+
+    return score
 
 
 def build_services(
@@ -130,15 +156,19 @@ def build_services(
     planner: Planner
     reader: Reader
     judge: AnswerJudge
+    evaluator: QualityEvaluator
+    pass_threshold = settings.quality_gate.pass_threshold
     if chat_model is not None:
         planner = LLMPlanner(chat_model, actions=tools.names())
         reader = LLMReader(chat_model)
         judge = LLMAnswerJudge(judge_model or chat_model)
+        evaluator = Evaluator(judge_model or chat_model, pass_threshold=pass_threshold)
         provider = "gemini"
     else:
         planner = RuleBasedPlanner()
         reader = ExtractiveReader()
         judge = HeuristicAnswerJudge()
+        evaluator = HeuristicEvaluator(judge_score_fn(judge), pass_threshold=pass_threshold)
         provider = "offline"
     return Services(
         settings=settings,
@@ -150,6 +180,7 @@ def build_services(
         calculator=ConfidenceCalculator(settings.confidence),
         aggregator=ConfidenceAggregator(settings.confidence.aggregation),
         agreement=SourceAgreementCalculator(),
+        evaluator=evaluator,
         provider=provider,
     )
 

@@ -27,6 +27,8 @@ __all__ = [
     "CheckpointSettings",
     "GeminiSettings",
     "GraceSettings",
+    "LearningSettings",
+    "QualityGateSettings",
     "RetrievalSettings",
     "RunSettings",
     "config_file_path",
@@ -144,6 +146,40 @@ class RunSettings(BaseModel):
     """Seconds before the first retry; doubles each time."""
 
 
+class QualityGateSettings(BaseModel):
+    """The bounded quality gate on the final answer (evaluator block, seed ``003``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    """Evaluate the answer step; a failed gate regenerates the answer with the feedback."""
+    pass_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Lowest evaluation score (0–1) that passes the gate."""
+    max_regenerations: int = Field(default=1, ge=0, le=5)
+    """Regenerations after a failed evaluation (each costs a reader call and a judge call)."""
+    confidence_penalty: float = Field(default=0.1, ge=0.0, le=1.0)
+    """Subtracted from the answer step's confidence when no attempt passes the gate."""
+    evaluation: Literal["judge", "evaluator"] = "judge"
+    """``judge``: the gate's ``scoring`` evaluation is the answer judge's self-evaluation
+    (no extra model call, so a passing gate is free); ``evaluator``: the evaluator block
+    scores every attempt (one more model call per attempt on the Gemini path)."""
+
+
+class LearningSettings(BaseModel):
+    """Per-user learned thresholds (adaptive conformal update, see ``confidence.learning``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    """Learn from intervention replies when the graph has a store."""
+    target_error: float = Field(default=0.1, gt=0.0, lt=1.0)
+    """``α``: target rate of un-escalated errors (corrections of steps at or above confirm)."""
+    step: float = Field(default=0.02, ge=0.0, le=1.0)
+    """``γ``: learning rate, the largest change one reply can make to a threshold."""
+    max_shift: float = Field(default=0.15, ge=0.0, le=1.0)
+    """Largest total shift of the confirm and notify thresholds from the configured ones."""
+
+
 class GraceSettings(BaseSettings):
     """Every setting of GRACE with its default."""
 
@@ -170,6 +206,10 @@ class GraceSettings(BaseSettings):
     """Per-run limits."""
     confidence: ConfidenceConfig = Field(default_factory=ConfidenceConfig)
     """Weights, penalties, thresholds and aggregation of the confidence system."""
+    quality_gate: QualityGateSettings = Field(default_factory=QualityGateSettings)
+    """Quality gate on the final answer."""
+    learning: LearningSettings = Field(default_factory=LearningSettings)
+    """Learned per-user thresholds."""
 
     @classmethod
     def settings_customise_sources(

@@ -17,6 +17,7 @@ from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 from grace.schemas import (
     ExecutionPlan,
     InterventionRecord,
+    QualityCheck,
     ReplanRecord,
     Source,
     StepResult,
@@ -100,6 +101,11 @@ class State(InputState):
     """Every pause and the reply to it."""
     replans: Annotated[list[ReplanRecord], operator.add] = field(default_factory=list)
     """Every replanning with its trigger and strategy."""
+    quality: Annotated[list[QualityCheck], operator.add] = field(default_factory=list)
+    """Every quality-gate evaluation of an answer attempt (``nodes.quality_gate``)."""
+    user_id: str | None = None
+    """User whose learned thresholds the run decides with (set by ``confidence``); a resume
+    that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
     answer: str = ""

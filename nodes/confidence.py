@@ -2,13 +2,20 @@
 
 Search steps are scored from their hit statistics; non-search steps inherit the best
 confidence of their dependencies as search quality (DESIGN §4) and add source agreement.
-The answer step also gets ONE judge call (self-evaluation and coverage together). After the
-last step the decision is taken on the run's overall confidence (the aggregator over all
-step scores); before it, on the weakest step of the batch.
+The answer step also gets ONE judge call (self-evaluation and coverage together), which
+the quality gate (:mod:`nodes.quality_gate`) reuses as its evaluation; only a failed gate
+regenerates the answer with feedback (bounded), and a gate that still fails lowers the
+answer step's score by ``quality_gate.confidence_penalty`` (listed as the ``quality_gate``
+penalty) and adds a note.
+
+After the last step the decision is taken on the run's overall confidence (the aggregator
+over all step scores); before it, on the weakest step of the batch. Thresholds are the
+user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -24,19 +31,28 @@ from confidence import (
 )
 from grace.context import GraceContext
 from grace.events import emit
-from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus, TokenUsage
+from grace.schemas import (
+    ExecutionPlan,
+    PlanStep,
+    QualityCheck,
+    StepResult,
+    StepStatus,
+    TokenUsage,
+)
 from grace.services import Services
 from grace.state import ReplanRequest, State
-from nodes.common import answer_step, context_of, pending_steps, services_for
+from nodes.common import answer_step, pending_steps, services_for
+from nodes.learning import learned_thresholds, user_of
+from nodes.quality_gate import gate_applies, judge_answer, run_quality_gate
 
 __all__ = ["confidence", "factors_for", "run_thresholds"]
 
 
-def run_thresholds(services: Services, runtime: Runtime[GraceContext] | None) -> Thresholds:
+def run_thresholds(
+    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+) -> Thresholds:
     """Thresholds in force for this run's user (learned ones when a store is attached)."""
-    from nodes.learning import learned_thresholds
-
-    return learned_thresholds(services, runtime)
+    return learned_thresholds(services, runtime, thread_user)
 
 
 def factors_for(
@@ -69,22 +85,69 @@ def factors_for(
     )
 
 
-def _judge(
-    services: Services, plan: ExecutionPlan, result: StepResult, factors: ConfidenceFactors
-) -> tuple[ConfidenceFactors, TokenUsage]:
-    """Add the judge's self-evaluation and coverage (one call) to the answer step's factors."""
-    judgement = services.judge.judge(
-        plan.original_query, result.output, [s.text for s in result.sources]
-    )
-    usage = TokenUsage(
-        model_calls=judgement.model_calls,
-        input_tokens=judgement.input_tokens,
-        output_tokens=judgement.output_tokens,
-    )
-    updated = factors.model_copy(
+@dataclass
+class _Answer:
+    """The answer step after its judge call and quality gate."""
+
+    result: StepResult
+    factors: ConfidenceFactors
+    usage: TokenUsage
+    checks: list[QualityCheck] = field(default_factory=list)
+    penalty: float = 0.0
+    note: str | None = None
+
+
+def _judge_and_gate(
+    services: Services,
+    runtime: Runtime[GraceContext],
+    state: State,
+    plan: ExecutionPlan,
+    step: PlanStep,
+    result: StepResult,
+    scores: dict[str, ConfidenceScore],
+) -> _Answer:
+    """ONE judge call on the answer (self-evaluation + coverage), then the quality gate.
+
+    A passing gate reuses that judge call; only a failed gate spends more (regeneration
+    with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
+    """
+    question = plan.original_query
+    judgement, usage = judge_answer(services, question, result)
+    result = result.model_copy(update={"token_usage": result.token_usage + usage})
+    answer = _Answer(result=result, factors=ConfidenceFactors(), usage=usage)
+    if gate_applies(services, result):
+        gate = run_quality_gate(services, runtime, state, question, step, result, judgement)
+        answer.result, judgement, answer.checks = gate.result, gate.judgement, gate.checks
+        answer.usage = usage + gate.usage
+        if gate.passed is False:
+            gate_settings = services.settings.quality_gate
+            answer.penalty = gate_settings.confidence_penalty
+            kept = gate.kept
+            best = kept.score if kept is not None and kept.score is not None else 0.0
+            tries = gate.regenerations
+            answer.note = (
+                f"The answer did not pass the quality gate (best score {best:.2f} < "
+                f"{gate_settings.pass_threshold:.2f} after {tries} regeneration"
+                f"{'' if tries == 1 else 's'}); its confidence was lowered by "
+                f"{answer.penalty:.2f}."
+            )
+    factors = factors_for(services, step, answer.result, scores)
+    answer.factors = factors.model_copy(
         update={"llm_self_eval": judgement.self_eval, "query_coverage": judgement.coverage}
     )
-    return updated, usage
+    return answer
+
+
+def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
+    """``score`` lowered by the failed quality gate's penalty (listed, clamped at 0)."""
+    if penalty <= 0.0:
+        return score
+    return score.model_copy(
+        update={
+            "score": max(0.0, score.score - penalty),
+            "penalties": {**score.penalties, "quality_gate": penalty},
+        }
+    )
 
 
 def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
@@ -98,20 +161,33 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     results = dict(state.results)
     usage = TokenUsage()
     final = answer_step(plan)
+    checks: list[QualityCheck] = []
+    notes: list[str] = []
     for step_id in state.last_batch:
         step, result = steps[step_id], results[step_id]
-        factors = factors_for(services, step, result, scores)
+        penalty = 0.0
         if final is not None and step_id == final.step_id and result.status != StepStatus.FAILED:
-            factors, judge_usage = _judge(services, plan, result, factors)
-            usage = usage + judge_usage
-            result = result.model_copy(update={"token_usage": result.token_usage + judge_usage})
-        score = calc.calculate(factors)
+            answer = _judge_and_gate(services, runtime, state, plan, step, result, scores)
+            result, factors, penalty = answer.result, answer.factors, answer.penalty
+            usage = usage + answer.usage
+            checks.extend(answer.checks)
+            notes.extend([answer.note] if answer.note else [])
+        else:
+            factors = factors_for(services, step, result, scores)
+        score = _penalised(calc.calculate(factors), penalty)
         scores[step_id] = score
         results[step_id] = result.model_copy(update={"confidence": score.score})
-    thresholds = run_thresholds(services, runtime)
+    user = user_of(services, runtime, state.user_id)
+    thresholds = run_thresholds(services, runtime, user)
     remaining = pending_steps(plan, results)
     batch = [results[s] for s in state.last_batch]
     update: dict[str, Any] = {"results": results, "scores": scores, "usage": usage}
+    if user != state.user_id:
+        update["user_id"] = user
+    if checks:
+        update["quality"] = checks
+    if notes:
+        update["notes"] = notes
     if not remaining:
         ordered = [
             scores[s.step_id].score
@@ -146,5 +222,4 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         )
     if decision.level == InterventionLevel.NOTIFY:
         emit("notice", level="notify", confidence=decision.score, message=decision.reason)
-    _ = context_of(runtime)
     return update

@@ -108,7 +108,7 @@ def _record_learning(
 ) -> None:
     from nodes.learning import record_outcome
 
-    record_outcome(services_for(runtime), runtime, score, reply.type)
+    record_outcome(services_for(runtime), runtime, score, reply.type, thread_user=state.user_id)
 
 
 def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:

@@ -1,38 +1,115 @@
-"""Learned thresholds: read and update the per-user thresholds kept in the LangGraph store."""
+"""Learned thresholds: read and update the per-user thresholds kept in the LangGraph store.
+
+The graph's store (``runtime.store``: ``compile(store=...)``, or the one
+:class:`graph.app.GraceApp` opens) holds each user's learned shift
+(:class:`confidence.ThresholdLearner`, adaptive conformal update; method, meaning and
+bounds in ``confidence/learning.py`` and the README). ``confidence`` and ``finalize`` decide
+with :func:`learned_thresholds`; ``intervene`` calls :func:`record_outcome` with the score
+the person was asked about and their reply, after the reply (never before the interrupt,
+so a resumed node does not record twice).
+
+Without a store, or with ``learning.enabled: false``, the configured thresholds apply and
+nothing is recorded. A store that fails to answer never fails the run: the configured
+thresholds apply and the failure is logged.
+"""
 
 from __future__ import annotations
 
-from langgraph.runtime import Runtime
+import logging
+from typing import cast, get_args
 
-from confidence import Thresholds
+from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
+
+from confidence import Outcome, ThresholdLearner, Thresholds
 from grace.context import GraceContext
 from grace.services import Services
 from nodes.common import context_of
 
-__all__ = ["learned_thresholds", "record_outcome"]
+__all__ = ["learned_thresholds", "learner_for", "record_outcome", "user_of"]
+
+log = logging.getLogger(__name__)
+
+_OUTCOMES = frozenset(get_args(Outcome))
 
 
-def learned_thresholds(services: Services, runtime: Runtime[GraceContext] | None) -> Thresholds:
+def user_of(
+    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+) -> str:
+    """The run's user: ``GraceContext.user_id``, else the thread's user, else the settings'.
+
+    ``thread_user`` is the user the thread started with (``State.user_id``): LangGraph does
+    not keep the context across a resume, so a resume that names no user still learns for
+    the person whose run it is.
+    """
+    return context_of(runtime).user_id or thread_user or services.settings.user_id
+
+
+def learner_for(services: Services, store: BaseStore) -> ThresholdLearner:
+    """A learner over ``store`` with the settings' base thresholds and ``learning`` group."""
+    learning = services.settings.learning
+    return ThresholdLearner(
+        store,
+        services.settings.confidence.thresholds,
+        target_error=learning.target_error,
+        step=learning.step,
+        max_shift=learning.max_shift,
+    )
+
+
+def _store(services: Services, runtime: Runtime[GraceContext] | None) -> BaseStore | None:
+    if not services.settings.learning.enabled or runtime is None:
+        return None
+    return runtime.store
+
+
+def learned_thresholds(
+    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+) -> Thresholds:
     """The user's learned thresholds when the graph has a store, else the settings' ones."""
     base = services.settings.confidence.thresholds
-    store = runtime.store if runtime is not None else None
+    store = _store(services, runtime)
     if store is None:
         return base
-    from confidence import ThresholdLearner
-
-    user = context_of(runtime).user_id or services.settings.user_id
-    return ThresholdLearner(store, base).thresholds_for(user)
+    try:
+        user = user_of(services, runtime, thread_user)
+        return learner_for(services, store).thresholds_for(user)
+    except Exception:  # a store failure must not fail the run: use the configured ones
+        log.warning("learned thresholds unavailable; using the configured ones", exc_info=True)
+        return base
 
 
 def record_outcome(
-    services: Services, runtime: Runtime[GraceContext] | None, score: float, outcome: str
-) -> None:
-    """Feed the person's reply at an intervention to the threshold learner (if a store exists)."""
-    store = runtime.store if runtime is not None else None
-    if store is None or outcome not in ("accept", "edit", "response", "ignore"):
-        return
-    from confidence import ThresholdLearner
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    score: float,
+    outcome: str,
+    *,
+    thread_user: str | None = None,
+) -> Thresholds | None:
+    """Feed the person's reply at an intervention to the threshold learner.
 
-    user = context_of(runtime).user_id or services.settings.user_id
-    learner = ThresholdLearner(store, services.settings.confidence.thresholds)
-    learner.record(user, score, outcome)  # type: ignore[arg-type]
+    Args:
+        services: The run's services (settings).
+        runtime: The node's runtime (store and context).
+        score: The score the person was asked about (the decision's score).
+        outcome: ``accept``, ``edit``, ``response`` or ``ignore``.
+        thread_user: The thread's user (``State.user_id``), used when the resume's context
+            names none.
+
+    Returns:
+        The user's new thresholds, or None when nothing was recorded (no store, learning
+        disabled, unknown outcome, or a store failure, which is logged).
+
+    """
+    store = _store(services, runtime)
+    if store is None or outcome not in _OUTCOMES:
+        return None
+    score = min(1.0, max(0.0, score))
+    try:
+        return learner_for(services, store).record(
+            user_of(services, runtime, thread_user), score, cast(Outcome, outcome)
+        )
+    except Exception:  # learning is best effort: the person's reply still takes effect
+        log.warning("could not record the intervention outcome", exc_info=True)
+        return None
