@@ -54,7 +54,8 @@ def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     overall = state.confidence
     if overall is None or (best is not None and best.confidence is None):
         overall = services.aggregator.aggregate(scored)
-    decision = services.calculator.decide_action(overall, run_thresholds(services, runtime))
+    thresholds = run_thresholds(services, runtime, state.user_id)
+    decision = services.calculator.decide_action(overall, thresholds)
     emit("final", confidence=overall, level=decision.level.value)
     return {
         "answer": answer,
