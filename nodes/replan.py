@@ -290,7 +290,14 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
             reason = f"steps {detail or 'of the plan'} failed: new searches for them, keeping "
             reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
             fresh = _fresh_plan(services, runtime, query, reason, repairs)
-            steps = [s for s in _prefixed(fresh, prefix, taken) if s.action == "rag_search"]
+            default = context_of(runtime).collection or services.settings.retrieval.collection
+            done = _searched(kept, default)
+            steps = [
+                s
+                for s in _prefixed(fresh, prefix, taken)
+                if s.action == "rag_search"
+                and (s.query.strip().casefold(), s.collection or default) not in done
+            ]
         else:
             strategy, add_answer = "full", False
             reformulated = keyword_query(query)

@@ -1,0 +1,109 @@
+"""Durability: a SIGKILLed run resumes on the same thread; completed steps never run again.
+
+GraceApp runs with ``durability="sync"``: the checkpoint of each super-step is on disk
+before the next one starts, so the newest checkpoint always holds every completed step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from grace.serde import use_grace_serializer
+from graph import builder
+
+CHILD = Path(__file__).with_name("_child.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
+    env.pop("GOOGLE_API_KEY", None)
+    env.update(GRACE_DATA_DIR=str(tmp_path / "data-env"), PYTHONPATH=str(ROOT), **extra)
+    return env
+
+
+def _checkpointed_results(db: Path, thread: str) -> set[str]:
+    if not db.exists():
+        return set()
+    conn = sqlite3.connect(db, check_same_thread=False)
+    try:
+        graph = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn)))
+        values = graph.get_state({"configurable": {"thread_id": thread}}).values
+        return set(values.get("results", {}))
+    except sqlite3.OperationalError:  # tables not created yet, or locked for a moment
+        return set()
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_sigkill_mid_run_resumes_without_rerunning_completed_steps(tmp_path: Path) -> None:
+    db, data, counter, thread = tmp_path / "cp.sqlite", tmp_path / "data", tmp_path / "count", "k1"
+    args = [str(db), str(data), str(counter), thread]
+    env = child_env(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, str(CHILD), "run", *args],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    try:
+        while "s1" not in _checkpointed_results(db, thread):
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            assert time.monotonic() < deadline, "first step never checkpointed"
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    before = counter.read_text().split("\n")
+    assert "end s1" in before and "end s2" not in before  # killed mid-run, s2 unfinished
+    resumed = subprocess.run(
+        [sys.executable, str(CHILD), "resume", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "1874" in json.loads(resumed.stdout.strip().splitlines()[-1])["answer"]
+    lines = Counter(line for line in counter.read_text().splitlines() if line)
+    assert lines["start s1"] == 1 and lines["end s1"] == 1  # completed before the kill: once
+    assert lines["end s2"] == 1  # completed once, after the resume
+    assert _checkpointed_results(db, thread) == {"s1", "s2"}
+
+
+def test_grace_app_runs_with_sync_durability(
+    monkeypatch: pytest.MonkeyPatch, offline: Any, tmp_path: Path
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.app import DURABILITY, GraceApp
+
+    assert DURABILITY == "sync"
+    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    seen: list[Any] = []
+    original = app.graph.stream
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("durability"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(app.graph, "stream", spy)
+    app.ask("When did the horse tram line open in Lumen Bay?", thread_id="d1")
+    assert seen == ["sync"]
