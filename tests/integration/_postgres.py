@@ -32,7 +32,7 @@ def find_pg_bin() -> Path | None:
     """The directory holding ``initdb`` and ``pg_ctl`` (Debian keeps them off PATH)."""
     override = os.environ.get("GRACE_TEST_PG_BIN")
     if override:
-        return Path(override)
+        return Path(override) if (Path(override) / "initdb").exists() else None
 
     def version(path: str) -> int:
         name = Path(path).parent.parent.name
