@@ -16,6 +16,13 @@ from confidence.calculator import (
     ConfidenceCalculator,
     inherit_search_quality,
 )
+from confidence.calibration import (
+    CalibrationMethod,
+    CalibrationParams,
+    apply_calibration,
+    default_calibration,
+    fit_calibration_params,
+)
 from confidence.config import (
     AggregationMethod,
     ConfidenceConfig,
@@ -63,6 +70,8 @@ __all__ = [
     "AnswerJudge",
     "AnswerJudgement",
     "AnswerVerdict",
+    "CalibrationMethod",
+    "CalibrationParams",
     "ConfidenceAggregator",
     "ConfidenceCalculator",
     "ConfidenceConfig",
@@ -90,8 +99,11 @@ __all__ = [
     "SourceAgreementCalculator",
     "ThresholdLearner",
     "Thresholds",
+    "apply_calibration",
     "char_ngram_vector",
     "cosine",
+    "default_calibration",
+    "fit_calibration_params",
     "grade_for",
     "inherit_search_quality",
     "normalised_weights",

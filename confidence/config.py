@@ -6,6 +6,8 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from confidence.calibration import CalibrationParams, default_calibration
+
 __all__ = [
     "AggregationMethod",
     "ConfidenceConfig",
@@ -117,3 +119,6 @@ class ConfidenceConfig(BaseModel):
     """Weights of the search-quality formula."""
     aggregation: AggregationMethod = "weighted"
     """How step scores combine into the run's overall confidence."""
+    calibration: CalibrationParams = Field(default_factory=default_calibration)
+    """Map of the run's overall confidence to P(answer correct), applied before the final
+    decision (see :mod:`confidence.calibration`; ``method: none`` keeps the raw score)."""

@@ -132,6 +132,14 @@ class RunSettings(BaseModel):
     low_confidence_replans: int = Field(default=1, ge=0, le=10)
     """Automatic replans on an ESCALATE decision before asking the person (they count
     toward ``max_replans``; the rest of the budget stays for the person's edit / response)."""
+    pause_before_answer: Literal["never", "on_failure", "always"] = "on_failure"
+    """When a batch *before* the answer step may pause the run (every step is still scored and
+    streamed as ``step_scored``; the answer step and the run's overall confidence decide after
+    the last batch, whatever this says). ``on_failure``: only when a step of the batch failed
+    (after its fallback and the replans for it), its searches found no passage at all, or the
+    plan asks the person (``ask_user``) — a merely mediocre search goes on to a draft answer,
+    which is a better thing to review; ``never``: only for ``ask_user``; ``always``: the
+    per-step gating — the batch's weakest step decides, as after the last batch."""
     max_question_chars: int = Field(default=4000, ge=1)
     """Longest question accepted."""
     max_steps: int = Field(default=8, ge=2, le=32)

@@ -8,8 +8,15 @@ regenerates the answer with feedback (bounded), and a gate that still fails lowe
 answer step's score by ``quality_gate.confidence_penalty`` (listed as the ``quality_gate``
 penalty) and adds a note.
 
-After the last step the decision is taken on the run's overall confidence (the aggregator
-over all step scores); before it, on the weakest step of the batch. Thresholds are the
+After the last step the decision is taken on the run's overall confidence: the aggregator
+over all step scores, mapped to P(answer correct) by ``confidence.calibration``
+(:mod:`confidence.calibration`), so the thresholds read as probabilities. Before the last
+step every step is still scored and streamed (``step_scored``), but whether a batch may
+pause the run is ``run.pause_before_answer``: by default (``on_failure``) only a failed
+step, a batch whose searches found no passage at all, or the plan's own ``ask_user`` pause
+before the answer — a mediocre search goes on to a draft answer, which the person can
+actually review and which the answer's judge can score; ``always`` lets the batch's weakest
+step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
 user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 """
 
@@ -21,12 +28,14 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from confidence import (
+    RECOMMENDED_ACTIONS,
     ActionDecision,
     ConfidenceFactors,
     ConfidenceScore,
     InterventionLevel,
     SearchStats,
     Thresholds,
+    apply_calibration,
     inherit_search_quality,
 )
 from grace.context import GraceContext
@@ -45,7 +54,13 @@ from nodes.common import answer_step, pending_steps, services_for
 from nodes.learning import learned_thresholds, user_of
 from nodes.quality_gate import gate_applies, judge_answer, run_quality_gate
 
-__all__ = ["confidence", "factors_for", "run_thresholds"]
+__all__ = [
+    "calibrated_confidence",
+    "confidence",
+    "decide_before_answer",
+    "factors_for",
+    "run_thresholds",
+]
 
 
 def run_thresholds(
@@ -53,6 +68,83 @@ def run_thresholds(
 ) -> Thresholds:
     """Thresholds in force for this run's user (learned ones when a store is attached)."""
     return learned_thresholds(services, runtime, thread_user)
+
+
+def calibrated_confidence(services: Services, raw: float) -> float:
+    """The run's overall confidence ``raw`` mapped to P(answer correct).
+
+    By the settings' ``confidence.calibration`` (the identity with ``method: none``).
+    """
+    return apply_calibration(raw, services.calculator.config.calibration)
+
+
+def _final_decision(
+    services: Services, raw: float, thresholds: Thresholds
+) -> tuple[float, ActionDecision]:
+    """The calibrated overall confidence and the decision on it (the reason names the raw score)."""
+    calibration = services.calculator.config.calibration
+    overall = calibrated_confidence(services, raw)
+    decision = services.calculator.decide_action(overall, thresholds)
+    if calibration.method != "none":
+        decision = decision.model_copy(
+            update={
+                "reason": f"{decision.reason}; P(correct) calibrated ({calibration.method}) "
+                f"from the raw overall confidence {raw:.3f}"
+            }
+        )
+    return overall, decision
+
+
+def decide_before_answer(
+    services: Services,
+    batch: list[StepResult],
+    scores: dict[str, ConfidenceScore],
+    thresholds: Thresholds,
+) -> ActionDecision:
+    """The decision on a batch that is not the last one (``run.pause_before_answer``).
+
+    ``always``: the weakest step's level. ``on_failure``: ESCALATE when a step failed or the
+    batch's searches found no passage at all, else go on (a CONFIRM / ESCALATE level of a
+    search step becomes NOTIFY: the draft answer will be scored and reviewed instead).
+    ``never``: always go on. An ``ask_user`` step is handled by the caller in every mode.
+    """
+    calc = services.calculator
+    weakest = min((scores[r.step_id].score for r in batch), default=0.0)
+    step_decision = calc.decide_action(weakest, thresholds)
+    mode = services.settings.run.pause_before_answer
+    if mode == "always" or step_decision.level in (
+        InterventionLevel.SILENT,
+        InterventionLevel.NOTIFY,
+    ):
+        return step_decision
+    why: str | None = None
+    if mode == "on_failure":
+        failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
+        searches = [
+            r
+            for r in batch
+            if r.status != StepStatus.FAILED and services.tools.get(r.action).is_search
+        ]
+        if failed:
+            why = f"step {', '.join(failed)} failed"
+        elif searches and all(int(r.factors.get("result_count", 0)) == 0 for r in searches):
+            why = "the search found no passage"
+    if why is not None:
+        level = InterventionLevel.ESCALATE
+        return ActionDecision(
+            level=level,
+            reason=f"{why} (confidence {weakest:.2f}): pausing before the answer",
+            recommended_action=RECOMMENDED_ACTIONS[level],
+            score=weakest,
+        )
+    level = InterventionLevel.NOTIFY
+    return ActionDecision(
+        level=level,
+        reason=f"{step_decision.reason}; going on to a draft answer, which is scored and "
+        f"reviewed instead (run.pause_before_answer: {mode})",
+        recommended_action=RECOMMENDED_ACTIONS[level],
+        score=weakest,
+    )
 
 
 def factors_for(
@@ -194,13 +286,13 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
             for s in plan.steps
             if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
         ]
-        overall = services.aggregator.aggregate(ordered)
-        decision = calc.decide_action(overall, thresholds)
+        overall, decision = _final_decision(
+            services, services.aggregator.aggregate(ordered), thresholds
+        )
         update["confidence"] = overall
         update["level"] = decision.level
     else:
-        weakest = min((scores[r.step_id].score for r in batch), default=0.0)
-        decision = calc.decide_action(weakest, thresholds)
+        decision = decide_before_answer(services, batch, scores, thresholds)
     if any(r.action == "ask_user" and r.status != StepStatus.FAILED for r in batch):
         decision = ActionDecision(
             level=InterventionLevel.ESCALATE,

@@ -107,7 +107,12 @@ def test_custom_events_of_a_paused_run(app: Any) -> None:
     assert last["level"] in {"confirm", "escalate"}
     scored = [e for e in events if e["event"] == "step_scored"]
     assert last["step_id"] == scored[-1]["step_id"]
-    assert last["confidence"] == pytest.approx(scored[-1]["confidence"])
+    state = app.get_state(cfg("s-pause")).values
+    assert state["plan"].steps[-1].step_id == last["step_id"]  # paused on the draft answer
+    # After the last step the pause is decided on the run's overall (calibrated) confidence.
+    assert state["confidence"] is not None
+    assert last["confidence"] == pytest.approx(state["confidence"])
+    assert last["confidence"] == pytest.approx(state["decision"].score)
 
 
 def test_replan_event_after_an_edit(app: Any) -> None:

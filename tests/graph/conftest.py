@@ -47,7 +47,11 @@ def cfg(thread: str) -> dict[str, Any]:
 
 
 def services_with_thresholds(
-    offline_services: Any, silent: float, notify: float, confirm: float
+    offline_services: Any,
+    silent: float,
+    notify: float,
+    confirm: float,
+    run: dict[str, Any] | None = None,
 ) -> Any:
     """Offline services sharing the session store, with other decision thresholds."""
     from grace.services import build_services
@@ -57,5 +61,6 @@ def services_with_thresholds(
         data_dir=offline_services.settings.data_dir,
         provider="offline",
         confidence={"thresholds": {"silent": silent, "notify": notify, "confirm": confirm}},
+        run=run or {},
     )
     return build_services(settings, store=offline_services.store)

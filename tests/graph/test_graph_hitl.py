@@ -38,18 +38,32 @@ def test_unanswerable_question_pauses_with_an_agent_inbox_request(app: Any) -> N
     assert not state.values.get("answer")
 
 
-def test_accept_continues_to_the_answer(offline_services: Any, checkpointer: Any) -> None:
-    services = services_with_thresholds(offline_services, 1.0, 1.0, 0.0)  # always CONFIRM
+@pytest.mark.parametrize(
+    ("mode", "reviews"),
+    [
+        ("on_failure", ["review_answer"]),  # default: the draft answer is reviewed, once
+        ("never", ["review_answer"]),
+        ("always", ["review_step", "review_answer"]),  # per-step gating: the search too
+    ],
+)
+def test_accept_continues_to_the_answer(
+    offline_services: Any, checkpointer: Any, mode: str, reviews: list[str]
+) -> None:
+    services = services_with_thresholds(  # always CONFIRM
+        offline_services, 1.0, 1.0, 0.0, run={"pause_before_answer": mode}
+    )
     app = builder.compile(checkpointer=checkpointer)
+    seen: list[str] = []
     with use_services(services):
         out = _pause(app, "t-accept", ANSWERABLE)
         assert out["__interrupt__"][0].value["config"]["allow_accept"] is True
-        out = app.invoke(Command(resume={"type": "accept"}), cfg("t-accept"))
-        while "__interrupt__" in out:  # the answer step is reviewed too
+        while "__interrupt__" in out:
+            seen.append(out["__interrupt__"][0].value["action_request"]["action"])
             out = app.invoke(Command(resume={"type": "accept"}), cfg("t-accept"))
+    assert seen == reviews
     assert "1874" in out["answer"]
     records = app.get_state(cfg("t-accept")).values["interventions"]
-    assert [r.response_type for r in records] == ["accept", "accept"]
+    assert [r.response_type for r in records] == ["accept"] * len(reviews)
 
 
 def test_accept_is_refused_at_escalate_and_thread_stays_resumable(app: Any) -> None:

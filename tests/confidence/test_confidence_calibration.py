@@ -1,0 +1,146 @@
+"""Calibration of the overall confidence (confidence.calibration): monotone, bounded, fitted."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from confidence import (
+    CalibrationParams,
+    ConfidenceConfig,
+    apply_calibration,
+    default_calibration,
+    fit_calibration_params,
+)
+from confidence.calibration import fit_isotonic, fit_platt
+from grace.evaluation.metrics import ece
+
+GRID = np.linspace(0.0, 1.0, 201).tolist()
+
+
+def _synthetic(n: int, a: float, b: float, seed: int) -> tuple[list[float], list[bool]]:
+    """Scores uniform on [0, 1], labels drawn with P(correct | s) = σ(a·s + b)."""
+    rng = np.random.default_rng(seed)
+    s = rng.uniform(0.0, 1.0, n)
+    p = 1.0 / (1.0 + np.exp(-(a * s + b)))
+    return s.tolist(), (rng.uniform(0.0, 1.0, n) < p).tolist()
+
+
+PARAMS = [
+    CalibrationParams(method="none"),
+    CalibrationParams(method="platt", a=6.0, b=-4.0),
+    CalibrationParams(method="platt", a=0.0, b=1.0),
+    CalibrationParams(method="isotonic", x=[0.2, 0.5, 0.8], y=[0.1, 0.4, 0.95]),
+    CalibrationParams(method="isotonic", x=[0.5], y=[0.3]),
+]
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=lambda p: f"{p.method}-{p.a}-{len(p.x)}")
+def test_monotone_and_bounded(params: CalibrationParams) -> None:
+    values = [apply_calibration(s, params) for s in [-0.5, *GRID, 1.5]]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert all(b >= a for a, b in zip(values, values[1:], strict=False))
+
+
+def test_none_is_the_identity_and_nan_stays_nan() -> None:
+    assert apply_calibration(0.37, CalibrationParams()) == 0.37
+    assert apply_calibration(0.37, None) == 0.37
+    assert math.isnan(apply_calibration(float("nan"), CalibrationParams(method="platt")))
+
+
+def test_platt_formula_by_hand() -> None:
+    p = CalibrationParams(method="platt", a=4.0, b=-2.0)
+    assert apply_calibration(0.5, p) == pytest.approx(0.5)
+    assert apply_calibration(1.0, p) == pytest.approx(1 / (1 + math.exp(-2.0)))
+    assert apply_calibration(0.0, p) == pytest.approx(1 / (1 + math.exp(2.0)))
+
+
+def test_isotonic_interpolates_between_knots_and_is_flat_outside() -> None:
+    p = CalibrationParams(method="isotonic", x=[0.2, 0.6], y=[0.1, 0.5])
+    assert apply_calibration(0.4, p) == pytest.approx(0.3)
+    assert apply_calibration(0.0, p) == pytest.approx(0.1)
+    assert apply_calibration(1.0, p) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"method": "platt", "a": -1.0},
+        {"method": "isotonic", "x": [], "y": []},
+        {"method": "isotonic", "x": [0.5, 0.4], "y": [0.1, 0.2]},
+        {"method": "isotonic", "x": [0.4, 0.5], "y": [0.3, 0.2]},
+        {"method": "isotonic", "x": [0.4], "y": [1.2]},
+        {"method": "sigmoid"},
+    ],
+)
+def test_invalid_parameters_are_rejected(bad: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        CalibrationParams.model_validate(bad)
+
+
+def test_platt_fit_recovers_the_generating_parameters() -> None:
+    scores, labels = _synthetic(20_000, a=6.0, b=-3.0, seed=1)
+    a, b = fit_platt(scores, labels)
+    assert a == pytest.approx(6.0, abs=0.3)
+    assert b == pytest.approx(-3.0, abs=0.2)
+
+
+def test_platt_slope_is_never_negative_and_one_class_gives_the_base_rate() -> None:
+    scores, labels = _synthetic(2_000, a=-5.0, b=2.0, seed=2)  # anti-correlated scores
+    a, _ = fit_platt(scores, labels)
+    assert a == 0.0
+    a, b = fit_platt([0.1, 0.5, 0.9], [True, True, True])
+    assert a == 0.0 and 1 / (1 + math.exp(-b)) == pytest.approx(4 / 5)
+
+
+def test_isotonic_fit_respects_the_minimum_bin_size_and_is_monotone() -> None:
+    scores, labels = _synthetic(1_000, a=5.0, b=-2.5, seed=3)
+    x, y = fit_isotonic(scores, labels, min_bin_size=50)
+    assert len(x) <= 1_000 // 50
+    assert all(b > a for a, b in zip(x, x[1:], strict=False))
+    assert all(b >= a for a, b in zip(y, y[1:], strict=False))
+    assert all(0.0 < v < 1.0 for v in y)
+    params = fit_calibration_params(scores, labels, method="isotonic", min_bin_size=50)
+    assert params.min_bin_size == 50 and len(params.x) == len(x)
+
+
+def test_isotonic_by_hand() -> None:
+    # Sorted: 0.1 F, 0.2 T, 0.3 F, 0.4 T. PAV with bins of ≥ 2: {0.1, 0.2} 1/2, {0.3, 0.4} 1/2
+    # → equal means pool into one block: (2 + 1) / (4 + 2) = 0.5 at mean score 0.25.
+    x, y = fit_isotonic([0.3, 0.1, 0.4, 0.2], [False, False, True, True], min_bin_size=2)
+    assert x == pytest.approx([0.25]) and y == pytest.approx([0.5])
+    # Bins of 1: blocks 0.1 F | 0.2 T, 0.3 F pooled (1/2) | 0.4 T.
+    x, y = fit_isotonic([0.3, 0.1, 0.4, 0.2], [False, False, True, True], min_bin_size=1)
+    assert x == pytest.approx([0.1, 0.25, 0.4])
+    assert y == pytest.approx([1 / 3, 2 / 4, 2 / 3])
+
+
+@pytest.mark.parametrize("method", ["platt", "isotonic"])
+def test_fitted_calibration_lowers_ece_on_held_out_data(method: str) -> None:
+    # Over-confident raw scores: P(correct | s) = σ(4·s − 3) is far below s.
+    train = _synthetic(3_000, a=4.0, b=-3.0, seed=4)
+    test_scores, test_labels = _synthetic(3_000, a=4.0, b=-3.0, seed=5)
+    params = fit_calibration_params(*train, method=method, min_bin_size=100)
+    calibrated = [apply_calibration(s, params) for s in test_scores]
+    before = ece(test_scores, test_labels)
+    after = ece(calibrated, test_labels)
+    assert before is not None and after is not None
+    assert before > 0.15
+    assert after < 0.05 < before
+
+
+def test_fit_needs_data() -> None:
+    with pytest.raises(ValueError, match="no labelled scores"):
+        fit_calibration_params([], [], method="platt")
+    with pytest.raises(ValueError, match="equal length"):
+        fit_platt([0.1, 0.2], [True])
+
+
+def test_settings_carry_the_calibration() -> None:
+    config = ConfidenceConfig()
+    assert config.calibration == default_calibration()
+    custom = ConfidenceConfig.model_validate({"calibration": {"method": "platt", "a": 3, "b": -1}})
+    assert apply_calibration(1 / 3, custom.calibration) == pytest.approx(0.5)

@@ -1,0 +1,150 @@
+"""``run.pause_before_answer``: when a batch before the answer step may pause the run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from grace.schemas import ToolResult
+from grace.serde import use_grace_serializer
+from grace.services import use_services
+from grace.tools import ToolCall, ToolEnv
+from graph import builder
+from tests.graph.conftest import cfg
+from tests.reliability.conftest import Wrapped, make_services, with_tools
+
+ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+ALWAYS_CONFIRM = {"thresholds": {"silent": 1.0, "notify": 1.0, "confirm": 0.0}}
+
+
+class EmptySearch:
+    """A search tool that always succeeds with no hits."""
+
+    name = "rag_search"
+    description = "Retrieve passages (finds nothing)."
+    is_search = True
+
+    def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        return ToolResult(
+            success=True,
+            output="0 passages from nothing (best score 0.00)",
+            sources=[],
+            confidence_factors={
+                "result_count": 0.0,
+                "max_score": 0.0,
+                "mean_score": 0.0,
+                "spread": 0.0,
+            },
+        )
+
+    async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        return self.run(call, env)
+
+
+def _app() -> Any:
+    return builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+
+
+def _events(app: Any, thread: str) -> list[dict[str, Any]]:
+    return list(app.stream({"query": ANSWERABLE}, cfg(thread), stream_mode="custom"))
+
+
+def test_default_is_on_failure() -> None:
+    from grace.settings import RunSettings
+
+    assert RunSettings().pause_before_answer == "on_failure"
+
+
+@pytest.mark.parametrize("mode", ["on_failure", "never"])
+def test_a_mediocre_search_goes_on_to_a_draft_answer(offline_services: Any, mode: str) -> None:
+    services = make_services(
+        offline_services, confidence=ALWAYS_CONFIRM, run={"pause_before_answer": mode}
+    )
+    app = _app()
+    with use_services(services):
+        events = _events(app, f"mediocre-{mode}")
+    scored = [e for e in events if e["event"] == "step_scored"]
+    assert [e["step_id"] for e in scored] == ["s1", "s2"]  # every step is scored and streamed
+    assert scored[0]["level"] == "confirm"  # the search alone would have paused
+    pauses = [e for e in events if e["event"] == "intervention_required"]
+    assert [p["step_id"] for p in pauses] == ["s2"]  # but the run pauses on the draft answer
+    notices = [e for e in events if e["event"] == "notice"]
+    assert any("draft answer" in n["message"] for n in notices)
+    state = app.get_state(cfg(f"mediocre-{mode}"))
+    assert state.values["results"]["s2"].output  # the person reviews a draft
+
+
+def test_always_keeps_the_per_step_gating(offline_services: Any) -> None:
+    services = make_services(
+        offline_services, confidence=ALWAYS_CONFIRM, run={"pause_before_answer": "always"}
+    )
+    app = _app()
+    with use_services(services):
+        events = _events(app, "always")
+    pause = events[-1]
+    assert pause["event"] == "intervention_required"
+    assert (pause["step_id"], pause["level"]) == ("s1", "confirm")
+    assert "s2" not in app.get_state(cfg("always")).values["results"]
+
+
+def test_a_search_without_hits_pauses_before_the_answer(offline_services: Any) -> None:
+    services = with_tools(
+        make_services(offline_services, run={"low_confidence_replans": 0}),
+        rag_search=EmptySearch(),
+    )
+    app = _app()
+    with use_services(services):
+        out = app.invoke({"query": ANSWERABLE}, cfg("empty"))
+    request = out["__interrupt__"][0].value
+    assert (request["step_id"], request["level"]) == ("s1", "escalate")
+    values = app.get_state(cfg("empty")).values
+    assert "found no passage" in values["decision"].reason
+    assert "s2" not in values["results"]
+
+
+def test_a_search_without_hits_broadens_the_search_before_asking(offline_services: Any) -> None:
+    services = with_tools(make_services(offline_services), rag_search=EmptySearch())
+    app = _app()
+    with use_services(services):
+        out = app.invoke({"query": ANSWERABLE}, cfg("empty-replan"))
+    assert "__interrupt__" in out
+    replans = app.get_state(cfg("empty-replan")).values["replans"]
+    assert [(r.trigger, r.strategy) for r in replans] == [("low_confidence", "partial")]
+
+
+def test_never_answers_even_without_hits(offline_services: Any) -> None:
+    services = with_tools(
+        make_services(
+            offline_services, run={"pause_before_answer": "never", "low_confidence_replans": 0}
+        ),
+        rag_search=EmptySearch(),
+    )
+    app = _app()
+    with use_services(services):
+        out = app.invoke({"query": ANSWERABLE}, cfg("never-empty"))
+    request = out["__interrupt__"][0].value
+    assert request["step_id"] == "s2"  # the (abstaining) answer step ran and was scored
+    assert request["level"] == "escalate"
+
+
+def test_a_failed_search_pauses_before_the_answer_once_replans_are_used(
+    offline_services: Any,
+) -> None:
+    search = Wrapped(
+        offline_services.tools.get("rag_search"), fail=lambda n, c: ValueError("index corrupt")
+    )
+    services = with_tools(
+        make_services(offline_services, run={"max_replans": 0}), rag_search=search
+    )
+    app = _app()
+    with use_services(services):
+        out = app.invoke({"query": ANSWERABLE}, cfg("failed"))
+        assert out["__interrupt__"][0].value["level"] == "escalate"
+        values = app.get_state(cfg("failed")).values
+        assert "failed" in values["decision"].reason
+        assert "s2" not in values["results"]
+        out = app.invoke(Command(resume={"type": "ignore"}), cfg("failed"))
+    assert out["answer"]
