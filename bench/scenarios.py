@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import operator
 import resource
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -26,11 +25,10 @@ from typing import Annotated, Any, TypedDict
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 from bench.models import BenchChatModel, LatentStore, independent_search_plan
-from checkpoints import open_async_checkpointer
+from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.data import sample_dir
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services, use_services
@@ -89,15 +87,9 @@ class Env:
 
     @contextlib.contextmanager
     def sqlite_saver(self, name: str) -> Iterator[BaseCheckpointSaver[str]]:
-        """A ``SqliteSaver`` over a fresh file (WAL journal), as GRACE's default opens it."""
-        conn = sqlite3.connect(self.dir / f"{name}.sqlite", check_same_thread=False)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            saver = SqliteSaver(conn)
-            saver.setup()
+        """A ``SqliteSaver`` over a fresh file, opened as GRACE's default opens it."""
+        with open_checkpointer("sqlite", sqlite_path=self.dir / f"{name}.sqlite") as saver:
             yield use_grace_serializer(saver)
-        finally:
-            conn.close()
 
 
 @contextlib.contextmanager

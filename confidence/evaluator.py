@@ -45,7 +45,12 @@ from confidence.evaluation_types import (
 )
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
-from confidence.structured import at_temperature_zero, describe_error, read_structured
+from confidence.structured import (
+    StructuredCall,
+    at_temperature_zero,
+    describe_error,
+    read_structured,
+)
 
 __all__ = [
     "DEFAULT_RUBRIC",
@@ -121,6 +126,14 @@ class Evaluator:
         """Minimum overall score that passes."""
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
+        self._calls: dict[type[BaseModel], StructuredCall[Any]] = {}
+
+    def _structured(self, schema: type[BaseModel]) -> StructuredCall[Any]:
+        """The structured call for ``schema``, built once per schema and model."""
+        call = self._calls.get(schema)
+        if call is None or call.model is not self.model:
+            call = self._calls[schema] = StructuredCall(self.model, schema)
+        return call
 
     # prompt building -------------------------------------------------------------------
 
@@ -281,16 +294,14 @@ class Evaluator:
 
     def _run(self, job: _Job) -> EvaluationResult:
         try:
-            runnable = self.model.with_structured_output(job.schema, include_raw=True)
-            result = runnable.invoke(job.messages)
+            result = self._structured(job.schema).invoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
         return self._interpret(job, result)
 
     async def _arun(self, job: _Job) -> EvaluationResult:
         try:
-            runnable = self.model.with_structured_output(job.schema, include_raw=True)
-            result = await runnable.ainvoke(job.messages)
+            result = await self._structured(job.schema).ainvoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
         return self._interpret(job, result)

@@ -14,7 +14,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.structured import at_temperature_zero, describe_error, read_structured
+from confidence.structured import (
+    StructuredCall,
+    at_temperature_zero,
+    describe_error,
+    read_structured,
+)
 
 __all__ = [
     "AnswerJudge",
@@ -136,8 +141,9 @@ def _not_measured(reason: str, *, calls: int, tokens: tuple[int, int]) -> Answer
 class LLMAnswerJudge:
     """Self-evaluation and query coverage from ONE structured-output model call.
 
-    The model is called through ``model.with_structured_output(AnswerVerdict,
-    include_raw=True)`` so that token usage can be read from the raw message. Any model
+    The model is called through its structured output for ``AnswerVerdict``, built once
+    (:class:`confidence.structured.StructuredCall`), and token usage is read from the raw
+    message. Any model
     exception, refusal or malformed output gives ``self_eval = coverage = None`` with a
     ``"not measured: …"`` rationale — never a silent neutral score. The judge runs at
     temperature 0 (see :func:`confidence.structured.at_temperature_zero`) unless
@@ -163,6 +169,7 @@ class LLMAnswerJudge:
         """The judge model."""
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
+        self._structured = StructuredCall(self.model, AnswerVerdict)
 
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:
         """Return the judge prompt: passages, question and answer as escaped data."""
@@ -173,8 +180,10 @@ class LLMAnswerJudge:
         )
         return [SystemMessage(content=JUDGE_SYSTEM_PROMPT), HumanMessage(content=body)]
 
-    def _runnable(self) -> Any:
-        return self.model.with_structured_output(AnswerVerdict, include_raw=True)
+    def _runnable(self) -> StructuredCall[AnswerVerdict]:
+        if self._structured.model is not self.model:  # the model was swapped after __init__
+            self._structured = StructuredCall(self.model, AnswerVerdict)
+        return self._structured
 
     @staticmethod
     def _interpret(result: Any) -> AnswerJudgement:

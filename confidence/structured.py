@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
 __all__ = [
+    "StructuredCall",
     "StructuredOutcome",
     "at_temperature_zero",
     "describe_error",
@@ -120,3 +123,60 @@ def at_temperature_zero(model: BaseChatModel) -> BaseChatModel:
     if getattr(model, "temperature", None) == 0:
         return model
     return model.model_copy(update={"temperature": 0.0})
+
+
+class StructuredCall(Generic[M]):
+    """``model.with_structured_output(schema, include_raw=True)``, built once and lean.
+
+    The model's own structured-output runnable (``model | parser``: tool calling for most
+    chat models, a JSON schema for Gemini) is built on first use and kept. A call runs the
+    model, then the parser on the same message, and returns the ``{"raw", "parsed",
+    "parsing_error"}`` dict of ``include_raw=True`` (read it with :func:`read_structured`)
+    — without the ``RunnableParallel`` that ``include_raw=True`` adds, which runs its
+    branches in a thread pool on every sync call. A model whose structured output is not a
+    ``model | parser`` sequence is called through ``include_raw=True`` as before.
+
+    Building happens inside :meth:`invoke` / :meth:`ainvoke`, so a model that cannot do
+    structured output fails the call (the caller's "not measured" / template path), not
+    the constructor; a failed build is retried on the next call.
+    """
+
+    def __init__(self, model: BaseChatModel, schema: type[M]) -> None:
+        """Prepare structured calls of ``model`` returning ``schema``."""
+        self.model = model
+        self.schema = schema
+        self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
+
+    def _build(self) -> tuple[Runnable[Any, Any], Runnable[Any, Any] | None]:
+        if self._parts is None:
+            chain = self.model.with_structured_output(self.schema)
+            if isinstance(chain, RunnableSequence) and len(chain.steps) == 2:
+                self._parts = (chain.first, chain.last)
+            else:
+                self._parts = (
+                    self.model.with_structured_output(self.schema, include_raw=True),
+                    None,
+                )
+        return self._parts
+
+    @staticmethod
+    def _parse(parser: Runnable[Any, Any], raw: Any) -> dict[str, Any]:
+        try:
+            parsed = parser.invoke(raw)
+        except Exception as exc:  # noqa: BLE001 - reported like include_raw=True does
+            return {"raw": raw, "parsed": None, "parsing_error": exc}
+        return {"raw": raw, "parsed": parsed, "parsing_error": None}
+
+    def invoke(self, messages: Sequence[BaseMessage]) -> Any:
+        """One model call; the ``include_raw=True`` dict (model exceptions propagate)."""
+        call, parser = self._build()
+        if parser is None:
+            return call.invoke(list(messages))
+        return self._parse(parser, call.invoke(list(messages)))
+
+    async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
+        """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
+        call, parser = self._build()
+        if parser is None:
+            return await call.ainvoke(list(messages))
+        return self._parse(parser, await call.ainvoke(list(messages)))

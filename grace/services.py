@@ -42,6 +42,7 @@ __all__ = [
     "close_default_services",
     "get_services",
     "judge_score_fn",
+    "ready_services",
     "use_services",
 ]
 
@@ -200,6 +201,16 @@ def get_services(context: GraceContext | None = None) -> Services:
             _default = build_services()
             atexit.register(close_default_services)
         return _default
+
+
+def ready_services() -> Services | None:
+    """The services in force if they exist already, else None (never builds, never blocks).
+
+    Async callers use it to build the default services in a worker thread the first time.
+    """
+    if _override:
+        return _override[-1]
+    return _default
 
 
 @contextlib.contextmanager

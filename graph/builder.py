@@ -7,7 +7,14 @@ checkpointer). In your code compile ``builder`` with a checkpointer, or use
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial, wraps
+from typing import Any, cast
+
+from langchain_core.runnables.config import run_in_executor
+from langgraph._internal._runnable import RunnableCallable
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from grace.context import GraceContext
@@ -20,7 +27,11 @@ from graph.routing import (
     route_after_intervene,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
-from nodes.execute import is_transient_error
+from nodes.execute import aexecute, is_transient_error
+from nodes.finalize import afinalize
+from nodes.intervene import aintervene
+from nodes.plan import aplan
+from nodes.replan import areplan
 
 __all__ = ["builder", "graph", "make_builder"]
 
@@ -34,6 +45,22 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
+_Node = Callable[[State, Runtime[GraceContext]], dict[str, Any]]
+_ANode = Callable[[State, Runtime[GraceContext]], Awaitable[dict[str, Any]]]
+
+
+def _node(name: str, func: _Node, afunc: _ANode | None) -> RunnableCallable:
+    """A node with a sync and an async implementation.
+
+    ``invoke`` / ``stream`` call ``func``; ``ainvoke`` / ``astream`` await ``afunc`` instead
+    of running ``func`` in the event loop's thread pool (without ``afunc`` they still do).
+    Untraced, like a plain function given to ``add_node``.
+    """
+    if afunc is None:  # what ``add_node`` does with a sync function
+        afunc = cast(_ANode, wraps(func)(partial(run_in_executor, None, func)))  # type: ignore[call-arg]
+    return RunnableCallable(func, afunc, name=name, trace=False)
+
+
 def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
     """Wire the six nodes and their conditional edges."""
     run = get_settings().run
@@ -45,12 +72,12 @@ def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
     b = StateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
-    b.add_node(plan, retry_policy=retry)
-    b.add_node(execute, retry_policy=retry)
-    b.add_node(confidence, retry_policy=retry)
-    b.add_node(intervene)
-    b.add_node(replan, retry_policy=retry)
-    b.add_node(finalize)
+    b.add_node("plan", _node("plan", plan, aplan), retry_policy=retry)
+    b.add_node("execute", _node("execute", execute, aexecute), retry_policy=retry)
+    b.add_node("confidence", _node("confidence", confidence, None), retry_policy=retry)
+    b.add_node("intervene", _node("intervene", intervene, aintervene))
+    b.add_node("replan", _node("replan", replan, areplan), retry_policy=retry)
+    b.add_node("finalize", _node("finalize", finalize, afinalize))
     b.add_edge(START, "plan")
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
@@ -13,6 +15,7 @@ from grace.state import State
 __all__ = [
     "InvalidQuestionError",
     "answer_step",
+    "aservices_for",
     "context_of",
     "pending_steps",
     "question_of",
@@ -86,3 +89,17 @@ def services_for(runtime: Runtime[GraceContext] | None) -> Services:
     from grace.services import get_services
 
     return get_services(context_of(runtime))
+
+
+async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
+    """Services for this run, for async nodes.
+
+    Built in a worker thread the first time: opening the store (and ingesting the sample
+    corpus) must not block the event loop.
+    """
+    from grace.services import ready_services
+
+    services = ready_services()
+    if services is not None:
+        return services
+    return await asyncio.to_thread(services_for, runtime)

@@ -18,12 +18,15 @@ timestamps and the model calls and tokens it spent.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import threading
 import time
+from collections.abc import Generator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from langgraph.runtime import Runtime
 
@@ -34,9 +37,17 @@ from grace.services import Services
 from grace.settings import get_settings
 from grace.state import State
 from grace.tools import ToolCall, ToolEnv
-from nodes.common import context_of, is_done, pending_steps, services_for
+from nodes.common import aservices_for, context_of, is_done, pending_steps, services_for
 
-__all__ = ["TransientToolError", "execute", "is_transient_error", "partition_ready", "run_step"]
+__all__ = [
+    "TransientToolError",
+    "aexecute",
+    "arun_step",
+    "execute",
+    "is_transient_error",
+    "partition_ready",
+    "run_step",
+]
 
 
 class TransientToolError(RuntimeError):
@@ -147,37 +158,73 @@ def _call_tool(
     try:
         result = future.result(timeout=timeout)
     except FutureTimeout:
-        return ToolResult(success=False, error=f"{action} timed out after {timeout:g}s"), True
+        return _timed_out(action, timeout)
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
-        error = f"{action} failed: {type(exc).__name__}: {exc}"
-        return ToolResult(success=False, error=error), is_transient_error(exc)
+        return _failed(action, exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000
     return result, False
 
 
-def run_step(
-    services: Services,
-    step: PlanStep,
-    call: ToolCall,
-    env: ToolEnv,
-    default_timeout: float,
-    *,
-    can_retry: bool = False,
-    defer_fallback: bool = False,
-) -> StepResult:
-    """Run one step with its timeout and fallback.
+def _timed_out(action: str, timeout: float) -> tuple[ToolResult, bool]:
+    return ToolResult(success=False, error=f"{action} timed out after {timeout:g}s"), True
 
-    Raises:
-        TransientToolError: only when ``can_retry`` and the failure is transient (the node
-            is retried by LangGraph); otherwise never raises.
 
-    With ``defer_fallback``, a step that failed transiently (retries used up) does not run
-    its fallback here: ``replan`` switches it to the fallback.
+def _failed(action: str, exc: Exception) -> tuple[ToolResult, bool]:
+    error = f"{action} failed: {type(exc).__name__}: {exc}"
+    return ToolResult(success=False, error=error), is_transient_error(exc)
+
+
+def _retrieve(task: asyncio.Task[ToolResult]) -> None:
+    """Done callback of an abandoned tool task: consume its outcome (no "never retrieved")."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _acall_tool(
+    services: Services, action: str, call: ToolCall, env: ToolEnv, timeout: float
+) -> tuple[ToolResult, bool]:
+    """Async :func:`_call_tool`: await the tool's ``arun`` for at most ``timeout`` seconds.
+
+    The tool runs as its own task (it inherits the context: callbacks, stream writer). A
+    tool still running at the timeout is cancelled and abandoned, not awaited, so a tool
+    that ignores cancellation cannot block the run either. A tool without ``arun`` runs
+    its ``run`` in a worker thread.
+    """
+    tool = services.tools.get(action)
+    started = time.perf_counter()
+    arun = getattr(tool, "arun", None)
+    coro = arun(call, env) if arun is not None else asyncio.to_thread(tool.run, call, env)
+    task: asyncio.Task[ToolResult] = asyncio.ensure_future(coro)
+    try:
+        done, _ = await asyncio.wait((task,), timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        task.add_done_callback(_retrieve)
+        return _timed_out(action, timeout)
+    try:
+        result = task.result()
+    except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
+        return _failed(action, exc)
+    result.execution_time_ms = (time.perf_counter() - started) * 1000
+    return result, False
+
+
+def _step_flow(
+    services: Services, step: PlanStep, *, can_retry: bool, defer_fallback: bool
+) -> Generator[str, tuple[ToolResult, bool], StepResult]:
+    """The logic of one step, shared by the sync and the async path (no I/O of its own).
+
+    Yields the action to run (the step's, then possibly its fallback) and receives the
+    ``(result, transient)`` pair of that tool call; returns the step's result. The sync
+    driver (:func:`run_step`) and the async one (:func:`arun_step`) only differ in how they
+    make the tool call.
     """
     emit("step_started", step_id=step.step_id, action=step.action)
     started_at = time.time()
-    timeout = step.timeout_seconds or default_timeout
-    result, transient = _call_tool(services, step.action, call, env, timeout)
+    result, transient = yield step.action
     if transient and not result.success:
         if can_retry:
             raise TransientToolError(f"step {step.step_id}: {result.error}")
@@ -186,7 +233,7 @@ def run_step(
     run_fallback = not (transient and defer_fallback)
     if not result.success and step.fallback and step.fallback in services.tools and run_fallback:
         first_error = result.error
-        result, _ = _call_tool(services, step.fallback, call, env, timeout)
+        result, _ = yield step.fallback
         action, used_fallback, usage = step.fallback, True, usage + result.usage
         if result.error is None:
             result.error = f"{step.action} failed ({first_error}); used fallback {action}"
@@ -221,6 +268,56 @@ def run_step(
     return step_result
 
 
+def run_step(
+    services: Services,
+    step: PlanStep,
+    call: ToolCall,
+    env: ToolEnv,
+    default_timeout: float,
+    *,
+    can_retry: bool = False,
+    defer_fallback: bool = False,
+) -> StepResult:
+    """Run one step with its timeout and fallback.
+
+    Raises:
+        TransientToolError: only when ``can_retry`` and the failure is transient (the node
+            is retried by LangGraph); otherwise never raises.
+
+    With ``defer_fallback``, a step that failed transiently (retries used up) does not run
+    its fallback here: ``replan`` switches it to the fallback.
+    """
+    timeout = step.timeout_seconds or default_timeout
+    flow = _step_flow(services, step, can_retry=can_retry, defer_fallback=defer_fallback)
+    try:
+        action = next(flow)
+        while True:
+            action = flow.send(_call_tool(services, action, call, env, timeout))
+    except StopIteration as done:
+        return cast(StepResult, done.value)
+
+
+async def arun_step(
+    services: Services,
+    step: PlanStep,
+    call: ToolCall,
+    env: ToolEnv,
+    default_timeout: float,
+    *,
+    can_retry: bool = False,
+    defer_fallback: bool = False,
+) -> StepResult:
+    """Async :func:`run_step`: the tool's ``arun`` under ``asyncio`` timeouts."""
+    timeout = step.timeout_seconds or default_timeout
+    flow = _step_flow(services, step, can_retry=can_retry, defer_fallback=defer_fallback)
+    try:
+        action = next(flow)
+        while True:
+            action = flow.send(await _acall_tool(services, action, call, env, timeout))
+    except StopIteration as done:
+        return cast(StepResult, done.value)
+
+
 _carried_lock = threading.Lock()
 _carried: dict[str, dict[str, StepResult]] = {}
 """Results finished by an attempt that was then retried, by task id: the retry reuses them
@@ -252,9 +349,26 @@ def _run_one(
         return exc
 
 
-def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Run the ready steps of the plan."""
-    services = services_for(runtime)
+@dataclass
+class _Batch:
+    """One ``execute`` attempt: what to run, what is already known, how to finish."""
+
+    services: Services
+    env: ToolEnv
+    results: dict[str, StepResult]
+    ready: list[PlanStep]
+    skipped: list[StepResult]
+    todo: list[tuple[PlanStep, ToolCall]]
+    outcomes: list[StepResult | TransientToolError]
+    task_id: str | None
+    can_retry: bool
+    defer_fallback: bool
+    timeout: float
+    max_parallel: int
+
+
+def _prepare(state: State, runtime: Runtime[GraceContext], services: Services) -> _Batch:
+    """Ready and skipped steps, their tool calls, and results carried from a retried attempt."""
     env = services.tool_env(context_of(runtime))
     results = dict(state.results)
     ready, skipped = partition_ready(pending_steps(state.plan, results), results)
@@ -281,17 +395,63 @@ def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     task_id, can_retry = _attempt(runtime)
     with _carried_lock:
         carried = _carried.get(task_id, {}) if task_id is not None else {}
-    defer_fallback = state.replan_count < state.replan_budget
-    todo = [(s, c) for s, c in zip(ready, calls, strict=True) if s.step_id not in carried]
-    outcomes: list[StepResult | TransientToolError] = [
-        carried[s.step_id] for s in ready if s.step_id in carried
-    ]
-    timeout = settings.step_timeout_seconds
+    return _Batch(
+        services=services,
+        env=env,
+        results=results,
+        ready=ready,
+        skipped=skipped,
+        todo=[(s, c) for s, c in zip(ready, calls, strict=True) if s.step_id not in carried],
+        outcomes=[carried[s.step_id] for s in ready if s.step_id in carried],
+        task_id=task_id,
+        can_retry=can_retry,
+        defer_fallback=state.replan_count < state.replan_budget,
+        timeout=settings.step_timeout_seconds,
+        max_parallel=max(1, settings.max_parallel_steps),
+    )
+
+
+def _finish(batch: _Batch) -> dict[str, Any]:
+    """The node's update; raise for a retry if a step failed transiently.
+
+    Steps that finished in a retried attempt are kept for the next one.
+    """
+    outcomes = batch.outcomes
+    errors = [o for o in outcomes if isinstance(o, TransientToolError)]
+    finished = [o for o in outcomes if isinstance(o, StepResult)]
+    task_id = batch.task_id
+    if errors:
+        if task_id is not None:
+            with _carried_lock:
+                _carried[task_id] = {r.step_id: r for r in finished}
+        raise TransientToolError("; ".join(str(e) for e in errors))
+    if task_id is not None:
+        with _carried_lock:
+            _carried.pop(task_id, None)
+    by_id = {r.step_id: r for r in finished}
+    new: list[StepResult] = list(batch.skipped) + [by_id[s.step_id] for s in batch.ready]
+    results = batch.results
+    for result in new:
+        results[result.step_id] = result
+    usage = sum((r.token_usage for r in new), TokenUsage())
+    return {
+        "results": results,
+        "last_batch": [r.step_id for r in new],
+        "usage": usage,
+        "review": None,
+    }
+
+
+def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Run the ready steps of the plan (threads; each tool call in a daemon thread)."""
+    batch = _prepare(state, runtime, services_for(runtime))
+    services, env, todo = batch.services, batch.env, batch.todo
+    timeout, can_retry, defer = batch.timeout, batch.can_retry, batch.defer_fallback
     if len(todo) == 1:
         step, call = todo[0]
-        outcomes.append(_run_one(services, step, call, env, timeout, can_retry, defer_fallback))
+        batch.outcomes.append(_run_one(services, step, call, env, timeout, can_retry, defer))
     elif todo:
-        with ThreadPoolExecutor(max_workers=min(settings.max_parallel_steps, len(todo))) as pool:
+        with ThreadPoolExecutor(max_workers=min(batch.max_parallel, len(todo))) as pool:
             futures = [
                 pool.submit(
                     contextvars.copy_context().run,
@@ -302,29 +462,39 @@ def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
                     env,
                     timeout,
                     can_retry,
-                    defer_fallback,
+                    defer,
                 )
                 for s, c in todo
             ]
-            outcomes.extend(f.result() for f in futures)
-    errors = [o for o in outcomes if isinstance(o, TransientToolError)]
-    finished = [o for o in outcomes if isinstance(o, StepResult)]
-    if errors:
-        if task_id is not None:
-            with _carried_lock:
-                _carried[task_id] = {r.step_id: r for r in finished}
-        raise TransientToolError("; ".join(str(e) for e in errors))
-    if task_id is not None:
-        with _carried_lock:
-            _carried.pop(task_id, None)
-    by_id = {r.step_id: r for r in finished}
-    new: list[StepResult] = list(skipped) + [by_id[s.step_id] for s in ready]
-    for result in new:
-        results[result.step_id] = result
-    usage = sum((r.token_usage for r in new), TokenUsage())
-    return {
-        "results": results,
-        "last_batch": [r.step_id for r in new],
-        "usage": usage,
-        "review": None,
-    }
+            batch.outcomes.extend(f.result() for f in futures)
+    return _finish(batch)
+
+
+async def aexecute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`execute`: the tools' ``arun`` as tasks.
+
+    At most ``run.max_parallel_steps`` at a time; same skips, timeouts, fallbacks and
+    transient retries as the sync path.
+    """
+    batch = _prepare(state, runtime, await aservices_for(runtime))
+    services, env = batch.services, batch.env
+    limit = asyncio.Semaphore(batch.max_parallel)
+
+    async def one(step: PlanStep, call: ToolCall) -> StepResult | TransientToolError:
+        async with limit:
+            try:
+                return await arun_step(
+                    services,
+                    step,
+                    call,
+                    env,
+                    batch.timeout,
+                    can_retry=batch.can_retry,
+                    defer_fallback=batch.defer_fallback,
+                )
+            except TransientToolError as exc:
+                return exc
+
+    if batch.todo:
+        batch.outcomes.extend(await asyncio.gather(*(one(s, c) for s, c in batch.todo)))
+    return _finish(batch)

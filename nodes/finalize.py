@@ -7,14 +7,17 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from confidence import Thresholds
 from grace.context import GraceContext
 from grace.events import emit
 from grace.schemas import StepResult, StepStatus
+from grace.services import Services
 from grace.state import State
-from nodes.common import answer_step, is_done, services_for
+from nodes.common import answer_step, aservices_for, is_done, services_for
 from nodes.confidence import run_thresholds
+from nodes.learning import alearned_thresholds
 
-__all__ = ["finalize"]
+__all__ = ["afinalize", "finalize"]
 
 NO_ANSWER = "GRACE could not produce an answer from the documents."
 
@@ -32,6 +35,17 @@ def _best_answer(state: State) -> StepResult | None:
 def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Assemble the run's output."""
     services = services_for(runtime)
+    return _output(state, services, run_thresholds(services, runtime, state.user_id))
+
+
+async def afinalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`finalize`: learned thresholds read with the store's async API."""
+    services = await aservices_for(runtime)
+    return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
+
+
+def _output(state: State, services: Services, thresholds: Thresholds) -> dict[str, Any]:
+    """The run's output, decided with ``thresholds``."""
     notes: list[str] = []
     best = _best_answer(state)
     if state.edited_answer:
@@ -54,7 +68,6 @@ def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     overall = state.confidence
     if overall is None or (best is not None and best.confidence is None):
         overall = services.aggregator.aggregate(scored)
-    thresholds = run_thresholds(services, runtime, state.user_id)
     decision = services.calculator.decide_action(overall, thresholds)
     emit("final", confidence=overall, level=decision.level.value)
     return {

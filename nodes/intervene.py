@@ -24,9 +24,9 @@ from grace.hitl import (
 )
 from grace.schemas import InterventionRecord, Source, StepResult
 from grace.state import ReplanRequest, State
-from nodes.common import answer_step, services_for
+from nodes.common import answer_step, aservices_for, services_for
 
-__all__ = ["build_interrupt", "intervene"]
+__all__ = ["aintervene", "build_interrupt", "intervene"]
 
 
 def _describe(state: State, decision: ActionDecision, batch: list[StepResult], answer: str) -> str:
@@ -111,8 +111,8 @@ def _record_learning(
     record_outcome(services_for(runtime), runtime, score, reply.type, thread_user=state.user_id)
 
 
-def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Ask the person and turn the reply into the next move (continue, replan or finish)."""
+def _ask_person(state: State) -> tuple[HumanInterrupt, HumanResponse]:
+    """Build the request, emit ``intervention_required`` and interrupt until a valid reply."""
     request = build_interrupt(state)
     emit(
         "intervention_required",
@@ -120,8 +120,33 @@ def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         confidence=request.confidence,
         step_id=request.step_id,
     )
-    reply = _ask(request)
+    return request, _ask(request)
+
+
+def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Ask the person and turn the reply into the next move (continue, replan or finish)."""
+    request, reply = _ask_person(state)
     _record_learning(state, runtime, reply, request.confidence)
+    return _update(state, request, reply)
+
+
+async def aintervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`intervene`: the learned thresholds are recorded with the store's async API."""
+    from nodes.learning import arecord_outcome
+
+    request, reply = _ask_person(state)
+    await arecord_outcome(
+        await aservices_for(runtime),
+        runtime,
+        request.confidence,
+        reply.type,
+        thread_user=state.user_id,
+    )
+    return _update(state, request, reply)
+
+
+def _update(state: State, request: HumanInterrupt, reply: HumanResponse) -> dict[str, Any]:
+    """The node's update for the person's ``reply`` to ``request``."""
     record = InterventionRecord(
         step_ids=list(state.last_batch),
         level=request.level,

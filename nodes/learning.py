@@ -15,8 +15,10 @@ thresholds apply and the failure is logged.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import cast, get_args
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast, get_args
 
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
@@ -26,11 +28,20 @@ from grace.context import GraceContext
 from grace.services import Services
 from nodes.common import context_of
 
-__all__ = ["learned_thresholds", "learner_for", "record_outcome", "user_of"]
+__all__ = [
+    "alearned_thresholds",
+    "arecord_outcome",
+    "learned_thresholds",
+    "learner_for",
+    "record_outcome",
+    "user_of",
+]
 
 log = logging.getLogger(__name__)
 
 _OUTCOMES = frozenset(get_args(Outcome))
+
+T = TypeVar("T")
 
 
 def user_of(
@@ -109,6 +120,57 @@ def record_outcome(
     try:
         return learner_for(services, store).record(
             user_of(services, runtime, thread_user), score, cast(Outcome, outcome)
+        )
+    except Exception:  # learning is best effort: the person's reply still takes effect
+        log.warning("could not record the intervention outcome", exc_info=True)
+        return None
+
+
+async def _async_or_thread(call: Callable[[], Awaitable[T]], fallback: Callable[[], T]) -> T:
+    """The store's async API; a sync-only store (``SqliteStore``) is used in a thread."""
+    try:
+        return await call()
+    except NotImplementedError:
+        return await asyncio.to_thread(fallback)
+
+
+async def alearned_thresholds(
+    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+) -> Thresholds:
+    """Async :func:`learned_thresholds` (``store.aget``: nothing blocks the event loop)."""
+    base = services.settings.confidence.thresholds
+    store = _store(services, runtime)
+    if store is None:
+        return base
+    try:
+        user = user_of(services, runtime, thread_user)
+        learner = learner_for(services, store)
+        return await _async_or_thread(
+            lambda: learner.athresholds_for(user), lambda: learner.thresholds_for(user)
+        )
+    except Exception:  # a store failure must not fail the run: use the configured ones
+        log.warning("learned thresholds unavailable; using the configured ones", exc_info=True)
+        return base
+
+
+async def arecord_outcome(
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    score: float,
+    outcome: str,
+    *,
+    thread_user: str | None = None,
+) -> Thresholds | None:
+    """Async :func:`record_outcome` (``store.aget`` / ``aput``)."""
+    store = _store(services, runtime)
+    if store is None or outcome not in _OUTCOMES:
+        return None
+    score = min(1.0, max(0.0, score))
+    try:
+        learner = learner_for(services, store)
+        user, kind = user_of(services, runtime, thread_user), cast(Outcome, outcome)
+        return await _async_or_thread(
+            lambda: learner.arecord(user, score, kind), lambda: learner.record(user, score, kind)
         )
     except Exception:  # learning is best effort: the person's reply still takes effect
         log.warning("could not record the intervention outcome", exc_info=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -14,19 +15,30 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
 from grace.state import State
-from nodes.common import context_of, question_of, services_for
+from nodes.common import aservices_for, context_of, question_of, services_for
 
-__all__ = ["finish_plan", "plan", "plan_request"]
+__all__ = ["aplan", "finish_plan", "plan", "plan_request"]
 
 
 def plan_request(
-    services: Services, ctx: GraceContext, query: str, feedback: str | None = None
+    services: Services,
+    ctx: GraceContext,
+    query: str,
+    feedback: str | None = None,
+    *,
+    collections: list[str] | None = None,
 ) -> PlanRequest:
-    """The planner's request for ``query`` with the collections that exist."""
+    """The planner's request for ``query`` with the collections that exist.
+
+    ``collections`` are the store's collections when the caller listed them already (the
+    async nodes list them off the event loop); otherwise they are listed here.
+    """
     default = ctx.collection or services.settings.retrieval.collection
+    if collections is None:
+        collections = services.store.list_collections()
     return PlanRequest(
         query=query,
-        collections=services.store.list_collections() or [default],
+        collections=collections or [default],
         default_collection=default,
         max_steps=services.settings.run.max_steps,
         feedback=feedback,
@@ -60,17 +72,32 @@ def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) 
     return plan
 
 
+def _update(
+    services: Services, ctx: GraceContext, request: PlanRequest, outcome: PlanOutcome
+) -> dict[str, Any]:
+    budget = ctx.max_replans
+    return {
+        "query": request.query,
+        "plan": finish_plan(services, request, outcome),
+        "usage": outcome.usage,
+        "replan_budget": services.settings.run.max_replans if budget is None else budget,
+    }
+
+
 def plan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Plan the run's question."""
     services = services_for(runtime)
     ctx = context_of(runtime)
     query = question_of(state, services.settings.run.max_question_chars)
     request = plan_request(services, ctx, query)
-    outcome = services.planner.plan(request)
-    budget = ctx.max_replans
-    return {
-        "query": query,
-        "plan": finish_plan(services, request, outcome),
-        "usage": outcome.usage,
-        "replan_budget": services.settings.run.max_replans if budget is None else budget,
-    }
+    return _update(services, ctx, request, services.planner.plan(request))
+
+
+async def aplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`plan`: the planner's ``aplan``; the store is listed off the loop."""
+    services = await aservices_for(runtime)
+    ctx = context_of(runtime)
+    query = question_of(state, services.settings.run.max_question_chars)
+    collections = await asyncio.to_thread(services.store.list_collections)
+    request = plan_request(services, ctx, query, collections=collections)
+    return _update(services, ctx, request, await services.planner.aplan(request))

@@ -24,9 +24,10 @@ while ``replan_count < replan_budget``, so a run cannot loop.
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Iterable
-from typing import Any, Literal
+from collections.abc import Generator, Iterable
+from typing import Any, Literal, cast
 
 from langgraph.runtime import Runtime
 
@@ -35,16 +36,18 @@ from grace.context import GraceContext
 from grace.events import emit
 from grace.plan_validation import validate_plan
 from grace.planning import broadened_queries, keyword_query, template_plan
+from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
 from grace.settings import RunSettings
 from grace.state import State
-from nodes.common import answer_step, context_of, is_done, services_for
+from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
 from nodes.plan import plan_request
 
 __all__ = [
     "Strategy",
     "Trigger",
+    "areplan",
     "low_confidence_allowance",
     "low_confidence_replan_due",
     "replan",
@@ -119,19 +122,36 @@ def _prefixed(plan: ExecutionPlan, prefix: str, taken: set[str]) -> list[PlanSte
     ]
 
 
+class _Collections:
+    """What :func:`_flow` yields to ask its driver for the store's collections."""
+
+
+_COLLECTIONS = _Collections()
+
+_Need = _Collections | PlanRequest
+"""A request of the replan logic to its driver: the collections, or a planner call."""
+_Flow = Generator[_Need, Any, dict[str, Any]]
+
+
+def _collections() -> Generator[_Need, Any, list[str]]:
+    return cast(list[str], (yield _COLLECTIONS))
+
+
 def _fresh_plan(
     services: Services,
     runtime: Runtime[GraceContext],
     query: str,
     feedback: str,
     repairs: list[str],
-) -> ExecutionPlan:
+) -> Generator[_Need, Any, ExecutionPlan]:
     """A validated plan from the planner (``feedback`` says why; never passage text).
 
-    Validation repairs (or the planner's error) are appended to ``repairs``.
+    Validation repairs (or the planner's error) are appended to ``repairs``. A generator
+    (``plan = yield from _fresh_plan(...)``): the planner call is made by the driver.
     """
-    request = plan_request(services, context_of(runtime), query, feedback)
-    outcome = services.planner.plan(request)
+    collections = yield from _collections()
+    request = plan_request(services, context_of(runtime), query, feedback, collections=collections)
+    outcome = cast(PlanOutcome, (yield request))
     if outcome.plan is None:
         plan = template_plan(request.query, request.default_collection)
         if outcome.error:
@@ -175,16 +195,17 @@ def _broadened_searches(
     prefix: str,
     limit: int,
     taken: set[str],
+    collections: list[str],
 ) -> tuple[list[PlanStep], list[str]]:
     """New searches for the same question.
 
     Keyword and sub-question phrasings in the collections already searched, and the
-    question's keywords in the collections not searched yet.
+    question's keywords in the collections not searched yet (of ``collections``).
     """
     default = context_of(runtime).collection or services.settings.retrieval.collection
     done = _searched(old.steps, default)
     searched_collections = sorted({c for _, c in done}) or [default]
-    others = [c for c in services.store.list_collections() if c not in searched_collections]
+    others = [c for c in collections if c not in searched_collections]
     wanted: list[tuple[str, str]] = [
         (q, c) for q in broadened_queries(query) for c in searched_collections
     ]
@@ -219,6 +240,38 @@ def _plan_for(query: str, steps: list[PlanStep], old: ExecutionPlan) -> Executio
 def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Build the next plan, say which strategy and why."""
     services = services_for(runtime)
+    flow = _flow(state, runtime, services)
+    try:
+        need = next(flow)
+        while True:
+            if isinstance(need, PlanRequest):
+                need = flow.send(services.planner.plan(need))
+            else:
+                need = flow.send(services.store.list_collections())
+    except StopIteration as done:
+        return cast(dict[str, Any], done.value)
+
+
+async def areplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`replan`: the planner's ``aplan``; the store is listed off the loop."""
+    services = await aservices_for(runtime)
+    flow = _flow(state, runtime, services)
+    try:
+        need = next(flow)
+        while True:
+            if isinstance(need, PlanRequest):
+                need = flow.send(await services.planner.aplan(need))
+            else:
+                need = flow.send(await asyncio.to_thread(services.store.list_collections))
+    except StopIteration as done:
+        return cast(dict[str, Any], done.value)
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _Flow:
+    """The replan logic, shared by :func:`replan` and :func:`areplan` (no I/O of its own).
+
+    Yields what it needs from the store or the planner (:data:`_Need`); returns the update.
+    """
     old = state.plan
     assert old is not None, "replan needs a plan"
     trigger = replan_trigger(state)
@@ -249,7 +302,8 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         strategy, query = "full", detail or query
         reason = "the person rewrote the question: a new plan for it"
         kept, add_answer = [], False
-        steps = _prefixed(_fresh_plan(services, runtime, query, reason, repairs), prefix, taken)
+        fresh = yield from _fresh_plan(services, runtime, query, reason, repairs)
+        steps = _prefixed(fresh, prefix, taken)
     elif trigger == "human_response":
         strategy = "partial"
         reason = "the person added information: answer again with it, keeping the searches"
@@ -289,7 +343,7 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
             strategy = "partial"
             reason = f"steps {detail or 'of the plan'} failed: new searches for them, keeping "
             reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
-            fresh = _fresh_plan(services, runtime, query, reason, repairs)
+            fresh = yield from _fresh_plan(services, runtime, query, reason, repairs)
             default = context_of(runtime).collection or services.settings.retrieval.collection
             done = _searched(kept, default)
             steps = [
@@ -303,9 +357,8 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
             reformulated = keyword_query(query)
             reason = f"steps {detail or 'of the plan'} failed and nothing completed: a new plan "
             reason += f"for the reformulated question '{reformulated}'"
-            steps = _prefixed(
-                _fresh_plan(services, runtime, reformulated, reason, repairs), prefix, taken
-            )
+            fresh = yield from _fresh_plan(services, runtime, reformulated, reason, repairs)
+            steps = _prefixed(fresh, prefix, taken)
             steps = [
                 s.model_copy(update={"query": query}) if s.action == "reasoning" else s
                 for s in steps
@@ -316,8 +369,9 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         broadened: list[PlanStep] = []
         how: list[str] = []
         if _count(state, "low_confidence", "partial") == 0:
+            collections = yield from _collections()
             broadened, how = _broadened_searches(
-                services, runtime, old, query, prefix, max_new, taken
+                services, runtime, old, query, prefix, max_new, taken, collections
             )
         if broadened:
             strategy, steps = "partial", broadened
@@ -328,9 +382,8 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
             reformulated = keyword_query(query)
             reason = f"{why} after broadening: a new plan for the reformulated question "
             reason += f"'{reformulated}'"
-            steps = _prefixed(
-                _fresh_plan(services, runtime, reformulated, reason, repairs), prefix, taken
-            )
+            fresh = yield from _fresh_plan(services, runtime, reformulated, reason, repairs)
+            steps = _prefixed(fresh, prefix, taken)
             steps = [
                 s.model_copy(update={"query": query}) if s.action == "reasoning" else s
                 for s in steps

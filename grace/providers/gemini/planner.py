@@ -8,6 +8,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from confidence.structured import StructuredCall
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
@@ -27,7 +28,10 @@ class PlanDraft(BaseModel):
 
 
 class LLMPlanner:
-    """Plans with one structured-output call; simple questions skip the call entirely."""
+    """Plans with one structured-output call; simple questions skip the call entirely.
+
+    The structured-output runnable is built once (:class:`confidence.structured.StructuredCall`).
+    """
 
     def __init__(
         self,
@@ -40,6 +44,7 @@ class LLMPlanner:
         self.model = model
         self.actions = actions
         self.skip_below_complexity = skip_below_complexity
+        self._structured = StructuredCall(model, PlanDraft)
 
     def _messages(self, request: PlanRequest) -> list[Any]:
         feedback = (
@@ -80,8 +85,7 @@ class LLMPlanner:
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
         try:
-            structured = self.model.with_structured_output(PlanDraft, include_raw=True)
-            result = structured.invoke(self._messages(request))
+            result = self._structured.invoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001 - any model failure falls back to the template
             return PlanOutcome(
                 plan=None,
@@ -95,8 +99,7 @@ class LLMPlanner:
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
         try:
-            structured = self.model.with_structured_output(PlanDraft, include_raw=True)
-            result = await structured.ainvoke(self._messages(request))
+            result = await self._structured.ainvoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001
             return PlanOutcome(
                 plan=None,

@@ -1,0 +1,326 @@
+"""Async end to end: ``ainvoke`` runs the async node functions, nothing blocks the loop.
+
+Each node is registered with a sync and an async implementation (``graph/builder.py``).
+Under ``ainvoke`` the tools' ``arun``, the planner's ``aplan`` and the models' async calls
+run on the event loop's own thread: the sync ``run`` of every tool and the sync model call
+raise here, so a run that finishes proves they were never used. The sync path (``invoke``)
+still uses the sync implementations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pytest
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langgraph.checkpoint.memory import InMemorySaver
+
+from bench.models import independent_search_plan
+from checkpoints import open_async_checkpointer, open_checkpointer
+from grace.context import GraceContext
+from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
+from grace.serde import use_grace_serializer
+from grace.services import Services, build_services, use_services
+from grace.settings import GraceSettings, get_settings
+from grace.tools import ToolCall, ToolEnv, ToolRegistry
+from graph import builder
+from nodes.execute import _carried, aexecute, arun_step, execute
+from nodes.finalize import afinalize, finalize
+from nodes.intervene import aintervene, intervene
+from nodes.plan import aplan, plan
+from nodes.replan import areplan, replan
+from tests.fakes import ScriptedChatModel
+
+QUERIES = [
+    "horse tram line opened",
+    "Wren Point Lighthouse designer",
+    "lantern festival",
+    "university founded",
+]
+QUESTION = (
+    "When did the horse tram line open, who designed the Wren Point Lighthouse, when is the "
+    "lantern festival held and when was the university founded?"
+)
+SIMPLE = "When did the horse tram line open in Lumen Bay?"
+VERDICT = {"self_evaluation": 0.95, "query_coverage": 0.9, "rationale": "supported"}
+LATENCY = 0.15
+
+
+class AsyncOnlyModel(ScriptedChatModel):
+    """A scripted model whose sync call raises: only ``ainvoke`` may call it."""
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        raise AssertionError("sync model call under ainvoke")
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        assert not self.script.latency, "scripted latency would sleep in the event loop"
+        return ScriptedChatModel._generate(self, messages)
+
+
+@dataclass
+class AsyncOnlyTool:
+    """A registered tool whose ``run`` raises; ``arun`` records its thread and delays."""
+
+    inner: Any
+    latency: float = 0.0
+    threads: list[int] = field(default_factory=list)
+    hang: bool = False
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    @property
+    def description(self) -> str:
+        return str(self.inner.description)
+
+    @property
+    def is_search(self) -> bool:
+        return bool(self.inner.is_search)
+
+    def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        raise AssertionError(f"sync {self.name}.run under ainvoke")
+
+    async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+        self.threads.append(threading.get_ident())
+        if self.hang:
+            await asyncio.sleep(3600)
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        result: ToolResult = await self.inner.arun(call, env)
+        return result
+
+
+def _async_only(
+    offline_services: Any, model: ScriptedChatModel, *, latency: float = 0.0, **settings: Any
+) -> tuple[Services, dict[str, AsyncOnlyTool]]:
+    config = GraceSettings(
+        data_dir=offline_services.settings.data_dir, provider="offline", **settings
+    )
+    services = build_services(config, chat_model=model, store=offline_services.store)
+    tools = {
+        n: AsyncOnlyTool(services.tools.get(n), latency=latency if n == "rag_search" else 0.0)
+        for n in services.tools.names()
+    }
+    return replace(services, tools=ToolRegistry(list(tools.values()))), tools
+
+
+def _cfg(thread: str) -> Any:
+    return {"configurable": {"thread_id": thread}}
+
+
+def test_every_node_has_a_sync_and_an_async_implementation() -> None:
+    expected = {
+        "plan": (plan, aplan),
+        "execute": (execute, aexecute),
+        "intervene": (intervene, aintervene),
+        "replan": (replan, areplan),
+        "finalize": (finalize, afinalize),
+    }
+    for name, (func, afunc) in expected.items():
+        runnable = builder.nodes[name].runnable
+        assert runnable.func is func, name  # type: ignore[attr-defined]
+        assert runnable.afunc is afunc, name  # type: ignore[attr-defined]
+    assert builder.nodes["confidence"].runnable.afunc is not None  # type: ignore[attr-defined]
+
+
+async def test_ainvoke_never_calls_a_sync_tool_or_model(offline_services: Any) -> None:
+    model = AsyncOnlyModel.of(
+        plans=[independent_search_plan(QUERIES, QUESTION)],
+        answers=["The line opened in 1874 [S1]."],
+        verdicts=[VERDICT],
+    )
+    services, tools = _async_only(offline_services, model)
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        out = await app.ainvoke({"query": QUESTION}, _cfg("async-only"))
+    assert out["answer"]
+    assert model.count("PlanDraft") == 1
+    loop_thread = threading.get_ident()
+    used = [t for tool in tools.values() for t in tool.threads]
+    assert len(used) == len(QUERIES) + 1  # four searches and the answer
+    assert set(used) == {loop_thread}  # awaited on the event loop, not in a worker thread
+
+
+def test_invoke_still_uses_the_sync_implementations(offline_services: Any) -> None:
+    services, _ = _async_only(offline_services, ScriptedChatModel.of())
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        out = app.invoke({"query": SIMPLE}, _cfg("sync-path"))
+    # The tools' sync ``run`` raised: both steps failed (the answer step's fallback is
+    # ``ask_user``, whose ``run`` raises too), so the run asks the person.
+    values = app.get_state(_cfg("sync-path")).values
+    assert values["results"]["s1"].status == StepStatus.FAILED
+    assert "sync rag_search.run under ainvoke" in (values["results"]["s1"].error or "")
+    assert "__interrupt__" in out or out.get("answer")
+
+
+def _check_overlap(results: dict[str, StepResult], limit: int | None = None) -> None:
+    searches = [results[f"s{i}"] for i in range(1, len(QUERIES) + 1)]
+    assert all(r.status == StepStatus.SUCCESS for r in searches)
+    for r in searches:
+        assert r.started_at is not None and r.finished_at is not None
+        assert r.finished_at - r.started_at >= LATENCY * 0.9
+    if limit is None:
+        for a, b in itertools.combinations(searches, 2):
+            assert a.started_at < b.finished_at and b.started_at < a.finished_at, (a, b)
+        assert max(r.started_at for r in searches) < min(r.finished_at for r in searches)
+    else:
+        for r in searches:
+            in_flight = sum(1 for o in searches if o.started_at <= r.started_at < o.finished_at)
+            assert in_flight <= limit
+        assert max(r.started_at for r in searches) >= min(r.finished_at for r in searches)
+    answer = results[f"s{len(QUERIES) + 1}"]
+    assert answer.started_at is not None
+    assert answer.started_at >= max(r.finished_at for r in searches)
+
+
+@pytest.mark.parametrize("limit", [None, 2])
+async def test_async_searches_overlap_within_max_parallel_steps(
+    offline_services: Any, limit: int | None
+) -> None:
+    model = AsyncOnlyModel.of(
+        plans=[independent_search_plan(QUERIES, QUESTION)],
+        answers=["The line opened in 1874 [S1]."],
+        verdicts=[VERDICT],
+    )
+    run = {"max_parallel_steps": limit} if limit else {}
+    services, _ = _async_only(offline_services, model, latency=LATENCY, run=run)
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        await app.ainvoke({"query": QUESTION}, _cfg(f"async-overlap-{limit}"))
+        values = (await app.aget_state(_cfg(f"async-overlap-{limit}"))).values
+    _check_overlap(values["results"], limit)
+
+
+async def test_call_budget_holds_with_async_model_calls(offline_services: Any) -> None:
+    model = AsyncOnlyModel.of(answers=["It is stated in [S1]."], verdicts=[VERDICT])
+    services, _ = _async_only(offline_services, model)
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        await app.ainvoke({"query": SIMPLE}, _cfg("async-budget"))
+        usage = (await app.aget_state(_cfg("async-budget"))).values["usage"]
+    assert model.count("PlanDraft") == 0 and model.count("text") == 1
+    assert len(model.calls) <= 3 and usage.model_calls <= 3
+
+
+async def test_a_hung_async_tool_times_out_and_runs_its_fallback(offline_services: Any) -> None:
+    services, tools = _async_only(offline_services, ScriptedChatModel.of())
+    tools["rag_search"].hang = True
+    env = services.tool_env(GraceContext())
+    step = PlanStep(
+        step_id="s1",
+        action="rag_search",
+        query="horse tram",
+        timeout_seconds=0.1,
+        fallback="rag_search",
+    )
+    started = time.perf_counter()
+    result = await arun_step(services, step, ToolCall(step=step), env, default_timeout=60.0)
+    assert time.perf_counter() - started < 1.0  # two timeouts of 0.1 s, nothing waited on
+    assert result.status == StepStatus.FAILED and result.used_fallback
+    assert "timed out after 0.1s" in (result.error or "")
+
+
+async def test_a_transient_failure_is_retried_under_ainvoke_keeping_finished_steps(
+    offline_services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graph.builder import make_builder
+
+    monkeypatch.setenv("GRACE_RUN__RETRY_INITIAL_INTERVAL", "0.01")
+    get_settings.cache_clear()
+    try:
+        fast = make_builder()
+    finally:
+        get_settings.cache_clear()
+    model = AsyncOnlyModel.of(
+        plans=[independent_search_plan(QUERIES[:2], QUESTION)],
+        answers=["The line opened in 1874 [S1]."],
+        verdicts=[VERDICT],
+    )
+    services, tools = _async_only(offline_services, model)
+    search = tools["rag_search"]
+    seen: list[str] = []
+    real = search.inner
+
+    class Flaky:
+        name, description, is_search = real.name, real.description, real.is_search
+
+        def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+            raise AssertionError("sync run under ainvoke")
+
+        async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+            seen.append(call.step.query)
+            if "Lighthouse" in call.step.query and seen.count(call.step.query) == 1:
+                raise ConnectionError("reset")
+            result: ToolResult = await real.arun(call, env)
+            return result
+
+    services = replace(
+        services,
+        tools=ToolRegistry([Flaky(), *(t for n, t in tools.items() if n != "rag_search")]),
+    )
+    app = fast.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with use_services(services):
+        out = await app.ainvoke({"query": QUESTION}, _cfg("async-retry"))
+        values = (await app.aget_state(_cfg("async-retry"))).values
+    assert seen.count(QUERIES[0]) == 1 and seen.count(QUERIES[1]) == 2, seen
+    assert values["results"]["s1"].status == StepStatus.SUCCESS
+    assert values["results"]["s2"].status == StepStatus.SUCCESS
+    assert out["answer"] and values["replans"] == []
+    assert not _carried  # the carried results were released
+
+
+def test_sqlite_checkpointer_runs_wal_with_synchronous_normal(tmp_path: Any) -> None:
+    with open_checkpointer("sqlite", sqlite_path=tmp_path / "cp.sqlite") as saver:
+        conn = saver.conn  # type: ignore[attr-defined]
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+
+
+async def test_async_sqlite_checkpointer_runs_wal_with_synchronous_normal(tmp_path: Any) -> None:
+    async with open_async_checkpointer("sqlite", sqlite_path=tmp_path / "cp.sqlite") as saver:
+        conn = saver.conn  # type: ignore[attr-defined]
+        assert (await (await conn.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
+        assert (await (await conn.execute("PRAGMA synchronous")).fetchone())[0] == 1
+
+
+def test_local_qdrant_writes_use_wal_and_survive_reopening(tmp_path: Any) -> None:
+    import sqlite3
+
+    from grace.retrieval.store import CorpusStore
+
+    texts = [f"The horse tram line number {i} opened in 1874." for i in range(20)]
+    ids = [f"00000000-0000-0000-0000-{i:012d}" for i in range(20)]
+    metas = [{"source": "trams.md", "title": "Trams", "chunk_index": i} for i in range(20)]
+    with CorpusStore(path=tmp_path / "q") as store:
+        store.add_chunks("c", texts, metas, ids)
+        store.delete_points("c", ids[:5])
+    db = next((tmp_path / "q").rglob("storage.sqlite"))
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+    with CorpusStore(path=tmp_path / "q") as store:
+        assert store.count("c") == 15
+        assert store.search("horse tram", collection="c").hits
