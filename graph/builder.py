@@ -27,6 +27,7 @@ from graph.routing import (
     route_after_intervene,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
+from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene
@@ -74,7 +75,7 @@ def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
     )
     b.add_node("plan", _node("plan", plan, aplan), retry_policy=retry)
     b.add_node("execute", _node("execute", execute, aexecute), retry_policy=retry)
-    b.add_node("confidence", _node("confidence", confidence, None), retry_policy=retry)
+    b.add_node("confidence", _node("confidence", confidence, aconfidence), retry_policy=retry)
     b.add_node("intervene", _node("intervene", intervene, aintervene))
     b.add_node("replan", _node("replan", replan, areplan), retry_policy=retry)
     b.add_node("finalize", _node("finalize", finalize, afinalize))

@@ -23,13 +23,14 @@ user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from langgraph.runtime import Runtime
 
 from confidence import (
     RECOMMENDED_ACTIONS,
     ActionDecision,
+    AnswerJudgement,
     ConfidenceFactors,
     ConfidenceScore,
     InterventionLevel,
@@ -50,11 +51,13 @@ from grace.schemas import (
 )
 from grace.services import Services
 from grace.state import ReplanRequest, State
-from nodes.common import answer_step, pending_steps, services_for
+from nodes._flow import Flow, JudgeCall, ThresholdsFor, adrive, drive
+from nodes.common import answer_step, aservices_for, pending_steps, services_for
 from nodes.learning import learned_thresholds, user_of
-from nodes.quality_gate import gate_applies, judge_answer, run_quality_gate
+from nodes.quality_gate import gate_applies, gate_flow, judge_usage
 
 __all__ = [
+    "aconfidence",
     "calibrated_confidence",
     "confidence",
     "decide_before_answer",
@@ -197,18 +200,19 @@ def _judge_and_gate(
     step: PlanStep,
     result: StepResult,
     scores: dict[str, ConfidenceScore],
-) -> _Answer:
+) -> Flow[_Answer]:
     """ONE judge call on the answer (self-evaluation + coverage), then the quality gate.
 
     A passing gate reuses that judge call; only a failed gate spends more (regeneration
     with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
     """
     question = plan.original_query
-    judgement, usage = judge_answer(services, question, result)
+    judgement = cast(AnswerJudgement, (yield JudgeCall(question, result)))
+    usage = judge_usage(judgement)
     result = result.model_copy(update={"token_usage": result.token_usage + usage})
     answer = _Answer(result=result, factors=ConfidenceFactors(), usage=usage)
     if gate_applies(services, result):
-        gate = run_quality_gate(services, runtime, state, question, step, result, judgement)
+        gate = yield from gate_flow(services, runtime, state, question, step, result, judgement)
         answer.result, judgement, answer.checks = gate.result, gate.judgement, gate.checks
         answer.usage = usage + gate.usage
         if gate.passed is False:
@@ -245,6 +249,17 @@ def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
 def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Score the steps of the latest batch and take the decision."""
     services = services_for(runtime)
+    return drive(_flow(state, runtime, services), services, runtime)
+
+
+async def aconfidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`confidence`: the judge's ``ajudge``, the gate's async calls, ``store.aget``."""
+    services = await aservices_for(runtime)
+    return await adrive(_flow(state, runtime, services), services, runtime)
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """The node's logic, shared by both paths (:mod:`nodes._flow`): yields its I/O."""
     calc = services.calculator
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
@@ -259,7 +274,9 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         step, result = steps[step_id], results[step_id]
         penalty = 0.0
         if final is not None and step_id == final.step_id and result.status != StepStatus.FAILED:
-            answer = _judge_and_gate(services, runtime, state, plan, step, result, scores)
+            answer = yield from _judge_and_gate(
+                services, runtime, state, plan, step, result, scores
+            )
             result, factors, penalty = answer.result, answer.factors, answer.penalty
             usage = usage + answer.usage
             checks.extend(answer.checks)
@@ -270,7 +287,7 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         scores[step_id] = score
         results[step_id] = result.model_copy(update={"confidence": score.score})
     user = user_of(services, runtime, state.user_id)
-    thresholds = run_thresholds(services, runtime, user)
+    thresholds = cast(Thresholds, (yield ThresholdsFor(user)))  # run_thresholds, sync or async
     remaining = pending_steps(plan, results)
     batch = [results[s] for s in state.last_batch]
     update: dict[str, Any] = {"results": results, "scores": scores, "usage": usage}

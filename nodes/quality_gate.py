@@ -28,19 +28,28 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult
 from grace.context import GraceContext
 from grace.events import emit
-from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage
+from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
 from grace.state import State
 from grace.tools import ToolCall
-from nodes.common import context_of
+from nodes._flow import Flow, JudgeCall, ScoreCall, ToolRun, adrive, drive
 
-__all__ = ["GateOutcome", "gate_applies", "judge_answer", "run_quality_gate"]
+__all__ = [
+    "GateOutcome",
+    "arun_quality_gate",
+    "gate_applies",
+    "gate_flow",
+    "judge_answer",
+    "judge_usage",
+    "run_quality_gate",
+]
 
 _SUGGESTIONS = (
     "Answer exactly what the question asks, every part of it.",
@@ -79,12 +88,16 @@ def judge_answer(
 ) -> tuple[AnswerJudgement, TokenUsage]:
     """One judge call on an answer: self-evaluation and coverage, with its cost."""
     judgement = services.judge.judge(question, result.output, [s.text for s in result.sources])
-    usage = TokenUsage(
+    return judgement, judge_usage(judgement)
+
+
+def judge_usage(judgement: AnswerJudgement) -> TokenUsage:
+    """The model calls and tokens a judgement cost."""
+    return TokenUsage(
         model_calls=judgement.model_calls,
         input_tokens=judgement.input_tokens,
         output_tokens=judgement.output_tokens,
     )
-    return judgement, usage
 
 
 def gate_applies(services: Services, result: StepResult) -> bool:
@@ -140,13 +153,11 @@ def _evaluate(
     judgement: AnswerJudgement,
     step_id: str,
     attempt: int,
-) -> tuple[QualityCheck, TokenUsage]:
+) -> Flow[tuple[QualityCheck, TokenUsage]]:
     gate = services.settings.quality_gate
     usage = TokenUsage()
     if gate.evaluation == "evaluator":
-        evaluation = services.evaluator.evaluate_scoring(
-            question, result.output, [s.text for s in result.sources]
-        )
+        evaluation = cast(EvaluationResult, (yield ScoreCall(question, result)))
         usage = TokenUsage(
             model_calls=evaluation.model_calls,
             input_tokens=evaluation.input_tokens,
@@ -190,7 +201,7 @@ def _regenerate(
     step: PlanStep,
     result: StepResult,
     feedback: str,
-) -> tuple[StepResult | None, TokenUsage, str | None]:
+) -> Flow[tuple[StepResult | None, TokenUsage, str | None]]:
     """Run the answer step's tool again with ``feedback``; never raises."""
     dependencies = [state.results[d] for d in step.depends_on if d in state.results]
     call = ToolCall(
@@ -200,8 +211,7 @@ def _regenerate(
         feedback=feedback,
     )
     try:
-        tool = services.tools.get(result.action)
-        out = tool.run(call, services.tool_env(context_of(runtime)))
+        out = cast(ToolResult, (yield ToolRun(result.action, call)))
     except Exception as exc:  # noqa: BLE001 - a failed regeneration keeps the earlier answer
         return None, TokenUsage(), f"regeneration failed: {type(exc).__name__}: {exc}"
     if not out.success:
@@ -233,13 +243,41 @@ def run_quality_gate(
     ``result`` and ``judgement`` are the executed answer and its (already paid) judge
     call. The returned result carries the token usage of every attempt.
     """
+    flow = gate_flow(services, runtime, state, question, step, result, judgement)
+    return drive(flow, services, runtime)
+
+
+async def arun_quality_gate(
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    state: State,
+    question: str,
+    step: PlanStep,
+    result: StepResult,
+    judgement: AnswerJudgement,
+) -> GateOutcome:
+    """Async :func:`run_quality_gate`: ``ajudge``, ``aevaluate_scoring``, the tool's ``arun``."""
+    flow = gate_flow(services, runtime, state, question, step, result, judgement)
+    return await adrive(flow, services, runtime)
+
+
+def gate_flow(
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    state: State,
+    question: str,
+    step: PlanStep,
+    result: StepResult,
+    judgement: AnswerJudgement,
+) -> Flow[GateOutcome]:
+    """The gate's logic (:func:`run_quality_gate`), yielding its model and tool calls."""
     gate = services.settings.quality_gate
-    check, usage = _evaluate(services, question, result, judgement, step.step_id, 0)
+    check, usage = yield from _evaluate(services, question, result, judgement, step.step_id, 0)
     attempts: list[tuple[StepResult, AnswerJudgement, QualityCheck]] = [(result, judgement, check)]
     extra = usage
     if check.passed is False:
         for n in range(1, gate.max_regenerations + 1):
-            new, spent, error = _regenerate(
+            new, spent, error = yield from _regenerate(
                 services, runtime, state, step, result, feedback_text(attempts[-1][2])
             )
             extra = extra + spent
@@ -255,11 +293,11 @@ def run_quality_gate(
                 )
                 attempts.append((earlier[0], earlier[1], repeat))
                 break
-            new_judgement, judge_usage = judge_answer(services, question, new)
-            new_check, eval_usage = _evaluate(
+            new_judgement = cast(AnswerJudgement, (yield JudgeCall(question, new)))
+            new_check, eval_usage = yield from _evaluate(
                 services, question, new, new_judgement, step.step_id, n
             )
-            extra = extra + judge_usage + eval_usage
+            extra = extra + judge_usage(new_judgement) + eval_usage
             attempts.append((new, new_judgement, new_check))
             if new_check.passed is not False:
                 break
