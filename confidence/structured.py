@@ -10,6 +10,8 @@ from typing import Any, Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
@@ -162,7 +164,11 @@ class StructuredCall(Generic[M]):
     @staticmethod
     def _parse(parser: Runnable[Any, Any], raw: Any) -> dict[str, Any]:
         try:
-            parsed = parser.invoke(raw)
+            if isinstance(parser, BaseOutputParser) and isinstance(raw, BaseMessage):
+                # What ``parser.invoke(raw)`` does, without a callback run of its own.
+                parsed = parser.parse_result([ChatGeneration(message=raw)])
+            else:
+                parsed = parser.invoke(raw)
         except Exception as exc:  # noqa: BLE001 - reported like include_raw=True does
             return {"raw": raw, "parsed": None, "parsing_error": exc}
         return {"raw": raw, "parsed": parsed, "parsing_error": None}

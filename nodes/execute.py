@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import queue
 import threading
 import time
-from collections.abc import Generator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Generator
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from langgraph.runtime import Runtime
 
@@ -48,6 +49,9 @@ __all__ = [
     "partition_ready",
     "run_step",
 ]
+
+
+T = TypeVar("T")
 
 
 class TransientToolError(RuntimeError):
@@ -133,28 +137,74 @@ def partition_ready(
     return ready, skipped
 
 
+class _DaemonThreads:
+    """Long-lived daemon worker threads that never make a caller wait for a free worker.
+
+    :meth:`submit` hands the call to an idle worker, and starts a new daemon thread when
+    none is idle, so a tool that hangs past its timeout only keeps its own thread (the
+    caller abandons it, as before) and never delays another call. Workers idle for
+    ``idle_seconds`` exit. Compared with a new thread per tool call this saves starting a
+    thread (and waiting for it to be scheduled) on every call.
+    """
+
+    def __init__(self, idle_seconds: float = 60.0) -> None:
+        self._idle_seconds = idle_seconds
+        self._lock = threading.Lock()
+        self._idle = 0  # workers waiting for a job, minus jobs queued and not yet taken
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Run ``fn(*args)`` in this thread's context on a daemon worker; its future."""
+        future: Future[T] = Future()
+        ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(ctx.run(fn, *args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                future.set_exception(exc)
+
+        with self._lock:
+            spawn = self._idle == 0
+            if not spawn:
+                self._idle -= 1
+        self._jobs.put(job)
+        if spawn:
+            threading.Thread(target=self._work, name="grace-tool", daemon=True).start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get(timeout=self._idle_seconds)
+            except queue.Empty:
+                with self._lock:
+                    if self._idle > 0:  # no job is reserved for this worker: leave
+                        self._idle -= 1
+                        return
+                continue  # a job was queued for this worker just now: take it
+            job()
+            del job
+            with self._lock:
+                self._idle += 1
+
+
+_threads = _DaemonThreads()
+
+
 def _call_tool(
     services: Services, action: str, call: ToolCall, env: ToolEnv, timeout: float
 ) -> tuple[ToolResult, bool]:
     """Run one tool under ``timeout``; return its result and whether a failure is transient.
 
-    The tool runs in a daemon thread: a tool that hangs past its timeout is abandoned (it
-    cannot block the run, nor the interpreter's exit).
+    The tool runs in a daemon thread (:class:`_DaemonThreads`): a tool that hangs past its
+    timeout is abandoned (it cannot block the run, nor the interpreter's exit).
     """
     tool = services.tools.get(action)
     started = time.perf_counter()
-    future: Future[ToolResult] = Future()
-    ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
-
-    def target() -> None:
-        if not future.set_running_or_notify_cancel():
-            return
-        try:
-            future.set_result(ctx.run(tool.run, call, env))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            future.set_exception(exc)
-
-    threading.Thread(target=target, name=f"grace-{action}", daemon=True).start()
+    future = _threads.submit(tool.run, call, env)
     try:
         result = future.result(timeout=timeout)
     except FutureTimeout:
@@ -451,22 +501,16 @@ def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         step, call = todo[0]
         batch.outcomes.append(_run_one(services, step, call, env, timeout, can_retry, defer))
     elif todo:
-        with ThreadPoolExecutor(max_workers=min(batch.max_parallel, len(todo))) as pool:
-            futures = [
-                pool.submit(
-                    contextvars.copy_context().run,
-                    _run_one,
-                    services,
-                    s,
-                    c,
-                    env,
-                    timeout,
-                    can_retry,
-                    defer,
-                )
-                for s, c in todo
-            ]
-            batch.outcomes.extend(f.result() for f in futures)
+        limit = threading.BoundedSemaphore(batch.max_parallel)
+
+        def bounded(step: PlanStep, call: ToolCall) -> StepResult | TransientToolError:
+            with limit:
+                return _run_one(services, step, call, env, timeout, can_retry, defer)
+
+        # Each step waits at most for its tool's timeout (twice with a fallback): ``result``
+        # returns once every step has.
+        futures = [_threads.submit(bounded, s, c) for s, c in todo]
+        batch.outcomes.extend(f.result() for f in futures)
     return _finish(batch)
 
 

@@ -326,3 +326,19 @@ def test_local_qdrant_writes_use_wal_and_survive_reopening(tmp_path: Any) -> Non
     with CorpusStore(path=tmp_path / "q") as store:
         assert store.count("c") == 15
         assert store.search("horse tram", collection="c").hits
+
+
+def test_tool_threads_are_reused_and_a_hung_call_never_blocks_another() -> None:
+    from nodes.execute import _DaemonThreads
+
+    threads = _DaemonThreads(idle_seconds=5.0)
+    release = threading.Event()
+    hung = threads.submit(release.wait, 10.0)  # a tool that hangs: keeps its own thread
+    idents = []
+    for _ in range(5):
+        idents.append(threads.submit(threading.get_ident).result(timeout=2.0))
+        time.sleep(0.02)  # let the worker go idle again
+    assert not hung.done()
+    assert len(set(idents)) <= 2  # idle workers are reused, not one thread per call
+    release.set()
+    assert hung.result(timeout=2.0) is True
