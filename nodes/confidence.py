@@ -170,7 +170,13 @@ def factors_for(
             spread=f.get("spread", 0.0),
         )
         return ConfidenceFactors(is_search_step=True, search=stats, tool_success=tool_success)
-    inherited = inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
+    # An abstention rests on no passage: the searches' quality says nothing about it.
+    abstained = result.factors.get("abstained", 0.0) > 0
+    inherited = (
+        None
+        if abstained
+        else inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
+    )
     texts = [s.text for s in result.sources]
     return ConfidenceFactors(
         search_quality=inherited,

@@ -14,7 +14,7 @@ from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
 from nodes.common import answer_step, aservices_for, is_done, services_for
-from nodes.confidence import run_thresholds
+from nodes.confidence import calibrated_confidence, run_thresholds
 from nodes.learning import alearned_thresholds
 
 __all__ = ["afinalize", "finalize"]
@@ -67,7 +67,7 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     ]
     overall = state.confidence
     if overall is None or (best is not None and best.confidence is None):
-        overall = services.aggregator.aggregate(scored)
+        overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
     decision = services.calculator.decide_action(overall, thresholds)
     emit("final", confidence=overall, level=decision.level.value)
     return {

@@ -2,11 +2,14 @@
 
 ``run_eval(dataset_dir, output_dir)`` ingests the dataset's corpus into a fresh collection,
 runs every question non-interactively and writes ``report.json``, ``runs.jsonl``,
-``reliability.png`` and ``risk_coverage.png``. ``grace eval`` is :func:`eval_command`.
+``reliability.png`` and ``risk_coverage.png``. ``grace eval`` is :func:`eval_command`;
+``grace calibrate`` is :func:`~grace.evaluation.calibrate.calibrate_command`, which fits
+``confidence.calibration`` (:func:`fit_calibration`) on a labelled dataset.
 """
 
 from __future__ import annotations
 
+from grace.evaluation.calibrate import calibrate_command, cross_validated, fit_calibration
 from grace.evaluation.dataset import Dataset, DatasetError, Question, load_dataset
 from grace.evaluation.metrics import aurc, auroc, bootstrap_ci, ece, risk_coverage
 from grace.evaluation.record import RunRecord
@@ -26,8 +29,11 @@ __all__ = [
     "aurc",
     "bootstrap_ci",
     "build_report",
+    "calibrate_command",
+    "cross_validated",
     "default_scorers",
     "ece",
+    "fit_calibration",
     "is_correct_run",
     "load_dataset",
     "risk_coverage",

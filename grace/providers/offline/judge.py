@@ -4,12 +4,17 @@ The judge re-reads the answer sentence in the passages it cites
 (:func:`~grace.providers.offline.evidence.assess`) and scores:
 
 - ``coverage``: the share of the question's content tokens (unweighted) found in the
-  answer sentence and its neighbouring sentences;
+  answer sentence itself;
 - ``self_eval``: an estimate that the answer is correct and supported — the IDF-weighted
-  coverage of the answer's window, halved for each key term of the question that the
-  cited passages do not contain, halved when the sentence holds no span of the asked answer type
-  (``when`` → date, ``how many`` → number, ``who`` → name) and when a negated question
-  meets an affirmative passage.
+  coverage of the question by the answer sentence itself, halved for each key term of the
+  question that the cited passages do not contain, halved when the sentence holds no span of
+  the asked answer type (``when`` → date, ``how many`` → number, ``who`` → name) and when a
+  negated question meets an affirmative passage.
+
+Both read the *sentence* the answer states, not its neighbours: the neighbours help the
+reader find the right place, but a fact the answer does not state is not evidence that the
+answer is right. On the dev set the sentence's coverage separates correct from wrong
+answers clearly better than its window's (AUROC 0.73 against 0.62 among answered runs).
 
 An abstention (the answer says the documents do not contain it) or an empty answer is
 measured as 0 for both.
@@ -25,7 +30,6 @@ from confidence.judges import AnswerJudgement
 from grace.providers.offline.evidence import Evidence, assess
 from grace.retrieval import tokenize
 from grace.schemas import Source
-from grace.text import split_sentences
 
 __all__ = ["HeuristicAnswerJudge"]
 
@@ -33,7 +37,7 @@ _CITATION = re.compile(r"\s*\[[^\[\]]+\]\s*$")
 
 
 def _self_eval(ev: Evidence) -> float:
-    value = ev.window * 0.5 ** len(ev.absent)
+    value = ev.lexical * 0.5 ** len(ev.absent)
     if ev.type_ok is False:
         value *= 0.5
     if not ev.negation_ok:
@@ -62,10 +66,10 @@ class HeuristicAnswerJudge:
             found = [ev for ev in assess(question, sources) if ev.source_id == "A"]
         ev = found[0]
         q_tokens = set(tokenize(question))
-        context = set(tokenize(_context(claim, passages) or claim))
-        coverage = len(q_tokens & context) / len(q_tokens) if q_tokens else 0.0
+        stated = set(tokenize(claim))
+        coverage = len(q_tokens & stated) / len(q_tokens) if q_tokens else 0.0
         self_eval = _self_eval(ev)
-        notes = [f"window support {ev.window:.2f}"]
+        notes = [f"sentence support {ev.lexical:.2f} (window {ev.window:.2f})"]
         if ev.absent:
             notes.append(f"passage lacks {', '.join(ev.absent)}")
         if ev.type_ok is False:
@@ -81,13 +85,3 @@ class HeuristicAnswerJudge:
     async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
         """Run :meth:`judge` in a worker thread."""
         return await asyncio.to_thread(self.judge, question, answer, passages)
-
-
-def _context(claim: str, passages: Sequence[str]) -> str:
-    """The claim with its neighbouring sentences in the first passage that holds it."""
-    for text in passages:
-        sentences = split_sentences(text)
-        for i, s in enumerate(sentences):
-            if s.strip() == claim:
-                return " ".join(sentences[max(i - 1, 0) : i + 2])
-    return ""

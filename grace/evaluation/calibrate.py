@@ -1,0 +1,251 @@
+"""``grace calibrate DATASET_DIR``: fit ``confidence.calibration`` on your own labelled data.
+
+The run's overall confidence is a ranking score; :mod:`confidence.calibration` maps it to
+P(answer correct) so the decision thresholds read as probabilities. This module fits that
+map on a dataset in the ``grace eval`` format:
+
+1. run every question with ``confidence.calibration.method: none`` (the raw overall
+   confidence; :func:`~grace.evaluation.runner.run_eval`), label each run correct or not
+   (:func:`~grace.evaluation.report.is_correct_run`: unanswerable questions count as not
+   correct);
+2. :func:`fit_calibration` — Platt scaling (default; two parameters, right for tens to a
+   few hundred runs) or isotonic regression with at least ``min_bin_size`` runs per block;
+3. report the ECE before, after (in-sample) and ``folds``-fold cross-validated (each run
+   calibrated by a map fitted without it — the honest estimate), and write the settings
+   snippet to paste into ``grace.yaml``.
+
+Fit on data like the questions your users ask, and not on the set you report figures on.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+import yaml
+from rich.console import Console
+
+from confidence import CalibrationMethod, CalibrationParams, apply_calibration
+from confidence.calibration import fit_calibration_params
+from grace.evaluation.metrics import auroc, ece
+from grace.evaluation.record import RunRecord
+from grace.evaluation.report import is_correct_run
+from grace.evaluation.runner import run_eval
+from grace.settings import GraceSettings
+
+__all__ = [
+    "CalibrationFit",
+    "calibrate_command",
+    "calibrate_dataset",
+    "calibration_snippet",
+    "cross_validated",
+    "fit_calibration",
+]
+
+
+def _labelled(records: Sequence[RunRecord]) -> tuple[list[float], list[bool]]:
+    return [r.confidence for r in records], [is_correct_run(r) for r in records]
+
+
+def fit_calibration(
+    records: Sequence[RunRecord],
+    *,
+    method: CalibrationMethod = "platt",
+    min_bin_size: int = 10,
+    fitted_on: str = "",
+) -> CalibrationParams:
+    """Fit a calibration of the runs' (raw) confidence to "answered correctly".
+
+    Args:
+        records: Evaluated runs whose ``confidence`` is the *raw* overall confidence (run
+            with ``confidence.calibration.method: none``).
+        method: ``platt`` or ``isotonic`` (``none`` returns the identity).
+        min_bin_size: Fewest runs per isotonic block.
+        fitted_on: A note stored with the parameters (data set, size, date).
+
+    """
+    scores, labels = _labelled(records)
+    return fit_calibration_params(
+        scores, labels, method=method, min_bin_size=min_bin_size, fitted_on=fitted_on
+    )
+
+
+def cross_validated(
+    records: Sequence[RunRecord],
+    *,
+    method: CalibrationMethod = "platt",
+    min_bin_size: int = 10,
+    folds: int = 5,
+    seed: int = 0,
+) -> list[float]:
+    """Out-of-fold calibrated confidences: each run mapped by a fit that never saw it."""
+    n = len(records)
+    if n < 2:
+        raise ValueError("cross-validation needs at least two runs")
+    k = max(2, min(folds, n))
+    order = np.random.default_rng(seed).permutation(n)
+    out = [0.0] * n
+    for fold in range(k):
+        test = set(order[fold::k].tolist())
+        train = [r for i, r in enumerate(records) if i not in test]
+        params = fit_calibration(train, method=method, min_bin_size=min_bin_size)
+        for i in test:
+            out[i] = apply_calibration(records[i].confidence, params)
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class CalibrationFit:
+    """A fitted calibration and how well it does."""
+
+    params: CalibrationParams
+    n: int
+    accuracy: float
+    auroc: float | None
+    ece_raw: float | None
+    ece_fitted: float | None
+    """In-sample: optimistic."""
+    ece_cross_validated: float | None
+    """Each run calibrated by a fit without it (``folds``-fold)."""
+
+
+def calibrate_dataset(
+    dataset_dir: Path,
+    *,
+    method: CalibrationMethod = "platt",
+    min_bin_size: int = 10,
+    folds: int = 5,
+    settings: GraceSettings | None = None,
+    eval_output: Path | None = None,
+    progress: bool = True,
+) -> CalibrationFit:
+    """Run the dataset with raw confidence and fit ``confidence.calibration`` on it."""
+    base = settings if settings is not None else GraceSettings()
+    raw_config = base.confidence.model_copy(update={"calibration": CalibrationParams()})
+    raw = base.model_copy(update={"confidence": raw_config})
+    with tempfile.TemporaryDirectory(prefix="grace-calibrate-") as tmp:
+        out = eval_output if eval_output is not None else Path(tmp)
+        run_eval(Path(dataset_dir), out, settings=raw, progress=progress, n_boot=0)
+        records = _read_records(out / "runs.jsonl")
+    scores, labels = _labelled(records)
+    note = f"{Path(dataset_dir).name}: {len(records)} runs, {method}, {date.today().isoformat()}"
+    params = fit_calibration(records, method=method, min_bin_size=min_bin_size, fitted_on=note)
+    fitted = [apply_calibration(s, params) for s in scores]
+    cv = (
+        cross_validated(records, method=method, min_bin_size=min_bin_size, folds=folds)
+        if len(records) >= 2
+        else None
+    )
+    return CalibrationFit(
+        params=params,
+        n=len(records),
+        accuracy=float(np.mean(labels)) if labels else 0.0,
+        auroc=auroc(labels, scores),
+        ece_raw=ece(scores, labels),
+        ece_fitted=ece(fitted, labels),
+        ece_cross_validated=ece(cv, labels) if cv is not None else None,
+    )
+
+
+def _read_records(path: Path) -> list[RunRecord]:
+    import json
+
+    from grace.evaluation.dataset import Question
+
+    records: list[RunRecord] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        data: dict[str, Any] = json.loads(line)
+        q = data["question"]
+        question = Question(
+            **{
+                **q,
+                "answers": tuple(q.get("answers") or ()),
+                "patterns": tuple(q.get("patterns") or ()),
+                "expected_actions": tuple(q["expected_actions"])
+                if q.get("expected_actions") is not None
+                else None,
+            }
+        )
+        records.append(
+            RunRecord(
+                question=question,
+                status=data["status"],
+                answer=data["answer"],
+                answered=data["answered"],
+                confidence=data["confidence"],
+                level=data["level"],
+            )
+        )
+    return records
+
+
+def calibration_snippet(params: CalibrationParams) -> str:
+    """The ``grace.yaml`` lines that set this calibration."""
+    data = params.model_dump(mode="json")
+    if params.method != "isotonic":
+        data.pop("x"), data.pop("y"), data.pop("min_bin_size")
+    if params.method != "platt":
+        data.pop("a"), data.pop("b")
+    return yaml.safe_dump(
+        {"confidence": {"calibration": data}}, sort_keys=False, allow_unicode=True
+    )
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def calibrate_command(
+    dataset_dir: Annotated[
+        Path, typer.Argument(help="Directory with corpus/*.md and questions.jsonl (labelled).")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Where to write the grace.yaml snippet."),
+    ] = Path("grace-calibration.yaml"),
+    method: Annotated[
+        str, typer.Option("--method", help="platt (default, small sets) or isotonic.")
+    ] = "platt",
+    min_bin_size: Annotated[
+        int, typer.Option("--min-bin-size", min=1, help="Isotonic: fewest runs per block.")
+    ] = 10,
+    folds: Annotated[int, typer.Option("--folds", min=2, help="Cross-validation folds.")] = 5,
+    eval_output: Annotated[
+        Path | None,
+        typer.Option("--eval-output", help="Also keep the raw-confidence eval files here."),
+    ] = None,
+) -> None:
+    """Fit the confidence calibration on a labelled dataset and write a grace.yaml snippet."""
+    console = Console()
+    if not (dataset_dir / "questions.jsonl").is_file():
+        console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
+        raise typer.Exit(code=2)
+    if method not in ("platt", "isotonic"):
+        console.print(f"[red]--method must be platt or isotonic, not {method!r}[/red]")
+        raise typer.Exit(code=2)
+    chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
+    fit = calibrate_dataset(
+        dataset_dir,
+        method=chosen,
+        min_bin_size=min_bin_size,
+        folds=folds,
+        eval_output=eval_output,
+    )
+    snippet = calibration_snippet(fit.params)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(snippet, encoding="utf-8")
+    console.print(
+        f"{fit.n} runs, accuracy {fit.accuracy:.3f}, AUROC {_fmt(fit.auroc)}; ECE raw "
+        f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), "
+        f"{folds}-fold cross-validated {_fmt(fit.ece_cross_validated)}"
+    )
+    console.print(snippet)
+    console.print(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG).")

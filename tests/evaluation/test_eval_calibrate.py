@@ -1,0 +1,76 @@
+"""grace calibrate: fitting confidence.calibration on evaluated runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from confidence import CalibrationParams, apply_calibration
+from grace.data import sample_dir
+from grace.evaluation.calibrate import (
+    calibrate_dataset,
+    calibration_snippet,
+    cross_validated,
+    fit_calibration,
+)
+from grace.evaluation.dataset import Question
+from grace.evaluation.record import RunRecord
+from grace.settings import GraceSettings
+
+
+def _records(n: int, seed: int = 0) -> list[RunRecord]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        s = float(rng.uniform())
+        correct = bool(rng.uniform() < s**2)  # over-confident raw scores
+        q = Question(id=f"q{i}", question="?", answers=("yes",))
+        out.append(
+            RunRecord(
+                question=q,
+                status="completed",
+                answer="yes" if correct else "no",
+                answered=True,
+                confidence=s,
+                level="notify",
+            )
+        )
+    return out
+
+
+def test_fit_calibration_labels_runs_by_correctness() -> None:
+    params = fit_calibration(_records(400), method="platt")
+    assert params.method == "platt" and params.a > 0
+    assert apply_calibration(0.5, params) < 0.5  # s² at 0.5 is 0.25: pulled down
+    iso = fit_calibration(_records(400), method="isotonic", min_bin_size=40)
+    assert iso.method == "isotonic" and len(iso.x) <= 10
+
+
+def test_cross_validated_confidences_are_out_of_fold_and_bounded() -> None:
+    records = _records(100)
+    cv = cross_validated(records, method="platt", folds=5)
+    assert len(cv) == 100 and all(0.0 <= c <= 1.0 for c in cv)
+
+
+def test_snippet_round_trips_through_the_settings(tmp_path: Path, monkeypatch: Any) -> None:
+    params = CalibrationParams(method="platt", a=7.5, b=-4.25, fitted_on="test")
+    path = tmp_path / "grace.yaml"
+    path.write_text(calibration_snippet(params), encoding="utf-8")
+    assert yaml.safe_load(path.read_text())["confidence"]["calibration"]["a"] == 7.5
+    monkeypatch.setenv("GRACE_CONFIG", str(path))
+    assert GraceSettings().confidence.calibration == params
+
+
+def test_calibrate_dataset_on_the_sample(offline_services: Any, tmp_path: Path) -> None:
+    settings = GraceSettings(data_dir=tmp_path, provider="offline")
+    fit = calibrate_dataset(
+        sample_dir(), settings=settings, progress=False, eval_output=tmp_path / "eval"
+    )
+    assert fit.n == 30 and fit.params.method == "platt" and fit.params.a > 0
+    assert fit.ece_raw is not None and fit.ece_cross_validated is not None
+    assert fit.ece_fitted is not None and fit.ece_fitted <= fit.ece_raw
+    assert (tmp_path / "eval" / "runs.jsonl").is_file()
+    assert "sample: 30 runs" in fit.params.fitted_on
