@@ -63,6 +63,14 @@ class CalibrationParams(BaseModel):
     """Isotonic: fewest runs per block when fitted (recorded for the reader)."""
     fitted_on: str = ""
     """Where the parameters come from (data set, size, date) — for the reader only."""
+    provider: str = "any"
+    """Provider whose raw scores the map was fitted on (``offline``, ``gemini``) or ``any``:
+    scores of another provider are left uncalibrated, since a map fitted on one judge's
+    scale says nothing about another's."""
+
+    def applies_to(self, provider: str) -> bool:
+        """Whether this map calibrates scores produced by ``provider``."""
+        return self.method != "none" and self.provider in ("any", provider)
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -243,6 +251,7 @@ DEFAULT_CALIBRATION = CalibrationParams(
     a=9.105126,
     b=-5.401314,
     fitted_on="grace/data/sample: 30 runs, offline provider, platt, 2026-11-22",
+    provider="offline",
 )
 """The shipped calibration: Platt scaling fitted with ``grace calibrate`` on the project's own
 sample dataset (``grace/data/sample``, offline provider) — never on the dev set, which is

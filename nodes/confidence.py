@@ -76,9 +76,13 @@ def run_thresholds(
 def calibrated_confidence(services: Services, raw: float) -> float:
     """The run's overall confidence ``raw`` mapped to P(answer correct).
 
-    By the settings' ``confidence.calibration`` (the identity with ``method: none``).
+    By the settings' ``confidence.calibration`` (the identity with ``method: none``, or when
+    the map was fitted on another provider's scores).
     """
-    return apply_calibration(raw, services.calculator.config.calibration)
+    calibration = services.calculator.config.calibration
+    if not calibration.applies_to(services.provider):
+        return raw
+    return apply_calibration(raw, calibration)
 
 
 def _final_decision(
@@ -88,7 +92,7 @@ def _final_decision(
     calibration = services.calculator.config.calibration
     overall = calibrated_confidence(services, raw)
     decision = services.calculator.decide_action(overall, thresholds)
-    if calibration.method != "none":
+    if calibration.applies_to(services.provider):
         decision = decision.model_copy(
             update={
                 "reason": f"{decision.reason}; P(correct) calibrated ({calibration.method}) "

@@ -136,6 +136,7 @@ def calibrate_dataset(
     scores, labels = _labelled(records)
     note = f"{Path(dataset_dir).name}: {len(records)} runs, {method}, {date.today().isoformat()}"
     params = fit_calibration(records, method=method, min_bin_size=min_bin_size, fitted_on=note)
+    params = params.model_copy(update={"provider": "gemini" if base.use_gemini() else "offline"})
     fitted = [apply_calibration(s, params) for s in scores]
     cv = (
         cross_validated(records, method=method, min_bin_size=min_bin_size, folds=folds)

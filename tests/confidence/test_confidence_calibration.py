@@ -144,3 +144,13 @@ def test_settings_carry_the_calibration() -> None:
     assert config.calibration == default_calibration()
     custom = ConfidenceConfig.model_validate({"calibration": {"method": "platt", "a": 3, "b": -1}})
     assert apply_calibration(1 / 3, custom.calibration) == pytest.approx(0.5)
+
+
+def test_a_map_applies_only_to_the_provider_it_was_fitted_on() -> None:
+    from confidence.calibration import CalibrationParams, default_calibration
+
+    shipped = default_calibration()
+    assert shipped.provider == "offline"
+    assert shipped.applies_to("offline") and not shipped.applies_to("gemini")
+    assert CalibrationParams(method="platt", a=2.0, b=-1.0).applies_to("gemini")
+    assert not CalibrationParams().applies_to("offline")  # method none

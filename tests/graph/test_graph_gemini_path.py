@@ -133,3 +133,15 @@ def test_reader_failure_uses_the_fallback_and_asks_the_person(run: Any) -> None:
     result = values["results"]["s2"]
     assert result.used_fallback and result.action == "ask_user"
     assert out["__interrupt__"][0].value["level"] == "escalate"
+
+
+def test_offline_calibration_is_not_applied_to_model_scores(run: Any) -> None:
+    model = ScriptedChatModel.of(
+        answers=["It opened on 2 August 1874 [S1]."], verdicts=[GOOD_VERDICT]
+    )
+    out, values = run(model, SIMPLE, "g-calibration")
+    assert "calibrated" not in values["decision"].reason
+    ordered = [values["scores"][s.step_id].score for s in values["plan"].steps]
+    from confidence import ConfidenceAggregator
+
+    assert out["confidence"] == pytest.approx(ConfidenceAggregator().aggregate(ordered))
