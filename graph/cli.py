@@ -574,12 +574,18 @@ def show(
 
 
 def _register_eval() -> None:
+    from grace.evaluation.calibrate import calibrate_command
     from grace.evaluation.cli import eval_command
 
     app.command(
         name="eval",
         help="Evaluate GRACE on a dataset folder (corpus/*.md + questions.jsonl).",
     )(eval_command)
+    app.command(
+        name="calibrate",
+        help="Fit confidence.calibration (P(correct)) on a labelled dataset folder; "
+        "writes a YAML snippet for grace.yaml.",
+    )(calibrate_command)
 
 
 _register_eval()

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import roc_auc_score
 
 __all__ = [
     "ReliabilityBin",
@@ -32,6 +31,8 @@ __all__ = [
 
 def auroc(labels: Sequence[bool], scores: Sequence[float]) -> float | None:
     """Area under the ROC curve of ``scores`` predicting ``labels`` (None if one class)."""
+    from sklearn.metrics import roc_auc_score  # lazy: keeps `grace` start-up fast
+
     y = np.asarray(labels, dtype=bool)
     if y.size == 0 or y.all() or not y.any():
         return None

@@ -26,7 +26,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from grace.context import GraceContext
 from grace.evaluation.dataset import Question, load_dataset
-from grace.evaluation.plots import plot_reliability, plot_risk_coverage
 from grace.evaluation.record import RunRecord, build_record
 from grace.evaluation.report import EvalReport, build_report, is_correct_run
 from grace.evaluation.scorers import Scorer, default_scorers, score_run
@@ -131,6 +130,8 @@ def write_outputs(records: Sequence[RunRecord], report: EvalReport, output_dir: 
             fh.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
     conf = [r.confidence for r in records]
     correct = [is_correct_run(r) for r in records]
+    from grace.evaluation.plots import plot_reliability, plot_risk_coverage  # lazy: matplotlib
+
     plot_reliability(conf, correct, output_dir / "reliability.png")
     plot_risk_coverage(conf, correct, output_dir / "risk_coverage.png")
 
