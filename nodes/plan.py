@@ -17,7 +17,7 @@ from grace.services import Services
 from grace.state import State
 from nodes.common import aservices_for, context_of, question_of, services_for
 
-__all__ = ["aplan", "finish_plan", "plan", "plan_request"]
+__all__ = ["emit_plan_ready", "aplan", "finish_plan", "plan", "plan_request"]
 
 
 def plan_request(
@@ -45,6 +45,20 @@ def plan_request(
     )
 
 
+def emit_plan_ready(plan: ExecutionPlan) -> None:
+    """Write the ``plan_ready`` event for ``plan`` (after planning and after a replan)."""
+    emit(
+        "plan_ready",
+        plan_id=plan.plan_id,
+        origin=plan.origin,
+        steps=[
+            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
+            for s in plan.steps
+        ],
+        repairs=plan.repairs,
+    )
+
+
 def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
     """Validate the proposed plan (or fall back to the template) and emit ``plan_ready``."""
     if outcome.plan is None:
@@ -59,16 +73,7 @@ def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) 
             default_collection=request.default_collection,
             max_steps=request.max_steps,
         )
-    emit(
-        "plan_ready",
-        plan_id=plan.plan_id,
-        origin=plan.origin,
-        steps=[
-            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
-            for s in plan.steps
-        ],
-        repairs=plan.repairs,
-    )
+    emit_plan_ready(plan)
     return plan
 
 

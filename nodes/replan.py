@@ -42,7 +42,7 @@ from grace.services import Services
 from grace.settings import RunSettings
 from grace.state import State
 from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
-from nodes.plan import plan_request
+from nodes.plan import emit_plan_ready, plan_request
 
 __all__ = [
     "Strategy",
@@ -415,16 +415,7 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _
         kept_steps=record.kept_steps,
         new_steps=record.new_steps,
     )
-    emit(
-        "plan_ready",
-        plan_id=plan.plan_id,
-        origin=plan.origin,
-        steps=[
-            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
-            for s in plan.steps
-        ],
-        repairs=plan.repairs,
-    )
+    emit_plan_ready(plan)
     return {
         "plan": plan,
         "query": query,
