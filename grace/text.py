@@ -10,6 +10,9 @@
   (years and dates, numbers, capitalised names / katakana and kanji runs).
 - :func:`is_negated` — whether a text contains a negation (``not``, ``n't``, ``never`` …,
   ``ない`` / ``ず`` / ``ません``).
+- :func:`contrasts` — words of a question whose opposite (or another member of the same
+  closed set: ordinals, superlatives, compass points, opposites such as open / close) the
+  sentence states instead ("the *last* service" against "the first service").
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Literal
 __all__ = [
     "AnswerType",
     "answer_type",
+    "contrasts",
     "is_negated",
     "key_terms",
     "normalise_text",
@@ -189,3 +193,58 @@ def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> lis
 def is_negated(text: str) -> bool:
     """Whether ``text`` contains a negation word (English or Japanese)."""
     return bool(_NEGATION.search(unicodedata.normalize("NFKC", text)))
+
+
+def _poles(*poles: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(p.split()) for p in poles)
+
+
+_CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
+    _poles("first", "second", "third", "fourth", "fifth", "last final"),
+    _poles("oldest", "newest youngest"),
+    _poles("earliest", "latest"),
+    _poles("largest biggest", "smallest"),
+    _poles("longest", "shortest"),
+    _poles("highest tallest", "lowest"),
+    _poles("most", "least"),
+    _poles("maximum", "minimum"),
+    _poles("north northern", "south southern", "east eastern", "west western"),
+    _poles("warm warmer hot hotter", "cold colder cool cooler"),
+    _poles("open opens opened opening", "close closes closed closing"),
+    _poles("begin begins began start starts started", "end ends ended finish finished"),
+    _poles("before", "after"),
+    _poles(
+        "increase increased increases rise rose risen", "decrease decreased decreases fall fell"
+    ),
+    _poles("win wins won", "lose loses lost"),
+    _poles("import imports imported", "export exports exported"),
+    _poles("undergraduate undergraduates", "postgraduate postgraduates"),
+    _poles("inside", "outside"),
+    _poles("upper", "lower"),
+    _poles("above", "below"),
+    _poles("male men", "female women"),
+)
+"""Closed sets of mutually exclusive words (each member a set of word forms)."""
+_WORD = re.compile(r"[a-z]+")
+
+
+def contrasts(question: str, sentence: str) -> list[str]:
+    """Question words the sentence contradicts with another member of the same closed set.
+
+    A word counts when the question uses it, the sentence does not, and the sentence uses
+    another member of its set that the question does not ("last" asked, "first" stated).
+    Returns ``"asked≠stated"`` strings; English only.
+    """
+    q_words = set(_WORD.findall(normalise_text(question)))
+    s_words = set(_WORD.findall(normalise_text(sentence)))
+    out = []
+    for poles in _CONTRAST_SETS:
+        asked = [p for p in poles if p & q_words]
+        stated = [p for p in poles if p & s_words]
+        for pole in asked:
+            if pole in stated:
+                continue
+            others = [p for p in stated if p not in asked]
+            if others:
+                out.append(f"{min(pole & q_words)}≠{min(others[0] & s_words)}")
+    return out

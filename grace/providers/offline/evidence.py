@@ -14,7 +14,10 @@ For every sentence of the passages, with its neighbours as context (the *window*
 - ``absent`` — key terms found nowhere in the sentence's passage (nor its title): the
   passage is about something else, or the question names an entity the text does not;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
-  window is not.
+  window is not;
+- ``contrast`` — question words the *sentence* contradicts with another member of the same
+  closed set (:func:`~grace.text.contrasts`: "last" asked, "first" stated; "warm" against
+  "cold"): the swapped premise of a SQuAD-style near-miss question.
 
 :func:`assess` returns them best first by ``rank`` (a weighted sum; weights in
 :data:`RANK_WEIGHTS`).
@@ -31,6 +34,7 @@ from grace.retrieval import tokenize
 from grace.schemas import Source
 from grace.text import (
     answer_type,
+    contrasts,
     is_negated,
     key_terms,
     normalise_text,
@@ -62,6 +66,7 @@ class Evidence:
     type_ok: bool | None
     negation_ok: bool
     hit_score: float
+    contrast: tuple[str, ...] = ()
 
     @property
     def rank(self) -> float:
@@ -143,6 +148,7 @@ def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
                     type_ok=bool(typed_candidates(sentence, kind, question)) if kind else None,
                     negation_ok=not negated or is_negated(window_text),
                     hit_score=passage.score,
+                    contrast=tuple(contrasts(question, sentence)),
                 )
             )
     out.sort(key=lambda e: e.rank, reverse=True)

@@ -9,7 +9,10 @@ The judge re-reads the answer sentence in the passages it cites
   coverage of the question by the answer sentence itself, halved for each key term of the
   question that the cited passages do not contain, halved when the sentence holds no span of
   the asked answer type (``when`` → date, ``how many`` → number, ``who`` → name) and when a
-  negated question meets an affirmative passage.
+  negated question meets an affirmative passage; halved for each word of the question the
+  sentence contradicts (``last`` asked, ``first`` stated: ``Evidence.contrast``) and when a
+  number or year of the question is not in the sentence or its neighbours
+  (``Evidence.hard_miss``) — the swapped premise of a near-miss question.
 
 Both read the *sentence* the answer states, not its neighbours: the neighbours help the
 reader find the right place, but a fact the answer does not state is not evidence that the
@@ -41,6 +44,9 @@ def _self_eval(ev: Evidence) -> float:
     if ev.type_ok is False:
         value *= 0.5
     if not ev.negation_ok:
+        value *= 0.5
+    value *= 0.5 ** len(ev.contrast)
+    if ev.hard_miss:
         value *= 0.5
     return min(max(value, 0.0), 1.0)
 
@@ -76,6 +82,10 @@ class HeuristicAnswerJudge:
             notes.append("no span of the asked answer type")
         if not ev.negation_ok:
             notes.append("negated question, affirmative passage")
+        if ev.contrast:
+            notes.append(f"the sentence contradicts the question ({', '.join(ev.contrast)})")
+        if ev.hard_miss:
+            notes.append("a number of the question is not near the answer")
         return AnswerJudgement(
             self_eval=round(self_eval, 4),
             coverage=round(coverage, 4),

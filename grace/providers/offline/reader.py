@@ -14,7 +14,9 @@ do not answer *this* question:
 - ``absent``: a key term of the question (a name, number or year) occurs nowhere in the
   best sentence's passage — the passage is about something else, or the question swaps
   an entity or a date (the typical SQuAD 2.0 unanswerable question);
-- ``negation``: the question is negated ("does not", "didn't") and the passage is not.
+- ``negation``: the question is negated ("does not", "didn't") and the passage is not;
+- ``contrast``: the sentence states the opposite of a word of the question, or another
+  member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``).
 
 ``support`` is the best sentence's evidence: window coverage × share of key terms present.
 """
@@ -41,6 +43,8 @@ def abstention_reason(best: Evidence, min_support: float) -> str | None:
         return f"absent: the passage does not mention {', '.join(best.absent)}"
     if not best.negation_ok:
         return "negation: the question is negated, the passage is not"
+    if best.contrast:
+        return f"contrast: the passage says {', '.join(best.contrast)}"
     return None
 
 
