@@ -176,6 +176,9 @@ class LatentStore:
     it typed as a ``CorpusStore`` for :func:`grace.services.build_services`.
     """
 
+    searches_in_process = False
+    """Stands in for a remote backend: its searches wait (tools run them off-thread)."""
+
     def __init__(self, inner: CorpusStore, latency: float) -> None:
         """Wrap ``inner``."""
         self.inner = inner

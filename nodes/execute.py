@@ -200,13 +200,22 @@ def _call_tool(
     """Run one tool under ``timeout``; return its result and whether a failure is transient.
 
     The tool runs in a daemon thread (:class:`_DaemonThreads`): a tool that hangs past its
-    timeout is abandoned (it cannot block the run, nor the interpreter's exit).
+    timeout is abandoned (it cannot block the run, nor the interpreter's exit). A tool whose
+    ``runs_inline(env)`` is true (a search over an in-process store: CPU only, nothing to
+    hang on) runs in the caller's thread instead, saving two thread hand-offs; if it still
+    took longer than ``timeout`` its result is discarded as timed out, as a thread's would
+    have been.
     """
     tool = services.tools.get(action)
     started = time.perf_counter()
-    future = _threads.submit(tool.run, call, env)
+    runs_inline = getattr(tool, "runs_inline", None)
     try:
-        result = future.result(timeout=timeout)
+        if runs_inline is not None and runs_inline(env):
+            result = tool.run(call, env)
+            if time.perf_counter() - started > timeout:
+                return _timed_out(action, timeout)
+        else:
+            result = _threads.submit(tool.run, call, env).result(timeout=timeout)
     except FutureTimeout:
         return _timed_out(action, timeout)
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run

@@ -335,6 +335,17 @@ class CorpusStore:
 
     # ------------------------------------------------------------------ search
 
+    @property
+    def searches_in_process(self) -> bool:
+        """Whether :meth:`search` is CPU work in this process only (no network call to wait on).
+
+        True for a local (embedded or in-memory) store without dense embeddings: the query is
+        embedded lexically and matched in memory, so a search cannot hang on I/O. A server
+        (``url``) or hybrid mode (a dense query embedding is a model call) may wait on the
+        network.
+        """
+        return self.is_local and self.dense_embeddings is None
+
     def search(self, query: str, *, collection: str | None = None, k: int = 5) -> SearchResult:
         """Top ``k`` chunks for ``query`` with normalised scores and their statistics.
 

@@ -43,6 +43,13 @@ class RagSearchTool:
     description = "Retrieve passages relevant to a focused query from a document collection."
     is_search = True
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """Whether :meth:`run` may run in the caller's thread (see ``nodes.execute``).
+
+        Only when the store searches in process: nothing to wait on, so no hang to abandon.
+        """
+        return bool(getattr(env.store, "searches_in_process", False))
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Search ``step.collection`` (or the default) for ``step.query``."""
         query = call.step.query or call.step.description

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grace.providers.base import ReaderAnswer
+from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source, StepStatus, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
 
@@ -47,6 +48,15 @@ class ReasoningTool:
     name = "reasoning"
     description = "Answer a question from the passages of earlier steps, citing them."
     is_search = False
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """Whether :meth:`run` may run in the caller's thread (see ``nodes.execute``).
+
+        Only with the offline extractive reader (exactly that class): CPU work in this
+        process, no model call to wait on. A model-backed reader runs off-thread under the
+        step's timeout.
+        """
+        return type(env.reader) is ExtractiveReader
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Answer ``step.query`` from the dependencies' passages."""

@@ -342,3 +342,105 @@ def test_tool_threads_are_reused_and_a_hung_call_never_blocks_another() -> None:
     assert len(set(idents)) <= 2  # idle workers are reused, not one thread per call
     release.set()
     assert hung.result(timeout=2.0) is True
+
+
+def test_an_in_process_search_runs_in_the_callers_thread(offline_services: Any) -> None:
+    from nodes.execute import run_step
+
+    seen: list[int] = []
+    inner = offline_services.store
+
+    class Watched:
+        searches_in_process = True
+
+        def search(self, *args: Any, **kwargs: Any) -> Any:
+            seen.append(threading.get_ident())
+            return inner.search(*args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(inner, name)
+
+    assert offline_services.store.searches_in_process  # local, no dense embeddings
+    env = replace(offline_services.tool_env(GraceContext()), store=Watched())
+    step = PlanStep(step_id="s1", action="rag_search", query="horse tram")
+    result = run_step(offline_services, step, ToolCall(step=step), env, default_timeout=60.0)
+    assert result.status == StepStatus.SUCCESS and result.sources
+    assert seen == [threading.get_ident()]  # no thread hand-off
+
+
+def test_an_in_process_search_over_its_timeout_still_times_out(offline_services: Any) -> None:
+    from nodes.execute import run_step
+
+    inner = offline_services.store
+
+    class Slow:
+        searches_in_process = True
+
+        def search(self, *args: Any, **kwargs: Any) -> Any:
+            time.sleep(0.15)
+            return inner.search(*args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(inner, name)
+
+    env = replace(offline_services.tool_env(GraceContext()), store=Slow())
+    step = PlanStep(step_id="s1", action="rag_search", query="horse tram", timeout_seconds=0.1)
+    result = run_step(offline_services, step, ToolCall(step=step), env, default_timeout=60.0)
+    assert result.status == StepStatus.FAILED and not result.sources
+    assert "timed out after 0.1s" in (result.error or "")
+
+
+def test_a_search_that_may_wait_on_the_network_runs_off_thread(offline_services: Any) -> None:
+    from bench.models import LatentStore
+    from nodes.execute import run_step
+
+    seen: list[int] = []
+    inner = offline_services.store
+
+    class Remote:
+        searches_in_process = False
+
+        def search(self, *args: Any, **kwargs: Any) -> Any:
+            seen.append(threading.get_ident())
+            return inner.search(*args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(inner, name)
+
+    assert not LatentStore(inner, 0.1).searches_in_process  # stands in for a remote backend
+    env = replace(offline_services.tool_env(GraceContext()), store=Remote())
+    step = PlanStep(step_id="s1", action="rag_search", query="horse tram")
+    result = run_step(offline_services, step, ToolCall(step=step), env, default_timeout=60.0)
+    assert result.status == StepStatus.SUCCESS
+    assert seen and seen[0] != threading.get_ident()
+
+
+def test_the_offline_reader_runs_in_the_callers_thread_a_model_reader_does_not(
+    offline_services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grace.providers.offline.reader import ExtractiveReader
+    from nodes.execute import run_step
+
+    seen: list[int] = []
+    answer = ExtractiveReader.answer
+
+    def watched(self: ExtractiveReader, *args: Any, **kwargs: Any) -> Any:
+        seen.append(threading.get_ident())
+        return answer(self, *args, **kwargs)
+
+    monkeypatch.setattr(ExtractiveReader, "answer", watched)
+    env = offline_services.tool_env(GraceContext())
+    search = PlanStep(step_id="s1", action="rag_search", query="horse tram line opened")
+    found = run_step(offline_services, search, ToolCall(step=search), env, default_timeout=60.0)
+    step = PlanStep(
+        step_id="s2", action="reasoning", query="When did the horse tram open?", depends_on=["s1"]
+    )
+    call = ToolCall(step=step, dependencies=[found])
+    result = run_step(offline_services, step, call, env, default_timeout=60.0)
+    assert result.status != StepStatus.FAILED
+    assert seen == [threading.get_ident()]
+
+    from grace.providers.gemini import LLMReader
+
+    model_env = replace(env, reader=LLMReader(ScriptedChatModel.of(answers=["[S1]"])))
+    assert not offline_services.tools.get("reasoning").runs_inline(model_env)
