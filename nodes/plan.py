@@ -17,7 +17,14 @@ from grace.services import Services
 from grace.state import State
 from nodes.common import aservices_for, context_of, question_of, services_for
 
-__all__ = ["emit_plan_ready", "aplan", "finish_plan", "plan", "plan_request"]
+__all__ = [
+    "aplan",
+    "emit_plan_ready",
+    "finish_plan",
+    "plan",
+    "plan_request",
+    "resolve_plan",
+]
 
 
 def plan_request(
@@ -59,20 +66,25 @@ def emit_plan_ready(plan: ExecutionPlan) -> None:
     )
 
 
-def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
-    """Validate the proposed plan (or fall back to the template) and emit ``plan_ready``."""
+def resolve_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
+    """The validated plan of ``outcome``, or the template plan with the planner's error."""
     if outcome.plan is None:
         plan = template_plan(request.query, request.default_collection)
         if outcome.error:
             plan.repairs.append(outcome.error)
-    else:
-        plan = validate_plan(
-            outcome.plan,
-            actions=services.tools.names(),
-            collections=request.collections,
-            default_collection=request.default_collection,
-            max_steps=request.max_steps,
-        )
+        return plan
+    return validate_plan(
+        outcome.plan,
+        actions=services.tools.names(),
+        collections=request.collections,
+        default_collection=request.default_collection,
+        max_steps=request.max_steps,
+    )
+
+
+def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
+    """Validate the proposed plan (or fall back to the template) and emit ``plan_ready``."""
+    plan = resolve_plan(services, request, outcome)
     emit_plan_ready(plan)
     return plan
 

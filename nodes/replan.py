@@ -34,15 +34,14 @@ from langgraph.runtime import Runtime
 from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.events import emit
-from grace.plan_validation import validate_plan
-from grace.planning import broadened_queries, keyword_query, template_plan
+from grace.planning import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
 from grace.settings import RunSettings
 from grace.state import State
 from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
-from nodes.plan import emit_plan_ready, plan_request
+from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
     "Strategy",
@@ -152,18 +151,7 @@ def _fresh_plan(
     collections = yield from _collections()
     request = plan_request(services, context_of(runtime), query, feedback, collections=collections)
     outcome = cast(PlanOutcome, (yield request))
-    if outcome.plan is None:
-        plan = template_plan(request.query, request.default_collection)
-        if outcome.error:
-            plan.repairs.append(outcome.error)
-    else:
-        plan = validate_plan(
-            outcome.plan,
-            actions=services.tools.names(),
-            collections=request.collections,
-            default_collection=request.default_collection,
-            max_steps=request.max_steps,
-        )
+    plan = resolve_plan(services, request, outcome)
     repairs.extend(plan.repairs)
     return plan
 
