@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
 from grace.context import GraceContext
-from grace.hitl import HumanInterruptConfig, InvalidHumanResponseError, parse_human_response
+from grace.hitl import HumanInterruptConfig, parse_human_response
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from graph.builder import builder
@@ -297,6 +297,3 @@ class GraceApp:
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
         }
 
-
-# Re-exported so callers can catch it from one place.
-InvalidResponse = InvalidHumanResponseError
