@@ -41,6 +41,12 @@ from confidence import (
 )
 from grace.context import GraceContext
 from grace.events import emit
+from grace.human_reply import (
+    answered_from_person,
+    is_from_person,
+    person_decision,
+    rests_on_the_person,
+)
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -182,7 +188,7 @@ def factors_for(
         else inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
     )
     # The person's own information (a ``response`` reply) is evidence of full quality.
-    human = [s.score for s in result.sources if s.source == HUMAN_SOURCE]
+    human = [s.score for s in result.sources if is_from_person(s)]
     if human and not abstained:
         inherited = max(inherited or 0.0, *human)
     texts = [s.text for s in result.sources]
@@ -192,15 +198,6 @@ def factors_for(
         source_count=len({(s.source, s.chunk_index) for s in result.sources}),
         source_agreement=services.agreement.calculate(texts) if len(texts) > 1 else None,
     )
-
-
-HUMAN_SOURCE = "human"
-"""``Source.source`` of information a person gave in a ``response`` reply."""
-
-
-def rests_on_the_person(result: StepResult) -> bool:
-    """Whether an answer cites only information the person gave."""
-    return bool(result.sources) and all(s.source == HUMAN_SOURCE for s in result.sources)
 
 
 @dataclass
@@ -327,12 +324,14 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
             if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
         ]
         drafted = results.get(final.step_id) if final is not None else None
-        if final is not None and drafted is not None and rests_on_the_person(drafted):
+        if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
             # Searches the answer did not use are no evidence for or against it.
             ordered = [scores[final.step_id].score]
         overall, decision = _final_decision(
             services, services.aggregator.aggregate(ordered), thresholds
         )
+        if drafted is not None and answered_from_person(drafted.sources):
+            decision = person_decision(overall, drafted.sources)
         update["confidence"] = overall
         update["level"] = decision.level
     else:

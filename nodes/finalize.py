@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from confidence import Thresholds
 from grace.context import GraceContext
 from grace.events import emit
+from grace.human_reply import answered_from_person, person_decision, person_source
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
@@ -44,14 +45,36 @@ async def afinalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, A
     return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
 
 
+def _persons_answer(state: State) -> dict[str, Any]:
+    """The answer the person wrote in an ``edit`` reply: final, cited to them, at NOTIFY.
+
+    GRACE cannot check a person's own answer against the documents; it reports it as
+    theirs (confidence 1.0 by their authority, level NOTIFY so it is never silent).
+    """
+    assert state.edited_answer is not None
+    source = person_source(
+        state.edited_answer, len(state.human_sources) + 1, title="Your edited answer"
+    )
+    decision = person_decision(1.0, [source])
+    emit("final", confidence=1.0, level=decision.level.value)
+    return {
+        "answer": state.edited_answer,
+        "sources": [source],
+        "confidence": 1.0,
+        "level": decision.level,
+        "decision": decision,
+        "notes": ["The answer was written by a person at an intervention (edit): it is final."],
+        "messages": [AIMessage(content=state.edited_answer)],
+    }
+
+
 def _output(state: State, services: Services, thresholds: Thresholds) -> dict[str, Any]:
     """The run's output, decided with ``thresholds``."""
     notes: list[str] = []
     best = _best_answer(state)
     if state.edited_answer:
-        answer, sources = state.edited_answer, []
-        notes.append("The answer was written by a person at an intervention.")
-    elif best is not None:
+        return _persons_answer(state)
+    if best is not None:
         answer, sources = best.output, best.sources
     else:
         answer, sources = NO_ANSWER, []
@@ -69,6 +92,10 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     if overall is None or (best is not None and best.confidence is None):
         overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
     decision = services.calculator.decide_action(overall, thresholds)
+    if answered_from_person(sources):
+        decision = person_decision(overall, sources)
+        cited = ", ".join(s.source_id for s in sources)
+        notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
     emit("final", confidence=overall, level=decision.level.value)
     return {
         "answer": answer,

@@ -22,7 +22,8 @@ from grace.hitl import (
     InvalidHumanResponseError,
     parse_human_response,
 )
-from grace.schemas import InterventionRecord, Source, StepResult
+from grace.human_reply import person_source
+from grace.schemas import InterventionRecord, StepResult
 from grace.state import ReplanRequest, State
 from nodes.common import answer_step, aservices_for, services_for
 
@@ -174,14 +175,7 @@ def _update(state: State, request: HumanInterrupt, reply: HumanResponse) -> dict
             update["review"] = "replan"
             update["replan_request"] = ReplanRequest(trigger="human_edit", detail=args["query"])
     else:
-        n = len(state.human_sources) + 1
-        source = Source(
-            source_id=f"H{n}",
-            source="human",
-            title="Your response",
-            text=reply.response_text(),
-            score=1.0,
-        )
+        source = person_source(reply.response_text(), len(state.human_sources) + 1)
         update["human_sources"] = [*state.human_sources, source]
         update["review"] = "replan"
         update["replan_request"] = ReplanRequest(

@@ -216,3 +216,23 @@ def test_console_script_ask_json_and_resume(tmp_path: Path) -> None:
     )
     assert done["status"] == "completed"
     assert done["answer"].startswith("France won it")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (UNANSWERABLE, "France won it.", "France"),
+        ("2018年のFIFAワールドカップで優勝した国はどこですか？", "フランスが優勝した。", "フランス"),
+    ],
+)
+def test_a_reply_at_the_pause_is_heard(
+    grace: Any, question: str, reply: str, expected: str
+) -> None:
+    paused = grace("ask", "--json", question, "--thread-id", "t-heard")
+    assert paused["status"] == "interrupted"
+    response = json.dumps({"type": "response", "args": reply}, ensure_ascii=False)
+    done = grace("resume", "t-heard", "--json", "--response", response)
+    assert done["status"] == "completed"
+    assert expected in done["answer"]
+    assert [(s["source_id"], s["source"]) for s in done["sources"]] == [("H1", "human")]
+    assert done["level"] == "notify"

@@ -11,9 +11,10 @@ __all__ = ["ReasoningTool", "gather_passages"]
 
 
 def gather_passages(call: ToolCall, limit: int = 8) -> list[Source]:
-    """Passages from the dependencies (best first, de-duplicated) and the person's replies.
+    """The person's replies, then passages from the dependencies (best first, de-duplicated).
 
-    Each passage gets a citation id ``S1``, ``S2`` … in the order given to the reader.
+    The person's replies keep their citation ids ``H1``, ``H2`` …; each passage gets a
+    citation id ``S1``, ``S2`` … in the order given to the reader.
     """
     seen: dict[str, Source] = {}
     for dep in call.dependencies:
@@ -24,8 +25,8 @@ def gather_passages(call: ToolCall, limit: int = 8) -> list[Source]:
             if key not in seen or src.score > seen[key].score:
                 seen[key] = src
     ranked = sorted(seen.values(), key=lambda s: s.score, reverse=True)[:limit]
-    passages = list(call.human_sources) + ranked
-    return [p.model_copy(update={"source_id": f"S{i}"}) for i, p in enumerate(passages, 1)]
+    numbered = [p.model_copy(update={"source_id": f"S{i}"}) for i, p in enumerate(ranked, 1)]
+    return [*call.human_sources, *numbered]
 
 
 def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:

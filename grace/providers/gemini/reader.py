@@ -16,7 +16,7 @@ from grace.schemas import Source
 __all__ = ["INSUFFICIENT", "LLMReader"]
 
 INSUFFICIENT = "INSUFFICIENT_CONTEXT"
-_CITATION = re.compile(r"\[(S\d+)\]")
+_CITATION = re.compile(r"\[([SH]\d+)\]")
 
 
 class LLMReader:

@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 
 from confidence.judges import AnswerJudgement
+from grace.human_reply import assess_reply, unlabel_person_passage
 from grace.providers.offline.evidence import Evidence, assess
 from grace.retrieval import tokenize
 from grace.schemas import Source
@@ -63,8 +64,15 @@ class HeuristicAnswerJudge:
         if not answer.strip() or self.abstain_marker in answer:
             return AnswerJudgement(self_eval=0.0, coverage=0.0, rationale="no answer given")
         claim = _CITATION.sub("", answer).strip()
+        replies = [r for r in map(unlabel_person_passage, passages) if r is not None]
+        if claim in {r.strip() for r in replies}:
+            # The person's reply is judged as an answer, not by overlap with the question.
+            verdict = assess_reply(claim)
+            value = 1.0 if verdict.answers else 0.0
+            return AnswerJudgement(self_eval=value, coverage=value, rationale=verdict.reason)
+        texts = [unlabel_person_passage(t) or t for t in passages]
         sources = [
-            Source(source_id=f"P{i}", source=f"P{i}", text=t) for i, t in enumerate(passages, 1)
+            Source(source_id=f"P{i}", source=f"P{i}", text=t) for i, t in enumerate(texts, 1)
         ]
         found = [ev for ev in assess(question, sources) if ev.sentence.strip() == claim]
         if not found:  # the answer is not a sentence of the passages: judge it as one

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from grace.human_reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline.evidence import Evidence, assess
 from grace.schemas import Source
@@ -78,7 +79,18 @@ class ExtractiveReader:
     def answer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
     ) -> ReaderAnswer:
-        """Quote the sentence that best answers the question, or abstain."""
+        """Quote the sentence that best answers the question, or abstain.
+
+        The person's latest reply that answers the question is the answer, quoted whole and
+        cited (``[H1]``): their information outranks the documents' (a reply comes only when
+        the documents were not enough).
+        """
+        replies = [p for p in passages if is_from_person(p) and assess_reply(p.text).answers]
+        if replies:
+            reply = replies[-1]
+            return ReaderAnswer(
+                text=f"{reply.text} [{reply.source_id}]", cited=[reply.source_id], support=1.0
+            )
         ranked = assess(question, passages) if question.strip() else []
         if not ranked:
             return ReaderAnswer(text=NOT_FOUND, abstained=True, support=0.0)
