@@ -8,7 +8,7 @@ state holds, so checkpoints load silently and nothing else is ever revived from 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from langchain_core import messages as lc_messages
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -28,7 +28,13 @@ from grace.schemas import (
 )
 from grace.state import ReplanRequest
 
-__all__ = ["STATE_TYPES", "grace_serializer", "msgpack_allowlist", "use_grace_serializer"]
+__all__ = [
+    "STATE_TYPES",
+    "allow_grace_types",
+    "grace_serializer",
+    "msgpack_allowlist",
+    "use_grace_serializer",
+]
 
 STATE_TYPES: tuple[type, ...] = (
     ActionDecision,
@@ -81,3 +87,16 @@ def use_grace_serializer(saver: SaverT) -> SaverT:
     """Give ``saver`` the GRACE serializer (in place) and return it."""
     saver.serde = grace_serializer()
     return saver
+
+
+def allow_grace_types(saver: SaverT) -> SaverT:
+    """``saver`` set up to revive GRACE's state types without warnings.
+
+    LangGraph's default serializer (a plain ``JsonPlusSerializer`` that accepts any type with
+    a warning) is replaced by :func:`grace_serializer`; a serializer the caller configured
+    (an explicit allow-list, an encrypted serializer) keeps its settings and gains GRACE's
+    types through LangGraph's own ``with_allowlist``.
+    """
+    if type(saver.serde) is JsonPlusSerializer:
+        return use_grace_serializer(saver)
+    return cast(SaverT, saver.with_allowlist(msgpack_allowlist()))

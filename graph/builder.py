@@ -13,11 +13,14 @@ from typing import Any, cast
 
 from langchain_core.runnables.config import run_in_executor
 from langgraph._internal._runnable import RunnableCallable
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import RetryPolicy
+from langgraph.types import Checkpointer, RetryPolicy
 
 from grace.context import GraceContext
+from grace.serde import allow_grace_types
 from grace.settings import get_settings
 from grace.state import InputState, OutputState, State
 from graph.routing import (
@@ -62,7 +65,24 @@ def _node(name: str, func: _Node, afunc: _ANode | None) -> RunnableCallable:
     return RunnableCallable(func, afunc, name=name, trace=False)
 
 
-def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
+class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
+    """The GRACE ``StateGraph``: its ``compile()`` registers GRACE's state types.
+
+    Whatever checkpointer you compile with (``InMemorySaver()``, ``SqliteSaver(...)``, a
+    Postgres saver) gets GRACE's msgpack allow-list, so checkpoints load without LangGraph's
+    "Deserializing unregistered type" warning and nothing outside the allow-list is revived.
+    """
+
+    def compile(
+        self, checkpointer: Checkpointer = None, **kwargs: Any
+    ) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
+        """Compile the graph; ``checkpointer`` is given GRACE's allow-list first."""
+        if isinstance(checkpointer, BaseCheckpointSaver):
+            checkpointer = allow_grace_types(checkpointer)
+        return super().compile(checkpointer=checkpointer, **kwargs)
+
+
+def make_builder() -> GraceStateGraph:
     """Wire the six nodes and their conditional edges."""
     run = get_settings().run
     retry = RetryPolicy(
@@ -70,7 +90,7 @@ def make_builder() -> StateGraph[State, GraceContext, InputState, OutputState]:
         initial_interval=run.retry_initial_interval,
         retry_on=_is_transient,
     )
-    b = StateGraph(
+    b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
     b.add_node("plan", _node("plan", plan, aplan), retry_policy=retry)

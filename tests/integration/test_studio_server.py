@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from langgraph_sdk import get_sync_client
@@ -55,9 +55,16 @@ def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
     pytest.fail(f"langgraph dev not ready after {READY_TIMEOUT:.0f}s:\n{log.read_text()[-4000:]}")
 
 
+class Server(NamedTuple):
+    """A running ``langgraph dev``: its URL and its log file."""
+
+    url: str
+    log: Path
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``langgraph dev`` on a free port with a private data dir; yields its URL."""
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``langgraph dev`` on a free port with a private data dir."""
     tmp = tmp_path_factory.mktemp("studio")
     port = free_port()
     env = {
@@ -85,7 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(proc, url, log)
-        yield url
+        yield Server(url, log)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -99,8 +106,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def client(server: str) -> SyncLangGraphClient:
-    return get_sync_client(url=server)
+def client(server: Server) -> SyncLangGraphClient:
+    return get_sync_client(url=server.url)
 
 
 def _pause(client: SyncLangGraphClient) -> tuple[str, dict[str, Any]]:
@@ -199,3 +206,16 @@ def test_custom_events_stream_through_the_server(client: SyncLangGraphClient) ->
     assert events[0] == "plan_ready"
     assert "step_scored" in events
     assert events[-1] == "final"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="langgraph-api's in-memory checkpointer unpacks msgpack with its own hook, which "
+    "ignores a graph's allow-list: non-strict it warns once per GRACE type, and with "
+    "LANGGRAPH_STRICT_MSGPACK=true it returns GRACE's models as dicts. Known gap, reported "
+    "in the README; in-process compiles (builder.compile, GraceApp) are clean.",
+)
+def test_server_log_has_no_unregistered_type_warning(server: Server) -> None:
+    # Runs last in this module: every checkpoint above was written and read by the server.
+    log = server.log.read_text(errors="replace")
+    assert "unregistered type" not in log, log[-3000:]
