@@ -13,7 +13,7 @@ from rich.table import Table
 from grace.evaluation.report import EvalReport
 from grace.evaluation.runner import run_eval
 
-__all__ = ["eval_command", "summary_table"]
+__all__ = ["eval_command", "failure_line", "summary_table"]
 
 
 def _fmt(value: Any, ci: Any = None) -> str:
@@ -23,6 +23,24 @@ def _fmt(value: Any, ci: Any = None) -> str:
     if ci:
         text += f"  [{ci[0]:.3f}, {ci[1]:.3f}]"
     return text
+
+
+def _level_row(block: dict[str, Any]) -> str:
+    upper = block.get("error_upper")
+    bound = f" [{upper:.3f}]" if upper is not None else ""
+    return f"{_fmt(block.get('rate'))} / {_fmt(block.get('error'))}{bound}"
+
+
+def failure_line(report: EvalReport) -> str | None:
+    """A summary line when every question met an error (the run measured nothing)."""
+    failed = max(report.errors, int(report.problems.get("questions") or 0))
+    if report.n == 0 or failed < report.n:
+        return None
+    common = report.problems.get("common") or [{"message": "unknown error"}]
+    return (
+        f"every question ({report.n}) met a model or tool error; the figures measure nothing. "
+        f"Commonest: {common[0]['message']}"
+    )
 
 
 def summary_table(report: EvalReport) -> Table:
@@ -54,6 +72,13 @@ def summary_table(report: EvalReport) -> Table:
             f"{_fmt(report.latency_ms.get('p50'))} / {_fmt(report.latency_ms.get('p95'))}",
         ),
         ("all scorers passed", _fmt(report.verdict.get("all_passed_rate"))),
+        ("silent: rate / error [95 % upper]", _level_row(report.silent)),
+        ("notify: rate / error [95 % upper]", _level_row(report.notify)),
+        (
+            "coverage at risk 0.05 / 0.10 / 0.20",
+            " / ".join(_fmt(v) for v in report.coverage_at_risk.values()),
+        ),
+        ("questions with model / tool errors", _fmt(report.problems.get("questions"))),
     ]
     for name, value in rows:
         table.add_row(name, value)
@@ -79,6 +104,10 @@ def eval_command(
     report = run_eval(dataset_dir, output, progress=not json_output)
     if json_output:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-        return
-    console.print(summary_table(report))
-    console.print(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png")
+    else:
+        console.print(summary_table(report))
+        console.print(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png")
+    failure = failure_line(report)
+    if failure is not None:
+        Console(stderr=True).print(f"[red]grace eval: {failure}[/red]", markup=True)
+        raise typer.Exit(code=1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -51,13 +51,27 @@ def plot_reliability(
     return path
 
 
-def plot_risk_coverage(confidences: Sequence[float], correct: Sequence[bool], path: Path) -> Path:
-    """Write the risk–coverage curve (error rate among the most confident answers)."""
+def plot_risk_coverage(
+    confidences: Sequence[float],
+    correct: Sequence[bool],
+    path: Path,
+    thresholds: Mapping[str, float] | None = None,
+) -> Path:
+    """Write the risk–coverage curve (error rate among the most confident answers).
+
+    Each decision threshold (``silent``, ``notify`` …) is marked at the coverage it gives.
+    """
     coverage, risk = risk_coverage(confidences, correct)
     fig, ax = plt.subplots(figsize=(5, 4))
     ax.plot(coverage, risk, drawstyle="steps-post")
     if risk:
         ax.axhline(risk[-1], linestyle="--", color="grey", label="risk at full coverage")
+    n = len(confidences) or 1
+    for name, value in (thresholds or {}).items():
+        share = sum(c >= value for c in confidences) / n
+        ax.axvline(share, linestyle=":", color="tab:red")
+        ax.text(share, 0.95, f" {name} ≥ {value:.2f}", rotation=90, va="top", fontsize=7)
+    if risk:
         ax.legend(loc="lower right")
     area = aurc(confidences, correct)
     ax.set(

@@ -55,6 +55,8 @@ class StepRecord:
     sources: list[Chunk] = field(default_factory=list)
     factors: dict[str, float] = field(default_factory=dict)
     execution_time_ms: float = 0.0
+    error: str | None = None
+    """Why the step failed (a model or tool error), when it did."""
 
 
 @dataclass(kw_only=True)
@@ -85,6 +87,12 @@ class RunRecord:
     def intervened(self) -> bool:
         """The run ended (or paused) at CONFIRM or ESCALATE."""
         return self.level in PAUSING_LEVELS
+
+    @property
+    def problems(self) -> list[str]:
+        """Model / tool errors of this run: the run's own, then each failed step's."""
+        errors = [self.error] if self.error else []
+        return errors + [f"{s.step_id} ({s.action}): {s.error}" for s in self.steps if s.error]
 
     @property
     def search_steps(self) -> list[StepRecord]:
@@ -129,6 +137,7 @@ def _step(plan_step: Any, result: StepResult | None) -> StepRecord:
         sources=[Chunk.of(s) for s in result.sources],
         factors=dict(result.factors),
         execution_time_ms=result.execution_time_ms,
+        error=result.error,
     )
 
 

@@ -8,19 +8,19 @@ from typing import Any
 
 import numpy as np
 
-from grace.evaluation.answers import contains, match_answer
+from grace.evaluation.answers import contains
 from grace.evaluation.metrics import aurc, auroc, bootstrap_ci, ece
 from grace.evaluation.record import RunRecord
+from grace.evaluation.selective import is_correct_run, selective_figures
 
-__all__ = ["EvalReport", "build_report", "figures", "is_correct_run", "recall_at"]
-
-
-def is_correct_run(record: RunRecord) -> bool:
-    """Answerable, answered, and the answer matches a gold answer (issue 8's definition)."""
-    q = record.question
-    if not q.answerable or not record.answered:
-        return False
-    return match_answer(record.answer, q.answers, q.lang, q.patterns).correct
+__all__ = [
+    "EvalReport",
+    "build_report",
+    "figures",
+    "is_correct_run",
+    "problem_summary",
+    "recall_at",
+]
 
 
 def recall_at(record: RunRecord, k: int) -> bool:
@@ -88,6 +88,19 @@ def _confidence_intervals(records: Sequence[RunRecord], n_boot: int) -> dict[str
     }
 
 
+def problem_summary(records: Sequence[RunRecord], top: int = 5) -> dict[str, Any]:
+    """How many questions met a model / tool error, and the commonest messages."""
+    counts: dict[str, int] = {}
+    for r in records:
+        for problem in dict.fromkeys(p.split(": ", 1)[-1][:200] for p in r.problems):
+            counts[problem] = counts.get(problem, 0) + 1
+    common = sorted(counts.items(), key=lambda kv: -kv[1])[:top]
+    return {
+        "questions": sum(bool(r.problems) for r in records),
+        "common": [{"message": m, "questions": n} for m, n in common],
+    }
+
+
 def _scorer_summary(records: Sequence[RunRecord]) -> dict[str, Any]:
     table: dict[str, list[tuple[float, bool]]] = {}
     for r in records:
@@ -127,6 +140,17 @@ class EvalReport:
     settings: dict[str, Any]
     dataset: dict[str, Any] = field(default_factory=dict)
     errors: int = 0
+    """Questions whose run raised instead of finishing or pausing."""
+    silent: dict[str, Any] = field(default_factory=dict)
+    """Runs ending SILENT: ``rate``, ``error`` and its 95 % upper bound ``error_upper``."""
+    notify: dict[str, Any] = field(default_factory=dict)
+    """The same for NOTIFY."""
+    coverage_at_risk: dict[str, float] = field(default_factory=dict)
+    """Largest share of questions, by confidence, whose error stays ≤ 0.05 / 0.10 / 0.20."""
+    problems: dict[str, Any] = field(default_factory=dict)
+    """Model / tool errors: ``questions`` with at least one, and the commonest messages."""
+    thresholds: dict[str, float] = field(default_factory=dict)
+    """The decision thresholds the runs were scored with (marked on the risk-coverage plot)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -171,4 +195,7 @@ def build_report(
         settings=settings,
         dataset=dataset or {},
         errors=sum(r.status == "error" for r in records),
+        **selective_figures(records),
+        problems=problem_summary(records),
+        thresholds=dict(settings.get("confidence", {}).get("thresholds", {})),
     )

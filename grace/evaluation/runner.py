@@ -133,7 +133,7 @@ def write_outputs(records: Sequence[RunRecord], report: EvalReport, output_dir: 
     from grace.evaluation.plots import plot_reliability, plot_risk_coverage  # lazy: matplotlib
 
     plot_reliability(conf, correct, output_dir / "reliability.png")
-    plot_risk_coverage(conf, correct, output_dir / "risk_coverage.png")
+    plot_risk_coverage(conf, correct, output_dir / "risk_coverage.png", report.thresholds)
 
 
 def _settings_summary(s: GraceSettings) -> dict[str, Any]:
