@@ -14,6 +14,7 @@ __all__ = [
     "FactorWeights",
     "Penalties",
     "SearchQualityParams",
+    "ThresholdGuarantee",
     "Thresholds",
 ]
 
@@ -104,6 +105,39 @@ class Thresholds(BaseModel):
         return self
 
 
+class ThresholdGuarantee(BaseModel):
+    """How ``grace calibrate --target-risk`` chose a threshold (a record; it changes nothing).
+
+    With probability at least ``1 - delta`` over the calibration runs, the share of wrong
+    answers among runs whose confidence is at or above the ``level``'s threshold is at most
+    ``target_risk`` — for questions exchangeable with those runs (see
+    :mod:`confidence.risk_control`).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal["silent", "notify"]
+    """Whose threshold: SILENT, or everything answered without a pause (NOTIFY and up)."""
+    threshold: float = Field(ge=0.0, le=1.0)
+    """The threshold chosen."""
+    target_risk: float = Field(gt=0.0, lt=1.0)
+    """α: the error rate bounded."""
+    delta: float = Field(gt=0.0, lt=1.0)
+    """δ: the probability that the bound fails."""
+    n: int = Field(ge=0)
+    """Calibration runs."""
+    selected: int = Field(ge=0)
+    """Calibration runs at or above the threshold."""
+    errors: int = Field(ge=0)
+    """Wrong answers among them (an answer to an unanswerable question is wrong)."""
+    error_upper: float = Field(ge=0.0, le=1.0)
+    """Exact upper bound (level 1 − δ) of their error rate."""
+    method: str = ""
+    """The selection method."""
+    data: str = ""
+    """The calibration data (data set, part, date)."""
+
+
 class ConfidenceConfig(BaseModel):
     """Every number of the confidence system, with the seed's defaults."""
 
@@ -122,3 +156,5 @@ class ConfidenceConfig(BaseModel):
     calibration: CalibrationParams = Field(default_factory=default_calibration)
     """Map of the run's overall confidence to P(answer correct), applied before the final
     decision (see :mod:`confidence.calibration`; ``method: none`` keeps the raw score)."""
+    guarantees: list[ThresholdGuarantee] = Field(default_factory=list)
+    """How the thresholds were chosen, when ``grace calibrate --target-risk`` chose them."""

@@ -31,12 +31,16 @@ import typer
 import yaml
 from rich.console import Console
 
-from confidence import CalibrationMethod, CalibrationParams, apply_calibration
+from confidence import CalibrationMethod, CalibrationParams, Thresholds, apply_calibration
 from confidence.calibration import fit_calibration_params
+from confidence.config import ThresholdGuarantee
+from confidence.risk_control import choose_threshold
+from grace.evaluation.dataset import DatasetError, parse_part
 from grace.evaluation.metrics import auroc, ece
 from grace.evaluation.record import RunRecord
 from grace.evaluation.report import is_correct_run
 from grace.evaluation.runner import run_eval
+from grace.evaluation.selective import is_right
 from grace.settings import GraceSettings
 
 __all__ = [
@@ -46,6 +50,8 @@ __all__ = [
     "calibration_snippet",
     "cross_validated",
     "fit_calibration",
+    "guarantee_for",
+    "guaranteed_thresholds",
 ]
 
 
@@ -113,6 +119,12 @@ class CalibrationFit:
     """In-sample: optimistic."""
     ece_cross_validated: float | None
     """Each run calibrated by a fit without it (``folds``-fold)."""
+    calibrated: list[float]
+    """Each run's confidence after the fitted map (what the thresholds apply to)."""
+    wrong: list[bool]
+    """Whether each run's answer was wrong (:func:`~grace.evaluation.selective.is_right`)."""
+    data: str
+    """Where the runs came from (data set, part, size, date)."""
 
 
 def calibrate_dataset(
@@ -124,6 +136,7 @@ def calibrate_dataset(
     settings: GraceSettings | None = None,
     eval_output: Path | None = None,
     progress: bool = True,
+    part: tuple[int, int] | None = None,
 ) -> CalibrationFit:
     """Run the dataset with raw confidence and fit ``confidence.calibration`` on it."""
     base = settings if settings is not None else GraceSettings()
@@ -131,10 +144,11 @@ def calibrate_dataset(
     raw = base.model_copy(update={"confidence": raw_config})
     with tempfile.TemporaryDirectory(prefix="grace-calibrate-") as tmp:
         out = eval_output if eval_output is not None else Path(tmp)
-        run_eval(Path(dataset_dir), out, settings=raw, progress=progress, n_boot=0)
+        run_eval(Path(dataset_dir), out, settings=raw, progress=progress, n_boot=0, part=part)
         records = _read_records(out / "runs.jsonl")
     scores, labels = _labelled(records)
-    note = f"{Path(dataset_dir).name}: {len(records)} runs, {method}, {date.today().isoformat()}"
+    where = Path(dataset_dir).name + (f" part {part[0]}/{part[1]} by article" if part else "")
+    note = f"{where}: {len(records)} runs, {method}, {date.today().isoformat()}"
     params = fit_calibration(records, method=method, min_bin_size=min_bin_size, fitted_on=note)
     params = params.model_copy(update={"provider": "gemini" if base.use_gemini() else "offline"})
     fitted = [apply_calibration(s, params) for s in scores]
@@ -151,7 +165,47 @@ def calibrate_dataset(
         ece_raw=ece(scores, labels),
         ece_fitted=ece(fitted, labels),
         ece_cross_validated=ece(cv, labels) if cv is not None else None,
+        calibrated=fitted,
+        wrong=[not is_right(r) for r in records],
+        data=note,
     )
+
+
+def guarantee_for(
+    fit: CalibrationFit, level: str, target_risk: float, delta: float
+) -> ThresholdGuarantee | None:
+    """The risk-controlled threshold for ``level`` on the fit's calibrated scores, or None."""
+    chosen = choose_threshold(fit.calibrated, fit.wrong, target_risk=target_risk, delta=delta)
+    if chosen.threshold is None or chosen.error_upper is None:
+        return None
+    return ThresholdGuarantee(
+        level="silent" if level == "silent" else "notify",
+        threshold=round(chosen.threshold, 4),
+        target_risk=target_risk,
+        delta=delta,
+        n=chosen.n,
+        selected=chosen.selected,
+        errors=chosen.errors,
+        error_upper=round(chosen.error_upper, 4),
+        method=chosen.method,
+        data=fit.data,
+    )
+
+
+def guaranteed_thresholds(
+    base: Thresholds, guarantees: Sequence[ThresholdGuarantee]
+) -> Thresholds:
+    """``base`` with the guaranteed thresholds in place, kept ordered (silent ≥ notify ≥ confirm).
+
+    A notify threshold certified above the silent one is capped at it; confirm is lowered
+    under notify when needed.
+    """
+    values = base.model_dump()
+    for g in guarantees:
+        values[g.level] = g.threshold
+    values["notify"] = min(values["notify"], values["silent"])
+    values["confirm"] = min(values["confirm"], values["notify"])
+    return Thresholds(**values)
 
 
 def _read_records(path: Path) -> list[RunRecord]:
@@ -188,20 +242,52 @@ def _read_records(path: Path) -> list[RunRecord]:
     return records
 
 
-def calibration_snippet(params: CalibrationParams) -> str:
-    """The ``grace.yaml`` lines that set this calibration."""
+def calibration_snippet(
+    params: CalibrationParams,
+    thresholds: Thresholds | None = None,
+    guarantees: Sequence[ThresholdGuarantee] = (),
+) -> str:
+    """The ``grace.yaml`` lines that set this calibration (and risk-controlled thresholds)."""
     data = params.model_dump(mode="json")
     if params.method != "isotonic":
         data.pop("x"), data.pop("y"), data.pop("min_bin_size")
     if params.method != "platt":
         data.pop("a"), data.pop("b")
-    return yaml.safe_dump(
-        {"confidence": {"calibration": data}}, sort_keys=False, allow_unicode=True
-    )
+    confidence: dict[str, Any] = {"calibration": data}
+    if thresholds is not None and guarantees:
+        confidence["thresholds"] = thresholds.model_dump(mode="json")
+        confidence["guarantees"] = [g.model_dump(mode="json") for g in guarantees]
+    return yaml.safe_dump({"confidence": confidence}, sort_keys=False, allow_unicode=True)
 
 
 def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
+
+
+def _risk_lines(
+    fit: CalibrationFit, targets: dict[str, float | None], delta: float
+) -> tuple[list[ThresholdGuarantee], list[str]]:
+    """Guarantees for the levels with a target, and one line per level saying what came out."""
+    guarantees: list[ThresholdGuarantee] = []
+    lines: list[str] = []
+    for level, target in targets.items():
+        if target is None:
+            continue
+        g = guarantee_for(fit, level, target, delta)
+        if g is None:
+            lines.append(
+                f"{level}: no threshold certifies P(wrong) <= {target:.2f} with probability "
+                f">= {1 - delta:.2f} on {fit.n} runs; none written for it (more labelled "
+                "runs or a better-ranked score are needed)."
+            )
+            continue
+        guarantees.append(g)
+        lines.append(
+            f"{level}: threshold {g.threshold:.4f} — {g.selected}/{g.n} runs at or above it "
+            f"({g.selected / g.n:.0%} coverage), {g.errors} wrong; P(wrong) <= "
+            f"{g.error_upper:.3f} with probability >= {1 - delta:.2f}."
+        )
+    return guarantees, lines
 
 
 def calibrate_command(
@@ -223,8 +309,39 @@ def calibrate_command(
         Path | None,
         typer.Option("--eval-output", help="Also keep the raw-confidence eval files here."),
     ] = None,
+    target_risk: Annotated[
+        float | None,
+        typer.Option(
+            "--target-risk",
+            min=0.001,
+            max=0.999,
+            help="Choose the SILENT threshold so that P(silent answer wrong) <= this, with "
+            "probability >= 1 - delta (answering an unanswerable question counts as wrong).",
+        ),
+    ] = None,
+    notify_risk: Annotated[
+        float | None,
+        typer.Option(
+            "--notify-risk",
+            min=0.001,
+            max=0.999,
+            help="Likewise for the NOTIFY threshold: error bound of every answer given "
+            "without a pause.",
+        ),
+    ] = None,
+    delta: Annotated[
+        float,
+        typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
+    ] = 0.1,
+    part: Annotated[
+        str | None,
+        typer.Option("--part", help="K/N: calibrate on part K of N of the questions, by article."),
+    ] = None,
 ) -> None:
-    """Fit the confidence calibration on a labelled dataset and write a grace.yaml snippet."""
+    """Fit the confidence calibration (and risk-controlled thresholds) on a labelled dataset.
+
+    Example: grace calibrate data/labelled --target-risk 0.10 -o cal.yaml
+    """
     console = Console()
     if not (dataset_dir / "questions.jsonl").is_file():
         console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
@@ -232,6 +349,11 @@ def calibrate_command(
     if method not in ("platt", "isotonic"):
         console.print(f"[red]--method must be platt or isotonic, not {method!r}[/red]")
         raise typer.Exit(code=2)
+    try:
+        chosen_part = parse_part(part) if part is not None else None
+    except DatasetError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(code=2) from None
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
     fit = calibrate_dataset(
         dataset_dir,
@@ -239,8 +361,12 @@ def calibrate_command(
         min_bin_size=min_bin_size,
         folds=folds,
         eval_output=eval_output,
+        part=chosen_part,
     )
-    snippet = calibration_snippet(fit.params)
+    targets = {"silent": target_risk, "notify": notify_risk}
+    guarantees, lines = _risk_lines(fit, targets, delta)
+    thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, guarantees)
+    snippet = calibration_snippet(fit.params, thresholds, guarantees)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(snippet, encoding="utf-8")
     console.print(
@@ -248,5 +374,7 @@ def calibrate_command(
         f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), "
         f"{folds}-fold cross-validated {_fmt(fit.ece_cross_validated)}"
     )
-    console.print(snippet)
+    for line in lines:
+        console.print(line, markup=False)
+    console.print(snippet, markup=False)
     console.print(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG).")

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from grace.evaluation.dataset import DatasetError, parse_part
 from grace.evaluation.report import EvalReport
 from grace.evaluation.runner import run_eval
 
@@ -95,13 +96,26 @@ def eval_command(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print report.json to stdout instead of a table.")
     ] = False,
+    part: Annotated[
+        str | None,
+        typer.Option(
+            "--part",
+            help="K/N: only part K of N of the questions, split by article (e.g. calibrate "
+            "on 1/2, evaluate on 2/2).",
+        ),
+    ] = None,
 ) -> None:
     """Evaluate GRACE on a dataset: answers, abstentions and how well confidence predicts them."""
     console = Console(stderr=json_output)
     if not (dataset_dir / "questions.jsonl").is_file():
         console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
         raise typer.Exit(code=2)
-    report = run_eval(dataset_dir, output, progress=not json_output)
+    try:
+        chosen = parse_part(part) if part is not None else None
+    except DatasetError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(code=2) from None
+    report = run_eval(dataset_dir, output, progress=not json_output, part=chosen)
     if json_output:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

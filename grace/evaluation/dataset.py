@@ -12,12 +12,20 @@ collection the question should be searched in).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Dataset", "DatasetError", "Question", "load_dataset"]
+__all__ = [
+    "Dataset",
+    "DatasetError",
+    "Question",
+    "load_dataset",
+    "parse_part",
+    "split_by_article",
+]
 
 
 class DatasetError(ValueError):
@@ -87,6 +95,31 @@ def _question(obj: dict[str, Any], where: str) -> Question:
         expected_actions=tuple(str(a) for a in actions) if actions is not None else None,
         collection=obj.get("collection"),
     )
+
+
+def parse_part(spec: str) -> tuple[int, int]:
+    """``"K/N"`` → (K, N) with 1 ≤ K ≤ N (a ``--part`` option's value)."""
+    try:
+        k, n = (int(x) for x in spec.split("/"))
+    except ValueError:
+        raise DatasetError(f"--part must look like 1/2, not {spec!r}") from None
+    if not 1 <= k <= n:
+        raise DatasetError(f"--part {spec}: need 1 <= K <= N")
+    return k, n
+
+
+def split_by_article(questions: list[Question], part: int, parts: int) -> list[Question]:
+    """Questions of part ``part`` of ``parts``, split by the article they were written on.
+
+    All questions on one article (``source``; a question without one counts as its own
+    article) fall in the same part, so calibrating on one part and evaluating on another
+    never shares an article. The split is a fixed hash: the same on every machine.
+    """
+    def bucket(q: Question) -> int:
+        key = (q.source or q.id).encode("utf-8")
+        return int(hashlib.sha1(key).hexdigest(), 16) % parts  # noqa: S324 - not security
+
+    return [q for q in questions if bucket(q) == part - 1]
 
 
 def load_dataset(root: Path) -> Dataset:

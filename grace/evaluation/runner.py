@@ -25,7 +25,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grace.context import GraceContext
-from grace.evaluation.dataset import Question, load_dataset
+from grace.evaluation.dataset import Question, load_dataset, split_by_article
 from grace.evaluation.record import RunRecord, build_record
 from grace.evaluation.report import EvalReport, build_report, is_correct_run
 from grace.evaluation.scorers import Scorer, default_scorers, score_run
@@ -150,6 +150,7 @@ def run_eval(
     progress: bool = True,
     scorers: Sequence[Scorer] | None = None,
     n_boot: int = 1000,
+    part: tuple[int, int] | None = None,
 ) -> EvalReport:
     """Evaluate GRACE on a dataset directory and write the report files to ``output_dir``.
 
@@ -161,12 +162,18 @@ def run_eval(
         progress: Show a rich progress bar.
         scorers: Scorers to run; :func:`default_scorers` when ``None``.
         n_boot: Bootstrap resamples for the confidence intervals.
+        part: ``(K, N)``: run only part K of N of the questions, split by article
+            (:func:`~grace.evaluation.dataset.split_by_article`); the whole corpus is
+            still ingested.
 
     Returns:
         The report (also written to ``output_dir / "report.json"``).
 
     """
     dataset = load_dataset(Path(dataset_dir))
+    questions = (
+        split_by_article(dataset.questions, *part) if part is not None else dataset.questions
+    )
     chosen = list(scorers) if scorers is not None else default_scorers(EVAL_COLLECTION)
     with tempfile.TemporaryDirectory(prefix="grace-eval-") as tmp:
         s = _eval_settings(settings, Path(tmp))
@@ -181,7 +188,7 @@ def run_eval(
             )
             records = run_questions(
                 services,
-                dataset.questions,
+                questions,
                 collection=EVAL_COLLECTION,
                 scorers=chosen,
                 progress=progress,
@@ -191,7 +198,8 @@ def run_eval(
         info = {
             "name": dataset.name,
             "path": str(dataset.root),
-            "questions": len(dataset.questions),
+            "questions": len(questions),
+            "part": f"{part[0]}/{part[1]} by article" if part is not None else "all",
             "collection": EVAL_COLLECTION,
             "provider": services.provider,
             "ingest": {"files": ingest.files, "chunks": ingest.chunks},

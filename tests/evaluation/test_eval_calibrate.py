@@ -11,10 +11,13 @@ import yaml
 from confidence import CalibrationParams, apply_calibration
 from grace.data import sample_dir
 from grace.evaluation.calibrate import (
+    CalibrationFit,
     calibrate_dataset,
     calibration_snippet,
     cross_validated,
     fit_calibration,
+    guarantee_for,
+    guaranteed_thresholds,
 )
 from grace.evaluation.dataset import Question
 from grace.evaluation.record import RunRecord
@@ -74,3 +77,39 @@ def test_calibrate_dataset_on_the_sample(offline_services: Any, tmp_path: Path) 
     assert fit.ece_fitted is not None and fit.ece_fitted <= fit.ece_raw
     assert (tmp_path / "eval" / "runs.jsonl").is_file()
     assert "sample: 30 runs" in fit.params.fitted_on
+
+
+def _fit(calibrated: list[float], wrong: list[bool]) -> CalibrationFit:
+    return CalibrationFit(
+        params=CalibrationParams(), n=len(calibrated), accuracy=0.5, auroc=None, ece_raw=None,
+        ece_fitted=None, ece_cross_validated=None, calibrated=calibrated, wrong=wrong,
+        data="synthetic",
+    )
+
+
+def test_risk_controlled_thresholds_are_written_and_load(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    # 40 confident right answers, then a mixed middle, then wrong ones.
+    calibrated = [0.99 - i * 0.001 for i in range(40)] + [0.6 - i * 0.01 for i in range(40)]
+    wrong = [False] * 40 + [i % 2 == 0 for i in range(40)]
+    fit = _fit(calibrated, wrong)
+    silent = guarantee_for(fit, "silent", 0.10, 0.10)
+    assert silent is not None
+    assert silent.selected >= 40 and silent.error_upper <= 0.10
+    thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, [silent])
+    assert thresholds.silent == silent.threshold
+    assert thresholds.silent >= thresholds.notify >= thresholds.confirm
+    path = tmp_path / "cal.yaml"
+    path.write_text(calibration_snippet(fit.params, thresholds, [silent]), encoding="utf-8")
+    monkeypatch.setenv("GRACE_CONFIG", str(path))
+    loaded = GraceSettings().confidence
+    assert loaded.thresholds.silent == silent.threshold
+    assert loaded.guarantees[0].n == 80 and loaded.guarantees[0].method.startswith("Learn")
+
+
+def test_no_threshold_is_written_when_none_is_certified() -> None:
+    fit = _fit([0.9, 0.8, 0.7], [True, False, True])
+    assert guarantee_for(fit, "silent", 0.10, 0.10) is None
+    snippet = calibration_snippet(fit.params, GraceSettings().confidence.thresholds, [])
+    assert "thresholds" not in yaml.safe_load(snippet)["confidence"]
