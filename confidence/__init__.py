@@ -30,6 +30,7 @@ from confidence.config import (
     Penalties,
     SearchQualityParams,
     Thresholds,
+    seed_config,
 )
 from confidence.evaluator import (
     DEFAULT_RUBRIC,
@@ -99,6 +100,7 @@ __all__ = [
     "SourceAgreementCalculator",
     "ThresholdLearner",
     "Thresholds",
+    "seed_config",
     "apply_calibration",
     "char_ngram_vector",
     "cosine",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from confidence.config import AggregationMethod
 
@@ -13,6 +13,8 @@ class ConfidenceAggregator:
     """Combines per-step confidence scores into one number.
 
     Methods:
+    * ``final`` — the last step's score: the answer step, whose score already holds the
+      retrieval it rests on (so retrieval is not counted twice). The default.
     * ``mean`` — arithmetic mean.
     * ``min`` — the weakest step (a chain is as strong as its weakest link).
     * ``weighted`` — linear recency weights: step ``i`` (1-based, in execution order)
@@ -23,7 +25,7 @@ class ConfidenceAggregator:
 
     """
 
-    def __init__(self, method: AggregationMethod = "weighted") -> None:
+    def __init__(self, method: AggregationMethod = "final") -> None:
         """Create an aggregator.
 
         Args:
@@ -44,8 +46,8 @@ class ConfidenceAggregator:
 
         Args:
             scores: Step scores in execution order.
-            method: ``mean``, ``min`` or ``weighted``; the aggregator's default when
-                ``None``.
+            method: ``final``, ``mean``, ``min`` or ``weighted``; the aggregator's default
+                when ``None``.
 
         Raises:
             ValueError: For an unknown method.
@@ -55,12 +57,23 @@ class ConfidenceAggregator:
         values = [float(s) for s in scores]
         if not values:
             return 0.0
-        if m == "mean":
-            result = sum(values) / len(values)
-        elif m == "min":
-            result = min(values)
-        elif m == "weighted":
-            result = sum(w * v for w, v in zip(self.weights(len(values)), values, strict=True))
-        else:
-            raise ValueError(f"unknown aggregation method: {m!r}")
+        try:
+            combine = _METHODS[m]
+        except KeyError:
+            raise ValueError(f"unknown aggregation method: {m!r}") from None
+        result = combine(values)
         return min(1.0, max(0.0, result))
+
+
+def _weighted(values: list[float]) -> float:
+    weights = ConfidenceAggregator.weights(len(values))
+    return sum(w * v for w, v in zip(weights, values, strict=True))
+
+
+_METHODS: dict[str, Callable[[list[float]], float]] = {
+    "final": lambda values: values[-1],
+    "mean": lambda values: sum(values) / len(values),
+    "min": min,
+    "weighted": _weighted,
+}
+"""How each aggregation method combines step scores (in execution order)."""

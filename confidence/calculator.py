@@ -92,7 +92,8 @@ class ConfidenceCalculator:
            Non-search step: weighted mean over the present factors — search_quality
            (weight 0.6, only if > 0), tool_success (0.4, always), source_agreement
            (0.2, only if measured and ``source_count > 1``), llm_self_eval (0.3, whenever
-           measured), query_coverage (0.2, whenever measured).
+           measured), query_coverage (0.2, whenever measured), answer_margin (whenever
+           measured); then multiplied by every answer check (1.0 = passed).
         3. Penalties (``config.penalties``), each listed by name:
            ``no_results`` — a search step with no hits (``search.count == 0``, or no
            search statistics and no explicit search quality);
@@ -125,10 +126,15 @@ class ConfidenceCalculator:
                 parts.append(("llm_self_eval", factors.llm_self_eval, weights.llm_self_eval))
             if factors.query_coverage is not None:
                 parts.append(("query_coverage", factors.query_coverage, weights.query_coverage))
+            if factors.answer_margin is not None:
+                parts.append(("answer_margin", factors.answer_margin, weights.answer_margin))
             total_weight = sum(w for _, _, w in parts)
             for name, value, _ in parts:
                 breakdown[name] = value
             base = sum(v * w for _, v, w in parts) / total_weight if total_weight > 0.0 else 0.0
+            for name, value in factors.answer_checks.items():
+                breakdown[f"check:{name}"] = value
+                base *= value
 
         penalties: dict[str, float] = {}
         if factors.is_search_step:

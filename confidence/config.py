@@ -15,21 +15,33 @@ __all__ = [
     "Penalties",
     "SearchQualityParams",
     "ThresholdGuarantee",
+    "SEED_WEIGHTS",
     "Thresholds",
+    "seed_config",
 ]
 
-AggregationMethod = Literal["mean", "min", "weighted"]
+AggregationMethod = Literal["final", "mean", "min", "weighted"]
 
 
 class FactorWeights(BaseModel):
-    """Weights of the non-search weighted mean (DESIGN §4)."""
+    """Weights of the non-search weighted mean (docs/architecture.md §4).
+
+    The defaults build an answer step's score on answer evidence: the judge's verdict on the
+    stated sentence, its coverage of the question and how clearly the reader's sentence beat
+    the runner-up; retrieval is a minor term (the search step's own score is not aggregated
+    again, see ``aggregation: final``) and tool success, 1.0 in every answered run, is only a
+    penalty when a tool fails. The original weighted mean is ``search_quality: 0.6,
+    tool_success: 0.4, answer_margin: 0`` with ``aggregation: weighted``.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    search_quality: float = Field(default=0.6, ge=0.0)
+    search_quality: float = Field(default=0.1, ge=0.0)
     """Weight of search quality (own or inherited), counted only when > 0."""
-    tool_success: float = Field(default=0.4, ge=0.0)
-    """Weight of tool success, always counted."""
+    tool_success: float = Field(default=0.0, ge=0.0)
+    """Weight of tool success, always counted (a failure is also a penalty)."""
+    answer_margin: float = Field(default=0.4, ge=0.0)
+    """Weight of the reader's margin over the runner-up sentence, counted when measured."""
     source_agreement: float = Field(default=0.2, ge=0.0)
     """Weight of source agreement, counted only with more than one source."""
     llm_self_eval: float = Field(default=0.3, ge=0.0)
@@ -138,6 +150,18 @@ class ThresholdGuarantee(BaseModel):
     """The calibration data (data set, part, date)."""
 
 
+SHIPPED: dict[str, float] = {"silent": 0.98, "notify": 0.6, "confirm": 0.4}
+"""The shipped decision thresholds, on the shipped calibration's P(correct).
+
+That map is fitted on the project's own sample (30 questions it answers perfectly in order,
+AUROC 1.0), so it reads optimistic on harder questions: SILENT needs P ≥ 0.98 under it. The
+values were set on the dev set (SQuAD 2.0 / JSQuAD, 120 questions) to keep silent answers'
+error near 5 % while at most a quarter of answerable questions pause; figures in the README.
+For a threshold with a stated guarantee on your own data, run
+``grace calibrate DATA --target-risk 0.10`` (it needs a few hundred labelled questions).
+"""
+
+
 class ConfidenceConfig(BaseModel):
     """Every number of the confidence system, with the seed's defaults."""
 
@@ -147,14 +171,43 @@ class ConfidenceConfig(BaseModel):
     """Weights of the non-search weighted mean."""
     penalties: Penalties = Field(default_factory=Penalties)
     """Penalty amounts and their conditions."""
-    thresholds: Thresholds = Field(default_factory=Thresholds)
-    """Decision thresholds."""
+    thresholds: Thresholds = Field(default_factory=lambda: Thresholds.model_validate(SHIPPED))
+    """Decision thresholds on the calibrated confidence (see :data:`SHIPPED`)."""
     search_quality: SearchQualityParams = Field(default_factory=SearchQualityParams)
     """Weights of the search-quality formula."""
-    aggregation: AggregationMethod = "weighted"
+    aggregation: AggregationMethod = "final"
     """How step scores combine into the run's overall confidence."""
     calibration: CalibrationParams = Field(default_factory=default_calibration)
     """Map of the run's overall confidence to P(answer correct), applied before the final
     decision (see :mod:`confidence.calibration`; ``method: none`` keeps the raw score)."""
+    answer_checks: list[str] = Field(default_factory=lambda: ["polarity", "swapped_term"])
+    """Answer-verification checks the offline judge runs (names in
+    ``grace.providers.offline.checks.CHECKS``); an empty list runs none."""
+    failed_check: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Factor a failed answer check multiplies the answer step's score by."""
     guarantees: list[ThresholdGuarantee] = Field(default_factory=list)
     """How the thresholds were chosen, when ``grace calibrate --target-risk`` chose them."""
+
+
+SEED_WEIGHTS = FactorWeights(search_quality=0.6, tool_success=0.4, answer_margin=0.0)
+"""The original design's weighted mean (search quality 0.6, tool success 0.4, source agreement
+0.2, self-evaluation 0.3, coverage 0.2), kept as a setting: see :func:`seed_config`."""
+
+
+def seed_config(**overrides: object) -> ConfidenceConfig:
+    """The original design's confidence system, as a preset.
+
+    Its weights, ``aggregation: weighted`` and no answer checks (``overrides`` replace
+    fields, e.g. ``thresholds=...``).
+
+    In ``grace.yaml``: ``confidence: {weights: {search_quality: 0.6, tool_success: 0.4,
+    answer_margin: 0}, aggregation: weighted, answer_checks: []}``.
+    """
+    values: dict[str, object] = {
+        "weights": SEED_WEIGHTS,
+        "thresholds": Thresholds(),
+        "aggregation": "weighted",
+        "answer_checks": [],
+        **overrides,
+    }
+    return ConfidenceConfig.model_validate(values)

@@ -41,6 +41,9 @@ class AnswerJudgement(BaseModel):
     """Fraction of the question the answer addresses; None = not measured."""
     rationale: str = ""
     """The judge's short reason, or ``"not measured: …"`` with the failure."""
+    checks: dict[str, float] = Field(default_factory=dict)
+    """Named answer-verification checks (1.0 = passed, less = failed), when the judge runs
+    any (the offline judge does; see ``ConfidenceFactors.answer_checks``)."""
     input_tokens: int = Field(default=0, ge=0)
     """Prompt tokens spent (0 when the model does not report usage)."""
     output_tokens: int = Field(default=0, ge=0)

@@ -66,6 +66,12 @@ class ConfidenceFactors(BaseModel):
     """Judge's estimate that the output is correct and supported."""
     query_coverage: float | None = Field(default=None, ge=0.0, le=1.0)
     """Judge's estimate of how much of the question the output answers."""
+    answer_margin: float | None = Field(default=None, ge=0.0, le=1.0)
+    """How clearly the answer's sentence beat the runner-up (reader's ranking, 0–1)."""
+    answer_checks: dict[str, float] = Field(default_factory=dict)
+    """Answer-verification checks by name (``polarity``, ``swapped_term`` …): 1.0 passed,
+    less when failed. They multiply the weighted mean, so one failed check is enough to
+    keep an answer from SILENT."""
 
 
 class ConfidenceScore(BaseModel):

@@ -168,7 +168,10 @@ def build_services(
     else:
         planner = RuleBasedPlanner()
         reader = ExtractiveReader()
-        judge = HeuristicAnswerJudge()
+        judge = HeuristicAnswerJudge(
+            checks=settings.confidence.answer_checks,
+            failed_check=settings.confidence.failed_check,
+        )
         evaluator = HeuristicEvaluator(judge_score_fn(judge), pass_threshold=pass_threshold)
         provider = "offline"
     return Services(

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from langgraph.runtime import Runtime
 
 from grace.context import GraceContext
-from grace.human_reply import person_passage
+from grace.providers.judge_passages import judge_passage
 from grace.schemas import StepResult
 from grace.services import Services
 from grace.tools import ToolCall
@@ -68,8 +68,8 @@ Flow = Generator[Need, Any, T]
 
 
 def _passages(result: StepResult) -> list[str]:
-    # The judge is told which passage is the person's own reply (docs/architecture.md §5).
-    return [person_passage(s) for s in result.sources]
+    # Titles first, the person's reply labelled (docs/architecture.md §5).
+    return [judge_passage(s) for s in result.sources]
 
 
 def _serve(services: Services, runtime: Runtime[GraceContext] | None, need: Need) -> Any:

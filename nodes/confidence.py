@@ -193,6 +193,7 @@ def factors_for(
         inherited = max(inherited or 0.0, *human)
     texts = [s.text for s in result.sources]
     return ConfidenceFactors(
+        answer_margin=None if abstained else f.get("answer_margin"),
         search_quality=inherited,
         tool_success=tool_success,
         source_count=len({(s.source, s.chunk_index) for s in result.sources}),
@@ -249,7 +250,11 @@ def _judge_and_gate(
             )
     factors = factors_for(services, step, answer.result, scores)
     answer.factors = factors.model_copy(
-        update={"llm_self_eval": judgement.self_eval, "query_coverage": judgement.coverage}
+        update={
+            "llm_self_eval": judgement.self_eval,
+            "query_coverage": judgement.coverage,
+            "answer_checks": dict(judgement.checks),
+        }
     )
     return answer
 

@@ -129,7 +129,8 @@ def test_replan_event_after_an_edit(app: Any) -> None:
 
 
 def test_notify_writes_a_notice_and_never_pauses(offline_services: Any) -> None:
-    services = services_with_thresholds(offline_services, silent=0.999, notify=0.01, confirm=0.005)
+    # notify 0: even the abstention (scored 0 on answer evidence) is NOTIFY, never a pause.
+    services = services_with_thresholds(offline_services, silent=0.999, notify=0.0, confirm=0.0)
     app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
     with use_services(services):
         chunks = list(

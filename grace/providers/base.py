@@ -58,6 +58,8 @@ class ReaderAnswer:
     """True when the passages do not support an answer."""
     support: float | None = None
     """Reader's own 0–1 estimate of how well the passages support the answer (None = unknown)."""
+    margin: float | None = None
+    """How clearly the chosen sentence beat the runner-up, 0–1 (None = not measured)."""
     usage: TokenUsage = field(default_factory=TokenUsage)
     """Model calls and tokens spent."""
 

@@ -34,6 +34,8 @@ def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:
     factors: dict[str, float] = {"abstained": 1.0 if answer.abstained else 0.0}
     if answer.support is not None:
         factors["support"] = answer.support
+    if answer.margin is not None:
+        factors["answer_margin"] = answer.margin
     return ToolResult(
         success=True,
         output=answer.text,

@@ -19,7 +19,7 @@ def test_min() -> None:
 
 def test_weighted_is_linear_recency() -> None:
     # weights 1, 2, 3 (/ 6): later steps weigh more
-    got = ConfidenceAggregator().aggregate([0.3, 0.6, 0.9])
+    got = ConfidenceAggregator("weighted").aggregate([0.3, 0.6, 0.9])
     assert got == pytest.approx((1 * 0.3 + 2 * 0.6 + 3 * 0.9) / 6)
     assert ConfidenceAggregator.weights(3) == pytest.approx([1 / 6, 2 / 6, 3 / 6])
 
@@ -31,11 +31,12 @@ def test_weighted_favours_later_steps() -> None:
 
 def test_method_override_and_default() -> None:
     agg = ConfidenceAggregator()
-    assert agg.method == "weighted"
+    assert agg.method == "final"  # the answer step's score: retrieval is not counted twice
+    assert agg.aggregate([0.2, 0.9, 0.4]) == pytest.approx(0.4)
     assert agg.aggregate([0.2, 0.9], "min") == pytest.approx(0.2)
 
 
-@pytest.mark.parametrize("method", ["mean", "min", "weighted"])
+@pytest.mark.parametrize("method", ["final", "mean", "min", "weighted"])
 def test_empty_is_zero(method: str) -> None:
     assert ConfidenceAggregator().aggregate([], method) == 0.0  # type: ignore[arg-type]
 

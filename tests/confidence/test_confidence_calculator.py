@@ -1,4 +1,5 @@
-"""Pins every seed rule of the confidence calculator (DESIGN §4, seeds 000 / 001)."""
+"""Pins every rule of the confidence calculator: the original design's weighted mean (the
+``seed_config()`` preset) and the default built on answer evidence."""
 
 from __future__ import annotations
 
@@ -20,9 +21,15 @@ from confidence import (
     Thresholds,
     inherit_search_quality,
     search_quality,
+    seed_config,
 )
 
-calc = ConfidenceCalculator()
+SEED = seed_config()
+calc = ConfidenceCalculator(SEED)
+
+
+def seed_weights(**overrides: float) -> FactorWeights:
+    return SEED.weights.model_copy(update=overrides)
 
 
 def non_search(**kw: object) -> ConfidenceFactors:
@@ -33,13 +40,47 @@ def non_search(**kw: object) -> ConfidenceFactors:
 # --- defaults and types --------------------------------------------------------------
 
 
-def test_defaults_are_the_seed_numbers() -> None:
-    c = ConfidenceCalculator().config
+def test_seed_preset_is_the_seed_numbers() -> None:
+    c = ConfidenceCalculator(seed_config()).config
     assert (c.weights.search_quality, c.weights.tool_success) == (0.6, 0.4)
     assert (c.weights.source_agreement, c.weights.llm_self_eval) == (0.2, 0.3)
     assert c.weights.query_coverage == 0.2
-    assert (c.thresholds.silent, c.thresholds.notify, c.thresholds.confirm) == (0.9, 0.7, 0.4)
-    assert c.aggregation == "weighted"
+    assert c.weights.answer_margin == 0.0
+    assert c.aggregation == "weighted" and c.answer_checks == []
+
+
+def test_defaults_build_on_answer_evidence() -> None:
+    c = ConfidenceCalculator().config
+    # retrieval a minor term, tool success only a penalty, the reader's margin counted
+    assert (c.weights.search_quality, c.weights.tool_success) == (0.1, 0.0)
+    assert (c.weights.llm_self_eval, c.weights.query_coverage, c.weights.answer_margin) == (
+        0.3,
+        0.2,
+        0.4,
+    )
+    assert c.aggregation == "final"
+    assert c.answer_checks == ["polarity", "swapped_term"]
+
+
+def test_answer_margin_and_checks_enter_the_default_score() -> None:
+    s = ConfidenceCalculator().calculate(
+        non_search(search_quality=0.8, llm_self_eval=0.9, query_coverage=1.0, answer_margin=0.5)
+    )
+    mean = (0.1 * 0.8 + 0.3 * 0.9 + 0.2 * 1.0 + 0.4 * 0.5) / 1.0
+    assert s.score == pytest.approx(mean)
+    assert s.breakdown["answer_margin"] == 0.5 and "tool_success" in s.breakdown
+    failed = ConfidenceCalculator().calculate(
+        non_search(
+            search_quality=0.8,
+            llm_self_eval=0.9,
+            query_coverage=1.0,
+            answer_margin=0.5,
+            answer_checks={"polarity": 0.5, "swapped_term": 1.0},
+        )
+    )
+    assert failed.score == pytest.approx(mean * 0.5)
+    assert failed.breakdown["check:polarity"] == 0.5
+    assert failed.breakdown["check:swapped_term"] == 1.0
 
 
 def test_confidence_score_minimal_is_valid() -> None:
@@ -174,7 +215,7 @@ def test_llm_self_eval_not_measured_is_left_out() -> None:
 def test_query_coverage_weight_02_and_configurable() -> None:
     s = calc.calculate(non_search(query_coverage=0.5, tool_success=1.0))
     assert s.score == pytest.approx((0.4 + 0.2 * 0.5) / 0.6)
-    custom = ConfidenceCalculator(ConfidenceConfig(weights=FactorWeights(query_coverage=0.4)))
+    custom = ConfidenceCalculator(seed_config(weights=seed_weights(query_coverage=0.4)))
     s2 = custom.calculate(non_search(query_coverage=0.5, tool_success=1.0))
     assert s2.score == pytest.approx((0.4 + 0.4 * 0.5) / 0.8)
 
@@ -201,10 +242,10 @@ def test_all_factors_weighted_mean() -> None:
 
 
 def test_all_zero_weights_gives_zero_base() -> None:
-    zero = FactorWeights(
+    zero = seed_weights(
         search_quality=0, tool_success=0, source_agreement=0, llm_self_eval=0, query_coverage=0
     )
-    s = ConfidenceCalculator(ConfidenceConfig(weights=zero)).calculate(non_search())
+    s = ConfidenceCalculator(seed_config(weights=zero)).calculate(non_search())
     assert s.score == 0.0
 
 
@@ -271,7 +312,7 @@ def test_low_coverage_not_applied_when_not_measured() -> None:
 
 
 def test_penalties_configurable_and_stack() -> None:
-    cfg = ConfidenceConfig(
+    cfg = seed_config(
         penalties=Penalties(no_sources=0.05, tool_failure=0.1, low_coverage=0.02)
     )
     s = ConfidenceCalculator(cfg).calculate(

@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langgraph.store.memory import InMemoryStore
 
-from confidence import ConfidenceCalculator, InterventionLevel, ThresholdLearner, Thresholds
+from confidence import (
+    ConfidenceCalculator,
+    ConfidenceConfig,
+    InterventionLevel,
+    ThresholdLearner,
+    Thresholds,
+)
 
 BASE = Thresholds()  # 0.9 / 0.7 / 0.4
 
@@ -100,7 +106,7 @@ def test_survives_a_new_learner_over_the_same_store() -> None:
 
 def test_learned_thresholds_change_decisions() -> None:
     lrn = learner()
-    calc = ConfidenceCalculator()
+    calc = ConfidenceCalculator(ConfidenceConfig(thresholds=BASE))
     assert calc.decide_action(0.69).level is InterventionLevel.CONFIRM
     for _ in range(60):
         lrn.record("alice", 0.65, "accept")

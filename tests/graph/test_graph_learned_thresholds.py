@@ -19,7 +19,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from checkpoints import open_store
-from confidence import LearnedThresholdState, Thresholds
+from confidence import LearnedThresholdState, Thresholds, seed_config
 from grace.context import GraceContext
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services, use_services
@@ -45,6 +45,8 @@ def make_services(offline_services: Any) -> Iterator[Any]:
             provider="offline",
             quality_gate={"enabled": False},
             learning=learning,
+            # The original weighted mean: a zero verdict leaves the score near 0.6.
+            confidence=seed_config(),
         )
         model = ScriptedChatModel.of(answers=[ANSWER] * 200, verdicts=[ZERO] * 200)
         return build_services(settings, chat_model=model, store=offline_services.store)

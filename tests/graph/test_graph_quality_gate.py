@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
+from confidence import seed_config
 from grace.schemas import QualityCheck
 from grace.serde import use_grace_serializer
 from grace.services import build_services, use_services
@@ -33,8 +34,13 @@ def verdict(score: float, rationale: str = "unsupported date") -> dict[str, Any]
 
 
 def settings_for(offline_services: Any, provider: str = "offline", **gate: Any) -> GraceSettings:
+    # The original weighted mean: a failed gate lowers the score without reaching ESCALATE,
+    # so the counts below are the gate's own (no low-confidence replan on top).
     return GraceSettings(
-        data_dir=offline_services.settings.data_dir, provider=provider, quality_gate=gate
+        data_dir=offline_services.settings.data_dir,
+        provider=provider,
+        quality_gate=gate,
+        confidence=seed_config(),
     )
 
 

@@ -67,6 +67,14 @@ class Evidence:
     negation_ok: bool
     hit_score: float
     contrast: tuple[str, ...] = ()
+    context: str = ""
+    """The sentence with its neighbours, as written."""
+    before: str = ""
+    """The sentence before it in its passage ("" at the start)."""
+    after: str = ""
+    """The sentence after it in its passage ("" at the end)."""
+    title: str = ""
+    """Title of the sentence's document."""
 
     @property
     def rank(self) -> float:
@@ -149,6 +157,10 @@ def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
                     negation_ok=not negated or is_negated(window_text),
                     hit_score=passage.score,
                     contrast=tuple(contrasts(question, sentence)),
+                    context=" ".join(sentences[lo:hi]),
+                    before=sentences[i - 1] if i > 0 else "",
+                    after=sentences[i + 1] if i + 1 < len(sentences) else "",
+                    title=passage.title,
                 )
             )
     out.sort(key=lambda e: e.rank, reverse=True)

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 
 from confidence.judges import AnswerJudgement
 from grace.human_reply import assess_reply, unlabel_person_passage
+from grace.providers.judge_passages import read_judge_passage
+from grace.providers.offline.checks import CHECKS, CheckInput, failed_checks
 from grace.providers.offline.evidence import Evidence, assess
 from grace.retrieval import tokenize
 from grace.schemas import Source
@@ -55,9 +57,30 @@ def _self_eval(ev: Evidence) -> float:
 class HeuristicAnswerJudge:
     """Offline judge implementing :class:`confidence.AnswerJudge`."""
 
-    def __init__(self, *, abstain_marker: str = "do not contain") -> None:
-        """Create a judge; answers containing ``abstain_marker`` count as abstentions."""
+    def __init__(
+        self,
+        *,
+        abstain_marker: str = "do not contain",
+        checks: Sequence[str] = tuple(CHECKS),
+        failed_check: float = 0.5,
+    ) -> None:
+        """Create a judge.
+
+        Args:
+            abstain_marker: Answers containing it count as abstentions.
+            checks: Answer-verification checks to run (:data:`CHECKS` names).
+            failed_check: Value of a failed check in the judgement's ``checks``.
+
+        Raises:
+            ValueError: For an unknown check name.
+
+        """
+        unknown = [c for c in checks if c not in CHECKS]
+        if unknown:
+            raise ValueError(f"unknown answer checks {unknown}; known: {', '.join(CHECKS)}")
         self.abstain_marker = abstain_marker
+        self.checks = list(checks)
+        self.failed_check = failed_check
 
     def judge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
         """Judge the answer against the passages it cites."""
@@ -70,9 +93,9 @@ class HeuristicAnswerJudge:
             verdict = assess_reply(claim)
             value = 1.0 if verdict.answers else 0.0
             return AnswerJudgement(self_eval=value, coverage=value, rationale=verdict.reason)
-        texts = [unlabel_person_passage(t) or t for t in passages]
         sources = [
-            Source(source_id=f"P{i}", source=f"P{i}", text=t) for i, t in enumerate(texts, 1)
+            Source(source_id=f"P{i}", source=f"P{i}", title=title, text=body)
+            for i, (title, body) in enumerate(map(read_judge_passage, passages), 1)
         ]
         found = [ev for ev in assess(question, sources) if ev.sentence.strip() == claim]
         if not found:  # the answer is not a sentence of the passages: judge it as one
@@ -94,10 +117,16 @@ class HeuristicAnswerJudge:
             notes.append(f"the sentence contradicts the question ({', '.join(ev.contrast)})")
         if ev.hard_miss:
             notes.append("a number of the question is not near the answer")
+        failed = failed_checks(
+            self.checks,
+            CheckInput(question=question, sentence=claim, window=ev.context, title=ev.title),
+        )
+        notes.extend(f"{name}: {reason}" for name, reason in failed.items())
         return AnswerJudgement(
             self_eval=round(self_eval, 4),
             coverage=round(coverage, 4),
             rationale="; ".join(notes) + f"; question tokens covered {coverage:.2f}",
+            checks={c: self.failed_check if c in failed else 1.0 for c in self.checks},
         )
 
     async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:

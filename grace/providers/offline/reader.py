@@ -30,6 +30,7 @@ from grace.human_reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline.evidence import Evidence, assess
 from grace.schemas import Source
+from grace.text import answer_type, typed_candidates
 
 __all__ = ["NOT_FOUND", "ExtractiveReader", "abstention_reason"]
 
@@ -49,6 +50,23 @@ def abstention_reason(best: Evidence, min_support: float) -> str | None:
     return None
 
 
+def _with_neighbour(best: Evidence, question: str) -> str:
+    """The sentence, joined with the neighbour that holds the asked answer type if it lacks it.
+
+    A sentence can match the question and still leave the answer to its neighbour — in
+    Japanese often by zero anaphora (「…の発明者といわれ…」 with the name one sentence earlier).
+    The sentence before is tried first, then the one after; the quote keeps passage order.
+    """
+    kind = answer_type(question)
+    if kind is None or best.type_ok is not False:
+        return best.sentence
+    if best.before and typed_candidates(best.before, kind, question):
+        return f"{best.before} {best.sentence}"
+    if best.after and typed_candidates(best.after, kind, question):
+        return f"{best.sentence} {best.after}"
+    return best.sentence
+
+
 def _choose(ranked: list[Evidence], type_margin: float) -> Evidence:
     best = ranked[0]
     if best.type_ok is not False:
@@ -64,17 +82,32 @@ def _choose(ranked: list[Evidence], type_margin: float) -> Evidence:
 class ExtractiveReader:
     """Offline reader that quotes the best-supported sentence."""
 
-    def __init__(self, *, min_support: float = 0.3, type_margin: float = 0.1) -> None:
+    def __init__(
+        self, *, min_support: float = 0.3, type_margin: float = 0.1, margin_scale: float = 0.25
+    ) -> None:
         """Create a reader.
 
         Args:
             min_support: Abstain when the best window covers less of the question.
             type_margin: How far below the best a sentence of the asked type may rank and
                 still be preferred.
+            margin_scale: Rank lead over the runner-up sentence that counts as a clear win
+                (margin 1.0); a lead of half of it is 0.5.
 
         """
         self.min_support = min_support
         self.type_margin = type_margin
+        self.margin_scale = margin_scale
+
+    def _margin(self, chosen: Evidence, ranked: list[Evidence]) -> float:
+        """Lead of the chosen sentence over the best *other* sentence, scaled to [0, 1].
+
+        A correct sentence usually stands clearly ahead; when a second sentence matches the
+        question nearly as well, the reader may have picked the wrong one.
+        """
+        others = (e.rank for e in ranked if e.sentence.strip() != chosen.sentence.strip())
+        runner_up = max(others, default=0.0)
+        return round(min(1.0, max(0.0, chosen.rank - runner_up) / self.margin_scale), 4)
 
     def answer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
@@ -100,9 +133,10 @@ class ExtractiveReader:
         if reason is not None:
             return ReaderAnswer(text=f"{NOT_FOUND} ({reason})", abstained=True, support=support)
         return ReaderAnswer(
-            text=f"{best.sentence} [{best.source_id}]",
+            text=f"{_with_neighbour(best, question)} [{best.source_id}]",
             cited=[best.source_id],
             support=support,
+            margin=self._margin(best, ranked),
         )
 
     async def aanswer(
