@@ -14,7 +14,9 @@ Usage::
    (goal 0), total time, runs/s;
 4. offline retrieval: p50 / p95 query latency on 10,000 chunks (goal p50 < 50 ms) and
    ingestion chunks/s;
-5. peak memory (max RSS) of 3. and 4., each measured in its own subprocess.
+5. peak memory (max RSS) of 3. and 4., each measured in its own subprocess;
+6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
+   (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -30,7 +32,7 @@ import subprocess
 import sys
 from typing import Any
 
-SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval")
+SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup")
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
 
@@ -112,6 +114,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for name in ("concurrency", "retrieval"):
         if name in only:
             result[name] = _in_subprocess(name, args)
+    if "startup" in only:
+        from bench.startup import startup
+
+        result["startup"] = startup()
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -189,6 +195,16 @@ def table(result: dict[str, Any]) -> str:
             if k.endswith("_peak_rss_mib")
         ]
         rows.append(("5 peak memory (max RSS)", ", ".join(parts), "-", "reported"))
+    if st := result.get("startup"):
+        rows.append(
+            (
+                "6 start-up",
+                f"grace --help {st['help_s']:.2f} s; grace ask to first output "
+                f"{st['ask_first_output_s']:.2f} s (median of {st['runs']})",
+                "<= 0.5 s / <= 1 s",
+                verdict(st),
+            )
+        )
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = [

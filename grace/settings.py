@@ -13,7 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -22,6 +23,7 @@ from pydantic_settings import (
 )
 
 from confidence.config import ConfidenceConfig
+from grace.errors import SettingsError
 
 __all__ = [
     "CheckpointSettings",
@@ -31,8 +33,10 @@ __all__ = [
     "QualityGateSettings",
     "RetrievalSettings",
     "RunSettings",
+    "SettingsError",
     "config_file_path",
     "get_settings",
+    "load_settings",
 ]
 
 ProviderChoice = Literal["auto", "offline", "gemini"]
@@ -270,7 +274,48 @@ class GraceSettings(BaseSettings):
         return os.environ.get("QDRANT_API_KEY") or None
 
 
+def _where() -> str:
+    """Where settings come from, for an error message."""
+    path = os.environ.get("GRACE_CONFIG") or ("grace.yaml" if Path("grace.yaml").is_file() else "")
+    variables = sorted(k for k in os.environ if k.startswith("GRACE_") and k != "GRACE_CONFIG")
+    parts = [f"file {path}"] if path else []
+    if variables:
+        parts.append(f"environment {', '.join(variables)}")
+    return " and ".join(parts) or "defaults"
+
+
+def _describe(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in error["loc"]) or "(top level)"
+        lines.append(f"  {field}: {error['msg']}")
+    return "\n".join(lines)
+
+
+def load_settings() -> GraceSettings:
+    """Build the settings, turning any problem into one :class:`SettingsError`.
+
+    Raises:
+        SettingsError: A YAML syntax error, an unknown key or variable, or an invalid value —
+            with the file or variable and the field named.
+
+    """
+    try:
+        return GraceSettings()
+    except ValidationError as exc:
+        raise SettingsError(f"invalid settings ({_where()}):\n{_describe(exc)}") from None
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"{config_file_path()}: not valid YAML ({exc})") from None
+    except (ValueError, FileNotFoundError) as exc:
+        raise SettingsError(str(exc)) from None
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> GraceSettings:
-    """Load the settings once per process (``get_settings.cache_clear()`` to reload)."""
-    return GraceSettings()
+    """Load the settings once per process (``get_settings.cache_clear()`` to reload).
+
+    Raises:
+        SettingsError: See :func:`load_settings`.
+
+    """
+    return load_settings()

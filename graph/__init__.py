@@ -1,5 +1,38 @@
-"""GRACE's public Python surface: the graph, its context and the run helpers."""
+"""GRACE's public Python surface: the graph, its context and the run helpers.
 
-from graph.builder import builder, graph, make_builder
+``builder``, ``graph`` and ``make_builder`` (from :mod:`graph.builder`) are loaded on first
+use, so that ``grace --help`` and other light commands do not pay for building the graph.
+They are properties of the package (not plain attributes) because importing the submodule
+``graph.builder`` would otherwise rebind ``graph.builder`` to the module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from graph.builder import builder, graph, make_builder
 
 __all__ = ["builder", "graph", "make_builder"]
+
+
+def _export(name: str) -> property:
+    def get(_: types.ModuleType) -> Any:
+        return getattr(importlib.import_module("graph.builder"), name)
+
+    def ignore(_: types.ModuleType, __: Any) -> None:
+        """The import system binds the submodule here; the export stays."""
+
+    return property(get, ignore)
+
+
+class _Package(types.ModuleType):
+    builder = _export("builder")
+    graph = _export("graph")
+    make_builder = _export("make_builder")
+
+
+sys.modules[__name__].__class__ = _Package

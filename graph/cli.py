@@ -12,8 +12,9 @@ import json
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -25,42 +26,28 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
-from grace.context import GraceContext
-from grace.hitl import InvalidHumanResponseError
-from grace.services import close_default_services, get_services
-from grace.settings import get_settings
-from graph.app import (
-    EventHandler,
-    GraceApp,
-    RunOutcome,
-    ThreadNotPausedError,
-    UnknownThreadError,
-)
-from nodes.common import InvalidQuestionError
+if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
+    from graph.app import EventHandler, GraceApp, RunOutcome
 
 __all__ = ["RunView", "app", "main"]
 
 _EXAMPLES_ASK = """
 Examples:
 
+\b
   grace ask "When did the horse tram line open in Lumen Bay?"
-
-  grace ask "Who won the 2018 FIFA World Cup?" --json    # ends 'interrupted'
-
+  grace ask "Who won the 2018 FIFA World Cup?" --json   # ends: interrupted
   grace ask "霧ヶ丘の祭りはいつ？" --collection grace --user ana
 """
 
 _EXAMPLES_RESUME = """
-Replies (Agent Inbox HumanResponse; a one-element list is accepted too):
+Examples of replies (Agent Inbox HumanResponse; a one-element list is accepted too):
 
+\b
   --response '{"type": "accept"}'                       (not at ESCALATE)
-
   --response '{"type": "edit", "args": {"args": {"query": "a better question"}}}'
-
   --response '{"type": "edit", "args": {"args": {"answer": "my answer"}}}'
-
   --response '{"type": "response", "args": "facts GRACE did not have"}'
-
   --response '{"type": "ignore"}'                       (finish unreviewed)
 """
 
@@ -74,7 +61,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+    rich_markup_mode=None,
 )
 console = Console(stderr=True)
 """Progress, prompts and errors (stderr)."""
@@ -132,6 +119,9 @@ class RunView:
     def handle(self, event: dict[str, Any]) -> None:
         """Update from one custom event (unknown events are ignored)."""
         kind = event.get("event")
+        if kind != "intervention_required":  # the run goes on: no step is paused any more
+            for row in self.rows.values():
+                row.note = ""
         if kind == "plan_ready":
             steps = event.get("steps", [])
             self.title = f"plan ({event.get('origin', '?')}, {len(steps)} steps)"
@@ -303,8 +293,28 @@ def _emit_json(data: Any) -> None:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    console.print(Text.assemble(("error: ", "red"), message))
+    # soft_wrap: the terminal wraps the line, so no sentence is cut at 80 columns.
+    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
     return typer.Exit(code)
+
+
+def _plural(count: int, word: str) -> str:
+    """``1 file``, ``2 files``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class ThreadStatus(StrEnum):
+    """Statuses ``grace threads`` reports."""
+
+    COMPLETED = "completed"
+    INTERRUPTED = "interrupted"
+    INCOMPLETE = "incomplete"
+    """The run stopped mid-way (killed, or a step could not finish)."""
+
+
+def _resume_hint(thread_id: str, reply: str = '{"type": "ignore"}') -> str:
+    """The command that resumes ``thread_id`` with ``reply``."""
+    return f"grace resume {thread_id} --response '{reply}'"
 
 
 # --- the intervention prompt ----------------------------------------------------------------
@@ -333,10 +343,13 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         )
         if cfg.get(key)
     ]
-    console.print(
-        "[dim]accept: go on · edit: change the question or write the answer · "
-        "respond: give GRACE facts · ignore: finish now, unreviewed[/]"
-    )
+    legend = {
+        "accept": "go on",
+        "edit": "change the question or write the answer",
+        "respond": "give GRACE facts",
+        "ignore": "finish now, unreviewed",
+    }
+    console.print(" · ".join(f"{c}: {legend[c]}" for c in choices), style="dim")
     choice = Prompt.ask("Your decision", choices=choices, default=choices[0], console=console)
     if choice == "edit":
         what = Prompt.ask(
@@ -357,8 +370,20 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
 def _drive(
     grace: GraceApp, outcome: RunOutcome, interactive: bool, as_json: bool, progress: _Progress
 ) -> None:
+    from grace.hitl import InvalidHumanResponseError
+
     while interactive and outcome.status == "interrupted" and outcome.interrupt is not None:
-        reply = _prompt_reply(outcome.interrupt)
+        try:
+            reply = _prompt_reply(outcome.interrupt)
+        except (KeyboardInterrupt, EOFError):
+            console.print(
+                f"\nthread {outcome.thread_id} stays paused; resume it with:\n  "
+                + _resume_hint(outcome.thread_id, "<reply>")
+                + "\n(see: grace resume --help)",
+                soft_wrap=True,
+                markup=False,
+            )
+            raise typer.Exit(130) from None
         try:
             with progress.running():
                 outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
@@ -395,6 +420,12 @@ def ask(
     one JSON object {status: completed | interrupted, thread_id, answer, confidence, level,
     sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
     """
+    from grace.context import GraceContext
+    from graph.app import GraceApp
+    from nodes.common import InvalidQuestionError
+
+    if not question.strip():
+        raise _fail('the question is empty: grace ask "your question"')
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
     with GraceApp.open() as grace:
@@ -425,6 +456,9 @@ def resume(
         reply = json.loads(response)
     except json.JSONDecodeError as exc:
         raise _fail(f"--response is not JSON: {exc}") from None
+    from grace.hitl import InvalidHumanResponseError
+    from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
+
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
     with GraceApp.open() as grace:
@@ -449,6 +483,8 @@ def ingest(
     Example: grace ingest docs/ notes.md --collection mydocs
     """
     from grace.retrieval import ingest_paths
+    from grace.services import get_services
+    from grace.settings import get_settings
 
     settings = get_settings()
     store = get_services().store
@@ -469,7 +505,8 @@ def ingest(
                 Text.assemble(("skipped ", "yellow"), f"{problem.path}: {problem.reason}")
             )
         out.print(
-            f"{report.files} files, {report.chunks} chunks into '{target}' in {report.seconds:.2f}s"
+            f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
+            f"'{target}' in {report.seconds:.2f}s"
         )
     if report.files == 0 and report.problems:
         raise typer.Exit(1)
@@ -479,12 +516,16 @@ def ingest(
 def threads(
     limit: Annotated[int, typer.Option(help="Most threads to list.")] = 20,
     status: Annotated[
-        str | None,
-        typer.Option(help="Only threads with this status: completed, interrupted, incomplete."),
+        ThreadStatus | None, typer.Option(help="Only threads with this status.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
-    """List threads, newest first, with status, confidence, level and question."""
+    """List threads, newest first, with status, confidence, level and question.
+
+    Example: grace threads --status interrupted
+    """
+    from graph.app import GraceApp
+
     with GraceApp.open() as grace:
         rows = grace.threads(limit)
     if status:
@@ -493,7 +534,10 @@ def threads(
         _emit_json([r.__dict__ for r in rows])
         return
     if not rows:
-        console.print('no threads yet — try: grace ask "..."')
+        if status:
+            console.print(f"no {status.value} threads")
+        else:
+            console.print('no threads yet — try: grace ask "..."')
         return
     table = Table(box=None, pad_edge=False)
     table.add_column("thread", no_wrap=True, min_width=len(rows[0].thread_id))
@@ -515,7 +559,12 @@ def show(
     thread_id: Annotated[str, typer.Argument(help="Thread id (see `grace threads`).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the history as JSON.")] = False,
 ) -> None:
-    """Show a thread's history: plan, steps with scores, interventions, replans, answer."""
+    """Show a thread's history: plan, steps with scores, interventions, replans, answer.
+
+    Example: grace show 3f2c9a1e --json
+    """
+    from graph.app import GraceApp, UnknownThreadError
+
     with GraceApp.open() as grace:
         try:
             history = grace.history(thread_id)
@@ -568,35 +617,35 @@ def show(
         out.print(Text.assemble(("note: ", "yellow"), note))
     if history.get("pending"):
         out.print(Panel(Markdown(history["pending"].get("description", "")), title="pending"))
-        out.print(f'resume with: grace resume {thread_id} --response \'{{"type": "ignore"}}\'')
+        out.print(f"resume with: {_resume_hint(thread_id)}", markup=False)
     if history["answer"]:
         out.print(Panel(history["answer"], title="answer"))
 
 
 def _register_eval() -> None:
-    from grace.evaluation.calibrate import calibrate_command
-    from grace.evaluation.cli import eval_command
+    from grace.evaluation.commands import calibrate_command, eval_command
 
-    app.command(
-        name="eval",
-        help="Evaluate GRACE on a dataset folder (corpus/*.md + questions.jsonl).",
-    )(eval_command)
-    app.command(
-        name="calibrate",
-        help="Fit confidence.calibration (P(correct)) on a labelled dataset folder; "
-        "writes a YAML snippet for grace.yaml.",
-    )(calibrate_command)
+    app.command(name="eval")(eval_command)
+    app.command(name="calibrate")(calibrate_command)
 
 
 _register_eval()
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: settings problems end in one message and exit status 2."""
+    from grace.errors import SettingsError
+
     try:
         app()
+    except SettingsError as exc:
+        console.print(Text.assemble(("error: ", "red"), str(exc)))
+        console.print("Fix the file or variable above (see the README's Configuration).")
+        sys.exit(2)
     finally:
-        close_default_services()
+        services = sys.modules.get("grace.services")
+        if services is not None:  # only a command that opened them has any to close
+            services.close_default_services()
 
 
 if __name__ == "__main__":

@@ -171,11 +171,14 @@ def test_run_view_tracks_steps_notices_and_pauses() -> None:
         {"event": "plan_ready", "plan_id": "p2", "origin": "replan", "repairs": [], "steps": []},
         {"event": "something_new"},
     ]
+    notes = []
     for e in events:
         view.handle(e)
+        notes.append(view.rows["s1"].note if "s1" in view.rows else "")
     s1, s2 = view.rows["s1"], view.rows["s2"]
     assert (s1.status, s1.confidence, s1.level) == ("success", 0.75, "notify")
-    assert s1.note.startswith("paused (CONFIRM")
+    assert notes[6].startswith("paused (CONFIRM")  # while paused …
+    assert s1.note == ""  # … and cleared once the run went on
     assert s2.status == "replaced"
     texts = [t.plain for t in view.notices]
     assert sum(t.startswith("paused at CONFIRM") for t in texts) == 1

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 import typer
@@ -45,7 +45,7 @@ from grace.settings import GraceSettings
 
 __all__ = [
     "CalibrationFit",
-    "calibrate_command",
+    "calibrate",
     "calibrate_dataset",
     "calibration_snippet",
     "cross_validated",
@@ -290,58 +290,20 @@ def _risk_lines(
     return guarantees, lines
 
 
-def calibrate_command(
-    dataset_dir: Annotated[
-        Path, typer.Argument(help="Directory with corpus/*.md and questions.jsonl (labelled).")
-    ],
-    output: Annotated[
-        Path,
-        typer.Option("--output", "-o", help="Where to write the grace.yaml snippet."),
-    ] = Path("grace-calibration.yaml"),
-    method: Annotated[
-        str, typer.Option("--method", help="platt (default, small sets) or isotonic.")
-    ] = "platt",
-    min_bin_size: Annotated[
-        int, typer.Option("--min-bin-size", min=1, help="Isotonic: fewest runs per block.")
-    ] = 10,
-    folds: Annotated[int, typer.Option("--folds", min=2, help="Cross-validation folds.")] = 5,
-    eval_output: Annotated[
-        Path | None,
-        typer.Option("--eval-output", help="Also keep the raw-confidence eval files here."),
-    ] = None,
-    target_risk: Annotated[
-        float | None,
-        typer.Option(
-            "--target-risk",
-            min=0.001,
-            max=0.999,
-            help="Choose the SILENT threshold so that P(silent answer wrong) <= this, with "
-            "probability >= 1 - delta (answering an unanswerable question counts as wrong).",
-        ),
-    ] = None,
-    notify_risk: Annotated[
-        float | None,
-        typer.Option(
-            "--notify-risk",
-            min=0.001,
-            max=0.999,
-            help="Likewise for the NOTIFY threshold: error bound of every answer given "
-            "without a pause.",
-        ),
-    ] = None,
-    delta: Annotated[
-        float,
-        typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
-    ] = 0.1,
-    part: Annotated[
-        str | None,
-        typer.Option("--part", help="K/N: calibrate on part K of N of the questions, by article."),
-    ] = None,
+def calibrate(
+    dataset_dir: Path,
+    output: Path,
+    *,
+    method: str,
+    min_bin_size: int,
+    folds: int,
+    eval_output: Path | None,
+    target_risk: float | None,
+    notify_risk: float | None,
+    delta: float,
+    part: str | None,
 ) -> None:
-    """Fit the confidence calibration (and risk-controlled thresholds) on a labelled dataset.
-
-    Example: grace calibrate data/labelled --target-risk 0.10 -o cal.yaml
-    """
+    """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
     console = Console()
     if not (dataset_dir / "questions.jsonl").is_file():
         console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")

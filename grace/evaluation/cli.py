@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -14,7 +14,7 @@ from grace.evaluation.dataset import DatasetError, parse_part
 from grace.evaluation.report import EvalReport
 from grace.evaluation.runner import run_eval
 
-__all__ = ["eval_command", "failure_line", "summary_table"]
+__all__ = ["default_output", "evaluate", "failure_line", "summary_table"]
 
 
 def _fmt(value: Any, ci: Any = None) -> str:
@@ -86,27 +86,19 @@ def summary_table(report: EvalReport) -> Table:
     return table
 
 
-def eval_command(
-    dataset_dir: Annotated[
-        Path, typer.Argument(help="Directory with corpus/*.md and questions.jsonl.")
-    ],
-    output: Annotated[
-        Path, typer.Option("--output", "-o", help="Directory for report.json, runs.jsonl, plots.")
-    ] = Path("eval-out"),
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print report.json to stdout instead of a table.")
-    ] = False,
-    part: Annotated[
-        str | None,
-        typer.Option(
-            "--part",
-            help="K/N: only part K of N of the questions, split by article (e.g. calibrate "
-            "on 1/2, evaluate on 2/2).",
-        ),
-    ] = None,
+def default_output(dataset_dir: Path) -> Path:
+    """Where ``grace eval`` writes when no ``--output`` is given: under the data directory."""
+    from grace.settings import get_settings
+
+    return get_settings().data_dir / "eval" / Path(dataset_dir).resolve().name
+
+
+def evaluate(
+    dataset_dir: Path, output: Path | None, *, json_output: bool, part: str | None
 ) -> None:
-    """Evaluate GRACE on a dataset: answers, abstentions and how well confidence predicts them."""
+    """``grace eval``: evaluate, print the table or the JSON, exit 1 if every question errored."""
     console = Console(stderr=json_output)
+    output = output if output is not None else default_output(dataset_dir)
     if not (dataset_dir / "questions.jsonl").is_file():
         console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
         raise typer.Exit(code=2)

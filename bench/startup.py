@@ -1,0 +1,70 @@
+"""Start-up of the ``grace`` command: ``--help`` and ``ask`` to its first line of output.
+
+Each figure is the median wall time over a few fresh processes (``python -m graph.cli``, as
+the console script runs it). ``ask`` is measured on a data directory that already holds the
+sample corpus (the first, ingesting run is not timed); "first output" is the first line the
+command writes (the plan, on stderr, when stderr is not a terminal).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+__all__ = ["startup"]
+
+_CLI = [sys.executable, "-m", "graph.cli"]
+QUESTION = "When did the horse tram line open in Lumen Bay?"
+
+
+def _env(data_dir: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
+    env.pop("GOOGLE_API_KEY", None)
+    env["GRACE_DATA_DIR"] = data_dir
+    return env
+
+
+def _help_seconds(env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([*_CLI, "--help"], env=env, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def _first_output_seconds(env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [*_CLI, "ask", QUESTION],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    proc.stderr.readline()
+    first = time.perf_counter() - start
+    proc.communicate(timeout=120)
+    return first
+
+
+def startup(runs: int = 5) -> dict[str, Any]:
+    """Median seconds of ``grace --help`` and of ``grace ask`` to its first output."""
+    with tempfile.TemporaryDirectory(prefix="grace-bench-startup-") as tmp:
+        env = _env(tmp)
+        subprocess.run(  # ingest the sample once, untimed
+            [*_CLI, "ask", QUESTION, "--json"], env=env, capture_output=True, check=True
+        )
+        help_s = statistics.median(_help_seconds(env) for _ in range(runs))
+        ask_s = statistics.median(_first_output_seconds(env) for _ in range(runs))
+    return {
+        "runs": runs,
+        "help_s": round(help_s, 3),
+        "ask_first_output_s": round(ask_s, 3),
+        "goal": {"help_s": 0.5, "ask_first_output_s": 1.0},
+        "met": help_s <= 0.5 and ask_s <= 1.0,
+    }

@@ -1,0 +1,13 @@
+"""Errors a command reports to the user as one message (no traceback), importable cheaply.
+
+The CLI catches these around every command; they live here, apart from the modules that
+raise them, so that catching them costs ``grace --help`` no import.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SettingsError"]
+
+
+class SettingsError(ValueError):
+    """The settings cannot be loaded: the message names the file or variable and the field."""

@@ -1,0 +1,150 @@
+"""What a new user hit on the command line: settings errors, help, wording, pauses, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from graph import cli
+from graph.cli import RunView, app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
+    base.pop("GOOGLE_API_KEY", None)
+    base["GRACE_DATA_DIR"] = str(tmp_path / "data")
+    return subprocess.run(
+        [sys.executable, "-m", "graph.cli", *args],
+        env={**base, **env},
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("retrieval: {top_k: 5\nbogus: [", "not valid YAML"),
+        ("retrievl: {top_k: 5}\n", "retrievl"),
+        ("run: {max_replans: -1}\n", "run.max_replans"),
+    ],
+)
+def test_a_bad_settings_file_is_one_clean_message_and_exit_2(
+    tmp_path: Path, content: str, expected: str
+) -> None:
+    bad = tmp_path / "grace.yaml"
+    bad.write_text(content, encoding="utf-8")
+    proc = _run_cli(tmp_path, "threads", GRACE_CONFIG=str(bad))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error:") and expected in proc.stderr
+    assert str(bad) in proc.stderr or "not valid YAML" in proc.stderr
+    # help needs no valid settings at all
+    helped = _run_cli(tmp_path, "--help", GRACE_CONFIG=str(bad))
+    assert helped.returncode == 0 and "Usage" in helped.stdout
+
+
+def test_a_bad_environment_variable_names_the_variable(tmp_path: Path) -> None:
+    proc = _run_cli(tmp_path, "threads", GRACE_RUN__MAX_REPLANS="many")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "GRACE_RUN__MAX_REPLANS" in proc.stderr and "run.max_replans" in proc.stderr
+
+
+def test_threads_status_is_validated_against_the_real_statuses() -> None:
+    result = CliRunner().invoke(app, ["threads", "--status", "bogus"])
+    assert result.exit_code == 2
+    assert "completed" in result.output and "interrupted" in result.output
+
+
+def test_empty_question_is_refused_in_cli_words() -> None:
+    result = CliRunner().invoke(app, ["ask", ""])
+    assert result.exit_code == 2
+    assert 'grace ask "your question"' in result.output and "{'query'" not in result.output
+
+
+@pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval",
+                                     "calibrate"])
+def test_every_command_help_has_an_example(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Example" in result.output, result.output
+
+
+def test_plural_forms() -> None:
+    assert cli._plural(1, "file") == "1 file" and cli._plural(2, "chunk") == "2 chunks"
+
+
+def test_escalate_legend_lists_only_allowed_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli.Prompt, "ask", lambda *a, **k: "ignore")
+    request = {
+        "level": "escalate",
+        "description": "## GRACE needs you",
+        "config": {"allow_accept": False, "allow_edit": True, "allow_respond": True,
+                   "allow_ignore": True},
+    }
+    with cli.console.capture() as captured:
+        reply = cli._prompt_reply(request)
+    assert reply == {"type": "ignore"}
+    legend = captured.get()
+    assert "accept:" not in legend and "respond:" in legend and "ignore:" in legend
+
+
+def test_ctrl_c_at_the_prompt_prints_the_thread_and_the_resume_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupt(_: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_prompt_reply", interrupt)
+    outcome: Any = type("Outcome", (), {"status": "interrupted", "interrupt": {},
+                                        "thread_id": "t-42"})()
+    with cli.console.capture() as captured, pytest.raises(typer.Exit) as stopped:
+        cli._drive(None, outcome, True, False, cli._Progress(enabled=False))  # type: ignore[arg-type]
+    assert stopped.value.exit_code == 130
+    assert "t-42" in captured.get() and "grace resume t-42" in captured.get()
+
+
+def test_live_table_clears_the_pause_once_the_run_goes_on() -> None:
+    view = RunView()
+    view.handle({"event": "plan_ready", "steps": [{"step_id": "s1", "action": "reasoning"}]})
+    view.handle({"event": "intervention_required", "step_id": "s1", "level": "confirm",
+                 "confidence": 0.5})
+    assert view.rows["s1"].note
+    view.handle({"event": "step_started", "step_id": "s1", "action": "reasoning"})
+    assert view.rows["s1"].note == ""
+
+
+def test_eval_writes_under_the_data_dir_by_default(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from grace.evaluation.cli import default_output
+    from grace.settings import get_settings
+
+    monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "d"))
+    get_settings.cache_clear()
+    try:
+        assert default_output(Path("some/dev")) == tmp_path / "d" / "eval" / "dev"
+    finally:
+        get_settings.cache_clear()
+
+
+def test_the_readme_notebook_command_is_installed_by_its_extra() -> None:
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'pip install -e ".[notebook]" && jupyter lab notebooks/' in readme
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    assert any(dep.startswith("jupyterlab") for dep in extras["notebook"])
