@@ -24,13 +24,19 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
-
-from langchain_qdrant import SparseEmbeddings, SparseVector
 
 from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER
 
-__all__ = ["DEFAULT_AVGDL", "DEFAULT_B", "DEFAULT_K1", "LexicalSparseEmbeddings", "token_index"]
+__all__ = [
+    "DEFAULT_AVGDL",
+    "DEFAULT_B",
+    "DEFAULT_K1",
+    "LexicalSparseEmbeddings",
+    "SparseVector",
+    "token_index",
+]
 
 DEFAULT_K1 = 1.2
 """BM25 term-frequency saturation."""
@@ -47,7 +53,21 @@ def token_index(token: str) -> int:
     return int.from_bytes(digest, "big") & 0x7FFFFFFF
 
 
-class LexicalSparseEmbeddings(SparseEmbeddings):
+@dataclass(frozen=True)
+class SparseVector:
+    """A sparse vector: token indices (ascending) and their weights.
+
+    GRACE's own type, so the embedded backend never imports the server client; the server
+    backend converts it for langchain-qdrant.
+    """
+
+    indices: list[int] = field(default_factory=list)
+    """Token indices, ascending."""
+    values: list[float] = field(default_factory=list)
+    """Weights of ``indices``."""
+
+
+class LexicalSparseEmbeddings:
     """BM25-style sparse vectors over language-aware tokens (see :mod:`grace.retrieval.tokenize`).
 
     Args:
