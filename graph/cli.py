@@ -593,8 +593,13 @@ _register_eval()
 
 def main() -> None:
     """Console-script entry point."""
+    from grace.retrieval import StoreBusyError
+
     try:
         app()
+    except StoreBusyError as exc:  # another process holds the embedded store: say who, no trace
+        console.print(Text.assemble(("error: ", "red"), str(exc)))
+        raise SystemExit(3) from None
     finally:
         close_default_services()
 
