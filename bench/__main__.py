@@ -29,6 +29,9 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval")
@@ -64,9 +67,9 @@ def _child(name: str, args: argparse.Namespace) -> dict[str, Any]:
         with scenarios.bench_env() as env:
             after_setup = scenarios.peak_rss_mib()
             out = scenarios.concurrency(env, args.threads, args.model_latency)
-    elif name == "retrieval":
+    elif name in (retrieval_children := _retrieval_children()):
         after_setup = baseline
-        out = scenarios.retrieval(args.scale)
+        out = retrieval_children[name](args.scale, Path(args.store_dir))
     else:
         raise SystemExit(f"unknown child scenario {name!r}")
     out["rss_mib"] = {
@@ -75,6 +78,16 @@ def _child(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "peak": round(scenarios.peak_rss_mib(), 1),
     }
     return out
+
+
+def _retrieval_children() -> dict[str, Callable[[int, Path], dict[str, Any]]]:
+    """The two processes of a retrieval point: ``grace ingest``-like, then ``grace ask``-like."""
+    from bench import scenarios
+
+    return {
+        "retrieval-ingest": scenarios.retrieval_ingest,
+        "retrieval-queries": scenarios.retrieval_queries,
+    }
 
 
 def _in_subprocess(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -90,6 +103,7 @@ def _in_subprocess(name: str, args: argparse.Namespace) -> dict[str, Any]:
         str(args.model_latency),
         "--scale",
         str(args.scale),
+        *(["--store-dir", str(args.store_dir)] if getattr(args, "store_dir", None) else []),
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
@@ -108,8 +122,17 @@ def _retrieval_curve(args: argparse.Namespace) -> dict[str, Any]:
     sizes = sorted({*(n for n in RETRIEVAL_CURVE if n < args.scale), args.scale})
     curve = []
     for size in sizes:
-        figures = _in_subprocess("retrieval", argparse.Namespace(**{**vars(args), "scale": size}))
-        curve.append(figures)
+        with tempfile.TemporaryDirectory(prefix="grace-bench-") as tmp:
+            point = argparse.Namespace(**{**vars(args), "scale": size, "store_dir": tmp})
+            ingest = _in_subprocess("retrieval-ingest", point)
+            queries = _in_subprocess("retrieval-queries", point)
+        rss = {
+            "ingest_process_peak": ingest["rss_mib"]["peak"],
+            "query_process_peak": queries["rss_mib"]["peak"],
+            "after_imports": queries["rss_mib"]["after_imports"],
+        }
+        rss["peak"] = max(rss["ingest_process_peak"], rss["query_process_peak"])
+        curve.append(ingest | queries | {"rss_mib": rss})
     top = dict(curve[-1])
     top |= retrieval_verdict(top)
     top["curve"] = [
@@ -121,7 +144,8 @@ def _retrieval_curve(args: argparse.Namespace) -> dict[str, Any]:
             "query_ms_p95": round(c["query_ms_p95"], 3),
             "open_s": round(c["open_s"], 3),
             "compact_s": round(c["compact_s"], 2),
-            "peak_rss_mib": c["rss_mib"]["peak"],
+            "ingest_peak_rss_mib": c["rss_mib"]["ingest_process_peak"],
+            "query_peak_rss_mib": c["rss_mib"]["query_process_peak"],
         }
         for n, c in zip(sizes, curve, strict=True)
     ]
@@ -210,8 +234,9 @@ def table(result: dict[str, Any]) -> str:
                 (
                     f"4 retrieval ({point['chunks']} chunks)",
                     f"p50 {point['query_ms_p50']:.2f} ms, p95 {point['query_ms_p95']:.2f} ms; "
-                    f"ingest {point['ingest_chunks_per_s']:.0f} chunks/s; peak RSS "
-                    f"{point['peak_rss_mib']:.0f} MiB",
+                    f"ingest {point['ingest_chunks_per_s']:.0f} chunks/s; peak RSS ingest "
+                    f"{point['ingest_peak_rss_mib']:.0f} / query {point['query_peak_rss_mib']:.0f}"
+                    " MiB",
                     "see below" if point is not r["curve"][-1] else r["goal"],
                     "reported" if point is not r["curve"][-1] else verdict(r),
                 )
@@ -256,7 +281,12 @@ def main(argv: list[str] | None = None) -> None:
         help="largest retrieval size; the curve also measures 10k / 100k below it "
         "(1000000: the 1M point, ~10 min, not in CI)",
     )
-    parser.add_argument("--child", choices=["concurrency", "retrieval"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child",
+        choices=["concurrency", "retrieval-ingest", "retrieval-queries"],
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument("--store-dir", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(_child(args.child, args)))
