@@ -104,7 +104,9 @@ class LexicalSparseEmbeddings:
 
     def _document(self, text: str) -> SparseVector:
         tokens = self.tokenizer(text)
-        counts: Counter[int] = Counter(token_index(t) for t in tokens)
+        counts: Counter[int] = Counter()
+        for token, n in Counter(tokens).items():  # hash each distinct token once
+            counts[token_index(token)] += n
         norm = self.k1 * (1.0 - self.b + self.b * len(tokens) / self.avgdl)
         indices = sorted(counts)
         values = [counts[i] * (self.k1 + 1.0) / (counts[i] + norm) for i in indices]

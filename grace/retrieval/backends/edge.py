@@ -16,7 +16,6 @@ scores as in :mod:`grace.retrieval.scoring`.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -187,7 +186,7 @@ class EdgeStore(StoreBase):
             }
             if dense is not None:
                 vector[DENSE_VECTOR_NAME] = dense[i]
-            points.append(Point(uuid.UUID(pid), vector, payload_of(text, meta)))
+            points.append(Point(pid, vector, payload_of(text, meta)))
         with self.shards.use(collection, create=self._config, write=True) as shard:
             for start in range(0, len(points), _WRITE_BATCH):
                 shard.update(UpdateOperation.upsert_points(points[start : start + _WRITE_BATCH]))
@@ -196,7 +195,7 @@ class EdgeStore(StoreBase):
         """Delete points by id."""
         if ids and self.has_collection(collection):
             with self.shards.use(collection, write=True) as shard:
-                shard.update(UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+                shard.update(UpdateOperation.delete_points(list(ids)))
 
     def delete_source(self, collection: str, source: str) -> int:
         """Delete every chunk of document ``source``; return how many there were."""
