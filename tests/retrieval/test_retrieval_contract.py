@@ -149,3 +149,20 @@ def test_close_is_idempotent_and_ingest_works_on_every_backend(
     s.flush()
     s.close()
     s.close()
+
+
+def test_sparse_collection_opened_with_an_embedding_model_stays_lexical(tmp_path: Path) -> None:
+    # A collection made offline, later opened with dense embeddings (an API key was set).
+    with _open("edge", tmp_path / "s") as offline:
+        offline.add_chunks("docs", EN, _metas("lumen.md", 3), _ids(3))
+    with _open("edge", tmp_path / "s", dense=True) as online:
+        assert online.mode == "hybrid"
+        online.add_chunks("docs", JA[:1], _metas("ja-kiri.md", 1), _ids(1, start=10))
+        assert online.count("docs") == 4
+        hit = online.search("Who designed the lighthouse on Wren Point?", collection="docs").hits[0]
+        assert hit.text == EN[1]
+        with pytest.raises(ValueError, match="no dense vectors"):
+            online.search("lighthouse", collection="docs", mode="dense")
+        online.ensure_collection("fresh")  # new collections get the dense vector
+        online.add_chunks("fresh", EN, _metas("lumen.md", 3), _ids(3))
+        assert online.search("lighthouse", collection="fresh", mode="dense").hits

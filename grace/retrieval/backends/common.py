@@ -124,6 +124,10 @@ class StoreBase:
     def _existing(self, collection: str | None) -> str:
         raise NotImplementedError
 
+    def _has_dense(self, name: str) -> bool:
+        """Whether collection ``name`` holds dense vectors."""
+        raise NotImplementedError
+
     def search(
         self,
         query: str,
@@ -141,6 +145,10 @@ class StoreBase:
         """
         chosen = self._checked_mode(mode)
         name = self._existing(collection)
+        if chosen != "sparse" and not self._has_dense(name):
+            if mode is not None:
+                raise ValueError(f"collection {name!r} has no dense vectors (made sparse-only)")
+            chosen = "sparse"  # made before an embedding model was configured: lexical only
         hits = self._search_hits(query, name, k, chosen) if k > 0 else []
         return SearchResult(
             query=query,

@@ -155,6 +155,10 @@ class EdgeStore(StoreBase):
         with self.shards.use(name) as shard:
             return int(shard.count(CountRequest(exact=True)))
 
+    def _has_dense(self, name: str) -> bool:
+        """Whether collection ``name`` was made with a dense vector (read from its config)."""
+        return self.shards.has_vector(name, DENSE_VECTOR_NAME)
+
     def _existing(self, collection: str | None) -> str:
         name = self.resolve(collection)
         if not self.shards.exists(name):
@@ -173,10 +177,11 @@ class EdgeStore(StoreBase):
         """Upsert chunks with their metadata under the given (deterministic) point ids."""
         if not texts:
             return
+        self.ensure_collection(collection)
         sparse = self.sparse_embeddings.embed_documents(list(texts))
         dense = (
             self.dense_embeddings.embed_documents(list(texts))
-            if self.dense_embeddings is not None
+            if self.dense_embeddings is not None and self._has_dense(collection)
             else None
         )
         points = []

@@ -11,6 +11,7 @@ a ``grace ask`` waiting at a prompt does not keep other processes out.
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 import urllib.parse
@@ -72,6 +73,14 @@ class ShardPool:
     def exists(self, name: str) -> bool:
         """Whether collection ``name`` has a shard on disk."""
         return (self.shard_dir(name) / _CONFIG_FILE).is_file()
+
+    def has_vector(self, name: str, vector: str) -> bool:
+        """Whether collection ``name`` was created with the dense vector ``vector``."""
+        try:
+            config = json.loads((self.shard_dir(name) / _CONFIG_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return vector in (config.get("vectors") or {})
 
     def names(self) -> list[str]:
         """Collections with a shard on disk, sorted."""

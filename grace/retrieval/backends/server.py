@@ -97,6 +97,7 @@ class ServerStore(StoreBase):
         self.sparse_embeddings = sparse_embeddings or LexicalSparseEmbeddings()
         self._stores: dict[tuple[str, SearchMode], QdrantVectorStore] = {}
         self._dense_size: int | None = None
+        self._dense_collections: dict[str, bool] = {}
         self._closed = False
 
     @property
@@ -145,6 +146,15 @@ class ServerStore(StoreBase):
         """Count the chunks in ``collection``; raises :class:`UnknownCollectionError`."""
         return int(self.client.count(self._existing(collection), exact=True).count)
 
+    def _has_dense(self, name: str) -> bool:
+        """Whether collection ``name`` holds a dense vector (asked once per collection)."""
+        if name not in self._dense_collections:
+            vectors = self.client.get_collection(name).config.params.vectors
+            self._dense_collections[name] = (
+                isinstance(vectors, dict) and DENSE_VECTOR_NAME in vectors
+            )
+        return self._dense_collections[name]
+
     def _existing(self, collection: str | None) -> str:
         name = self.resolve(collection)
         if not self.client.collection_exists(name):
@@ -186,7 +196,9 @@ class ServerStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        store = self._vector_store(collection, self.mode)
+        store = self._vector_store(
+            collection, self.mode if self._has_dense(collection) else "sparse"
+        )
         store.add_texts(list(texts), list(metadatas), ids=list(ids), batch_size=128)
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
