@@ -14,6 +14,8 @@ local-mode store; the dataset is read in place, never copied.
   AUROC of the top score as a predictor of "answerable" (Mann-Whitney rank statistic).
 - latency: p50 / p95 of ``CorpusStore.search`` over a collection padded with ``--scale``
   synthetic chunks; ingestion rate in chunks/s of those chunks.
+- ``--encoder edge-bm25``: the same figures with Qdrant Edge's built-in ``Bm25`` encoder
+  instead of GRACE's (measured, not adopted: see ``grace.retrieval.backends.edge_bm25``).
 - ``--ablation``: recall and AUROC of candidate ranking methods (pseudo-relevance feedback,
   neighbour / title context, document-score interpolation, kanji unigrams, Japanese
   question-word removal) on an in-memory mirror of the store's scoring (same chunks, tokens,
@@ -48,7 +50,7 @@ from grace.retrieval import (
 )
 from grace.retrieval.ingest import load_document, split_paragraphs
 from grace.retrieval.scoring import idf, normalise_sparse
-from grace.retrieval.sparse import DEFAULT_AVGDL, DEFAULT_B, DEFAULT_K1
+from grace.retrieval.sparse import DEFAULT_AVGDL, DEFAULT_B, DEFAULT_K1, SparseEncoder
 from grace.retrieval.tokenize import Tokenizer
 
 __all__ = ["auroc", "main", "normalise"]
@@ -91,16 +93,22 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _store(path: Path, args: argparse.Namespace) -> CorpusStore:
-    sparse = LexicalSparseEmbeddings(
-        Tokenizer(
-            japanese=args.ja_mode,
-            split_mode=args.split_mode,
-            drop_interrogatives=not args.keep_interrogatives,
-        ),
-        k1=args.k1,
-        b=args.b,
-        avgdl=args.avgdl,
-    )
+    sparse: SparseEncoder
+    if getattr(args, "encoder", "grace") == "edge-bm25":
+        from grace.retrieval.backends.edge_bm25 import EdgeBm25Embeddings
+
+        sparse = EdgeBm25Embeddings(avg_len=args.avgdl)
+    else:
+        sparse = LexicalSparseEmbeddings(
+            Tokenizer(
+                japanese=args.ja_mode,
+                split_mode=args.split_mode,
+                drop_interrogatives=not args.keep_interrogatives,
+            ),
+            k1=args.k1,
+            b=args.b,
+            avgdl=args.avgdl,
+        )
     return open_store("edge", StoreOptions(path=path, sparse_embeddings=sparse, idle_release=None))
 
 
@@ -480,6 +488,12 @@ def main(argv: list[str] | None = None) -> None:
         "--keep-interrogatives", action="store_true", help="keep Japanese question words"
     )
     parser.add_argument("--ablation", action="store_true", help="compare ranking methods")
+    parser.add_argument(
+        "--encoder",
+        default="grace",
+        choices=["grace", "edge-bm25"],
+        help="sparse encoder: GRACE's (default) or Qdrant Edge's built-in Bm25",
+    )
     args = parser.parse_args(argv)
 
     if args.ablation:

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER
 
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_B",
     "DEFAULT_K1",
     "LexicalSparseEmbeddings",
+    "SparseEncoder",
     "SparseVector",
     "token_index",
 ]
@@ -65,6 +67,18 @@ class SparseVector:
     """Token indices, ascending."""
     values: list[float] = field(default_factory=list)
     """Weights of ``indices``."""
+
+
+class SparseEncoder(Protocol):
+    """Text → sparse vectors: documents with BM25 weights, queries with 1.0 per token."""
+
+    def embed_documents(self, texts: list[str]) -> list[SparseVector]:
+        """Document vectors."""
+        ...
+
+    def embed_query(self, text: str) -> SparseVector:
+        """Query vector."""
+        ...
 
 
 class LexicalSparseEmbeddings:

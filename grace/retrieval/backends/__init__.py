@@ -17,7 +17,7 @@ from typing import Literal
 
 from langchain_core.embeddings import Embeddings
 
-from grace.retrieval.sparse import LexicalSparseEmbeddings
+from grace.retrieval.sparse import SparseEncoder
 from grace.retrieval.store import CorpusStore
 
 __all__ = ["BACKENDS", "BackendName", "StoreOptions", "open_store"]
@@ -43,8 +43,8 @@ class StoreOptions:
     """Dense embedding model: hybrid collections and searches."""
     default_collection: str = "grace"
     """Collection used when a call names none."""
-    sparse_embeddings: LexicalSparseEmbeddings | None = None
-    """Lexical encoder (default :class:`LexicalSparseEmbeddings`)."""
+    sparse_embeddings: SparseEncoder | None = None
+    """Lexical encoder (default :class:`~grace.retrieval.sparse.LexicalSparseEmbeddings`)."""
     lock_timeout: float = 30.0
     """Seconds to wait for a collection another process holds (``edge``)."""
     idle_release: float | None = 2.0

@@ -55,7 +55,7 @@ from grace.retrieval.backends.common import (
 )
 from grace.retrieval.backends.edge_shards import ShardPool
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
@@ -91,7 +91,7 @@ class EdgeStore(StoreBase):
         *,
         dense_embeddings: Embeddings | None = None,
         default_collection: str = "grace",
-        sparse_embeddings: LexicalSparseEmbeddings | None = None,
+        sparse_embeddings: SparseEncoder | None = None,
         lock_timeout: float = 30.0,
         idle_release: float | None = 2.0,
     ) -> None:

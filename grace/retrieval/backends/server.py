@@ -27,7 +27,7 @@ from grace.retrieval.backends.common import (
     chunk_from_payload,
 )
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
@@ -43,7 +43,7 @@ _LANGCHAIN_MODE = {
 class _LangchainSparse(SparseEmbeddings):
     """GRACE's lexical encoder in langchain-qdrant's sparse-embeddings interface."""
 
-    def __init__(self, inner: LexicalSparseEmbeddings) -> None:
+    def __init__(self, inner: SparseEncoder) -> None:
         self.inner = inner
 
     def embed_documents(self, texts: list[str]) -> list[LangchainSparseVector]:
@@ -83,7 +83,7 @@ class ServerStore(StoreBase):
         api_key: str | None = None,
         dense_embeddings: Embeddings | None = None,
         default_collection: str = "grace",
-        sparse_embeddings: LexicalSparseEmbeddings | None = None,
+        sparse_embeddings: SparseEncoder | None = None,
         client: QdrantClient | None = None,
     ) -> None:
         if (url is None) == (client is None):
