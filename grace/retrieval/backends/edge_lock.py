@@ -60,7 +60,8 @@ class CollectionLock:
                 time.sleep(_POLL_SECONDS)
         handle.seek(0)
         handle.truncate()
-        handle.write(f"{os.getpid()} {' '.join(sys.argv)[:300]}\n")
+        command = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv else ""
+        handle.write(f"{os.getpid()} {command[:300]}\n")
         handle.flush()
         self._handle = handle
 
