@@ -25,6 +25,7 @@ from qdrant_edge import (
     CountRequest,
     Distance,
     EdgeConfig,
+    EdgeOptimizersConfig,
     EdgeShard,
     EdgeSparseVectorParams,
     EdgeVectorParams,
@@ -65,6 +66,16 @@ _RRF_K = 2
 """Reciprocal Rank Fusion constant (Qdrant's default)."""
 _WRITE_BATCH = 256
 """Points per upsert operation."""
+_COMPACT_EVERY = 50_000
+"""Points written between compactions of a shard during a long ingestion."""
+_SEGMENTS = 16
+"""Segments the optimizer keeps before merging (default: one per CPU).
+
+Compacting every ``_COMPACT_EVERY`` points turns the in-memory mutable segment into an
+on-disk indexed one; letting up to 16 of them exist instead of merging them into one or two
+huge segments bounds the memory a compaction needs (measured at 200k chunks: ingesting
+process peak 1.8 GiB → 0.8 GiB, query p50 unchanged).
+"""
 
 
 class EdgeStore(StoreBase):
@@ -100,7 +111,12 @@ class EdgeStore(StoreBase):
         self.default_collection = default_collection
         self.dense_embeddings = QueryCache(dense_embeddings) if dense_embeddings else None
         self.sparse_embeddings = sparse_embeddings or LexicalSparseEmbeddings()
-        self.shards = ShardPool(self.path, lock_timeout=lock_timeout, idle_release=idle_release)
+        self.shards = ShardPool(
+            self.path,
+            lock_timeout=lock_timeout,
+            idle_release=idle_release,
+            compact_every=_COMPACT_EVERY,
+        )
         self._idf: dict[str, tuple[int, int, dict[int, float]]] = {}
         self._dense_size: int | None = None
 
@@ -141,6 +157,7 @@ class EdgeStore(StoreBase):
         return EdgeConfig(
             vectors=vectors,
             sparse_vectors={SPARSE_VECTOR_NAME: EdgeSparseVectorParams(modifier=Modifier.Idf)},
+            optimizers=EdgeOptimizersConfig(default_segment_number=_SEGMENTS),
         )
 
     def _dense_dimension(self) -> int:
@@ -192,7 +209,9 @@ class EdgeStore(StoreBase):
             if dense is not None:
                 vector[DENSE_VECTOR_NAME] = dense[i]
             points.append(Point(pid, vector, payload_of(text, meta)))
-        with self.shards.use(collection, create=self._config, write=True) as shard:
+        with self.shards.use(
+            collection, create=self._config, write=True, points=len(points)
+        ) as shard:
             for start in range(0, len(points), _WRITE_BATCH):
                 shard.update(UpdateOperation.upsert_points(points[start : start + _WRITE_BATCH]))
 

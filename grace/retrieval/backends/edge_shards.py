@@ -42,6 +42,8 @@ class _Lease:
     shard: EdgeShard | None = None
     last_used: float = 0.0
     written: bool = False
+    pending: int = 0
+    """Points written since the shard was last compacted."""
     generation: int = 0
     """Bumped at every load and write: caches keyed on it go stale with the shard."""
 
@@ -55,12 +57,15 @@ class ShardPool:
         lock_timeout: Seconds to wait for a collection another process holds.
         idle_release: Seconds of disuse after which a shard is closed and its lock released;
             ``None`` keeps shards open until :meth:`close` (benchmarks, evaluation).
+        compact_every: Compact a shard after this many points were written to it (bounds the
+            in-memory mutable segment of a long ingestion); ``None``: only when released.
 
     """
 
     root: Path
     lock_timeout: float = 30.0
     idle_release: float | None = 2.0
+    compact_every: int | None = None
     _leases: dict[str, _Lease] = field(default_factory=dict)
     _mutex: threading.RLock = field(default_factory=threading.RLock)
     _sweeper: threading.Thread | None = None
@@ -99,7 +104,12 @@ class ShardPool:
 
     @contextlib.contextmanager
     def use(
-        self, name: str, *, create: Callable[[], EdgeConfig] | None = None, write: bool = False
+        self,
+        name: str,
+        *,
+        create: Callable[[], EdgeConfig] | None = None,
+        write: bool = False,
+        points: int = 0,
     ) -> Iterator[EdgeShard]:
         """The open shard of ``name`` for one operation (loaded, or created with ``create()``)."""
         with self._mutex:
@@ -121,6 +131,11 @@ class ShardPool:
                 if write:
                     lease.written = True
                     lease.generation += 1
+                    lease.pending += points
+            if self.compact_every is not None and lease.pending >= self.compact_every:
+                lease.shard.flush()
+                lease.shard.optimize()
+                lease.pending = 0
 
     def _open(self, name: str, lease: _Lease, create: Callable[[], EdgeConfig] | None) -> None:
         lease.lock.acquire(self.lock_timeout)
