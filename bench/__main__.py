@@ -186,6 +186,25 @@ def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:
     return f"{value}{unit}"
 
 
+def _retrieval_rows(r: dict[str, Any], verdict: str) -> list[tuple[str, str, str, str]]:
+    """One table row per point of the retrieval curve; the goal is judged at the last one."""
+    rows = []
+    for point in r["curve"]:
+        last = point is r["curve"][-1]
+        rows.append(
+            (
+                f"4 retrieval ({point['chunks']} chunks)",
+                f"p50 {point['query_ms_p50']:.2f} ms, p95 {point['query_ms_p95']:.2f} ms; "
+                f"ingest {point['ingest_chunks_per_s']:.0f} chunks/s; peak RSS ingest "
+                f"{point['ingest_peak_rss_mib']:.0f} / query {point['query_peak_rss_mib']:.0f}"
+                " MiB",
+                r["goal"] if last else "see below",
+                verdict if last else "reported",
+            )
+        )
+    return rows
+
+
 def table(result: dict[str, Any]) -> str:
     """The figures as an aligned text table."""
     rows: list[tuple[str, str, str, str]] = []
@@ -229,18 +248,7 @@ def table(result: dict[str, Any]) -> str:
             )
         )
     if r := result.get("retrieval"):
-        for point in r["curve"]:
-            rows.append(
-                (
-                    f"4 retrieval ({point['chunks']} chunks)",
-                    f"p50 {point['query_ms_p50']:.2f} ms, p95 {point['query_ms_p95']:.2f} ms; "
-                    f"ingest {point['ingest_chunks_per_s']:.0f} chunks/s; peak RSS ingest "
-                    f"{point['ingest_peak_rss_mib']:.0f} / query {point['query_peak_rss_mib']:.0f}"
-                    " MiB",
-                    "see below" if point is not r["curve"][-1] else r["goal"],
-                    "reported" if point is not r["curve"][-1] else verdict(r),
-                )
-            )
+        rows.extend(_retrieval_rows(r, verdict(r)))
     if m := result.get("memory"):
         parts = [
             f"{k.removesuffix('_peak_rss_mib')} {v:.0f} MiB"

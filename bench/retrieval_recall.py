@@ -469,8 +469,8 @@ def run_ablation(dataset: Path) -> list[tuple[str, dict[str, float]]]:
     return [(label, _mirror_eval(chunks, questions, rank)) for label, rank in variants]
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Parse arguments, measure, print."""
+def _parser() -> argparse.ArgumentParser:
+    """The command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset", type=Path, help="folder with corpus/ and questions.jsonl")
     parser.add_argument("--k", type=int, nargs="+", default=[1, 5])
@@ -494,7 +494,12 @@ def main(argv: list[str] | None = None) -> None:
         choices=["grace", "edge-bm25"],
         help="sparse encoder: GRACE's (default) or Qdrant Edge's built-in Bm25",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse arguments, measure, print."""
+    args = _parser().parse_args(argv)
 
     if args.ablation:
         rows = run_ablation(args.dataset)
