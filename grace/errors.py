@@ -6,8 +6,15 @@ raise them, so that catching them costs ``grace --help`` no import.
 
 from __future__ import annotations
 
-__all__ = ["SettingsError"]
+__all__ = ["SettingsError", "StoreBusyError"]
 
 
 class SettingsError(ValueError):
     """The settings cannot be loaded: the message names the file or variable and the field."""
+
+
+class StoreBusyError(RuntimeError):
+    """Another process holds a collection of the embedded store longer than we may wait.
+
+    The message says which process (pid and command line) and what to do.
+    """

@@ -32,7 +32,7 @@ from confidence import (
 from grace.context import GraceContext
 from grace.providers.base import Planner, Reader
 from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
-from grace.retrieval import CorpusStore, ensure_sample_corpus
+from grace.retrieval import CorpusStore, StoreOptions, ensure_sample_corpus, open_store
 from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolEnv, ToolRegistry, default_registry
 
@@ -143,12 +143,16 @@ def build_services(
         if embeddings is None and settings.retrieval.qdrant_url:
             embeddings = make_gemini_embeddings(gem.embedding_model)
     if store is None:
-        store = CorpusStore(
-            path=None if settings.retrieval.qdrant_url else settings.qdrant_path,
-            url=settings.retrieval.qdrant_url,
-            api_key=settings.qdrant_key(),
-            dense_embeddings=embeddings,
-            default_collection=settings.retrieval.collection,
+        store = open_store(
+            settings.store_backend(),
+            StoreOptions(
+                path=settings.qdrant_path,
+                url=settings.retrieval.qdrant_url,
+                api_key=settings.qdrant_key(),
+                dense_embeddings=embeddings,
+                default_collection=settings.retrieval.collection,
+                lock_timeout=settings.retrieval.lock_timeout_seconds,
+            ),
         )
     if settings.retrieval.auto_ingest_sample:
         report = ensure_sample_corpus(store, settings.retrieval.collection)

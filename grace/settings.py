@@ -95,10 +95,15 @@ class RetrievalSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    backend: Literal["edge", "server"] | None = None
+    """Store backend: ``edge`` (Qdrant Edge embedded in the process, on disk) or ``server``
+    (a Qdrant server at ``qdrant_url``); unset: ``server`` when ``qdrant_url`` is set."""
     qdrant_url: str | None = None
-    """Qdrant server or cluster URL; when unset, Qdrant runs embedded (local mode) on disk."""
+    """Qdrant server or cluster URL (the ``server`` backend)."""
     qdrant_path: Path | None = None
-    """Directory of the embedded Qdrant; defaults to ``<data_dir>/qdrant``."""
+    """Directory of the embedded store; defaults to ``<data_dir>/qdrant``."""
+    lock_timeout_seconds: float = Field(default=30.0, ge=0.0)
+    """How long a process waits for a collection another process holds (``edge``)."""
     qdrant_api_key: SecretStr | None = None
     """API key of a Qdrant server (also read from ``QDRANT_API_KEY``)."""
     collection: str = "grace"
@@ -266,6 +271,12 @@ class GraceSettings(BaseSettings):
         if self.provider == "offline":
             return False
         return self.google_api_key() is not None
+
+    def store_backend(self) -> Literal["edge", "server"]:
+        """The store backend in force: the setting, else ``server`` when a URL is set."""
+        if self.retrieval.backend is not None:
+            return self.retrieval.backend
+        return "server" if self.retrieval.qdrant_url else "edge"
 
     def qdrant_key(self) -> str | None:
         """Qdrant server API key from settings or ``QDRANT_API_KEY``."""

@@ -633,8 +633,11 @@ _register_eval()
 
 
 def main() -> None:
-    """Console-script entry point: settings problems end in one message and exit status 2."""
-    from grace.errors import SettingsError
+    """Console-script entry point: user-facing errors end in one message, no traceback.
+
+    Settings problems exit with status 2; a store held by another process with status 3.
+    """
+    from grace.errors import SettingsError, StoreBusyError
 
     try:
         app()
@@ -642,6 +645,9 @@ def main() -> None:
         console.print(Text.assemble(("error: ", "red"), str(exc)))
         console.print("Fix the file or variable above (see the README's Configuration).")
         sys.exit(2)
+    except StoreBusyError as exc:  # another process holds the embedded store: say who
+        console.print(Text.assemble(("error: ", "red"), str(exc)))
+        sys.exit(3)
     finally:
         services = sys.modules.get("grace.services")
         if services is not None:  # only a command that opened them has any to close

@@ -24,13 +24,21 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
-
-from langchain_qdrant import SparseEmbeddings, SparseVector
+from typing import Protocol
 
 from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER
 
-__all__ = ["DEFAULT_AVGDL", "DEFAULT_B", "DEFAULT_K1", "LexicalSparseEmbeddings", "token_index"]
+__all__ = [
+    "DEFAULT_AVGDL",
+    "DEFAULT_B",
+    "DEFAULT_K1",
+    "LexicalSparseEmbeddings",
+    "SparseEncoder",
+    "SparseVector",
+    "token_index",
+]
 
 DEFAULT_K1 = 1.2
 """BM25 term-frequency saturation."""
@@ -47,7 +55,33 @@ def token_index(token: str) -> int:
     return int.from_bytes(digest, "big") & 0x7FFFFFFF
 
 
-class LexicalSparseEmbeddings(SparseEmbeddings):
+@dataclass(frozen=True)
+class SparseVector:
+    """A sparse vector: token indices (ascending) and their weights.
+
+    GRACE's own type, so the embedded backend never imports the server client; the server
+    backend converts it for langchain-qdrant.
+    """
+
+    indices: list[int] = field(default_factory=list)
+    """Token indices, ascending."""
+    values: list[float] = field(default_factory=list)
+    """Weights of ``indices``."""
+
+
+class SparseEncoder(Protocol):
+    """Text → sparse vectors: documents with BM25 weights, queries with 1.0 per token."""
+
+    def embed_documents(self, texts: list[str]) -> list[SparseVector]:
+        """Document vectors."""
+        ...
+
+    def embed_query(self, text: str) -> SparseVector:
+        """Query vector."""
+        ...
+
+
+class LexicalSparseEmbeddings:
     """BM25-style sparse vectors over language-aware tokens (see :mod:`grace.retrieval.tokenize`).
 
     Args:
@@ -84,7 +118,9 @@ class LexicalSparseEmbeddings(SparseEmbeddings):
 
     def _document(self, text: str) -> SparseVector:
         tokens = self.tokenizer(text)
-        counts: Counter[int] = Counter(token_index(t) for t in tokens)
+        counts: Counter[int] = Counter()
+        for token, n in Counter(tokens).items():  # hash each distinct token once
+            counts[token_index(token)] += n
         norm = self.k1 * (1.0 - self.b + self.b * len(tokens) / self.avgdl)
         indices = sorted(counts)
         values = [counts[i] * (self.k1 + 1.0) / (counts[i] + norm) for i in indices]

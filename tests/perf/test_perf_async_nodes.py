@@ -306,24 +306,16 @@ async def test_async_sqlite_checkpointer_runs_wal_with_synchronous_normal(tmp_pa
         assert (await (await conn.execute("PRAGMA synchronous")).fetchone())[0] == 1
 
 
-def test_local_qdrant_writes_use_wal_and_survive_reopening(tmp_path: Any) -> None:
-    import sqlite3
-
-    from grace.retrieval.store import CorpusStore
+def test_embedded_store_writes_survive_reopening(tmp_path: Any) -> None:
+    from grace.retrieval import StoreOptions, open_store
 
     texts = [f"The horse tram line number {i} opened in 1874." for i in range(20)]
     ids = [f"00000000-0000-0000-0000-{i:012d}" for i in range(20)]
     metas = [{"source": "trams.md", "title": "Trams", "chunk_index": i} for i in range(20)]
-    with CorpusStore(path=tmp_path / "q") as store:
+    with open_store("edge", StoreOptions(path=tmp_path / "q")) as store:
         store.add_chunks("c", texts, metas, ids)
         store.delete_points("c", ids[:5])
-    db = next((tmp_path / "q").rglob("storage.sqlite"))
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    finally:
-        conn.close()
-    with CorpusStore(path=tmp_path / "q") as store:
+    with open_store("edge", StoreOptions(path=tmp_path / "q")) as store:
         assert store.count("c") == 15
         assert store.search("horse tram", collection="c").hits
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grace.retrieval import CorpusStore
+from grace.retrieval import CorpusStore, StoreOptions, open_store
 
 EN_DOC = """# Steam engine
 
@@ -43,5 +43,5 @@ def corpus_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[CorpusStore]:
-    with CorpusStore(path=tmp_path / "qdrant") as s:
+    with open_store("edge", StoreOptions(path=tmp_path / "qdrant")) as s:
         yield s

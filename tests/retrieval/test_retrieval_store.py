@@ -11,11 +11,24 @@ from langchain_core.embeddings import Embeddings
 from grace.retrieval import (
     CorpusStore,
     SearchResult,
+    StoreOptions,
     UnknownCollectionError,
     ensure_sample_corpus,
     ingest_paths,
+    open_store,
 )
 from grace.retrieval.tokenize import tokenize
+
+
+def _open(kind: str, path: Path, **options: object) -> CorpusStore:
+    """The edge backend on disk, or the server backend on an in-memory Qdrant client."""
+    if kind == "edge":
+        return open_store("edge", StoreOptions(path=path, **options))  # type: ignore[arg-type]
+    from qdrant_client import QdrantClient
+
+    from grace.retrieval.backends.server import ServerStore
+
+    return ServerStore(client=QdrantClient(location=":memory:"), **options)  # type: ignore[arg-type]
 
 
 def _check_stats(result: SearchResult) -> None:
@@ -48,14 +61,15 @@ def test_scores_normalised_and_separate_answerable(store: CorpusStore, corpus_di
     assert good.hits[0].raw_score > good.hits[0].score * 0  # raw BM25 kept
 
 
-def test_fast_local_index_matches_qdrant_vector_store(tmp_path: Path, corpus_dir: Path) -> None:
+def test_edge_and_server_backends_rank_and_score_alike(tmp_path: Path, corpus_dir: Path) -> None:
     queries = ["steam engine performance", "梅雨の末期", "capital of Poland", "zzz unknown"]
     results = {}
-    for fast in (True, False):
-        with CorpusStore(path=tmp_path / f"q{fast}", fast_local_search=fast) as s:
+    for kind in ("edge", "server"):
+        with _open(kind, tmp_path / kind) as s:
             ingest_paths(s, [corpus_dir], collection="docs")
-            results[fast] = [s.search(q, collection="docs", k=4) for q in queries]
-    for a, b in zip(results[True], results[False], strict=True):
+            results[kind] = [s.search(q, collection="docs", k=4) for q in queries]
+    assert results["edge"][0].hits and not results["edge"][3].hits
+    for a, b in zip(results["edge"], results["server"], strict=True):
         assert [h.chunk_id for h in a.hits] == [h.chunk_id for h in b.hits]
         for x, y in zip(a.hits, b.hits, strict=True):
             assert x.raw_score == pytest.approx(y.raw_score, rel=1e-4)
@@ -75,7 +89,7 @@ def test_unknown_collection_raises_and_is_not_created(store: CorpusStore, corpus
 
 
 def test_default_collection_and_empty_query(tmp_path: Path, corpus_dir: Path) -> None:
-    with CorpusStore(path=tmp_path / "q", default_collection="kb") as s:
+    with _open("edge", tmp_path / "q", default_collection="kb") as s:
         ingest_paths(s, [corpus_dir])
         assert s.list_collections() == ["kb"]
         assert s.search("Warsaw capital").collection == "kb"
@@ -93,10 +107,10 @@ async def test_asearch(store: CorpusStore, corpus_dir: Path) -> None:
     assert results[1].hits[0].source == "warsaw.md"
 
 
-def test_reopen_local_store_keeps_data(tmp_path: Path, corpus_dir: Path) -> None:
-    with CorpusStore(path=tmp_path / "q") as s:
+def test_reopen_edge_store_keeps_data(tmp_path: Path, corpus_dir: Path) -> None:
+    with _open("edge", tmp_path / "q") as s:
         ingest_paths(s, [corpus_dir], collection="docs")
-    with CorpusStore(path=tmp_path / "q") as s:
+    with _open("edge", tmp_path / "q") as s:
         assert s.count("docs") == 7
         assert s.search("Vistula", collection="docs").hits[0].source == "warsaw.md"
 
@@ -131,11 +145,9 @@ class HashingEmbeddings(Embeddings):
         return self._embed(text)
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_hybrid_mode(tmp_path: Path, corpus_dir: Path, fast: bool) -> None:
-    with CorpusStore(
-        path=tmp_path / "h", dense_embeddings=HashingEmbeddings(), fast_local_search=fast
-    ) as s:
+@pytest.mark.parametrize("kind", ["edge", "server"])
+def test_hybrid_mode(tmp_path: Path, corpus_dir: Path, kind: str) -> None:
+    with _open(kind, tmp_path / "h", dense_embeddings=HashingEmbeddings()) as s:
         assert s.mode == "hybrid"
         ingest_paths(s, [corpus_dir], collection="docs")
         result = s.search("steam engine indicator performance", collection="docs", k=3)

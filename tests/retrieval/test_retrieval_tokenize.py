@@ -1,6 +1,12 @@
 from pathlib import Path
 
-from grace.retrieval import CorpusStore, LexicalSparseEmbeddings, ingest_paths, tokenize
+from grace.retrieval import (
+    LexicalSparseEmbeddings,
+    StoreOptions,
+    ingest_paths,
+    open_store,
+    tokenize,
+)
 from grace.retrieval.sparse import token_index
 from grace.retrieval.tokenize import RETRIEVAL_TOKENIZER, Tokenizer
 
@@ -85,7 +91,8 @@ def test_question_word_removal_lowers_unanswerable_score(tmp_path: Path) -> None
     )
     scores = {}
     for name, enc in (("plain", LexicalSparseEmbeddings(tokenize)), ("dropped", None)):
-        with CorpusStore(path=tmp_path / name, sparse_embeddings=enc) as store:
+        options = StoreOptions(path=tmp_path / name, sparse_embeddings=enc)
+        with open_store("edge", options) as store:
             ingest_paths(store, [docs], collection="c")
             result = store.search("火山が噴火したのはいつ？誰が観測した？", collection="c", k=1)
             scores[name] = result.hits[0].score if result.hits else 0.0

@@ -1,0 +1,191 @@
+"""What both backends share: payload layout, hit → chunk, query-vector cache, the generic methods.
+
+Payloads use langchain-qdrant's layout (``page_content`` + ``metadata``), so a collection
+written by either backend reads the same, and a server collection can be fed by other
+langchain-qdrant tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Self
+
+from langchain_core.embeddings import Embeddings
+
+from grace.retrieval.store import SearchMode
+from grace.retrieval.types import RetrievedChunk, SearchResult, search_stats
+
+__all__ = [
+    "CONTENT_KEY",
+    "METADATA_KEY",
+    "SOURCE_KEY",
+    "QueryCache",
+    "StoreBase",
+    "chunk_from_payload",
+    "payload_of",
+]
+
+CONTENT_KEY = "page_content"
+"""Payload key of the chunk text (langchain-qdrant's default)."""
+METADATA_KEY = "metadata"
+"""Payload key of the chunk metadata (langchain-qdrant's default)."""
+SOURCE_KEY = f"{METADATA_KEY}.source"
+"""Payload path of the document a chunk comes from."""
+
+
+class QueryCache(Embeddings):
+    """Wraps dense embeddings and remembers recent query vectors (one model call per query)."""
+
+    def __init__(self, inner: Embeddings, size: int = 64) -> None:
+        self.inner = inner
+        self.size = size
+        self._cache: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Document vectors (never cached: each is embedded once at ingestion)."""
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        """Query vector, from the cache when the same query was embedded recently."""
+        with self._lock:
+            hit = self._cache.get(text)
+        if hit is not None:
+            return hit
+        vector = self.inner.embed_query(text)
+        with self._lock:
+            if len(self._cache) >= self.size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[text] = vector
+        return vector
+
+
+def payload_of(text: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """The stored payload of one chunk."""
+    return {CONTENT_KEY: text, METADATA_KEY: dict(metadata)}
+
+
+def chunk_from_payload(
+    payload: dict[str, Any] | None, point_id: str, collection: str, score: float, raw: float
+) -> RetrievedChunk:
+    """A search hit as a :class:`RetrievedChunk` (score clamped to [0, 1])."""
+    payload = payload or {}
+    meta = payload.get(METADATA_KEY) or {}
+    return RetrievedChunk(
+        chunk_id=point_id,
+        text=str(payload.get(CONTENT_KEY, "")),
+        source=str(meta.get("source", "")),
+        title=str(meta.get("title", "")),
+        chunk_index=int(meta.get("chunk_index", 0)),
+        collection=collection,
+        score=min(1.0, max(0.0, score)),
+        raw_score=raw,
+    )
+
+
+class StoreBase:
+    """The backend-independent half of :class:`~grace.retrieval.store.CorpusStore`.
+
+    Subclasses implement the collection and point operations and ``_search_hits``.
+    """
+
+    default_collection: str
+    dense_embeddings: QueryCache | None
+
+    @property
+    def mode(self) -> SearchMode:
+        """``hybrid`` with dense embeddings, else ``sparse``."""
+        return "hybrid" if self.dense_embeddings is not None else "sparse"
+
+    def resolve(self, collection: str | None) -> str:
+        """Return the collection name to use: ``collection`` or the default one."""
+        return collection or self.default_collection
+
+    def point_ids_by_source(self, collection: str) -> dict[str, set[str]]:
+        """All point ids of ``collection`` grouped by document ``source`` (one scan)."""
+        raise NotImplementedError
+
+    def list_sources(self, collection: str) -> list[str]:
+        """Documents (``source`` values) in ``collection``, sorted."""
+        return sorted(self.point_ids_by_source(collection))
+
+    def _checked_mode(self, mode: SearchMode | None) -> SearchMode:
+        chosen = mode or self.mode
+        if chosen != "sparse" and self.dense_embeddings is None:
+            raise ValueError(f"{chosen} search needs a dense embedding model; none is configured")
+        return chosen
+
+    def _search_hits(self, query: str, name: str, k: int, mode: SearchMode) -> list[RetrievedChunk]:
+        raise NotImplementedError
+
+    def _existing(self, collection: str | None) -> str:
+        raise NotImplementedError
+
+    def _has_dense(self, name: str) -> bool:
+        """Whether collection ``name`` holds dense vectors."""
+        raise NotImplementedError
+
+    def search(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        k: int = 5,
+        mode: SearchMode | None = None,
+    ) -> SearchResult:
+        """Top ``k`` chunks for ``query`` with normalised scores and their statistics.
+
+        Raises:
+            UnknownCollectionError: ``collection`` does not exist (it is not created).
+            ValueError: ``mode`` needs dense embeddings the store was not given.
+
+        """
+        chosen = self._checked_mode(mode)
+        name = self._existing(collection)
+        if chosen != "sparse" and not self._has_dense(name):
+            if mode is not None:
+                raise ValueError(f"collection {name!r} has no dense vectors (made sparse-only)")
+            chosen = "sparse"  # made before an embedding model was configured: lexical only
+        hits = self._search_hits(query, name, k, chosen) if k > 0 else []
+        return SearchResult(
+            query=query,
+            collection=name,
+            hits=hits,
+            stats=search_stats(h.score for h in hits),
+        )
+
+    async def asearch(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        k: int = 5,
+        mode: SearchMode | None = None,
+    ) -> SearchResult:
+        """:meth:`search` in a worker thread, so the event loop is never blocked."""
+        return await asyncio.to_thread(self.search, query, collection=collection, k=k, mode=mode)
+
+    def flush(self) -> None:
+        """Make every write so far durable (the server acknowledges each write: nothing)."""
+
+    def close(self) -> None:
+        """Release resources (subclasses)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def ordered_ids(ids: Sequence[Any]) -> list[str]:
+    """Point ids as strings (the engines return UUID objects)."""
+    return [str(i) for i in ids]
