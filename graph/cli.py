@@ -632,6 +632,11 @@ def _register_eval() -> None:
 _register_eval()
 
 
+def _print_error(message: str) -> None:
+    # soft_wrap: the terminal wraps; rich would break a long path mid-sentence.
+    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
+
+
 def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
@@ -642,11 +647,11 @@ def main() -> None:
     try:
         app()
     except SettingsError as exc:
-        console.print(Text.assemble(("error: ", "red"), str(exc)))
+        _print_error(str(exc))
         console.print("Fix the file or variable above (see the README's Configuration).")
         sys.exit(2)
     except StoreBusyError as exc:  # another process holds the embedded store: say who
-        console.print(Text.assemble(("error: ", "red"), str(exc)))
+        _print_error(str(exc))
         sys.exit(3)
     finally:
         services = sys.modules.get("grace.services")
