@@ -85,10 +85,10 @@ def is_done(result: StepResult | None) -> bool:
 
 
 def services_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run."""
+    """Services for this run (the same for every run of the process; ``runtime`` unused)."""
     from grace.services import get_services
 
-    return get_services(context_of(runtime))
+    return get_services()
 
 
 async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:

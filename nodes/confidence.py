@@ -1,7 +1,7 @@
 """``confidence``: score the latest batch of steps and decide how much to involve a person.
 
 Search steps are scored from their hit statistics; non-search steps inherit the best
-confidence of their dependencies as search quality (DESIGN §4) and add source agreement.
+confidence of their dependencies as search quality (docs/architecture.md) and add source agreement.
 The answer step also gets ONE judge call (self-evaluation and coverage together), which
 the quality gate (:mod:`nodes.quality_gate`) reuses as its evaluation; only a failed gate
 regenerates the answer with feedback (bounded), and a gate that still fails lowers the
@@ -59,7 +59,7 @@ from grace.services import Services
 from grace.state import ReplanRequest, State
 from nodes._flow import Flow, JudgeCall, ThresholdsFor, adrive, drive
 from nodes.common import answer_step, aservices_for, pending_steps, services_for
-from nodes.learning import learned_thresholds, user_of
+from nodes.learning import user_of
 from nodes.quality_gate import gate_applies, gate_flow, judge_usage
 
 __all__ = [
@@ -68,15 +68,7 @@ __all__ = [
     "confidence",
     "decide_before_answer",
     "factors_for",
-    "run_thresholds",
 ]
-
-
-def run_thresholds(
-    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
-) -> Thresholds:
-    """Thresholds in force for this run's user (learned ones when a store is attached)."""
-    return learned_thresholds(services, runtime, thread_user)
 
 
 def calibrated_confidence(services: Services, raw: float) -> float:
@@ -213,6 +205,22 @@ class _Answer:
     note: str | None = None
 
 
+@dataclass
+class _Scored:
+    """The batch's scores and results after scoring (with the answer step's extras)."""
+
+    scores: dict[str, ConfidenceScore]
+    """Every step's score so far (the batch's new)."""
+    results: dict[str, StepResult]
+    """Every step's result so far (the batch's with their confidence)."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Model usage of the judge and gate calls."""
+    checks: list[QualityCheck] = field(default_factory=list)
+    """Quality-gate checks of the answer."""
+    notes: list[str] = field(default_factory=list)
+    """Notes for the final output (a failed gate's)."""
+
+
 def _judge_and_gate(
     services: Services,
     runtime: Runtime[GraceContext],
@@ -283,83 +291,113 @@ async def aconfidence(state: State, runtime: Runtime[GraceContext]) -> dict[str,
     return await adrive(_flow(state, runtime, services), services, runtime)
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """The node's logic, shared by both paths (:mod:`nodes._flow`): yields its I/O."""
-    calc = services.calculator
-    plan = state.plan
-    assert plan is not None, "confidence runs after plan"
+def _score_batch(
+    services: Services,
+    runtime: Runtime[GraceContext],
+    state: State,
+    plan: ExecutionPlan,
+) -> Flow[_Scored]:
+    """Score every step of the latest batch (the answer step after its judge and gate)."""
     steps = {s.step_id: s for s in plan.steps}
-    scores = dict(state.scores)
-    results = dict(state.results)
-    usage = TokenUsage()
+    out = _Scored(scores=dict(state.scores), results=dict(state.results))
     final = answer_step(plan)
-    checks: list[QualityCheck] = []
-    notes: list[str] = []
     for step_id in state.last_batch:
-        step, result = steps[step_id], results[step_id]
+        step, result = steps[step_id], out.results[step_id]
         penalty = 0.0
         if final is not None and step_id == final.step_id and result.status != StepStatus.FAILED:
             answer = yield from _judge_and_gate(
-                services, runtime, state, plan, step, result, scores
+                services, runtime, state, plan, step, result, out.scores
             )
             result, factors, penalty = answer.result, answer.factors, answer.penalty
-            usage = usage + answer.usage
-            checks.extend(answer.checks)
-            notes.extend([answer.note] if answer.note else [])
+            out.usage = out.usage + answer.usage
+            out.checks.extend(answer.checks)
+            out.notes.extend([answer.note] if answer.note else [])
         else:
-            factors = factors_for(services, step, result, scores)
-        score = _penalised(calc.calculate(factors), penalty)
-        scores[step_id] = score
-        results[step_id] = result.model_copy(update={"confidence": score.score})
+            factors = factors_for(services, step, result, out.scores)
+        score = _penalised(services.calculator.calculate(factors), penalty)
+        out.scores[step_id] = score
+        out.results[step_id] = result.model_copy(update={"confidence": score.score})
+    return out
+
+
+def _overall_decision(
+    services: Services, plan: ExecutionPlan, scored: _Scored, thresholds: Thresholds
+) -> tuple[float, ActionDecision]:
+    """After the last step: the calibrated overall confidence and the decision on it."""
+    scores, results = scored.scores, scored.results
+    ordered = [
+        scores[s.step_id].score
+        for s in plan.steps
+        if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
+    ]
+    final = answer_step(plan)
+    drafted = results.get(final.step_id) if final is not None else None
+    if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
+        # Searches the answer did not use are no evidence for or against it.
+        ordered = [scores[final.step_id].score]
+    overall, decision = _final_decision(
+        services, services.aggregator.aggregate(ordered), thresholds
+    )
+    if drafted is not None and answered_from_person(drafted.sources):
+        decision = person_decision(overall, drafted.sources)
+    return overall, decision
+
+
+def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> ActionDecision:
+    """ESCALATE when the batch is the plan's own question to the person (``ask_user``)."""
+    if not any(r.action == "ask_user" and r.status != StepStatus.FAILED for r in batch):
+        return decision
+    return ActionDecision(
+        level=InterventionLevel.ESCALATE,
+        reason="the plan asks the person a question",
+        recommended_action="answer the question in a response",
+        score=decision.score,
+    )
+
+
+def _emit_scored(
+    services: Services, state: State, scored: _Scored, decision: ActionDecision, t: Thresholds
+) -> None:
+    for step_id in state.last_batch:
+        emit(
+            "step_scored",
+            step_id=step_id,
+            confidence=scored.scores[step_id].score,
+            level=services.calculator.decide_action(scored.scores[step_id], t).level.value,
+        )
+    if decision.level == InterventionLevel.NOTIFY:
+        emit("notice", level="notify", confidence=decision.score, message=decision.reason)
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """The node's logic, shared by both paths (:mod:`nodes._flow`): yields its I/O."""
+    plan = state.plan
+    assert plan is not None, "confidence runs after plan"
+    scored = yield from _score_batch(services, runtime, state, plan)
     user = user_of(services, runtime, state.user_id)
-    thresholds = cast(Thresholds, (yield ThresholdsFor(user)))  # run_thresholds, sync or async
-    remaining = pending_steps(plan, results)
-    batch = [results[s] for s in state.last_batch]
-    update: dict[str, Any] = {"results": results, "scores": scores, "usage": usage}
+    thresholds = cast(Thresholds, (yield ThresholdsFor(user)))  # learned, sync or async
+    batch = [scored.results[s] for s in state.last_batch]
+    update: dict[str, Any] = {
+        "results": scored.results,
+        "scores": scored.scores,
+        "usage": scored.usage,
+    }
     if user != state.user_id:
         update["user_id"] = user
-    if checks:
-        update["quality"] = checks
-    if notes:
-        update["notes"] = notes
-    if not remaining:
-        ordered = [
-            scores[s.step_id].score
-            for s in plan.steps
-            if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
-        ]
-        drafted = results.get(final.step_id) if final is not None else None
-        if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
-            # Searches the answer did not use are no evidence for or against it.
-            ordered = [scores[final.step_id].score]
-        overall, decision = _final_decision(
-            services, services.aggregator.aggregate(ordered), thresholds
-        )
-        if drafted is not None and answered_from_person(drafted.sources):
-            decision = person_decision(overall, drafted.sources)
-        update["confidence"] = overall
+    if scored.checks:
+        update["quality"] = scored.checks
+    if scored.notes:
+        update["notes"] = scored.notes
+    if not pending_steps(plan, scored.results):
+        update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
         update["level"] = decision.level
     else:
-        decision = decide_before_answer(services, batch, scores, thresholds)
-    if any(r.action == "ask_user" and r.status != StepStatus.FAILED for r in batch):
-        decision = ActionDecision(
-            level=InterventionLevel.ESCALATE,
-            reason="the plan asks the person a question",
-            recommended_action="answer the question in a response",
-            score=decision.score,
-        )
+        decision = decide_before_answer(services, batch, scored.scores, thresholds)
+    decision = _asks_the_person(batch, decision)
     failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
     update["replan_request"] = (
         ReplanRequest(trigger="step_failed", detail=", ".join(failed)) if failed else None
     )
     update["decision"] = decision
-    for step_id in state.last_batch:
-        emit(
-            "step_scored",
-            step_id=step_id,
-            confidence=scores[step_id].score,
-            level=calc.decide_action(scores[step_id], thresholds).level.value,
-        )
-    if decision.level == InterventionLevel.NOTIFY:
-        emit("notice", level="notify", confidence=decision.score, message=decision.reason)
+    _emit_scored(services, state, scored, decision, thresholds)
     return update

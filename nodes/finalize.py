@@ -15,8 +15,8 @@ from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
 from nodes.common import answer_step, aservices_for, is_done, services_for
-from nodes.confidence import calibrated_confidence, run_thresholds
-from nodes.learning import alearned_thresholds
+from nodes.confidence import calibrated_confidence
+from nodes.learning import alearned_thresholds, learned_thresholds
 
 __all__ = ["afinalize", "finalize"]
 
@@ -36,7 +36,7 @@ def _best_answer(state: State) -> StepResult | None:
 def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Assemble the run's output."""
     services = services_for(runtime)
-    return _output(state, services, run_thresholds(services, runtime, state.user_id))
+    return _output(state, services, learned_thresholds(services, runtime, state.user_id))
 
 
 async def afinalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ class AskUserTool:
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Return the question to ask (no side effect: the pause happens in ``intervene``)."""
         question = call.step.query or call.step.description or "Can you help with this question?"
-        return ToolResult(success=True, output=question, confidence_factors={"needs_human": 1.0})
+        return ToolResult(success=True, output=question)
 
     async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Async :meth:`run`."""

@@ -32,8 +32,6 @@ def gather_passages(call: ToolCall, limit: int = 8) -> list[Source]:
 def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:
     cited = [p for p in passages if p.source_id in answer.cited]
     factors: dict[str, float] = {"abstained": 1.0 if answer.abstained else 0.0}
-    if answer.support is not None:
-        factors["support"] = answer.support
     if answer.margin is not None:
         factors["answer_margin"] = answer.margin
     return ToolResult(
