@@ -72,7 +72,7 @@ class Services:
     agreement: SourceAgreementCalculator
     """Source agreement of multi-source answers."""
     evaluator: QualityEvaluator
-    """Evaluator block (seed ``003``) of the quality gate when ``quality_gate.evaluation`` is
+    """Evaluator block (architecture §4) of the quality gate when ``quality_gate.evaluation`` is
     ``evaluator``: the model judge (Gemini path) or the heuristic judge's score (offline)."""
     provider: str
     """``offline`` or ``gemini``."""

@@ -1,4 +1,4 @@
-"""Scorers (seed ``004``): one aspect each, independent, with transparent details.
+"""Scorers: one aspect each, independent, with transparent details.
 
 Every scorer has a ``name``, a ``weight`` and a ``threshold`` and returns a
 :class:`ScoreResult` (score in [0, 1], passed, details) or ``None`` when the aspect does not

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from confidence.passages import passage_element
 from grace.human_reply import is_from_person
 from grace.schemas import Source
 
@@ -26,12 +27,9 @@ not contain the answer, reply exactly: INSUFFICIENT_CONTEXT. Be concise."""
 
 
 def format_passages(passages: Sequence[Source]) -> str:
-    """Wrap passages in delimiters that mark them as quoted data."""
+    """Wrap passages in delimiters that mark them as quoted data (one escaping rule)."""
     blocks = []
     for p in passages:
-        body = p.text.replace("</passage>", "<\\/passage>")
-        author = ' author="person"' if is_from_person(p) else ""
-        blocks.append(
-            f'<passage id="{p.source_id}" title="{p.title}"{author}>\n{body}\n</passage>'
-        )
+        author = {"author": "person"} if is_from_person(p) else {}
+        blocks.append(passage_element(p.text, id=p.source_id, title=p.title, **author))
     return "\n".join(blocks)

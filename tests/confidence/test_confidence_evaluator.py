@@ -1,4 +1,4 @@
-"""Evaluator block (seed 003): four evaluation types, LLM and heuristic."""
+"""Evaluator block: four evaluation types, LLM and heuristic."""
 
 from __future__ import annotations
 
