@@ -41,7 +41,7 @@ def eval_command(
 
     Example: grace eval data/my-questions --part 2/2 --json
     """
-    from grace.evaluation.cli import evaluate
+    from graph.evaluation.cli import evaluate
 
     evaluate(dataset_dir, output, json_output=json_output, part=part)
 
@@ -95,7 +95,7 @@ def calibrate_command(
 
     Example: grace calibrate data/labelled --target-risk 0.10 -o cal.yaml
     """
-    from grace.evaluation.calibrate import calibrate
+    from graph.evaluation.calibrate import calibrate
 
     calibrate(
         dataset_dir,

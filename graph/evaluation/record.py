@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from grace.evaluation.dataset import Question
 from grace.schemas import ExecutionPlan, Source, StepResult, StepStatus
+from graph.evaluation.dataset import Question
 
 __all__ = ["Chunk", "RunRecord", "StepRecord", "build_record"]
 
