@@ -18,6 +18,7 @@ from collections.abc import Collection
 
 from grace.planning import template_plan
 from grace.schemas import ExecutionPlan, PlanStep
+from grace.tools.roles import ANSWER, ASK, is_search
 
 __all__ = ["validate_plan"]
 
@@ -90,7 +91,7 @@ def _check_collections(
 ) -> None:
     """Rule 6: a search in an unknown collection searches the default one."""
     for step in plan.steps:
-        if step.action == "rag_search" and step.collection and step.collection not in collections:
+        if is_search(step.action) and step.collection and step.collection not in collections:
             plan.repairs.append(
                 f"{step.step_id}: unknown collection '{step.collection}' → '{default_collection}'"
             )
@@ -99,21 +100,21 @@ def _check_collections(
 
 def _ensure_answer_step(plan: ExecutionPlan, actions: Collection[str]) -> None:
     """Rule 8: a plan ending in a search gets a final ``reasoning`` step over the searches."""
-    if plan.steps[-1].action != "rag_search":
+    if not is_search(plan.steps[-1].action):
         return
     known = {s.step_id for s in plan.steps}
-    searches = [s.step_id for s in plan.steps if s.action == "rag_search"]
+    searches = [s.step_id for s in plan.steps if is_search(s.action)]
     final_id = f"s{len(plan.steps) + 1}"
     while final_id in known:
         final_id += "a"
     plan.steps.append(
         PlanStep(
             step_id=final_id,
-            action="reasoning",
+            action=ANSWER,
             description="Answer from the retrieved passages, citing them",
             query=plan.original_query,
             depends_on=searches,
-            fallback="ask_user" if "ask_user" in actions else None,
+            fallback=ASK if ASK in actions else None,
         )
     )
     plan.repairs.append(f"plan ended with a search: answer step {final_id} added")

@@ -7,7 +7,7 @@ checkpointer). In your code compile ``builder`` with a checkpointer, or use
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -17,6 +17,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
+from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.serde import allow_grace_types
 from grace.settings import get_settings
@@ -24,7 +25,8 @@ from grace.state import InputState, OutputState, State
 from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
-    route_after_confidence,
+    LevelRoute,
+    confidence_router,
     route_after_intervene,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
@@ -96,8 +98,17 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
         return super().compile(checkpointer=checkpointer, **kwargs)
 
 
-def make_builder() -> GraceStateGraph:
-    """Wire the six nodes and their conditional edges."""
+def make_builder(
+    level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+) -> GraceStateGraph:
+    """Wire the six nodes and their conditional edges.
+
+    Args:
+        level_routes: Routes after ``confidence`` for some intervention levels, replacing
+            GRACE's (:data:`graph.routing.LEVEL_ROUTES`): each a pure function of the state
+            returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
+
+    """
     run = get_settings().run
     retry = RetryPolicy(
         max_attempts=run.retry_max_attempts,
@@ -120,7 +131,7 @@ def make_builder() -> GraceStateGraph:
     b.add_edge(START, "plan")
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")
-    b.add_conditional_edges("confidence", route_after_confidence, CONFIDENCE_ROUTES)
+    b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
     b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
     b.add_edge("replan", "execute")
     b.add_edge("finalize", END)

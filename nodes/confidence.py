@@ -22,7 +22,7 @@ user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from langgraph.runtime import Runtime
@@ -57,10 +57,12 @@ from grace.schemas import (
 )
 from grace.services import Services
 from grace.state import ReplanRequest, State
+from grace.tools.roles import is_ask, is_search
 from nodes._flow import Flow, JudgeCall, ThresholdsFor, adrive, drive
 from nodes.common import answer_step, aservices_for, pending_steps, services_for
 from nodes.learning import user_of
 from nodes.quality_gate import gate_applies, gate_flow, judge_usage
+from nodes.replan import low_confidence_replan_due
 
 __all__ = [
     "aconfidence",
@@ -128,7 +130,7 @@ def decide_before_answer(
         searches = [
             r
             for r in batch
-            if r.status != StepStatus.FAILED and services.tools.get(r.action).is_search
+            if r.status != StepStatus.FAILED and is_search(r.action)
         ]
         if failed:
             why = f"step {', '.join(failed)} failed"
@@ -163,7 +165,7 @@ def factors_for(
     tool_success = 0.0 if result.status in (StepStatus.FAILED, StepStatus.SKIPPED) else 1.0
     if result.status == StepStatus.PARTIAL:
         tool_success = 0.5
-    if services.tools.get(result.action or step.action).is_search:
+    if is_search(result.action or step.action):
         count = int(f.get("result_count", 0))
         stats = SearchStats(
             count=count,
@@ -184,7 +186,10 @@ def factors_for(
     if human and not abstained:
         inherited = max(inherited or 0.0, *human)
     texts = [s.text for s in result.sources]
+    action = result.action or step.action
+    declared = services.tools.get(action).signals if action in services.tools else ()
     return ConfidenceFactors(
+        signals={name: f[name] for name in declared if name in f},
         answer_margin=None if abstained else f.get("answer_margin"),
         search_quality=inherited,
         tool_success=tool_success,
@@ -345,7 +350,7 @@ def _overall_decision(
 
 def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> ActionDecision:
     """ESCALATE when the batch is the plan's own question to the person (``ask_user``)."""
-    if not any(r.action == "ask_user" and r.status != StepStatus.FAILED for r in batch):
+    if not any(is_ask(r.action) and r.status != StepStatus.FAILED for r in batch):
         return decision
     return ActionDecision(
         level=InterventionLevel.ESCALATE,
@@ -353,6 +358,23 @@ def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> Actio
         recommended_action="answer the question in a response",
         score=decision.score,
     )
+
+
+def _replan_request(
+    services: Services,
+    state: State,
+    scored: _Scored,
+    batch: list[StepResult],
+    decision: ActionDecision,
+) -> ReplanRequest | None:
+    """A failed step asks for a replan; so does ESCALATE while automatic replans are left."""
+    failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
+    if failed:
+        return ReplanRequest(trigger="step_failed", detail=", ".join(failed))
+    after = replace(state, decision=decision, results=scored.results)
+    if low_confidence_replan_due(after, services.settings.run.low_confidence_replans):
+        return ReplanRequest(trigger="low_confidence")
+    return None
 
 
 def _emit_scored(
@@ -394,10 +416,7 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)
     decision = _asks_the_person(batch, decision)
-    failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-    update["replan_request"] = (
-        ReplanRequest(trigger="step_failed", detail=", ".join(failed)) if failed else None
-    )
+    update["replan_request"] = _replan_request(services, state, scored, batch, decision)
     update["decision"] = decision
     _emit_scored(services, state, scored, decision, thresholds)
     return update

@@ -38,6 +38,7 @@ from grace.services import Services
 from grace.settings import get_settings
 from grace.state import State
 from grace.tools import ToolCall, ToolEnv
+from grace.tools.roles import is_ask
 from nodes.common import aservices_for, context_of, is_done, pending_steps, services_for
 
 __all__ = [
@@ -301,7 +302,7 @@ def _step_flow(
         StepStatus.FAILED
         if not result.success
         else StepStatus.PARTIAL
-        if abstained or action == "ask_user"
+        if abstained or is_ask(action)
         else StepStatus.SUCCESS
     )
     step_result = StepResult(

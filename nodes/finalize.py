@@ -14,6 +14,7 @@ from grace.human_reply import answered_from_person, person_decision, person_sour
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
+from grace.tools.roles import is_answer
 from nodes.common import answer_step, aservices_for, is_done, services_for
 from nodes.confidence import calibrated_confidence
 from nodes.learning import alearned_thresholds, learned_thresholds
@@ -27,9 +28,9 @@ def _best_answer(state: State) -> StepResult | None:
     """The plan's answer step if it completed, else the best completed reasoning result."""
     if state.plan is not None and (final := answer_step(state.plan)) is not None:
         result = state.results.get(final.step_id)
-        if is_done(result) and result is not None and result.action == "reasoning":
+        if is_done(result) and result is not None and is_answer(result.action):
             return result
-    candidates = [r for r in state.results.values() if r.action == "reasoning" and is_done(r)]
+    candidates = [r for r in state.results.values() if is_answer(r.action) and is_done(r)]
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 

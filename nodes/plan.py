@@ -49,6 +49,7 @@ def plan_request(
         default_collection=default,
         max_steps=services.settings.run.max_steps,
         feedback=feedback,
+        tools=services.tools.descriptions(),
     )
 
 

@@ -39,6 +39,7 @@ from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenU
 from grace.services import Services
 from grace.state import State
 from grace.tools import ToolCall
+from grace.tools.roles import is_answer
 from nodes._flow import Flow, JudgeCall, ScoreCall, ToolRun
 
 __all__ = [
@@ -98,7 +99,7 @@ def gate_applies(services: Services, result: StepResult) -> bool:
     """
     return (
         services.settings.quality_gate.enabled
-        and result.action == "reasoning"
+        and is_answer(result.action)
         and result.status == StepStatus.SUCCESS
         and bool(result.output.strip())
     )

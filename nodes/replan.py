@@ -39,8 +39,8 @@ from grace.planning import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
-from grace.settings import RunSettings
 from grace.state import State
+from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
 from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
 from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
@@ -48,7 +48,6 @@ __all__ = [
     "Strategy",
     "Trigger",
     "areplan",
-    "low_confidence_allowance",
     "low_confidence_replan_due",
     "replan",
     "replan_trigger",
@@ -70,13 +69,6 @@ def _count(state: State, trigger: str, strategy: str | None = None) -> int:
     )
 
 
-def low_confidence_allowance(runtime: Runtime[GraceContext] | None) -> int:
-    """Automatic low-confidence replans allowed in this run (settings of the run's services)."""
-    if runtime is None:
-        return RunSettings().low_confidence_replans
-    return services_for(runtime).settings.run.low_confidence_replans
-
-
 def low_confidence_replan_due(state: State, allowance: int) -> bool:
     """Whether an ESCALATE decision should replan instead of asking the person (yet).
 
@@ -92,7 +84,7 @@ def low_confidence_replan_due(state: State, allowance: int) -> bool:
     if _count(state, "low_confidence") >= allowance:
         return False
     batch = [state.results[s] for s in state.last_batch if s in state.results]
-    return not any(r.action == "ask_user" for r in batch)
+    return not any(is_ask(r.action) for r in batch)
 
 
 def replan_trigger(state: State) -> Trigger:
@@ -160,11 +152,11 @@ def _fresh_plan(
 def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> PlanStep:
     return PlanStep(
         step_id=_new_id("answer", prefix, taken),
-        action="reasoning",
+        action=ANSWER,
         query=query,
         description="Answer again from the kept and new passages, citing them",
         depends_on=depends_on,
-        fallback="ask_user",
+        fallback=ASK,
     )
 
 
@@ -172,7 +164,7 @@ def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
     return {
         (s.query.strip().casefold(), s.collection or default)
         for s in steps
-        if s.action == "rag_search"
+        if is_search(s.action)
     }
 
 
@@ -209,7 +201,7 @@ def _broadened_searches(
         steps.append(
             PlanStep(
                 step_id=_new_id(f"s{len(steps) + 1}", prefix, taken),
-                action="rag_search",
+                action=SEARCH,
                 description=f"Broadened search in '{c}' for: {q}",
                 query=q,
                 collection=c,
@@ -323,7 +315,7 @@ def _reformulated(r: _Round, why: str) -> _Strategy:
     reason = f"{why} a new plan for the reformulated question '{reformulated}'"
     fresh = yield from r.fresh(reformulated, reason)
     steps = [
-        s.model_copy(update={"query": r.query}) if s.action == "reasoning" else s
+        s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
         for s in _prefixed(fresh, r.prefix, r.taken)
     ]
     return _Choice("full", reason, steps, [], r.query, add_answer=False)
@@ -391,7 +383,7 @@ def _on_step_failed(r: _Round) -> _Strategy:
     steps = [
         s
         for s in _prefixed(fresh, r.prefix, r.taken)
-        if s.action == "rag_search"
+        if is_search(s.action)
         and (s.query.strip().casefold(), s.collection or default) not in done
     ]
     return _Choice("partial", reason, steps, kept, r.query)
@@ -442,7 +434,7 @@ def _round_of(state: State, runtime: Runtime[GraceContext], services: Services) 
             s
             for s in old.steps
             if is_done(results.get(s.step_id))
-            and s.action == "rag_search"
+            and is_search(s.action)
             and (final is None or s.step_id != final.step_id)
         ],
         failed=[
@@ -457,7 +449,7 @@ def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
     """The chosen steps (and a new answer step) as the next plan, dependencies checked."""
     steps, kept = list(choice.steps), choice.kept
     if choice.add_answer and choice.strategy != "full":
-        searches = [s.step_id for s in [*kept, *steps] if s.action == "rag_search"]
+        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action)]
         steps.append(_answer(r.prefix, choice.query, searches, r.taken))
     # Dependencies on ids that are neither kept nor new point at dropped steps: remove them.
     valid = {s.step_id for s in kept} | {s.step_id for s in steps}

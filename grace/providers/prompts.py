@@ -12,10 +12,12 @@ __all__ = ["PLANNER_SYSTEM", "READER_SYSTEM", "format_passages"]
 
 PLANNER_SYSTEM = """You are the planner of GRACE, a question-answering agent over a document \
 collection. Break the user's question into a short plan of steps. Allowed actions (no others \
-exist): {actions}. Use rag_search steps to retrieve passages (one per distinct sub-question, \
+exist):
+{actions}
+Use {search} steps to retrieve passages (one per distinct sub-question, \
 each with a focused query and a collection chosen from: {collections}; default {default}), then \
-one final reasoning step that depends on every search and answers the original question. Use \
-ask_user only when the question cannot be understood without the person. At most {max_steps} \
+one final {answer} step that depends on every search and answers the original question. Use \
+{ask} only when the question cannot be understood without the person. At most {max_steps} \
 steps. Step ids are s1, s2, … and depends_on lists only earlier steps.{feedback}"""
 
 READER_SYSTEM = """You answer questions using ONLY the passages provided between <passage> tags. \

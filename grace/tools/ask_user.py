@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grace.schemas import ToolResult
 from grace.tools.base import ToolCall, ToolEnv
+from grace.tools.roles import ASK, Role
 
 __all__ = ["AskUserTool"]
 
@@ -11,9 +12,10 @@ __all__ = ["AskUserTool"]
 class AskUserTool:
     """Ask the person; ``confidence`` escalates it and ``intervene`` collects the reply."""
 
-    name = "ask_user"
+    name = ASK
     description = "Ask the person a clarifying question when the documents cannot settle it."
-    is_search = False
+    role: Role = "ask"
+    signals: tuple[str, ...] = ()
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Return the question to ask (no side effect: the pause happens in ``intervene``)."""

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from grace.schemas import ExecutionPlan, Source, StepResult, StepStatus
+from grace.tools.roles import is_answer, is_search
 from graph.evaluation.dataset import Question
 
 __all__ = ["Chunk", "RunRecord", "StepRecord", "build_record"]
@@ -97,7 +98,7 @@ class RunRecord:
     @property
     def search_steps(self) -> list[StepRecord]:
         """Executed search steps, in plan order."""
-        return [s for s in self.steps if s.action == "rag_search" and s.status != "pending"]
+        return [s for s in self.steps if is_search(s.action) and s.status != "pending"]
 
     @property
     def retrieved(self) -> list[Chunk]:
@@ -149,7 +150,7 @@ def _steps_of(state: dict[str, Any], default_collection: str | None) -> list[Ste
     if default_collection is None:
         return steps
     return [
-        s if s.collection or s.action != "rag_search" else _with_collection(s, default_collection)
+        s if s.collection or not is_search(s.action) else _with_collection(s, default_collection)
         for s in steps
     ]
 
@@ -177,7 +178,7 @@ def build_record(
     """Build a record from ``graph.invoke``'s output and ``graph.get_state(...).values``."""
     steps = _steps_of(state, default_collection)
     answer_step = next(
-        (s for s in reversed(steps) if s.action == "reasoning" and s.status != "pending"), None
+        (s for s in reversed(steps) if is_answer(s.action) and s.status != "pending"), None
     )
     status, conf, level, answer = _outcome(output, answer_step)
     answered = answer_step is not None and answer_step.status == StepStatus.SUCCESS.value

@@ -25,7 +25,8 @@ class EmptySearch:
 
     name = "rag_search"
     description = "Retrieve passages (finds nothing)."
-    is_search = True
+    role = "search"
+    signals = ()
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         return ToolResult(
