@@ -23,14 +23,13 @@ user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 from langgraph.runtime import Runtime
 
 from confidence import (
     RECOMMENDED_ACTIONS,
     ActionDecision,
-    AnswerJudgement,
     ConfidenceFactors,
     ConfidenceScore,
     InterventionLevel,
@@ -58,8 +57,8 @@ from grace.schemas import (
 from grace.services import Services
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
-from nodes._flow import Flow, JudgeCall, ThresholdsFor, adrive, drive
-from nodes.common import answer_step, aservices_for, pending_steps, services_for
+from nodes._flow import Flow, JudgeCall, ThresholdsFor, async_node, sync_node
+from nodes.common import answer_step, pending_steps
 from nodes.learning import user_of
 from nodes.quality_gate import gate_applies, gate_flow, judge_usage
 from nodes.replan import low_confidence_replan_due
@@ -127,11 +126,7 @@ def decide_before_answer(
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-        searches = [
-            r
-            for r in batch
-            if r.status != StepStatus.FAILED and is_search(r.action)
-        ]
+        searches = [r for r in batch if r.status != StepStatus.FAILED and is_search(r.action)]
         if failed:
             why = f"step {', '.join(failed)} failed"
         elif searches and all(int(r.factors.get("result_count", 0)) == 0 for r in searches):
@@ -154,6 +149,30 @@ def decide_before_answer(
     )
 
 
+_TOOL_SUCCESS = {StepStatus.FAILED: 0.0, StepStatus.SKIPPED: 0.0, StepStatus.PARTIAL: 0.5}
+"""Tool success by step status (1.0 for any other)."""
+
+
+def _search_stats(f: dict[str, float]) -> SearchStats:
+    return SearchStats(
+        count=int(f.get("result_count", 0)),
+        max_score=f.get("max_score", 0.0),
+        mean_score=f.get("mean_score", 0.0),
+        spread=f.get("spread", 0.0),
+    )
+
+
+def _inherited_quality(
+    step: PlanStep, result: StepResult, scores: dict[str, ConfidenceScore], abstained: bool
+) -> float | None:
+    """The best dependency's score; the person's own information counts as full quality."""
+    if abstained:  # an abstention rests on no passage: the searches say nothing about it
+        return None
+    inherited = inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
+    human = [s.score for s in result.sources if is_from_person(s)]
+    return max(inherited or 0.0, *human) if human else inherited
+
+
 def factors_for(
     services: Services,
     step: PlanStep,
@@ -162,36 +181,19 @@ def factors_for(
 ) -> ConfidenceFactors:
     """Turn a step result into calculator inputs."""
     f = result.factors
-    tool_success = 0.0 if result.status in (StepStatus.FAILED, StepStatus.SKIPPED) else 1.0
-    if result.status == StepStatus.PARTIAL:
-        tool_success = 0.5
-    if is_search(result.action or step.action):
-        count = int(f.get("result_count", 0))
-        stats = SearchStats(
-            count=count,
-            max_score=f.get("max_score", 0.0),
-            mean_score=f.get("mean_score", 0.0),
-            spread=f.get("spread", 0.0),
-        )
-        return ConfidenceFactors(is_search_step=True, search=stats, tool_success=tool_success)
-    # An abstention rests on no passage: the searches' quality says nothing about it.
-    abstained = result.factors.get("abstained", 0.0) > 0
-    inherited = (
-        None
-        if abstained
-        else inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
-    )
-    # The person's own information (a ``response`` reply) is evidence of full quality.
-    human = [s.score for s in result.sources if is_from_person(s)]
-    if human and not abstained:
-        inherited = max(inherited or 0.0, *human)
-    texts = [s.text for s in result.sources]
+    tool_success = _TOOL_SUCCESS.get(result.status, 1.0)
     action = result.action or step.action
+    if is_search(action):
+        return ConfidenceFactors(
+            is_search_step=True, search=_search_stats(f), tool_success=tool_success
+        )
+    abstained = f.get("abstained", 0.0) > 0
+    texts = [s.text for s in result.sources]
     declared = services.tools.get(action).signals if action in services.tools else ()
     return ConfidenceFactors(
         signals={name: f[name] for name in declared if name in f},
         answer_margin=None if abstained else f.get("answer_margin"),
-        search_quality=inherited,
+        search_quality=_inherited_quality(step, result, scores, abstained),
         tool_success=tool_success,
         source_count=len({(s.source, s.chunk_index) for s in result.sources}),
         source_agreement=services.agreement.calculate(texts) if len(texts) > 1 else None,
@@ -241,7 +243,7 @@ def _judge_and_gate(
     with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
     """
     question = plan.original_query
-    judgement = cast(AnswerJudgement, (yield JudgeCall(question, result)))
+    judgement = yield from JudgeCall(question, result)
     usage = judge_usage(judgement)
     result = result.model_copy(update={"token_usage": result.token_usage + usage})
     answer = _Answer(result=result, factors=ConfidenceFactors(), usage=usage)
@@ -282,18 +284,6 @@ def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
             "penalties": {**score.penalties, "quality_gate": penalty},
         }
     )
-
-
-def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Score the steps of the latest batch and take the decision."""
-    services = services_for(runtime)
-    return drive(_flow(state, runtime, services), services, runtime)
-
-
-async def aconfidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`confidence`: the judge's ``ajudge``, the gate's async calls, ``store.aget``."""
-    services = await aservices_for(runtime)
-    return await adrive(_flow(state, runtime, services), services, runtime)
 
 
 def _score_batch(
@@ -392,12 +382,12 @@ def _emit_scored(
 
 
 def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """The node's logic, shared by both paths (:mod:`nodes._flow`): yields its I/O."""
+    """Score the steps of the latest batch and take the decision (yields its I/O)."""
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     scored = yield from _score_batch(services, runtime, state, plan)
     user = user_of(services, runtime, state.user_id)
-    thresholds = cast(Thresholds, (yield ThresholdsFor(user)))  # learned, sync or async
+    thresholds = yield from ThresholdsFor(user)
     batch = [scored.results[s] for s in state.last_batch]
     update: dict[str, Any] = {
         "results": scored.results,
@@ -420,3 +410,9 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     update["decision"] = decision
     _emit_scored(services, state, scored, decision, thresholds)
     return update
+
+
+confidence = sync_node(_flow)
+"""The ``confidence`` node for ``invoke`` / ``stream``."""
+aconfidence = async_node(_flow)
+"""The ``confidence`` node for ``ainvoke`` / ``astream`` (``ajudge``, ``store.aget`` …)."""

@@ -28,14 +28,13 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
 
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult
 from grace.context import GraceContext
 from grace.events import emit
-from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
+from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage
 from grace.services import Services
 from grace.state import State
 from grace.tools import ToolCall
@@ -147,7 +146,7 @@ def _evaluate(
     gate = services.settings.quality_gate
     usage = TokenUsage()
     if gate.evaluation == "evaluator":
-        evaluation = cast(EvaluationResult, (yield ScoreCall(question, result)))
+        evaluation = yield from ScoreCall(question, result)
         usage = TokenUsage(
             model_calls=evaluation.model_calls,
             input_tokens=evaluation.input_tokens,
@@ -201,7 +200,7 @@ def _regenerate(
         feedback=feedback,
     )
     try:
-        out = cast(ToolResult, (yield ToolRun(result.action, call)))
+        out = yield from ToolRun(result.action, call)
     except Exception as exc:  # noqa: BLE001 - a failed regeneration keeps the earlier answer
         return None, TokenUsage(), f"regeneration failed: {type(exc).__name__}: {exc}"
     if not out.success:
@@ -253,7 +252,7 @@ def _regenerations(
             )
             attempts.append((earlier[0], earlier[1], repeat))
             break
-        new_judgement = cast(AnswerJudgement, (yield JudgeCall(question, new)))
+        new_judgement = yield from JudgeCall(question, new)
         new_check, eval_usage = yield from _evaluate(
             services, question, new, new_judgement, step.step_id, n
         )

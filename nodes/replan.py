@@ -24,11 +24,10 @@ while ``replan_count < replan_budget``, so a run cannot loop.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -36,12 +35,12 @@ from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.events import emit
 from grace.planning import broadened_queries, keyword_query
-from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
 from grace.state import State
 from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
-from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
+from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
+from nodes.common import answer_step, context_of, is_done
 from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
@@ -114,36 +113,21 @@ def _prefixed(plan: ExecutionPlan, prefix: str, taken: set[str]) -> list[PlanSte
     ]
 
 
-class _Collections:
-    """What :func:`_flow` yields to ask its driver for the store's collections."""
-
-
-_COLLECTIONS = _Collections()
-
-_Need = _Collections | PlanRequest
-"""A request of the replan logic to its driver: the collections, or a planner call."""
-_Flow = Generator[_Need, Any, dict[str, Any]]
-
-
-def _collections() -> Generator[_Need, Any, list[str]]:
-    return cast(list[str], (yield _COLLECTIONS))
-
-
 def _fresh_plan(
     services: Services,
     runtime: Runtime[GraceContext],
     query: str,
     feedback: str,
     repairs: list[str],
-) -> Generator[_Need, Any, ExecutionPlan]:
+) -> Flow[ExecutionPlan]:
     """A validated plan from the planner (``feedback`` says why; never passage text).
 
     Validation repairs (or the planner's error) are appended to ``repairs``. A generator
     (``plan = yield from _fresh_plan(...)``): the planner call is made by the driver.
     """
-    collections = yield from _collections()
+    collections = yield from ListCollections()
     request = plan_request(services, context_of(runtime), query, feedback, collections=collections)
-    outcome = cast(PlanOutcome, (yield request))
+    outcome = yield from PlanCall(request)
     plan = resolve_plan(services, request, outcome)
     repairs.extend(plan.repairs)
     return plan
@@ -162,9 +146,7 @@ def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> 
 
 def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
     return {
-        (s.query.strip().casefold(), s.collection or default)
-        for s in steps
-        if is_search(s.action)
+        (s.query.strip().casefold(), s.collection or default) for s in steps if is_search(s.action)
     }
 
 
@@ -218,36 +200,6 @@ def _plan_for(query: str, steps: list[PlanStep], old: ExecutionPlan) -> Executio
     )
 
 
-def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Build the next plan, say which strategy and why."""
-    services = services_for(runtime)
-    flow = _flow(state, runtime, services)
-    try:
-        need = next(flow)
-        while True:
-            if isinstance(need, PlanRequest):
-                need = flow.send(services.planner.plan(need))
-            else:
-                need = flow.send(services.store.list_collections())
-    except StopIteration as done:
-        return cast(dict[str, Any], done.value)
-
-
-async def areplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`replan`: the planner's ``aplan``; the store is listed off the loop."""
-    services = await aservices_for(runtime)
-    flow = _flow(state, runtime, services)
-    try:
-        need = next(flow)
-        while True:
-            if isinstance(need, PlanRequest):
-                need = flow.send(await services.planner.aplan(need))
-            else:
-                need = flow.send(await asyncio.to_thread(services.store.list_collections))
-    except StopIteration as done:
-        return cast(dict[str, Any], done.value)
-
-
 @dataclass
 class _Round:
     """What every trigger's strategy reads: the old plan, its results and the new round."""
@@ -278,7 +230,7 @@ class _Round:
         """The question the old plan answers."""
         return self.old.original_query
 
-    def fresh(self, query: str, reason: str) -> Generator[_Need, Any, ExecutionPlan]:
+    def fresh(self, query: str, reason: str) -> Flow[ExecutionPlan]:
         """A validated fresh plan for ``query`` (``reason`` is the planner's feedback)."""
         return _fresh_plan(self.services, self.runtime, query, reason, self.repairs)
 
@@ -306,7 +258,7 @@ class _Choice:
     """Whether a new answer step over the kept and new searches is appended."""
 
 
-_Strategy = Generator[_Need, Any, _Choice]
+_Strategy = Flow[_Choice]
 
 
 def _reformulated(r: _Round, why: str) -> _Strategy:
@@ -383,8 +335,7 @@ def _on_step_failed(r: _Round) -> _Strategy:
     steps = [
         s
         for s in _prefixed(fresh, r.prefix, r.taken)
-        if is_search(s.action)
-        and (s.query.strip().casefold(), s.collection or default) not in done
+        if is_search(s.action) and (s.query.strip().casefold(), s.collection or default) not in done
     ]
     return _Choice("partial", reason, steps, kept, r.query)
 
@@ -396,7 +347,7 @@ def _on_low_confidence(r: _Round) -> _Strategy:
     broadened: list[PlanStep] = []
     how: list[str] = []
     if _count(state, "low_confidence", "partial") == 0:
-        collections = yield from _collections()
+        collections = yield from ListCollections()
         max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
         broadened, how = _broadened_searches(
             r.services, r.runtime, r.old, r.query, r.prefix, max_new, r.taken, collections
@@ -461,11 +412,8 @@ def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
     return plan
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _Flow:
-    """The replan logic, shared by :func:`replan` and :func:`areplan` (no I/O of its own).
-
-    Yields what it needs from the store or the planner (:data:`_Need`); returns the update.
-    """
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Build the next plan, say which strategy and why (yields its I/O: store, planner)."""
     trigger = replan_trigger(state)
     r = _round_of(state, runtime, services)
     choice = yield from _STRATEGIES[trigger](r)
@@ -501,3 +449,9 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _
         "review": None,
         "last_batch": [],
     }
+
+
+replan = sync_node(_flow)
+"""The ``replan`` node for ``invoke`` / ``stream``."""
+areplan = async_node(_flow)
+"""The ``replan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""
