@@ -390,8 +390,9 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     thresholds = yield from ThresholdsFor(user)
     batch = [scored.results[s] for s in state.last_batch]
     update: dict[str, Any] = {
-        "results": scored.results,
-        "scores": scored.scores,
+        # Only the batch's entries: the state merges them in by step id.
+        "results": {s: scored.results[s] for s in state.last_batch},
+        "scores": {s: scored.scores[s] for s in state.last_batch},
         "usage": scored.usage,
     }
     if user != state.user_id:

@@ -447,7 +447,7 @@ class _Batch:
 def _prepare(state: State, runtime: Runtime[GraceContext], services: Services) -> _Batch:
     """Ready and skipped steps, their tool calls, and results carried from a retried attempt."""
     env = services.tool_env(context_of(runtime))
-    results = dict(state.results)
+    results = state.results  # read only: the update carries the new results
     ready, skipped = partition_ready(pending_steps(state.plan, results), results)
     if not ready and not skipped:
         # Nothing can run (an unsatisfiable plan): close the remaining steps instead of looping.
@@ -507,12 +507,9 @@ def _finish(batch: _Batch) -> dict[str, Any]:
             _carried.pop(task_id, None)
     by_id = {r.step_id: r for r in finished}
     new: list[StepResult] = list(batch.skipped) + [by_id[s.step_id] for s in batch.ready]
-    results = batch.results
-    for result in new:
-        results[result.step_id] = result
     usage = sum((r.token_usage for r in new), TokenUsage())
     return {
-        "results": results,
+        "results": {r.step_id: r for r in new},  # merged into the state by step id
         "last_batch": [r.step_id for r in new],
         "usage": usage,
         "review": None,
