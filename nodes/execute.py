@@ -210,9 +210,8 @@ def _call_tool(
     """
     tool = services.tools.get(action)
     started = time.perf_counter()
-    runs_inline = getattr(tool, "runs_inline", None)
     try:
-        if runs_inline is not None and runs_inline(env):
+        if tool.runs_inline(env):
             result = tool.run(call, env)
             if time.perf_counter() - started > timeout:
                 return _timed_out(action, timeout)

@@ -17,6 +17,10 @@ class AskUserTool:
     role: Role = "ask"
     signals: tuple[str, ...] = ()
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """No: like any tool without a reason to, it runs under the step's timeout."""
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Return the question to ask (no side effect: the pause happens in ``intervene``)."""
         question = call.step.query or call.step.description or "Can you help with this question?"

@@ -56,6 +56,14 @@ class Tool(Protocol):
     """Names of the confidence signals the tool reports in ``ToolResult.confidence_factors``
     (read by registered confidence factors through ``ConfidenceFactors.signals``)."""
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """Whether :meth:`run` may run in the node's thread.
+
+        Only for in-process CPU work with nothing to hang on; otherwise ``execute`` runs the
+        tool in a worker thread under the step's timeout.
+        """
+        ...
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Run the step."""
         ...

@@ -60,6 +60,10 @@ class LangChainTool:
             values[key] = query
         return values
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """No: a foreign tool may block, so it runs under the step's timeout."""
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Invoke the tool on the step."""
         return self._result(self.tool.invoke(self._input(call, env)))

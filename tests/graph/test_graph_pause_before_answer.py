@@ -28,6 +28,9 @@ class EmptySearch:
     role = "search"
     signals = ()
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         return ToolResult(
             success=True,

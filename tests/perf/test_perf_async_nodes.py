@@ -102,6 +102,9 @@ class AsyncOnlyTool:
     def signals(self) -> tuple[str, ...]:
         return tuple(self.inner.signals)
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         raise AssertionError(f"sync {self.name}.run under ainvoke")
 
@@ -271,6 +274,9 @@ async def test_a_transient_failure_is_retried_under_ainvoke_keeping_finished_ste
     class Flaky:
         name, description = real.name, real.description
         role, signals = real.role, real.signals
+
+        def runs_inline(self, env: ToolEnv) -> bool:
+            return False
 
         def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
             raise AssertionError("sync run under ainvoke")

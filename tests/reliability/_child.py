@@ -37,6 +37,9 @@ class Counting:
         with self.counter.open("a", encoding="utf-8") as f:
             f.write(f"{what} {call.step.step_id}\n")
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         self._log("start", call)
         if self.name == "reasoning":

@@ -53,6 +53,9 @@ class Wrapped:
     def signals(self) -> tuple[str, ...]:
         return tuple(self.inner.signals)
 
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
+
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         with self.lock:
             self.calls.append(call.step.query)
