@@ -1,7 +1,7 @@
 """The five GRACE benchmarks (issue 5). Each function returns a JSON-ready dict.
 
 All runs are offline: the model-backed (Gemini) code path is driven by
-:class:`bench.models.BenchChatModel` (a benchmark double with a configurable latency) and
+:func:`bench.models.bench_model` (the tests' scripted model with a configurable latency) and
 retrieval uses the embedded Qdrant over the bundled sample corpus. Decision thresholds are
 the product defaults; with the double's verdicts these runs finish SILENT without pausing.
 """
@@ -27,13 +27,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
-from bench.models import BenchChatModel, LatentStore, independent_search_plan
+from bench.models import LatentStore, bench_model, independent_search_plan
 from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.data import sample_dir
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services, use_services
 from grace.settings import GraceSettings
 from graph import builder
+from tests.fakes import ScriptedChatModel
 
 __all__ = [
     "COMPLEX",
@@ -80,7 +81,7 @@ class Env:
     base: Services
     """Offline services owning the document store."""
 
-    def services(self, model: BenchChatModel, *, search_latency: float = 0.0) -> Services:
+    def services(self, model: ScriptedChatModel, *, search_latency: float = 0.0) -> Services:
         """Model-backed services over the shared store (with optional search latency)."""
         store = self.base.store
         if search_latency:
@@ -182,11 +183,11 @@ def overhead(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
     The headline uses ``SqliteSaver`` (GRACE's default backend, WAL journal) for both; the
     same pair on ``InMemorySaver`` is reported too, to separate CPU from disk syncs.
     """
-    model = BenchChatModel()
+    model = bench_model()
     with use_services(env.services(model)):
         with env.sqlite_saver("overhead") as saver:
             grace_ms, bare_ms, nodes = _overhead_pair(saver, runs, warmup)
-        calls_per_run = model.counter.total() / (1 + warmup + runs)
+        calls_per_run = model.count() / (1 + warmup + runs)
         mem_grace, mem_bare, _ = _overhead_pair(use_grace_serializer(InMemorySaver()), runs, warmup)
     g, b = statistics.median(grace_ms), statistics.median(bare_ms)
     mg, mb = statistics.median(mem_grace), statistics.median(mem_bare)
@@ -218,7 +219,7 @@ def _parallel_figures(values: dict[str, Any], wall: float, latency: float) -> di
 def parallel(env: Env, latency: float = 0.2, repeats: int = 3) -> dict[str, Any]:
     """Time a plan of 4 independent ``rag_search`` steps of ``latency`` s each + an answer."""
     plan = independent_search_plan(PARALLEL_QUERIES, COMPLEX)
-    model = BenchChatModel(plan=plan)
+    model = bench_model(plan=plan)
     services = env.services(model, search_latency=latency)
     sync_runs: list[dict[str, float]] = []
     with use_services(services), env.sqlite_saver("parallel") as saver:
@@ -289,10 +290,10 @@ async def _concurrent(env: Env, threads: int) -> tuple[list[float], list[str], f
 
 def concurrency(env: Env, threads: int = 50, model_latency: float = 0.1) -> dict[str, Any]:
     """``threads`` runs at once through ``ainvoke`` with ``AsyncSqliteSaver``."""
-    model = BenchChatModel(latency=model_latency)
+    model = bench_model(latency=model_latency)
     with use_services(env.services(model)):
         latencies, errors, total = asyncio.run(_concurrent(env, threads))
-    calls = model.counter.total() / (threads + 1)
+    calls = model.count() / (threads + 1)
     return {
         "threads": threads,
         "checkpointer": "AsyncSqliteSaver",

@@ -45,6 +45,7 @@ from confidence.evaluator import (
     grade_for,
     normalised_weights,
 )
+from confidence.factors import Factor, FactorRegistry, default_factors, signal
 from confidence.judges import (
     AnswerJudge,
     AnswerJudgement,
@@ -78,6 +79,8 @@ __all__ = [
     "ConfidenceConfig",
     "ConfidenceFactors",
     "ConfidenceScore",
+    "Factor",
+    "FactorRegistry",
     "Criterion",
     "Embedder",
     "EvaluationResult",
@@ -101,10 +104,12 @@ __all__ = [
     "ThresholdLearner",
     "Thresholds",
     "seed_config",
+    "signal",
     "apply_calibration",
     "char_ngram_vector",
     "cosine",
     "default_calibration",
+    "default_factors",
     "fit_calibration_params",
     "grade_for",
     "inherit_search_quality",

@@ -1,4 +1,4 @@
-"""The confidence calculator (DESIGN §4, seed ``000``) and step inheritance (seed ``001``)."""
+"""The confidence calculator and step inheritance (docs/architecture.md, "Confidence")."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable
 
 from confidence.config import ConfidenceConfig, Thresholds
+from confidence.factors import FactorRegistry, default_factors
 from confidence.search_quality import search_quality as _search_quality
 from confidence.types import (
     ActionDecision,
@@ -33,7 +34,7 @@ def _clamp01(value: float) -> float:
 def inherit_search_quality(dependency_scores: Iterable[float]) -> float | None:
     """Return the search quality a non-search step inherits from its dependencies.
 
-    Seed ``001``: a step that does not search itself (e.g. an analysis of earlier
+    A step that does not search itself (e.g. an analysis of earlier
     results) inherits the highest confidence among the steps it depends on.
 
     Args:
@@ -52,18 +53,25 @@ class ConfidenceCalculator:
     """Turns a step's measured factors into a confidence score and a decision.
 
     Every weight, penalty and threshold comes from the :class:`ConfidenceConfig`
-    (``ConfidenceConfig()`` holds the seed's defaults).
+    (``ConfidenceConfig()`` holds the defaults); the weighted mean's terms from the
+    :class:`~confidence.factors.FactorRegistry` (:attr:`factors`).
     """
 
-    def __init__(self, config: ConfidenceConfig | None = None) -> None:
+    def __init__(
+        self, config: ConfidenceConfig | None = None, factors: FactorRegistry | None = None
+    ) -> None:
         """Create a calculator.
 
         Args:
             config: Weights, penalties and thresholds; the defaults when ``None``.
+            factors: The weighted mean's factors; GRACE's (:func:`default_factors`) when
+                ``None``. Register more with ``calculator.factors.register(...)``.
 
         """
         self.config: ConfidenceConfig = config if config is not None else ConfidenceConfig()
         """The configuration in use."""
+        self.factors: FactorRegistry = factors if factors is not None else default_factors()
+        """The non-search weighted mean's factors (a table: name, value, weight, condition)."""
 
     def search_quality(self, stats: SearchStats) -> float:
         """Return the search quality of a search's hit statistics, in [0, 1].
@@ -84,58 +92,60 @@ class ConfidenceCalculator:
         return 0.0
 
     def calculate(self, factors: ConfidenceFactors) -> ConfidenceScore:
-        """Return the step's confidence (DESIGN §4).
+        """Return the step's confidence.
 
         1. Search quality is ``factors.search_quality`` when set (e.g. inherited),
            otherwise computed from ``factors.search``, otherwise 0.
         2. Search step: ``base = search_quality × tool_success``.
-           Non-search step: weighted mean over the present factors — search_quality
-           (weight 0.6, only if > 0), tool_success (0.4, always), source_agreement
-           (0.2, only if measured and ``source_count > 1``), llm_self_eval (0.3, whenever
-           measured), query_coverage (0.2, whenever measured), answer_margin (whenever
-           measured); then multiplied by every answer check (1.0 = passed).
-        3. Penalties (``config.penalties``), each listed by name:
-           ``no_results`` — a search step with no hits (``search.count == 0``, or no
-           search statistics and no explicit search quality);
-           ``no_sources`` — a non-search step with ``source_count == 0``;
-           ``tool_failure`` — ``tool_success == 0``;
-           ``low_coverage`` — measured coverage below ``low_coverage_below``.
+           Non-search step: weighted mean over the registered factors (:attr:`factors`)
+           that are measured and whose condition holds — by default search_quality (only
+           if > 0), tool_success (always), source_agreement (only if measured and
+           ``source_count > 1``), llm_self_eval, query_coverage and answer_margin
+           (whenever measured), weights from ``config.weights``; then multiplied by every
+           answer check (1.0 = passed).
+        3. Penalties (``config.penalties``), each listed by name (:meth:`penalties`).
         4. Clamp to [0, 1].
 
         ``breakdown`` lists every factor that entered step 2 with its value.
         """
-        weights = self.config.weights
-        pen = self.config.penalties
         sq = self._effective_search_quality(factors)
         breakdown: dict[str, float] = {}
-
         if factors.is_search_step:
             breakdown["search_quality"] = sq
             breakdown["tool_success"] = factors.tool_success
             base = sq * factors.tool_success
         else:
-            parts: list[tuple[str, float, float]] = []
-            if sq > 0.0:
-                parts.append(("search_quality", sq, weights.search_quality))
-            parts.append(("tool_success", factors.tool_success, weights.tool_success))
-            if factors.source_agreement is not None and factors.source_count > 1:
-                parts.append(
-                    ("source_agreement", factors.source_agreement, weights.source_agreement)
-                )
-            if factors.llm_self_eval is not None:
-                parts.append(("llm_self_eval", factors.llm_self_eval, weights.llm_self_eval))
-            if factors.query_coverage is not None:
-                parts.append(("query_coverage", factors.query_coverage, weights.query_coverage))
-            if factors.answer_margin is not None:
-                parts.append(("answer_margin", factors.answer_margin, weights.answer_margin))
-            total_weight = sum(w for _, _, w in parts)
-            for name, value, _ in parts:
-                breakdown[name] = value
-            base = sum(v * w for _, v, w in parts) / total_weight if total_weight > 0.0 else 0.0
+            base = self._weighted_mean(factors, sq, breakdown)
             for name, value in factors.answer_checks.items():
                 breakdown[f"check:{name}"] = value
                 base *= value
+        penalties = self.penalties(factors)
+        score = _clamp01(base - sum(penalties.values()))
+        return ConfidenceScore(score=score, breakdown=breakdown, penalties=penalties)
 
+    def _weighted_mean(
+        self, factors: ConfidenceFactors, sq: float, breakdown: dict[str, float]
+    ) -> float:
+        """The registered factors' weighted mean (each counted one goes to ``breakdown``)."""
+        parts: list[tuple[float, float]] = []
+        for factor in self.factors:
+            value = factor.value(factors, sq)
+            if value is None or not factor.condition(factors, value):
+                continue
+            breakdown[factor.name] = value
+            parts.append((value, factor.weight_in(self.config)))
+        total_weight = sum(w for _, w in parts)
+        return sum(v * w for v, w in parts) / total_weight if total_weight > 0.0 else 0.0
+
+    def penalties(self, factors: ConfidenceFactors) -> dict[str, float]:
+        """The penalties a step's factors incur, by name (``config.penalties``).
+
+        ``no_results`` — a search step with no hits (``search.count == 0``, or no search
+        statistics and no explicit search quality); ``no_sources`` — a non-search step
+        with ``source_count == 0``; ``tool_failure`` — ``tool_success == 0``;
+        ``low_coverage`` — measured coverage below ``low_coverage_below``.
+        """
+        pen = self.config.penalties
         penalties: dict[str, float] = {}
         if factors.is_search_step:
             no_hits = (
@@ -151,9 +161,7 @@ class ConfidenceCalculator:
             penalties["tool_failure"] = pen.tool_failure
         if factors.query_coverage is not None and factors.query_coverage < pen.low_coverage_below:
             penalties["low_coverage"] = pen.low_coverage
-
-        score = _clamp01(base - sum(penalties.values()))
-        return ConfidenceScore(score=score, breakdown=breakdown, penalties=penalties)
+        return penalties
 
     def decide_action(
         self, score: ConfidenceScore | float, thresholds: Thresholds | None = None

@@ -1,4 +1,4 @@
-"""Types of the evaluator block (seed ``003``): requests, verdict schemas, results, grades."""
+"""Types of the evaluator block (docs/architecture.md §4): requests, verdicts, results, grades."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 EvaluationType = Literal["scoring", "criteria", "comparison", "rubric"]
-"""The four evaluation types of seed ``003``."""
+"""The four evaluation types of the evaluator block."""
 
 ScoringFn = Callable[[str, str, Sequence[str]], float]
 """``score_fn(question, output, context) -> score in [0, 1]`` for offline evaluation."""

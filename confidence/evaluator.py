@@ -1,4 +1,4 @@
-"""The evaluator block (seed ``003``): scoring, criteria, comparison and rubric judging.
+"""The evaluator block (docs/architecture.md §4): scoring, criteria, comparison and rubric judging.
 
 Two implementations of one interface (:class:`QualityEvaluator`):
 

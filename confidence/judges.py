@@ -6,7 +6,6 @@ calculator then leaves the factor out instead of guessing a neutral 0.5.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -14,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from confidence.passages import escape_text, passage_element
 from confidence.structured import (
     StructuredCall,
     at_temperature_zero,
@@ -114,10 +114,6 @@ Return, through the provided schema:
 """
 
 
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
 def format_passages(passages: Sequence[str], max_chars: int | None = None) -> str:
     """Wrap passages in ``<passage id=N>`` elements, escaped so they cannot close them.
 
@@ -131,7 +127,7 @@ def format_passages(passages: Sequence[str], max_chars: int | None = None) -> st
     parts = []
     for i, text in enumerate(passages, start=1):
         body = text if max_chars is None or len(text) <= max_chars else text[:max_chars] + "…"
-        parts.append(f'<passage id="{i}">\n{_escape(body)}\n</passage>')
+        parts.append(passage_element(body, id=str(i)))
     return "<passages>\n" + "\n".join(parts) + "\n</passages>"
 
 
@@ -182,8 +178,8 @@ class LLMAnswerJudge:
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:
         """Return the judge prompt: passages, question and answer as escaped data."""
         body = (
-            f"<question>\n{_escape(question)}\n</question>\n\n"
-            f"<answer>\n{_escape(answer)}\n</answer>\n\n"
+            f"<question>\n{escape_text(question)}\n</question>\n\n"
+            f"<answer>\n{escape_text(answer)}\n</answer>\n\n"
             f"{format_passages(passages, self.max_passage_chars)}"
         )
         return [SystemMessage(content=JUDGE_SYSTEM_PROMPT), HumanMessage(content=body)]

@@ -1,4 +1,4 @@
-"""Per-user learned thresholds (seed ``002`` §8.4) by adaptive conformal inference.
+"""Per-user learned thresholds (docs/architecture.md §4) by adaptive conformal inference.
 
 Method
 ------

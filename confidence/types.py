@@ -72,6 +72,9 @@ class ConfidenceFactors(BaseModel):
     """Answer-verification checks by name (``polarity``, ``swapped_term`` …): 1.0 passed,
     less when failed. They multiply the weighted mean, so one failed check is enough to
     keep an answer from SILENT."""
+    signals: dict[str, float] = Field(default_factory=dict)
+    """Tool-declared confidence signals by name, read by registered factors
+    (:func:`confidence.factors.signal`)."""
 
 
 class ConfidenceScore(BaseModel):

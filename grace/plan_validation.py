@@ -18,6 +18,7 @@ from collections.abc import Collection
 
 from grace.planning import template_plan
 from grace.schemas import ExecutionPlan, PlanStep
+from grace.tools.roles import ANSWER, ASK, is_search
 
 __all__ = ["validate_plan"]
 
@@ -45,6 +46,80 @@ def _topological(steps: list[PlanStep]) -> list[PlanStep] | None:
     return ordered
 
 
+class _Rejected(Exception):
+    """A rule found a problem no repair can fix: the template plan replaces the plan."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _check_actions(plan: ExecutionPlan, actions: Collection[str]) -> None:
+    """Rule 2: unknown actions reject the plan; unknown (or self) fallbacks are dropped."""
+    for step in plan.steps:
+        if step.action not in actions:
+            raise _Rejected(f"unknown action '{step.action}'")
+        if step.fallback is not None and step.fallback not in actions:
+            plan.repairs.append(f"{step.step_id}: unknown fallback '{step.fallback}' dropped")
+            step.fallback = None
+        if step.fallback == step.action:
+            step.fallback = None
+
+
+def _check_dependencies(plan: ExecutionPlan) -> None:
+    """Rules 3-5: unique ids, dependencies on existing steps, dependency order."""
+    ids = [s.step_id for s in plan.steps]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        raise _Rejected(f"duplicate step ids {dupes}")
+    known = set(ids)
+    for step in plan.steps:
+        missing = [d for d in step.depends_on if d not in known or d == step.step_id]
+        if missing:
+            plan.repairs.append(f"{step.step_id}: dependencies on missing steps {missing} dropped")
+            step.depends_on = [d for d in step.depends_on if d not in missing]
+    ordered = _topological(plan.steps)
+    if ordered is None:
+        raise _Rejected("dependency cycle")
+    if [s.step_id for s in ordered] != ids:
+        plan.repairs.append("steps reordered so that dependencies come first")
+        plan.steps = ordered
+
+
+def _check_collections(
+    plan: ExecutionPlan, collections: Collection[str], default_collection: str
+) -> None:
+    """Rule 6: a search in an unknown collection searches the default one."""
+    for step in plan.steps:
+        if is_search(step.action) and step.collection and step.collection not in collections:
+            plan.repairs.append(
+                f"{step.step_id}: unknown collection '{step.collection}' → '{default_collection}'"
+            )
+            step.collection = default_collection
+
+
+def _ensure_answer_step(plan: ExecutionPlan, actions: Collection[str]) -> None:
+    """Rule 8: a plan ending in a search gets a final ``reasoning`` step over the searches."""
+    if not is_search(plan.steps[-1].action):
+        return
+    known = {s.step_id for s in plan.steps}
+    searches = [s.step_id for s in plan.steps if is_search(s.action)]
+    final_id = f"s{len(plan.steps) + 1}"
+    while final_id in known:
+        final_id += "a"
+    plan.steps.append(
+        PlanStep(
+            step_id=final_id,
+            action=ANSWER,
+            description="Answer from the retrieved passages, citing them",
+            query=plan.original_query,
+            depends_on=searches,
+            fallback=ASK if ASK in actions else None,
+        )
+    )
+    plan.repairs.append(f"plan ended with a search: answer step {final_id} added")
+
+
 def validate_plan(
     plan: ExecutionPlan,
     *,
@@ -55,54 +130,15 @@ def validate_plan(
 ) -> ExecutionPlan:
     """Return a runnable plan: ``plan`` repaired, or the template plan with the reason."""
     plan = plan.model_copy(deep=True)
-    if not plan.steps:
-        return _template(plan, default_collection, "empty plan")
-    for step in plan.steps:
-        if step.action not in actions:
-            return _template(plan, default_collection, f"unknown action '{step.action}'")
-        if step.fallback is not None and step.fallback not in actions:
-            plan.repairs.append(f"{step.step_id}: unknown fallback '{step.fallback}' dropped")
-            step.fallback = None
-        if step.fallback == step.action:
-            step.fallback = None
-    ids = [s.step_id for s in plan.steps]
-    if len(set(ids)) != len(ids):
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        return _template(plan, default_collection, f"duplicate step ids {dupes}")
-    known = set(ids)
-    for step in plan.steps:
-        missing = [d for d in step.depends_on if d not in known or d == step.step_id]
-        if missing:
-            plan.repairs.append(f"{step.step_id}: dependencies on missing steps {missing} dropped")
-            step.depends_on = [d for d in step.depends_on if d not in missing]
-    ordered = _topological(plan.steps)
-    if ordered is None:
-        return _template(plan, default_collection, "dependency cycle")
-    if [s.step_id for s in ordered] != ids:
-        plan.repairs.append("steps reordered so that dependencies come first")
-        plan.steps = ordered
-    for step in plan.steps:
-        if step.action == "rag_search" and step.collection and step.collection not in collections:
-            plan.repairs.append(
-                f"{step.step_id}: unknown collection '{step.collection}' → '{default_collection}'"
-            )
-            step.collection = default_collection
-    if plan.steps[-1].action == "rag_search":
-        searches = [s.step_id for s in plan.steps if s.action == "rag_search"]
-        final_id = f"s{len(plan.steps) + 1}"
-        while final_id in known:
-            final_id += "a"
-        plan.steps.append(
-            PlanStep(
-                step_id=final_id,
-                action="reasoning",
-                description="Answer from the retrieved passages, citing them",
-                query=plan.original_query,
-                depends_on=searches,
-                fallback="ask_user" if "ask_user" in actions else None,
-            )
-        )
-        plan.repairs.append(f"plan ended with a search: answer step {final_id} added")
-    if len(plan.steps) > max_steps:
-        return _template(plan, default_collection, f"{len(plan.steps)} steps > max {max_steps}")
+    try:
+        if not plan.steps:
+            raise _Rejected("empty plan")
+        _check_actions(plan, actions)
+        _check_dependencies(plan)
+        _check_collections(plan, collections, default_collection)
+        _ensure_answer_step(plan, actions)
+        if len(plan.steps) > max_steps:
+            raise _Rejected(f"{len(plan.steps)} steps > max {max_steps}")
+    except _Rejected as rejected:
+        return _template(plan, default_collection, rejected.reason)
     return plan

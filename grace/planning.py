@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grace.schemas import ExecutionPlan, PlanStep
+from grace.tools.roles import ANSWER, ASK, SEARCH
 
 __all__ = [
     "broadened_queries",
@@ -99,7 +100,7 @@ def template_plan(
     steps = [
         PlanStep(
             step_id=f"s{i}",
-            action="rag_search",
+            action=SEARCH,
             description=f"Search the documents for: {q}",
             query=q,
             collection=collection,
@@ -110,13 +111,13 @@ def template_plan(
     steps.append(
         PlanStep(
             step_id=f"s{len(steps) + 1}",
-            action="reasoning",
+            action=ANSWER,
             description="Answer from the retrieved passages, citing them",
             query=query,
             depends_on=[s.step_id for s in steps],
             expected_output="A short answer with citations, or a statement that the "
             "documents do not contain it",
-            fallback="ask_user",
+            fallback=ASK,
         )
     )
     return ExecutionPlan(

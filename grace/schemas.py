@@ -1,4 +1,4 @@
-"""Plans, steps and results: the data model of a GRACE run (DESIGN §2)."""
+"""Plans, steps and results: the data model of a GRACE run (docs/architecture.md §2)."""
 
 from __future__ import annotations
 
@@ -198,7 +198,7 @@ class ReplanRecord(BaseModel):
 
 
 class QualityCheck(BaseModel):
-    """One evaluation of an answer attempt by the quality gate (seed ``003``, ``scoring``)."""
+    """One evaluation of an answer attempt by the quality gate (``scoring``, architecture §4)."""
 
     step_id: str
     """The answer step."""

@@ -1,6 +1,6 @@
 """The long-lived objects a run uses, built once from settings and shared by the nodes.
 
-Nodes call :func:`get_services` with their runtime context. By default the services are
+Nodes call :func:`get_services` (through ``nodes.common``). By default the services are
 built from :func:`grace.settings.get_settings` (offline unless ``GOOGLE_API_KEY`` is set) and
 cached per process. Tests and embedders install their own with :func:`use_services`, e.g.
 ``build_services(settings, chat_model=ScriptedChatModel(...))`` to drive the Gemini path.
@@ -72,7 +72,7 @@ class Services:
     agreement: SourceAgreementCalculator
     """Source agreement of multi-source answers."""
     evaluator: QualityEvaluator
-    """Evaluator block (seed ``003``) of the quality gate when ``quality_gate.evaluation`` is
+    """Evaluator block (architecture §4) of the quality gate when ``quality_gate.evaluation`` is
     ``evaluator``: the model judge (Gemini path) or the heuristic judge's score (offline)."""
     provider: str
     """``offline`` or ``gemini``."""
@@ -198,7 +198,7 @@ _default: Services | None = None
 _override: list[Services] = []
 
 
-def get_services(context: GraceContext | None = None) -> Services:
+def get_services() -> Services:
     """The services in force: the innermost :func:`use_services`, else the process default."""
     global _default
     if _override:

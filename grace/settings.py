@@ -164,7 +164,7 @@ class RunSettings(BaseModel):
 
 
 class QualityGateSettings(BaseModel):
-    """The bounded quality gate on the final answer (evaluator block, seed ``003``)."""
+    """The bounded quality gate on the final answer (evaluator block, docs/architecture.md §4)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -31,6 +31,11 @@ ReviewOutcome = Literal["continue", "replan", "finalize"]
 
 def _add_usage(left: TokenUsage, right: TokenUsage) -> TokenUsage:
     return left + right
+
+
+def _merge(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
+    """A node's update adds (or replaces) entries by key: nodes return only what changed."""
+    return {**left, **right}
 
 
 @dataclass(kw_only=True)
@@ -72,15 +77,16 @@ class OutputState:
 
 
 @dataclass(kw_only=True)
-class State(InputState):
-    """Full working state of a run."""
+class State(InputState, OutputState):
+    """Full working state of a run (the input and output fields are inherited)."""
 
     plan: ExecutionPlan | None = None
     """The plan in force (replaced by ``replan``)."""
-    results: dict[str, StepResult] = field(default_factory=dict)
-    """Step results by step id (kept across replans for completed steps)."""
-    scores: dict[str, ConfidenceScore] = field(default_factory=dict)
-    """Confidence score of each scored step, by step id."""
+    results: Annotated[dict[str, StepResult], _merge] = field(default_factory=dict)
+    """Step results by step id (kept across replans for completed steps); nodes return the
+    results they add or change, merged in by step id."""
+    scores: Annotated[dict[str, ConfidenceScore], _merge] = field(default_factory=dict)
+    """Confidence score of each scored step, by step id (merged like ``results``)."""
     last_batch: list[str] = field(default_factory=list)
     """Step ids executed (or skipped) by the latest ``execute``."""
     decision: ActionDecision | None = None
@@ -108,13 +114,3 @@ class State(InputState):
     that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
-    answer: str = ""
-    """Final answer (set by ``finalize``)."""
-    sources: list[Source] = field(default_factory=list)
-    """Sources the final answer cites."""
-    confidence: float | None = None
-    """Overall confidence."""
-    level: InterventionLevel | None = None
-    """Level of the overall confidence."""
-    notes: Annotated[list[str], operator.add] = field(default_factory=list)
-    """Things the person should know about this run."""

@@ -7,18 +7,17 @@ checkpointer). In your code compile ``builder`` with a checkpointer, or use
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from functools import partial, wraps
-from typing import Any, cast
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
-from langchain_core.runnables.config import run_in_executor
-from langgraph._internal._runnable import RunnableCallable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.runtime import Runtime
+from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
+from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.serde import allow_grace_types
 from grace.settings import get_settings
@@ -26,7 +25,8 @@ from grace.state import InputState, OutputState, State
 from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
-    route_after_confidence,
+    LevelRoute,
+    confidence_router,
     route_after_intervene,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
@@ -53,16 +53,32 @@ _Node = Callable[[State, Runtime[GraceContext]], dict[str, Any]]
 _ANode = Callable[[State, Runtime[GraceContext]], Awaitable[dict[str, Any]]]
 
 
-def _node(name: str, func: _Node, afunc: _ANode | None) -> RunnableCallable:
-    """A node with a sync and an async implementation.
+class GraceNode(Runnable[State, dict[str, Any]]):
+    """A node with a sync and an async implementation, on public LangChain / LangGraph APIs.
 
-    ``invoke`` / ``stream`` call ``func``; ``ainvoke`` / ``astream`` await ``afunc`` instead
-    of running ``func`` in the event loop's thread pool (without ``afunc`` they still do).
-    Untraced, like a plain function given to ``add_node``.
+    ``invoke`` / ``stream`` call ``func``; ``ainvoke`` / ``astream`` await ``afunc`` (instead
+    of running ``func`` in the event loop's thread pool). Both get the run's
+    :class:`~langgraph.runtime.Runtime` from :func:`langgraph.runtime.get_runtime`. Untraced,
+    like a plain function given to ``add_node``: LangGraph traces the node itself.
     """
-    if afunc is None:  # what ``add_node`` does with a sync function
-        afunc = cast(_ANode, wraps(func)(partial(run_in_executor, None, func)))  # type: ignore[call-arg]
-    return RunnableCallable(func, afunc, name=name, trace=False)
+
+    def __init__(self, name: str, func: _Node, afunc: _ANode) -> None:
+        """Wrap ``func`` (sync) and ``afunc`` (async) as the node called ``name``."""
+        self.name = name
+        self.func = func
+        self.afunc = afunc
+
+    def invoke(
+        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Run the sync implementation."""
+        return self.func(input, get_runtime(GraceContext))
+
+    async def ainvoke(
+        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Await the async implementation."""
+        return await self.afunc(input, get_runtime(GraceContext))
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
@@ -82,8 +98,17 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
         return super().compile(checkpointer=checkpointer, **kwargs)
 
 
-def make_builder() -> GraceStateGraph:
-    """Wire the six nodes and their conditional edges."""
+def make_builder(
+    level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+) -> GraceStateGraph:
+    """Wire the six nodes and their conditional edges.
+
+    Args:
+        level_routes: Routes after ``confidence`` for some intervention levels, replacing
+            GRACE's (:data:`graph.routing.LEVEL_ROUTES`): each a pure function of the state
+            returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
+
+    """
     run = get_settings().run
     retry = RetryPolicy(
         max_attempts=run.retry_max_attempts,
@@ -93,16 +118,20 @@ def make_builder() -> GraceStateGraph:
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
-    b.add_node("plan", _node("plan", plan, aplan), retry_policy=retry)
-    b.add_node("execute", _node("execute", execute, aexecute), retry_policy=retry)
-    b.add_node("confidence", _node("confidence", confidence, aconfidence), retry_policy=retry)
-    b.add_node("intervene", _node("intervene", intervene, aintervene))
-    b.add_node("replan", _node("replan", replan, areplan), retry_policy=retry)
-    b.add_node("finalize", _node("finalize", finalize, afinalize))
+    nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
+        ("plan", plan, aplan, retry),
+        ("execute", execute, aexecute, retry),
+        ("confidence", confidence, aconfidence, retry),
+        ("intervene", intervene, aintervene, None),
+        ("replan", replan, areplan, retry),
+        ("finalize", finalize, afinalize, None),
+    ]
+    for name, func, afunc, policy in nodes:
+        b.add_node(name, GraceNode(name, func, afunc), retry_policy=policy)
     b.add_edge(START, "plan")
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")
-    b.add_conditional_edges("confidence", route_after_confidence, CONFIDENCE_ROUTES)
+    b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
     b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
     b.add_edge("replan", "execute")
     b.add_edge("finalize", END)

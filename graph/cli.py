@@ -623,7 +623,7 @@ def show(
 
 
 def _register_eval() -> None:
-    from grace.evaluation.commands import calibrate_command, eval_command
+    from graph.evaluation.commands import calibrate_command, eval_command
 
     app.command(name="eval")(eval_command)
     app.command(name="calibrate")(calibrate_command)

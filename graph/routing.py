@@ -1,21 +1,31 @@
-"""Conditional edges: where the run goes after ``confidence`` and after ``intervene``."""
+"""Conditional edges: where the run goes after ``confidence`` and after ``intervene``.
+
+Both routers are pure functions of the state. After ``confidence`` a pending replan request
+(``step_failed``, or ``low_confidence`` when ``confidence`` decided to broaden the search
+before asking the person) goes to ``replan`` while the budget lasts; otherwise the decision's
+:class:`InterventionLevel` picks the route from a table (:data:`LEVEL_ROUTES`), which
+:func:`graph.builder.make_builder` lets you override per level.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
 from typing import Literal
 
-from langgraph.runtime import Runtime
-
 from confidence import InterventionLevel
-from grace.context import GraceContext
 from grace.state import State
 from nodes.common import pending_steps
-from nodes.replan import low_confidence_allowance, low_confidence_replan_due
 
 __all__ = [
     "CONFIDENCE_ROUTES",
     "INTERVENE_ROUTES",
+    "LEVEL_ROUTES",
+    "AfterConfidence",
+    "LevelRoute",
+    "ask_the_person",
+    "confidence_router",
+    "go_on",
     "route_after_confidence",
     "route_after_intervene",
 ]
@@ -39,39 +49,71 @@ INTERVENE_ROUTES: dict[Hashable, str] = {
 }
 """Where each label of :func:`route_after_intervene` leads."""
 
+LevelRoute = Callable[[State], AfterConfidence]
+"""The route of one intervention level: a pure function of the state to a label."""
+
 
 def _steps_left(state: State) -> bool:
     return bool(pending_steps(state.plan, state.results))
 
 
-def route_after_confidence(
-    state: State, runtime: Runtime[GraceContext] | None = None
-) -> AfterConfidence:
-    """Route on the decision's :class:`InterventionLevel`.
+def go_on(state: State) -> AfterConfidence:
+    """No pause: ``execute`` the next ready steps, or ``finalize`` when none is left."""
+    return "SILENT/NOTIFY" if _steps_left(state) else "all done"
 
-    - ``failed/low confidence`` → ``replan``: a step failed (its fallback too) and replans
-      remain; or ESCALATE, but GRACE first broadens / reformulates (budget left and fewer
-      than ``run.low_confidence_replans`` such replans so far). One label, because LangGraph
-      draws one edge per (source, target); ``replan`` reads the trigger from the state;
-    - ``CONFIRM/ESCALATE`` → ``intervene`` (ESCALATE once automatic replans are used up);
-    - ``SILENT/NOTIFY`` → ``execute`` the next ready steps;
-    - ``all done`` → ``finalize``: SILENT / NOTIFY and no step left.
+
+def ask_the_person(state: State) -> AfterConfidence:
+    """Pause in ``intervene`` for the person's review."""
+    return "CONFIRM/ESCALATE"
+
+
+LEVEL_ROUTES: Mapping[InterventionLevel, LevelRoute] = MappingProxyType(
+    {
+        InterventionLevel.SILENT: go_on,
+        InterventionLevel.NOTIFY: go_on,
+        InterventionLevel.CONFIRM: ask_the_person,
+        InterventionLevel.ESCALATE: ask_the_person,
+    }
+)
+"""GRACE's route for each level (NOTIFY never pauses: ``confidence`` emitted its notice)."""
+
+_AUTOMATIC = ("step_failed", "low_confidence")
+
+
+def route_after_confidence(
+    state: State, routes: Mapping[InterventionLevel, LevelRoute] = LEVEL_ROUTES
+) -> AfterConfidence:
+    """Route on a pending automatic replan, else on the decision's level (``routes``).
+
+    - ``failed/low confidence`` → ``replan``: ``confidence`` asked for one (a step failed and
+      its fallback too, or ESCALATE with automatic replans left, see
+      :func:`nodes.replan.low_confidence_replan_due`) and the budget is not used up. One
+      label, because LangGraph draws one edge per (source, target); ``replan`` reads the
+      trigger from the state;
+    - otherwise the level's route: by default CONFIRM / ESCALATE → ``intervene``; SILENT /
+      NOTIFY → ``execute`` the next ready steps, or ``finalize`` when none is left.
 
     Every way into ``replan`` needs ``replan_count < replan_budget`` and each replan adds
     one to the count, so the run cannot loop.
     """
     request = state.replan_request
-    if request is not None and request.trigger == "step_failed":
+    if request is not None and request.trigger in _AUTOMATIC:
         if state.replan_count < state.replan_budget:
             return "failed/low confidence"
     level = state.decision.level if state.decision is not None else InterventionLevel.ESCALATE
-    if level == InterventionLevel.ESCALATE and low_confidence_replan_due(
-        state, low_confidence_allowance(runtime)
-    ):
-        return "failed/low confidence"
-    if level in (InterventionLevel.CONFIRM, InterventionLevel.ESCALATE):
-        return "CONFIRM/ESCALATE"
-    return "SILENT/NOTIFY" if _steps_left(state) else "all done"
+    return routes[level](state)
+
+
+def confidence_router(
+    routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+) -> Callable[[State], AfterConfidence]:
+    """:func:`route_after_confidence` with ``routes`` overriding :data:`LEVEL_ROUTES`."""
+    table = {**LEVEL_ROUTES, **(routes or {})}
+
+    def route(state: State) -> AfterConfidence:
+        return route_after_confidence(state, table)
+
+    return route
 
 
 def route_after_intervene(state: State) -> AfterIntervene:

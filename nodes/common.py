@@ -11,6 +11,7 @@ from grace.context import GraceContext
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
+from grace.tools.roles import is_search
 
 __all__ = [
     "InvalidQuestionError",
@@ -68,7 +69,7 @@ def validate_question(query: object, max_chars: int) -> str:
 def answer_step(plan: ExecutionPlan) -> PlanStep | None:
     """The step whose output is the answer: the last non-search step nothing depends on."""
     depended = {d for s in plan.steps for d in s.depends_on}
-    finals = [s for s in plan.steps if s.step_id not in depended and s.action != "rag_search"]
+    finals = [s for s in plan.steps if s.step_id not in depended and not is_search(s.action)]
     return finals[-1] if finals else None
 
 
@@ -85,10 +86,10 @@ def is_done(result: StepResult | None) -> bool:
 
 
 def services_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run."""
+    """Services for this run (the same for every run of the process; ``runtime`` unused)."""
     from grace.services import get_services
 
-    return get_services(context_of(runtime))
+    return get_services()
 
 
 async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:

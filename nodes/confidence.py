@@ -1,7 +1,7 @@
 """``confidence``: score the latest batch of steps and decide how much to involve a person.
 
 Search steps are scored from their hit statistics; non-search steps inherit the best
-confidence of their dependencies as search quality (DESIGN §4) and add source agreement.
+confidence of their dependencies as search quality (docs/architecture.md) and add source agreement.
 The answer step also gets ONE judge call (self-evaluation and coverage together), which
 the quality gate (:mod:`nodes.quality_gate`) reuses as its evaluation; only a failed gate
 regenerates the answer with feedback (bounded), and a gate that still fails lowers the
@@ -22,15 +22,14 @@ user's learned ones (:mod:`nodes.learning`) when the graph has a store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, cast
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from langgraph.runtime import Runtime
 
 from confidence import (
     RECOMMENDED_ACTIONS,
     ActionDecision,
-    AnswerJudgement,
     ConfidenceFactors,
     ConfidenceScore,
     InterventionLevel,
@@ -57,10 +56,12 @@ from grace.schemas import (
 )
 from grace.services import Services
 from grace.state import ReplanRequest, State
-from nodes._flow import Flow, JudgeCall, ThresholdsFor, adrive, drive
-from nodes.common import answer_step, aservices_for, pending_steps, services_for
-from nodes.learning import learned_thresholds, user_of
+from grace.tools.roles import is_ask, is_search
+from nodes._flow import Flow, JudgeCall, ThresholdsFor, async_node, sync_node
+from nodes.common import answer_step, pending_steps
+from nodes.learning import user_of
 from nodes.quality_gate import gate_applies, gate_flow, judge_usage
+from nodes.replan import low_confidence_replan_due
 
 __all__ = [
     "aconfidence",
@@ -68,15 +69,7 @@ __all__ = [
     "confidence",
     "decide_before_answer",
     "factors_for",
-    "run_thresholds",
 ]
-
-
-def run_thresholds(
-    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
-) -> Thresholds:
-    """Thresholds in force for this run's user (learned ones when a store is attached)."""
-    return learned_thresholds(services, runtime, thread_user)
 
 
 def calibrated_confidence(services: Services, raw: float) -> float:
@@ -133,11 +126,7 @@ def decide_before_answer(
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-        searches = [
-            r
-            for r in batch
-            if r.status != StepStatus.FAILED and services.tools.get(r.action).is_search
-        ]
+        searches = [r for r in batch if r.status != StepStatus.FAILED and is_search(r.action)]
         if failed:
             why = f"step {', '.join(failed)} failed"
         elif searches and all(int(r.factors.get("result_count", 0)) == 0 for r in searches):
@@ -160,6 +149,30 @@ def decide_before_answer(
     )
 
 
+_TOOL_SUCCESS = {StepStatus.FAILED: 0.0, StepStatus.SKIPPED: 0.0, StepStatus.PARTIAL: 0.5}
+"""Tool success by step status (1.0 for any other)."""
+
+
+def _search_stats(f: dict[str, float]) -> SearchStats:
+    return SearchStats(
+        count=int(f.get("result_count", 0)),
+        max_score=f.get("max_score", 0.0),
+        mean_score=f.get("mean_score", 0.0),
+        spread=f.get("spread", 0.0),
+    )
+
+
+def _inherited_quality(
+    step: PlanStep, result: StepResult, scores: dict[str, ConfidenceScore], abstained: bool
+) -> float | None:
+    """The best dependency's score; the person's own information counts as full quality."""
+    if abstained:  # an abstention rests on no passage: the searches say nothing about it
+        return None
+    inherited = inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
+    human = [s.score for s in result.sources if is_from_person(s)]
+    return max(inherited or 0.0, *human) if human else inherited
+
+
 def factors_for(
     services: Services,
     step: PlanStep,
@@ -168,33 +181,19 @@ def factors_for(
 ) -> ConfidenceFactors:
     """Turn a step result into calculator inputs."""
     f = result.factors
-    tool_success = 0.0 if result.status in (StepStatus.FAILED, StepStatus.SKIPPED) else 1.0
-    if result.status == StepStatus.PARTIAL:
-        tool_success = 0.5
-    if services.tools.get(result.action or step.action).is_search:
-        count = int(f.get("result_count", 0))
-        stats = SearchStats(
-            count=count,
-            max_score=f.get("max_score", 0.0),
-            mean_score=f.get("mean_score", 0.0),
-            spread=f.get("spread", 0.0),
+    tool_success = _TOOL_SUCCESS.get(result.status, 1.0)
+    action = result.action or step.action
+    if is_search(action):
+        return ConfidenceFactors(
+            is_search_step=True, search=_search_stats(f), tool_success=tool_success
         )
-        return ConfidenceFactors(is_search_step=True, search=stats, tool_success=tool_success)
-    # An abstention rests on no passage: the searches' quality says nothing about it.
-    abstained = result.factors.get("abstained", 0.0) > 0
-    inherited = (
-        None
-        if abstained
-        else inherit_search_quality(scores[d].score for d in step.depends_on if d in scores)
-    )
-    # The person's own information (a ``response`` reply) is evidence of full quality.
-    human = [s.score for s in result.sources if is_from_person(s)]
-    if human and not abstained:
-        inherited = max(inherited or 0.0, *human)
+    abstained = f.get("abstained", 0.0) > 0
     texts = [s.text for s in result.sources]
+    declared = services.tools.get(action).signals if action in services.tools else ()
     return ConfidenceFactors(
+        signals={name: f[name] for name in declared if name in f},
         answer_margin=None if abstained else f.get("answer_margin"),
-        search_quality=inherited,
+        search_quality=_inherited_quality(step, result, scores, abstained),
         tool_success=tool_success,
         source_count=len({(s.source, s.chunk_index) for s in result.sources}),
         source_agreement=services.agreement.calculate(texts) if len(texts) > 1 else None,
@@ -213,6 +212,22 @@ class _Answer:
     note: str | None = None
 
 
+@dataclass
+class _Scored:
+    """The batch's scores and results after scoring (with the answer step's extras)."""
+
+    scores: dict[str, ConfidenceScore]
+    """Every step's score so far (the batch's new)."""
+    results: dict[str, StepResult]
+    """Every step's result so far (the batch's with their confidence)."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Model usage of the judge and gate calls."""
+    checks: list[QualityCheck] = field(default_factory=list)
+    """Quality-gate checks of the answer."""
+    notes: list[str] = field(default_factory=list)
+    """Notes for the final output (a failed gate's)."""
+
+
 def _judge_and_gate(
     services: Services,
     runtime: Runtime[GraceContext],
@@ -228,7 +243,7 @@ def _judge_and_gate(
     with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
     """
     question = plan.original_query
-    judgement = cast(AnswerJudgement, (yield JudgeCall(question, result)))
+    judgement = yield from JudgeCall(question, result)
     usage = judge_usage(judgement)
     result = result.model_copy(update={"token_usage": result.token_usage + usage})
     answer = _Answer(result=result, factors=ConfidenceFactors(), usage=usage)
@@ -271,95 +286,134 @@ def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
     )
 
 
-def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Score the steps of the latest batch and take the decision."""
-    services = services_for(runtime)
-    return drive(_flow(state, runtime, services), services, runtime)
-
-
-async def aconfidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`confidence`: the judge's ``ajudge``, the gate's async calls, ``store.aget``."""
-    services = await aservices_for(runtime)
-    return await adrive(_flow(state, runtime, services), services, runtime)
-
-
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """The node's logic, shared by both paths (:mod:`nodes._flow`): yields its I/O."""
-    calc = services.calculator
-    plan = state.plan
-    assert plan is not None, "confidence runs after plan"
+def _score_batch(
+    services: Services,
+    runtime: Runtime[GraceContext],
+    state: State,
+    plan: ExecutionPlan,
+) -> Flow[_Scored]:
+    """Score every step of the latest batch (the answer step after its judge and gate)."""
     steps = {s.step_id: s for s in plan.steps}
-    scores = dict(state.scores)
-    results = dict(state.results)
-    usage = TokenUsage()
+    out = _Scored(scores=dict(state.scores), results=dict(state.results))
     final = answer_step(plan)
-    checks: list[QualityCheck] = []
-    notes: list[str] = []
     for step_id in state.last_batch:
-        step, result = steps[step_id], results[step_id]
+        step, result = steps[step_id], out.results[step_id]
         penalty = 0.0
         if final is not None and step_id == final.step_id and result.status != StepStatus.FAILED:
             answer = yield from _judge_and_gate(
-                services, runtime, state, plan, step, result, scores
+                services, runtime, state, plan, step, result, out.scores
             )
             result, factors, penalty = answer.result, answer.factors, answer.penalty
-            usage = usage + answer.usage
-            checks.extend(answer.checks)
-            notes.extend([answer.note] if answer.note else [])
+            out.usage = out.usage + answer.usage
+            out.checks.extend(answer.checks)
+            out.notes.extend([answer.note] if answer.note else [])
         else:
-            factors = factors_for(services, step, result, scores)
-        score = _penalised(calc.calculate(factors), penalty)
-        scores[step_id] = score
-        results[step_id] = result.model_copy(update={"confidence": score.score})
-    user = user_of(services, runtime, state.user_id)
-    thresholds = cast(Thresholds, (yield ThresholdsFor(user)))  # run_thresholds, sync or async
-    remaining = pending_steps(plan, results)
-    batch = [results[s] for s in state.last_batch]
-    update: dict[str, Any] = {"results": results, "scores": scores, "usage": usage}
-    if user != state.user_id:
-        update["user_id"] = user
-    if checks:
-        update["quality"] = checks
-    if notes:
-        update["notes"] = notes
-    if not remaining:
-        ordered = [
-            scores[s.step_id].score
-            for s in plan.steps
-            if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
-        ]
-        drafted = results.get(final.step_id) if final is not None else None
-        if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
-            # Searches the answer did not use are no evidence for or against it.
-            ordered = [scores[final.step_id].score]
-        overall, decision = _final_decision(
-            services, services.aggregator.aggregate(ordered), thresholds
-        )
-        if drafted is not None and answered_from_person(drafted.sources):
-            decision = person_decision(overall, drafted.sources)
-        update["confidence"] = overall
-        update["level"] = decision.level
-    else:
-        decision = decide_before_answer(services, batch, scores, thresholds)
-    if any(r.action == "ask_user" and r.status != StepStatus.FAILED for r in batch):
-        decision = ActionDecision(
-            level=InterventionLevel.ESCALATE,
-            reason="the plan asks the person a question",
-            recommended_action="answer the question in a response",
-            score=decision.score,
-        )
-    failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-    update["replan_request"] = (
-        ReplanRequest(trigger="step_failed", detail=", ".join(failed)) if failed else None
+            factors = factors_for(services, step, result, out.scores)
+        score = _penalised(services.calculator.calculate(factors), penalty)
+        out.scores[step_id] = score
+        out.results[step_id] = result.model_copy(update={"confidence": score.score})
+    return out
+
+
+def _overall_decision(
+    services: Services, plan: ExecutionPlan, scored: _Scored, thresholds: Thresholds
+) -> tuple[float, ActionDecision]:
+    """After the last step: the calibrated overall confidence and the decision on it."""
+    scores, results = scored.scores, scored.results
+    ordered = [
+        scores[s.step_id].score
+        for s in plan.steps
+        if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
+    ]
+    final = answer_step(plan)
+    drafted = results.get(final.step_id) if final is not None else None
+    if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
+        # Searches the answer did not use are no evidence for or against it.
+        ordered = [scores[final.step_id].score]
+    overall, decision = _final_decision(
+        services, services.aggregator.aggregate(ordered), thresholds
     )
-    update["decision"] = decision
+    if drafted is not None and answered_from_person(drafted.sources):
+        decision = person_decision(overall, drafted.sources)
+    return overall, decision
+
+
+def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> ActionDecision:
+    """ESCALATE when the batch is the plan's own question to the person (``ask_user``)."""
+    if not any(is_ask(r.action) and r.status != StepStatus.FAILED for r in batch):
+        return decision
+    return ActionDecision(
+        level=InterventionLevel.ESCALATE,
+        reason="the plan asks the person a question",
+        recommended_action="answer the question in a response",
+        score=decision.score,
+    )
+
+
+def _replan_request(
+    services: Services,
+    state: State,
+    scored: _Scored,
+    batch: list[StepResult],
+    decision: ActionDecision,
+) -> ReplanRequest | None:
+    """A failed step asks for a replan; so does ESCALATE while automatic replans are left."""
+    failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
+    if failed:
+        return ReplanRequest(trigger="step_failed", detail=", ".join(failed))
+    after = replace(state, decision=decision, results=scored.results)
+    if low_confidence_replan_due(after, services.settings.run.low_confidence_replans):
+        return ReplanRequest(trigger="low_confidence")
+    return None
+
+
+def _emit_scored(
+    services: Services, state: State, scored: _Scored, decision: ActionDecision, t: Thresholds
+) -> None:
     for step_id in state.last_batch:
         emit(
             "step_scored",
             step_id=step_id,
-            confidence=scores[step_id].score,
-            level=calc.decide_action(scores[step_id], thresholds).level.value,
+            confidence=scored.scores[step_id].score,
+            level=services.calculator.decide_action(scored.scores[step_id], t).level.value,
         )
     if decision.level == InterventionLevel.NOTIFY:
         emit("notice", level="notify", confidence=decision.score, message=decision.reason)
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Score the steps of the latest batch and take the decision (yields its I/O)."""
+    plan = state.plan
+    assert plan is not None, "confidence runs after plan"
+    scored = yield from _score_batch(services, runtime, state, plan)
+    user = user_of(services, runtime, state.user_id)
+    thresholds = yield from ThresholdsFor(user)
+    batch = [scored.results[s] for s in state.last_batch]
+    update: dict[str, Any] = {
+        # Only the batch's entries: the state merges them in by step id.
+        "results": {s: scored.results[s] for s in state.last_batch},
+        "scores": {s: scored.scores[s] for s in state.last_batch},
+        "usage": scored.usage,
+    }
+    if user != state.user_id:
+        update["user_id"] = user
+    if scored.checks:
+        update["quality"] = scored.checks
+    if scored.notes:
+        update["notes"] = scored.notes
+    if not pending_steps(plan, scored.results):
+        update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
+        update["level"] = decision.level
+    else:
+        decision = decide_before_answer(services, batch, scored.scores, thresholds)
+    decision = _asks_the_person(batch, decision)
+    update["replan_request"] = _replan_request(services, state, scored, batch, decision)
+    update["decision"] = decision
+    _emit_scored(services, state, scored, decision, thresholds)
     return update
+
+
+confidence = sync_node(_flow)
+"""The ``confidence`` node for ``invoke`` / ``stream``."""
+aconfidence = async_node(_flow)
+"""The ``confidence`` node for ``ainvoke`` / ``astream`` (``ajudge``, ``store.aget`` …)."""

@@ -23,11 +23,11 @@ import contextvars
 import queue
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from langgraph.runtime import Runtime
 
@@ -38,7 +38,9 @@ from grace.services import Services
 from grace.settings import get_settings
 from grace.state import State
 from grace.tools import ToolCall, ToolEnv
-from nodes.common import aservices_for, context_of, is_done, pending_steps, services_for
+from grace.tools.roles import is_ask
+from nodes._flow import Flow, Need, adrive, async_node, drive, sync_node
+from nodes.common import context_of, is_done, pending_steps
 
 __all__ = [
     "TransientToolError",
@@ -208,9 +210,8 @@ def _call_tool(
     """
     tool = services.tools.get(action)
     started = time.perf_counter()
-    runs_inline = getattr(tool, "runs_inline", None)
     try:
-        if runs_inline is not None and runs_inline(env):
+        if tool.runs_inline(env):
             result = tool.run(call, env)
             if time.perf_counter() - started > timeout:
                 return _timed_out(action, timeout)
@@ -271,19 +272,41 @@ async def _acall_tool(
     return result, False
 
 
-def _step_flow(
-    services: Services, step: PlanStep, *, can_retry: bool, defer_fallback: bool
-) -> Generator[str, tuple[ToolResult, bool], StepResult]:
-    """The logic of one step, shared by the sync and the async path (no I/O of its own).
+@dataclass(frozen=True)
+class _CallTool(Need[tuple[ToolResult, bool]]):
+    """One tool call under its timeout → its result and whether a failure is transient."""
 
-    Yields the action to run (the step's, then possibly its fallback) and receives the
-    ``(result, transient)`` pair of that tool call; returns the step's result. The sync
-    driver (:func:`run_step`) and the async one (:func:`arun_step`) only differ in how they
-    make the tool call.
-    """
+    action: str
+    call: ToolCall
+    env: ToolEnv
+    timeout: float
+
+    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> _Called:
+        """In a daemon thread (or inline), see :func:`_call_tool`."""
+        return _call_tool(services, self.action, self.call, self.env, self.timeout)
+
+    async def aserve(self, services: Services, runtime: Runtime[GraceContext] | None) -> _Called:
+        """As a task under an ``asyncio`` timeout, see :func:`_acall_tool`."""
+        return await _acall_tool(services, self.action, self.call, self.env, self.timeout)
+
+
+_Called = tuple[ToolResult, bool]
+
+
+def _step_flow(
+    services: Services,
+    step: PlanStep,
+    call: ToolCall,
+    env: ToolEnv,
+    timeout: float,
+    *,
+    can_retry: bool,
+    defer_fallback: bool,
+) -> Flow[StepResult]:
+    """The logic of one step (:mod:`nodes._flow`): the tool call, then possibly its fallback."""
     emit("step_started", step_id=step.step_id, action=step.action)
     started_at = time.time()
-    result, transient = yield step.action
+    result, transient = yield from _CallTool(step.action, call, env, timeout)
     if transient and not result.success:
         if can_retry:
             raise TransientToolError(f"step {step.step_id}: {result.error}")
@@ -292,7 +315,7 @@ def _step_flow(
     run_fallback = not (transient and defer_fallback)
     if not result.success and step.fallback and step.fallback in services.tools and run_fallback:
         first_error = result.error
-        result, _ = yield step.fallback
+        result, _ = yield from _CallTool(step.fallback, call, env, timeout)
         action, used_fallback, usage = step.fallback, True, usage + result.usage
         if result.error is None:
             result.error = f"{step.action} failed ({first_error}); used fallback {action}"
@@ -301,7 +324,7 @@ def _step_flow(
         StepStatus.FAILED
         if not result.success
         else StepStatus.PARTIAL
-        if abstained or action == "ask_user"
+        if abstained or is_ask(action)
         else StepStatus.SUCCESS
     )
     step_result = StepResult(
@@ -347,13 +370,10 @@ def run_step(
     its fallback here: ``replan`` switches it to the fallback.
     """
     timeout = step.timeout_seconds or default_timeout
-    flow = _step_flow(services, step, can_retry=can_retry, defer_fallback=defer_fallback)
-    try:
-        action = next(flow)
-        while True:
-            action = flow.send(_call_tool(services, action, call, env, timeout))
-    except StopIteration as done:
-        return cast(StepResult, done.value)
+    flow = _step_flow(
+        services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
+    )
+    return drive(flow, services, None)
 
 
 async def arun_step(
@@ -368,13 +388,10 @@ async def arun_step(
 ) -> StepResult:
     """Async :func:`run_step`: the tool's ``arun`` under ``asyncio`` timeouts."""
     timeout = step.timeout_seconds or default_timeout
-    flow = _step_flow(services, step, can_retry=can_retry, defer_fallback=defer_fallback)
-    try:
-        action = next(flow)
-        while True:
-            action = flow.send(await _acall_tool(services, action, call, env, timeout))
-    except StopIteration as done:
-        return cast(StepResult, done.value)
+    flow = _step_flow(
+        services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
+    )
+    return await adrive(flow, services, None)
 
 
 _carried_lock = threading.Lock()
@@ -429,7 +446,7 @@ class _Batch:
 def _prepare(state: State, runtime: Runtime[GraceContext], services: Services) -> _Batch:
     """Ready and skipped steps, their tool calls, and results carried from a retried attempt."""
     env = services.tool_env(context_of(runtime))
-    results = dict(state.results)
+    results = state.results  # read only: the update carries the new results
     ready, skipped = partition_ready(pending_steps(state.plan, results), results)
     if not ready and not skipped:
         # Nothing can run (an unsatisfiable plan): close the remaining steps instead of looping.
@@ -489,65 +506,77 @@ def _finish(batch: _Batch) -> dict[str, Any]:
             _carried.pop(task_id, None)
     by_id = {r.step_id: r for r in finished}
     new: list[StepResult] = list(batch.skipped) + [by_id[s.step_id] for s in batch.ready]
-    results = batch.results
-    for result in new:
-        results[result.step_id] = result
     usage = sum((r.token_usage for r in new), TokenUsage())
     return {
-        "results": results,
+        "results": {r.step_id: r for r in new},  # merged into the state by step id
         "last_batch": [r.step_id for r in new],
         "usage": usage,
         "review": None,
     }
 
 
-def execute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Run the ready steps of the plan (threads; each tool call in a daemon thread)."""
-    batch = _prepare(state, runtime, services_for(runtime))
-    services, env, todo = batch.services, batch.env, batch.todo
-    timeout, can_retry, defer = batch.timeout, batch.can_retry, batch.defer_fallback
-    if len(todo) == 1:
-        step, call = todo[0]
-        batch.outcomes.append(_run_one(services, step, call, env, timeout, can_retry, defer))
-    elif todo:
+_Outcome = StepResult | TransientToolError
+
+
+@dataclass(frozen=True)
+class _RunBatch(Need[list[_Outcome]]):
+    """Run the batch's steps concurrently (at most ``run.max_parallel_steps`` at a time)."""
+
+    batch: _Batch
+
+    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> list[_Outcome]:
+        """Threads; each tool call in a daemon thread (one step runs in this thread)."""
+        batch = self.batch
+        env, todo = batch.env, batch.todo
+        timeout, can_retry, defer = batch.timeout, batch.can_retry, batch.defer_fallback
+        if len(todo) == 1:
+            step, call = todo[0]
+            return [_run_one(services, step, call, env, timeout, can_retry, defer)]
         limit = threading.BoundedSemaphore(batch.max_parallel)
 
-        def bounded(step: PlanStep, call: ToolCall) -> StepResult | TransientToolError:
+        def bounded(step: PlanStep, call: ToolCall) -> _Outcome:
             with limit:
                 return _run_one(services, step, call, env, timeout, can_retry, defer)
 
         # Each step waits at most for its tool's timeout (twice with a fallback): ``result``
         # returns once every step has.
         futures = [_threads.submit(bounded, s, c) for s, c in todo]
-        batch.outcomes.extend(f.result() for f in futures)
-    return _finish(batch)
+        return [f.result() for f in futures]
+
+    async def aserve(
+        self, services: Services, runtime: Runtime[GraceContext] | None
+    ) -> list[_Outcome]:
+        """The tools' ``arun`` as tasks."""
+        batch = self.batch
+        limit = asyncio.Semaphore(batch.max_parallel)
+
+        async def one(step: PlanStep, call: ToolCall) -> _Outcome:
+            async with limit:
+                try:
+                    return await arun_step(
+                        services,
+                        step,
+                        call,
+                        batch.env,
+                        batch.timeout,
+                        can_retry=batch.can_retry,
+                        defer_fallback=batch.defer_fallback,
+                    )
+                except TransientToolError as exc:
+                    return exc
+
+        return list(await asyncio.gather(*(one(s, c) for s, c in batch.todo)))
 
 
-async def aexecute(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`execute`: the tools' ``arun`` as tasks.
-
-    At most ``run.max_parallel_steps`` at a time; same skips, timeouts, fallbacks and
-    transient retries as the sync path.
-    """
-    batch = _prepare(state, runtime, await aservices_for(runtime))
-    services, env = batch.services, batch.env
-    limit = asyncio.Semaphore(batch.max_parallel)
-
-    async def one(step: PlanStep, call: ToolCall) -> StepResult | TransientToolError:
-        async with limit:
-            try:
-                return await arun_step(
-                    services,
-                    step,
-                    call,
-                    env,
-                    batch.timeout,
-                    can_retry=batch.can_retry,
-                    defer_fallback=batch.defer_fallback,
-                )
-            except TransientToolError as exc:
-                return exc
-
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Run the ready steps of the plan (yields the batch run: threads, or tasks)."""
+    batch = _prepare(state, runtime, services)
     if batch.todo:
-        batch.outcomes.extend(await asyncio.gather(*(one(s, c) for s, c in batch.todo)))
+        batch.outcomes.extend((yield from _RunBatch(batch)))
     return _finish(batch)
+
+
+execute = sync_node(_flow)
+"""The ``execute`` node for ``invoke`` / ``stream`` (threads)."""
+aexecute = async_node(_flow)
+"""The ``execute`` node for ``ainvoke`` / ``astream`` (the tools' ``arun`` as tasks)."""

@@ -14,9 +14,10 @@ from grace.human_reply import answered_from_person, person_decision, person_sour
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
-from nodes.common import answer_step, aservices_for, is_done, services_for
-from nodes.confidence import calibrated_confidence, run_thresholds
-from nodes.learning import alearned_thresholds
+from grace.tools.roles import is_answer
+from nodes._flow import Flow, ThresholdsFor, async_node, sync_node
+from nodes.common import answer_step, is_done
+from nodes.confidence import calibrated_confidence
 
 __all__ = ["afinalize", "finalize"]
 
@@ -27,22 +28,22 @@ def _best_answer(state: State) -> StepResult | None:
     """The plan's answer step if it completed, else the best completed reasoning result."""
     if state.plan is not None and (final := answer_step(state.plan)) is not None:
         result = state.results.get(final.step_id)
-        if is_done(result) and result is not None and result.action == "reasoning":
+        if is_done(result) and result is not None and is_answer(result.action):
             return result
-    candidates = [r for r in state.results.values() if r.action == "reasoning" and is_done(r)]
+    candidates = [r for r in state.results.values() if is_answer(r.action) and is_done(r)]
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 
-def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Assemble the run's output."""
-    services = services_for(runtime)
-    return _output(state, services, run_thresholds(services, runtime, state.user_id))
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Assemble the run's output (yields its I/O: the user's learned thresholds)."""
+    thresholds = yield from ThresholdsFor(state.user_id)
+    return _output(state, services, thresholds)
 
 
-async def afinalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`finalize`: learned thresholds read with the store's async API."""
-    services = await aservices_for(runtime)
-    return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
+finalize = sync_node(_flow)
+"""The ``finalize`` node for ``invoke`` / ``stream``."""
+afinalize = async_node(_flow)
+"""The ``finalize`` node for ``ainvoke`` / ``astream`` (thresholds via ``store.aget``)."""
 
 
 def _persons_answer(state: State) -> dict[str, Any]:

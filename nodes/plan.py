@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -15,7 +14,8 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
 from grace.state import State
-from nodes.common import aservices_for, context_of, question_of, services_for
+from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
+from nodes.common import context_of, question_of
 
 __all__ = [
     "aplan",
@@ -49,6 +49,7 @@ def plan_request(
         default_collection=default,
         max_steps=services.settings.run.max_steps,
         feedback=feedback,
+        tools=services.tools.descriptions(),
     )
 
 
@@ -101,20 +102,17 @@ def _update(
     }
 
 
-def plan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Plan the run's question."""
-    services = services_for(runtime)
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Plan the run's question (yields its I/O: the store's collections, the planner)."""
     ctx = context_of(runtime)
     query = question_of(state, services.settings.run.max_question_chars)
-    request = plan_request(services, ctx, query)
-    return _update(services, ctx, request, services.planner.plan(request))
-
-
-async def aplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`plan`: the planner's ``aplan``; the store is listed off the loop."""
-    services = await aservices_for(runtime)
-    ctx = context_of(runtime)
-    query = question_of(state, services.settings.run.max_question_chars)
-    collections = await asyncio.to_thread(services.store.list_collections)
+    collections = yield from ListCollections()
     request = plan_request(services, ctx, query, collections=collections)
-    return _update(services, ctx, request, await services.planner.aplan(request))
+    outcome = yield from PlanCall(request)
+    return _update(services, ctx, request, outcome)
+
+
+plan = sync_node(_flow)
+"""The ``plan`` node for ``invoke`` / ``stream``."""
+aplan = async_node(_flow)
+"""The ``plan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""

@@ -1,4 +1,4 @@
-"""Quality gate on the final answer: the evaluator block (seed ``003``), bounded.
+"""Quality gate on the final answer: the evaluator block, bounded (docs/architecture.md).
 
 Called by the ``confidence`` node right after the answer step was judged:
 
@@ -28,27 +28,24 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
 
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult
 from grace.context import GraceContext
 from grace.events import emit
-from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
+from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage
 from grace.services import Services
 from grace.state import State
 from grace.tools import ToolCall
-from nodes._flow import Flow, JudgeCall, ScoreCall, ToolRun, adrive, drive
+from grace.tools.roles import is_answer
+from nodes._flow import Flow, JudgeCall, ScoreCall, ToolRun
 
 __all__ = [
     "GateOutcome",
-    "arun_quality_gate",
     "gate_applies",
     "gate_flow",
-    "judge_answer",
     "judge_usage",
-    "run_quality_gate",
 ]
 
 _SUGGESTIONS = (
@@ -83,14 +80,6 @@ class GateOutcome:
         return max((c.attempt for c in self.checks), default=0)
 
 
-def judge_answer(
-    services: Services, question: str, result: StepResult
-) -> tuple[AnswerJudgement, TokenUsage]:
-    """One judge call on an answer: self-evaluation and coverage, with its cost."""
-    judgement = services.judge.judge(question, result.output, [s.text for s in result.sources])
-    return judgement, judge_usage(judgement)
-
-
 def judge_usage(judgement: AnswerJudgement) -> TokenUsage:
     """The model calls and tokens a judgement cost."""
     return TokenUsage(
@@ -109,7 +98,7 @@ def gate_applies(services: Services, result: StepResult) -> bool:
     """
     return (
         services.settings.quality_gate.enabled
-        and result.action == "reasoning"
+        and is_answer(result.action)
         and result.status == StepStatus.SUCCESS
         and bool(result.output.strip())
     )
@@ -157,7 +146,7 @@ def _evaluate(
     gate = services.settings.quality_gate
     usage = TokenUsage()
     if gate.evaluation == "evaluator":
-        evaluation = cast(EvaluationResult, (yield ScoreCall(question, result)))
+        evaluation = yield from ScoreCall(question, result)
         usage = TokenUsage(
             model_calls=evaluation.model_calls,
             input_tokens=evaluation.input_tokens,
@@ -211,7 +200,7 @@ def _regenerate(
         feedback=feedback,
     )
     try:
-        out = cast(ToolResult, (yield ToolRun(result.action, call)))
+        out = yield from ToolRun(result.action, call)
     except Exception as exc:  # noqa: BLE001 - a failed regeneration keeps the earlier answer
         return None, TokenUsage(), f"regeneration failed: {type(exc).__name__}: {exc}"
     if not out.success:
@@ -229,36 +218,49 @@ def _regenerate(
     return regenerated, out.usage, None
 
 
-def run_quality_gate(
+_Attempt = tuple[StepResult, AnswerJudgement, QualityCheck]
+"""One attempt at the answer: its result, the judge's verdict and the gate's check."""
+
+
+def _regenerations(
     services: Services,
     runtime: Runtime[GraceContext] | None,
     state: State,
     question: str,
     step: PlanStep,
-    result: StepResult,
-    judgement: AnswerJudgement,
-) -> GateOutcome:
-    """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
+    attempts: list[_Attempt],
+) -> Flow[TokenUsage]:
+    """Regenerate with feedback until an attempt passes (appended to ``attempts``).
 
-    ``result`` and ``judgement`` are the executed answer and its (already paid) judge
-    call. The returned result carries the token usage of every attempt.
+    At most ``quality_gate.max_regenerations`` times; a failed or repeated regeneration
+    ends the loop. Returns the usage spent.
     """
-    flow = gate_flow(services, runtime, state, question, step, result, judgement)
-    return drive(flow, services, runtime)
-
-
-async def arun_quality_gate(
-    services: Services,
-    runtime: Runtime[GraceContext] | None,
-    state: State,
-    question: str,
-    step: PlanStep,
-    result: StepResult,
-    judgement: AnswerJudgement,
-) -> GateOutcome:
-    """Async :func:`run_quality_gate`: ``ajudge``, ``aevaluate_scoring``, the tool's ``arun``."""
-    flow = gate_flow(services, runtime, state, question, step, result, judgement)
-    return await adrive(flow, services, runtime)
+    result, judgement, check = attempts[0]
+    extra = TokenUsage()
+    for n in range(1, services.settings.quality_gate.max_regenerations + 1):
+        new, spent, error = yield from _regenerate(
+            services, runtime, state, step, result, feedback_text(attempts[-1][2])
+        )
+        extra = extra + spent
+        if new is None:
+            attempts.append((result, judgement, check.model_copy(update=_failed_attempt(n, error))))
+            break
+        earlier = next((a for a in attempts if a[0].output == new.output), None)
+        if earlier is not None:  # the reader repeated itself: nothing new to judge
+            repeat = earlier[2].model_copy(
+                update={"attempt": n, "kept": False, "error": "same answer as before"}
+            )
+            attempts.append((earlier[0], earlier[1], repeat))
+            break
+        new_judgement = yield from JudgeCall(question, new)
+        new_check, eval_usage = yield from _evaluate(
+            services, question, new, new_judgement, step.step_id, n
+        )
+        extra = extra + judge_usage(new_judgement) + eval_usage
+        attempts.append((new, new_judgement, new_check))
+        if new_check.passed is not False:
+            break
+    return extra
 
 
 def gate_flow(
@@ -270,37 +272,20 @@ def gate_flow(
     result: StepResult,
     judgement: AnswerJudgement,
 ) -> Flow[GateOutcome]:
-    """The gate's logic (:func:`run_quality_gate`), yielding its model and tool calls."""
+    """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
+
+    ``result`` and ``judgement`` are the executed answer and its (already paid) judge
+    call. The returned result carries the token usage of every attempt. Yields its model
+    and tool calls (:mod:`nodes._flow`).
+    """
     gate = services.settings.quality_gate
     check, usage = yield from _evaluate(services, question, result, judgement, step.step_id, 0)
-    attempts: list[tuple[StepResult, AnswerJudgement, QualityCheck]] = [(result, judgement, check)]
+    attempts: list[_Attempt] = [(result, judgement, check)]
     extra = usage
     if check.passed is False:
-        for n in range(1, gate.max_regenerations + 1):
-            new, spent, error = yield from _regenerate(
-                services, runtime, state, step, result, feedback_text(attempts[-1][2])
-            )
-            extra = extra + spent
-            if new is None:
-                attempts.append(
-                    (result, judgement, check.model_copy(update=_failed_attempt(n, error)))
-                )
-                break
-            earlier = next((a for a in attempts if a[0].output == new.output), None)
-            if earlier is not None:  # the reader repeated itself: nothing new to judge
-                repeat = earlier[2].model_copy(
-                    update={"attempt": n, "kept": False, "error": "same answer as before"}
-                )
-                attempts.append((earlier[0], earlier[1], repeat))
-                break
-            new_judgement = cast(AnswerJudgement, (yield JudgeCall(question, new)))
-            new_check, eval_usage = yield from _evaluate(
-                services, question, new, new_judgement, step.step_id, n
-            )
-            extra = extra + judge_usage(new_judgement) + eval_usage
-            attempts.append((new, new_judgement, new_check))
-            if new_check.passed is not False:
-                break
+        extra = extra + (
+            yield from _regenerations(services, runtime, state, question, step, attempts)
+        )
     scored = [a for a in attempts if a[2].score is not None and a[2].error is None]
     best = max(scored, key=lambda a: a[2].score or 0.0) if scored else attempts[0]
     kept_result, kept_judgement, _ = best

@@ -24,10 +24,10 @@ while ``replan_count < replan_budget``, so a run cannot loop.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Generator, Iterable
-from typing import Any, Literal, cast
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -35,19 +35,18 @@ from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.events import emit
 from grace.planning import broadened_queries, keyword_query
-from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
-from grace.settings import RunSettings
 from grace.state import State
-from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
+from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
+from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
+from nodes.common import answer_step, context_of, is_done
 from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
     "Strategy",
     "Trigger",
     "areplan",
-    "low_confidence_allowance",
     "low_confidence_replan_due",
     "replan",
     "replan_trigger",
@@ -69,13 +68,6 @@ def _count(state: State, trigger: str, strategy: str | None = None) -> int:
     )
 
 
-def low_confidence_allowance(runtime: Runtime[GraceContext] | None) -> int:
-    """Automatic low-confidence replans allowed in this run (settings of the run's services)."""
-    if runtime is None:
-        return RunSettings().low_confidence_replans
-    return services_for(runtime).settings.run.low_confidence_replans
-
-
 def low_confidence_replan_due(state: State, allowance: int) -> bool:
     """Whether an ESCALATE decision should replan instead of asking the person (yet).
 
@@ -91,7 +83,7 @@ def low_confidence_replan_due(state: State, allowance: int) -> bool:
     if _count(state, "low_confidence") >= allowance:
         return False
     batch = [state.results[s] for s in state.last_batch if s in state.results]
-    return not any(r.action == "ask_user" for r in batch)
+    return not any(is_ask(r.action) for r in batch)
 
 
 def replan_trigger(state: State) -> Trigger:
@@ -121,36 +113,21 @@ def _prefixed(plan: ExecutionPlan, prefix: str, taken: set[str]) -> list[PlanSte
     ]
 
 
-class _Collections:
-    """What :func:`_flow` yields to ask its driver for the store's collections."""
-
-
-_COLLECTIONS = _Collections()
-
-_Need = _Collections | PlanRequest
-"""A request of the replan logic to its driver: the collections, or a planner call."""
-_Flow = Generator[_Need, Any, dict[str, Any]]
-
-
-def _collections() -> Generator[_Need, Any, list[str]]:
-    return cast(list[str], (yield _COLLECTIONS))
-
-
 def _fresh_plan(
     services: Services,
     runtime: Runtime[GraceContext],
     query: str,
     feedback: str,
     repairs: list[str],
-) -> Generator[_Need, Any, ExecutionPlan]:
+) -> Flow[ExecutionPlan]:
     """A validated plan from the planner (``feedback`` says why; never passage text).
 
     Validation repairs (or the planner's error) are appended to ``repairs``. A generator
     (``plan = yield from _fresh_plan(...)``): the planner call is made by the driver.
     """
-    collections = yield from _collections()
+    collections = yield from ListCollections()
     request = plan_request(services, context_of(runtime), query, feedback, collections=collections)
-    outcome = cast(PlanOutcome, (yield request))
+    outcome = yield from PlanCall(request)
     plan = resolve_plan(services, request, outcome)
     repairs.extend(plan.repairs)
     return plan
@@ -159,19 +136,17 @@ def _fresh_plan(
 def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> PlanStep:
     return PlanStep(
         step_id=_new_id("answer", prefix, taken),
-        action="reasoning",
+        action=ANSWER,
         query=query,
         description="Answer again from the kept and new passages, citing them",
         depends_on=depends_on,
-        fallback="ask_user",
+        fallback=ASK,
     )
 
 
 def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
     return {
-        (s.query.strip().casefold(), s.collection or default)
-        for s in steps
-        if s.action == "rag_search"
+        (s.query.strip().casefold(), s.collection or default) for s in steps if is_search(s.action)
     }
 
 
@@ -208,7 +183,7 @@ def _broadened_searches(
         steps.append(
             PlanStep(
                 step_id=_new_id(f"s{len(steps) + 1}", prefix, taken),
-                action="rag_search",
+                action=SEARCH,
                 description=f"Broadened search in '{c}' for: {q}",
                 query=q,
                 collection=c,
@@ -225,179 +200,239 @@ def _plan_for(query: str, steps: list[PlanStep], old: ExecutionPlan) -> Executio
     )
 
 
-def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Build the next plan, say which strategy and why."""
-    services = services_for(runtime)
-    flow = _flow(state, runtime, services)
-    try:
-        need = next(flow)
-        while True:
-            if isinstance(need, PlanRequest):
-                need = flow.send(services.planner.plan(need))
-            else:
-                need = flow.send(services.store.list_collections())
-    except StopIteration as done:
-        return cast(dict[str, Any], done.value)
+@dataclass
+class _Round:
+    """What every trigger's strategy reads: the old plan, its results and the new round."""
+
+    state: State
+    """The run's state at the replan."""
+    runtime: Runtime[GraceContext]
+    """The run's runtime (context: collection)."""
+    services: Services
+    """The run's services."""
+    old: ExecutionPlan
+    """The plan being replaced."""
+    detail: str
+    """The replan request's detail (failed step ids, the person's text)."""
+    prefix: str
+    """Id prefix of the new round's steps (``r1-``)."""
+    taken: set[str]
+    """Step ids in use (grows as new ids are made)."""
+    searches_done: list[PlanStep]
+    """Completed searches of the old plan (never its answer step)."""
+    failed: list[PlanStep]
+    """Failed steps of the old plan."""
+    repairs: list[str] = field(default_factory=list)
+    """Validation repairs of fresh plans (and the planner's errors)."""
+
+    @property
+    def query(self) -> str:
+        """The question the old plan answers."""
+        return self.old.original_query
+
+    def fresh(self, query: str, reason: str) -> Flow[ExecutionPlan]:
+        """A validated fresh plan for ``query`` (``reason`` is the planner's feedback)."""
+        return _fresh_plan(self.services, self.runtime, query, reason, self.repairs)
+
+    def default_collection(self) -> str:
+        """The collection of steps that name none."""
+        ctx = context_of(self.runtime)
+        return ctx.collection or self.services.settings.retrieval.collection
 
 
-async def areplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`replan`: the planner's ``aplan``; the store is listed off the loop."""
-    services = await aservices_for(runtime)
-    flow = _flow(state, runtime, services)
-    try:
-        need = next(flow)
-        while True:
-            if isinstance(need, PlanRequest):
-                need = flow.send(await services.planner.aplan(need))
-            else:
-                need = flow.send(await asyncio.to_thread(services.store.list_collections))
-    except StopIteration as done:
-        return cast(dict[str, Any], done.value)
+@dataclass
+class _Choice:
+    """A trigger's strategy: the new steps, the kept ones and why."""
+
+    strategy: Strategy
+    """How the new plan is made."""
+    reason: str
+    """Why (recorded and shown)."""
+    steps: list[PlanStep]
+    """New steps (before the answer step is added)."""
+    kept: list[PlanStep]
+    """Old steps kept with their results."""
+    query: str
+    """The question of the new plan."""
+    add_answer: bool = True
+    """Whether a new answer step over the kept and new searches is appended."""
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _Flow:
-    """The replan logic, shared by :func:`replan` and :func:`areplan` (no I/O of its own).
+_Strategy = Flow[_Choice]
 
-    Yields what it needs from the store or the planner (:data:`_Need`); returns the update.
-    """
+
+def _reformulated(r: _Round, why: str) -> _Strategy:
+    """``full``: a new plan for the keyword question; answer steps keep the original one."""
+    reformulated = keyword_query(r.query)
+    reason = f"{why} a new plan for the reformulated question '{reformulated}'"
+    fresh = yield from r.fresh(reformulated, reason)
+    steps = [
+        s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
+        for s in _prefixed(fresh, r.prefix, r.taken)
+    ]
+    return _Choice("full", reason, steps, [], r.query, add_answer=False)
+
+
+def _on_human_edit(r: _Round) -> _Strategy:
+    query = r.detail or r.query
+    reason = "the person rewrote the question: a new plan for it"
+    fresh = yield from r.fresh(query, reason)
+    steps = _prefixed(fresh, r.prefix, r.taken)
+    return _Choice("full", reason, steps, [], query, add_answer=False)
+
+
+def _on_human_response(r: _Round) -> _Strategy:
+    reason = "the person added information: answer again with it, keeping the searches"
+    return _Choice("partial", reason, [], r.searches_done, r.query)
+    yield  # a generator like every strategy, with nothing to ask
+
+
+def _switchable(r: _Round) -> list[PlanStep]:
+    """Failed steps with a declared fallback they have not used yet."""
+    results = r.state.results
+    return [s for s in r.failed if s.fallback and not results[s.step_id].used_fallback]
+
+
+def _on_fallback(r: _Round) -> _Strategy:
+    results = r.state.results
+    switched = _switchable(r)
+    reason = "failed steps switch to their declared fallback actions: " + ", ".join(
+        f"{s.step_id} {s.action} → {s.fallback}" for s in switched
+    )
+    kept = [s for s in r.old.steps if is_done(results.get(s.step_id))]
+    switched_ids = {s.step_id for s in switched}
+    dropped = {s.step_id for s in r.failed} - switched_ids  # failed, nothing to switch to
+    renewed = [
+        s for s in r.old.steps if not is_done(results.get(s.step_id)) and s.step_id not in dropped
+    ]
+    mapping = {s.step_id: _new_id(s.step_id, r.prefix, r.taken) for s in renewed}
+    steps = [
+        s.model_copy(
+            update={
+                "step_id": mapping[s.step_id],
+                "depends_on": [mapping.get(d, d) for d in s.depends_on],
+                **({"action": s.fallback, "fallback": None} if s.step_id in switched_ids else {}),
+            }
+        )
+        for s in renewed
+    ]
+    return _Choice("fallback", reason, steps, kept, r.query, add_answer=False)
+    yield  # a generator like every strategy, with nothing to ask
+
+
+def _on_step_failed(r: _Round) -> _Strategy:
+    if _switchable(r):
+        return (yield from _on_fallback(r))
+    what = r.detail or "of the plan"
+    if not r.searches_done:
+        return (yield from _reformulated(r, f"steps {what} failed and nothing completed:"))
+    kept = r.searches_done
+    reason = f"steps {what} failed: new searches for them, keeping "
+    reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
+    fresh = yield from r.fresh(r.query, reason)
+    default = r.default_collection()
+    done = _searched(kept, default)
+    steps = [
+        s
+        for s in _prefixed(fresh, r.prefix, r.taken)
+        if is_search(s.action) and (s.query.strip().casefold(), s.collection or default) not in done
+    ]
+    return _Choice("partial", reason, steps, kept, r.query)
+
+
+def _on_low_confidence(r: _Round) -> _Strategy:
+    state = r.state
+    score = state.decision.score if state.decision is not None else 0.0
+    why = f"low confidence ({score:.2f}, ESCALATE)"
+    broadened: list[PlanStep] = []
+    how: list[str] = []
+    if _count(state, "low_confidence", "partial") == 0:
+        collections = yield from ListCollections()
+        max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
+        broadened, how = _broadened_searches(
+            r.services, r.runtime, r.old, r.query, r.prefix, max_new, r.taken, collections
+        )
+    if not broadened:
+        return (yield from _reformulated(r, f"{why} after broadening:"))
+    reason = f"{why}: broaden the search before asking you — {'; '.join(how)} — "
+    reason += "keeping the completed searches"
+    return _Choice("partial", reason, broadened, r.searches_done, r.query)
+
+
+_STRATEGIES: dict[Trigger, Callable[[_Round], _Strategy]] = {
+    "human_edit": _on_human_edit,
+    "human_response": _on_human_response,
+    "step_failed": _on_step_failed,
+    "low_confidence": _on_low_confidence,
+}
+"""The strategy of each trigger (the table in the module docstring)."""
+
+
+def _round_of(state: State, runtime: Runtime[GraceContext], services: Services) -> _Round:
     old = state.plan
     assert old is not None, "replan needs a plan"
-    trigger = replan_trigger(state)
-    detail = state.replan_request.detail if state.replan_request is not None else ""
-    round_no = state.replan_count + 1
-    prefix = f"r{round_no}-"
-    taken = set(state.results) | {s.step_id for s in old.steps}
     final = answer_step(old)
-    query = old.original_query
-    kept = [
-        s
-        for s in old.steps
-        if is_done(state.results.get(s.step_id))
-        and s.action == "rag_search"
-        and (final is None or s.step_id != final.step_id)
-    ]
-    failed = [
-        s
-        for s in old.steps
-        if (r := state.results.get(s.step_id)) is not None and r.status == StepStatus.FAILED
-    ]
-    max_new = max(services.settings.run.max_steps - len(kept) - 1, 1)
-    strategy: Strategy
-    steps: list[PlanStep] = []
-    repairs: list[str] = []
-    add_answer = True
-    if trigger == "human_edit":
-        strategy, query = "full", detail or query
-        reason = "the person rewrote the question: a new plan for it"
-        kept, add_answer = [], False
-        fresh = yield from _fresh_plan(services, runtime, query, reason, repairs)
-        steps = _prefixed(fresh, prefix, taken)
-    elif trigger == "human_response":
-        strategy = "partial"
-        reason = "the person added information: answer again with it, keeping the searches"
-    elif trigger == "step_failed" and any(
-        s.fallback and not state.results[s.step_id].used_fallback for s in failed
-    ):
-        strategy, add_answer = "fallback", False
-        switched = [s for s in failed if s.fallback and not state.results[s.step_id].used_fallback]
-        reason = "failed steps switch to their declared fallback actions: " + ", ".join(
-            f"{s.step_id} {s.action} → {s.fallback}" for s in switched
-        )
-        kept = [s for s in old.steps if is_done(state.results.get(s.step_id))]
-        switched_ids = {s.step_id for s in switched}
-        dropped = {s.step_id for s in failed} - switched_ids  # failed, nothing to switch to
-        renewed = [
+    results = state.results
+    return _Round(
+        state=state,
+        runtime=runtime,
+        services=services,
+        old=old,
+        detail=state.replan_request.detail if state.replan_request is not None else "",
+        prefix=f"r{state.replan_count + 1}-",
+        taken=set(results) | {s.step_id for s in old.steps},
+        searches_done=[
             s
             for s in old.steps
-            if not is_done(state.results.get(s.step_id)) and s.step_id not in dropped
-        ]
-        mapping = {s.step_id: _new_id(s.step_id, prefix, taken) for s in renewed}
-        steps = [
-            s.model_copy(
-                update={
-                    "step_id": mapping[s.step_id],
-                    "depends_on": [mapping.get(d, d) for d in s.depends_on],
-                    **(
-                        {"action": s.fallback, "fallback": None}
-                        if s.step_id in switched_ids
-                        else {}
-                    ),
-                }
-            )
-            for s in renewed
-        ]
-    elif trigger == "step_failed":
-        if kept:
-            strategy = "partial"
-            reason = f"steps {detail or 'of the plan'} failed: new searches for them, keeping "
-            reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
-            fresh = yield from _fresh_plan(services, runtime, query, reason, repairs)
-            default = context_of(runtime).collection or services.settings.retrieval.collection
-            done = _searched(kept, default)
-            steps = [
-                s
-                for s in _prefixed(fresh, prefix, taken)
-                if s.action == "rag_search"
-                and (s.query.strip().casefold(), s.collection or default) not in done
-            ]
-        else:
-            strategy, add_answer = "full", False
-            reformulated = keyword_query(query)
-            reason = f"steps {detail or 'of the plan'} failed and nothing completed: a new plan "
-            reason += f"for the reformulated question '{reformulated}'"
-            fresh = yield from _fresh_plan(services, runtime, reformulated, reason, repairs)
-            steps = _prefixed(fresh, prefix, taken)
-            steps = [
-                s.model_copy(update={"query": query}) if s.action == "reasoning" else s
-                for s in steps
-            ]
-    else:  # low_confidence
-        score = state.decision.score if state.decision is not None else 0.0
-        why = f"low confidence ({score:.2f}, ESCALATE)"
-        broadened: list[PlanStep] = []
-        how: list[str] = []
-        if _count(state, "low_confidence", "partial") == 0:
-            collections = yield from _collections()
-            broadened, how = _broadened_searches(
-                services, runtime, old, query, prefix, max_new, taken, collections
-            )
-        if broadened:
-            strategy, steps = "partial", broadened
-            reason = f"{why}: broaden the search before asking you — {'; '.join(how)} — "
-            reason += "keeping the completed searches"
-        else:
-            strategy, kept, add_answer = "full", [], False
-            reformulated = keyword_query(query)
-            reason = f"{why} after broadening: a new plan for the reformulated question "
-            reason += f"'{reformulated}'"
-            fresh = yield from _fresh_plan(services, runtime, reformulated, reason, repairs)
-            steps = _prefixed(fresh, prefix, taken)
-            steps = [
-                s.model_copy(update={"query": query}) if s.action == "reasoning" else s
-                for s in steps
-            ]
-    if add_answer and strategy != "full":
-        searches = [s.step_id for s in [*kept, *steps] if s.action == "rag_search"]
-        steps.append(_answer(prefix, query, searches, taken))
+            if is_done(results.get(s.step_id))
+            and is_search(s.action)
+            and (final is None or s.step_id != final.step_id)
+        ],
+        failed=[
+            s
+            for s in old.steps
+            if (res := results.get(s.step_id)) is not None and res.status == StepStatus.FAILED
+        ],
+    )
+
+
+def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
+    """The chosen steps (and a new answer step) as the next plan, dependencies checked."""
+    steps, kept = list(choice.steps), choice.kept
+    if choice.add_answer and choice.strategy != "full":
+        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action)]
+        steps.append(_answer(r.prefix, choice.query, searches, r.taken))
     # Dependencies on ids that are neither kept nor new point at dropped steps: remove them.
     valid = {s.step_id for s in kept} | {s.step_id for s in steps}
     steps = [
         s.model_copy(update={"depends_on": [d for d in s.depends_on if d in valid]}) for s in steps
     ]
-    plan = _plan_for(query, [*kept, *steps], old)
-    plan.repairs = repairs
+    plan = _plan_for(choice.query, [*kept, *steps], r.old)
+    plan.repairs = r.repairs
+    return plan
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+    """Build the next plan, say which strategy and why (yields its I/O: store, planner)."""
+    trigger = replan_trigger(state)
+    r = _round_of(state, runtime, services)
+    choice = yield from _STRATEGIES[trigger](r)
+    plan = _new_plan(r, choice)
+    kept_ids = [s.step_id for s in choice.kept]
+    new_ids = [s.step_id for s in plan.steps[len(kept_ids) :]]
     record = ReplanRecord(
         trigger=trigger,
-        strategy=strategy,
-        reason=reason,
-        kept_steps=[s.step_id for s in kept],
-        new_steps=[s.step_id for s in steps],
+        strategy=choice.strategy,
+        reason=choice.reason,
+        kept_steps=kept_ids,
+        new_steps=new_ids,
     )
+    round_no = state.replan_count + 1
     emit(
         "replan",
         trigger=trigger,
-        strategy=strategy,
-        reason=reason,
+        strategy=choice.strategy,
+        reason=choice.reason,
         round=round_no,
         budget=state.replan_budget,
         kept_steps=record.kept_steps,
@@ -406,7 +441,7 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _
     emit_plan_ready(plan)
     return {
         "plan": plan,
-        "query": query,
+        "query": choice.query,
         "replan_count": round_no,
         "replan_request": None,
         "replans": [record],
@@ -414,3 +449,9 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> _
         "review": None,
         "last_batch": [],
     }
+
+
+replan = sync_node(_flow)
+"""The ``replan`` node for ``invoke`` / ``stream``."""
+areplan = async_node(_flow)
+"""The ``replan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""

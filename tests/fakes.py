@@ -1,16 +1,32 @@
-"""Test doubles: a scripted chat model that drives the model-backed (Gemini) code path.
+"""The one scripted chat model of the tests and benchmarks (never used by the product).
 
-Never used by the product: ``build_services(chat_model=...)`` takes it in tests only.
+It drives the model-backed (Gemini) code path: ``build_services(chat_model=...)`` takes it
+in tests, and ``bench`` uses it with fixed replies and a latency. Three ways to script it,
+which can be combined:
+
+- per kind (:meth:`ScriptedChatModel.of`): ``plans`` answer the planner's structured output
+  (``PlanDraft``), ``verdicts`` the judge's (``AnswerVerdict``), ``answers`` plain text calls
+  (the reader); ``script.by_tool[schema]`` adds a queue for any other schema;
+- in call order (:meth:`ScriptedChatModel.replying`): one reply per call, whatever the kind;
+- fixed (:meth:`ScriptedChatModel.fixed`): a reply per kind that never runs out.
+
+Reply items: a ``dict`` → a tool call to the bound schema with these args; a ``str`` → a
+plain text reply (for a structured call: malformed output); :class:`RawToolArgs` → a tool
+call with raw, unparsed arguments; an ``AIMessage`` → returned as is; an exception → raised.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -18,28 +34,55 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+__all__ = ["RawToolArgs", "Script", "ScriptedChatModel", "verdict_json"]
+
+
+@dataclass(frozen=True)
+class RawToolArgs:
+    """A tool call whose arguments are this raw (possibly malformed) JSON text."""
+
+    text: str
+
 
 @dataclass
 class Script:
-    """Replies per kind of call, shared by a model and its ``bind_tools`` copies.
-
-    ``by_tool[name]`` answers structured-output calls for that schema (a dict → tool call
-    args; a str → raw text, i.e. malformed output; an exception → raised); ``text`` answers
-    plain calls (the reader).
-    """
+    """Replies and the calls made, shared by a model and its ``bind_tools`` copies."""
 
     by_tool: dict[str, deque[Any]] = field(default_factory=dict)
+    """Replies to structured-output calls, by schema name."""
     text: deque[Any] = field(default_factory=deque)
+    """Replies to plain text calls."""
+    replies: deque[Any] = field(default_factory=deque)
+    """Replies in call order, for calls whose kind has no queue of its own."""
+    fixed: dict[str, Any] = field(default_factory=dict)
+    """Replies that never run out, by kind (``text`` or a schema name)."""
     calls: list[tuple[str, list[BaseMessage]]] = field(default_factory=list)
+    """Every call: its kind and its messages."""
+    bound_tools: list[list[str]] = field(default_factory=list)
+    """The schema names of every ``bind_tools`` call."""
     latency: float = 0.0
+    """Seconds each call takes (``time.sleep`` / ``asyncio.sleep``)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Serialises calls from several threads (the benchmarks' concurrent runs)."""
+
+    def next_reply(self, kind: str) -> Any:
+        """The reply to a call of ``kind`` (recorded by the caller)."""
+        queue = self.text if kind == "text" else self.by_tool.get(kind)
+        for source in (queue, self.replies):
+            if source:
+                return source.popleft()
+        if kind in self.fixed:
+            return self.fixed[kind]
+        raise RuntimeError(f"script exhausted for {kind}")
 
 
 class ScriptedChatModel(BaseChatModel):
     """A deterministic chat model whose replies come from a :class:`Script`."""
 
     script: Any
-    tool_name: str | None = None
-    usage: tuple[int, int] = (100, 20)
+    tool_names: list[str] = []
+    temperature: float | None = 0.7
+    usage: tuple[int, int] | None = (100, 20)
 
     @classmethod
     def of(
@@ -50,6 +93,7 @@ class ScriptedChatModel(BaseChatModel):
         verdicts: Sequence[Any] = (),
         latency: float = 0.0,
     ) -> ScriptedChatModel:
+        """Replies per kind: plans (``PlanDraft``), answers (text), verdicts (``AnswerVerdict``)."""
         script = Script(
             by_tool={"PlanDraft": deque(plans), "AnswerVerdict": deque(verdicts)},
             text=deque(answers),
@@ -57,12 +101,29 @@ class ScriptedChatModel(BaseChatModel):
         )
         return cls(script=script)
 
+    @classmethod
+    def replying(cls, *replies: Any, **kwargs: Any) -> ScriptedChatModel:
+        """One reply per call, in call order, whatever the kind of call."""
+        return cls(script=Script(replies=deque(replies)), **kwargs)
+
+    @classmethod
+    def fixed(cls, replies: dict[str, Any], *, latency: float = 0.0) -> ScriptedChatModel:
+        """The same reply for every call of a kind (``text`` or a schema name)."""
+        return cls(script=Script(fixed=dict(replies), latency=latency))
+
     @property
     def calls(self) -> list[tuple[str, list[BaseMessage]]]:
+        """Every call so far: its kind and its messages."""
         return list(self.script.calls)
 
-    def count(self, kind: str) -> int:
-        return sum(1 for k, _ in self.script.calls if k == kind)
+    @property
+    def messages(self) -> list[list[BaseMessage]]:
+        """The messages of every call so far."""
+        return [m for _, m in self.script.calls]
+
+    def count(self, kind: str | None = None) -> int:
+        """Calls of ``kind`` so far (every call when None)."""
+        return sum(1 for k, _ in self.script.calls if kind is None or k == kind)
 
     @property
     def _llm_type(self) -> str:
@@ -75,8 +136,46 @@ class ScriptedChatModel(BaseChatModel):
         tool_choice: str | None = None,
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
-        name = convert_to_openai_tool(tools[0])["function"]["name"]
-        return self.model_copy(update={"tool_name": name})
+        names = [convert_to_openai_tool(t)["function"]["name"] for t in tools]
+        self.script.bound_tools.append(names)
+        return self.model_copy(update={"tool_names": names})
+
+    def _message(self, item: Any, n: int) -> AIMessage:
+        name = self.tool_names[0] if self.tool_names else "tool"
+        if isinstance(item, AIMessage):
+            msg = item
+        elif isinstance(item, dict):
+            msg = AIMessage(
+                content="", tool_calls=[{"name": name, "args": item, "id": f"call_{n}"}]
+            )
+        elif isinstance(item, RawToolArgs):
+            call = {"name": name, "arguments": item.text}
+            msg = AIMessage(
+                content="",
+                additional_kwargs={
+                    "tool_calls": [{"id": f"call_{n}", "type": "function", "function": call}]
+                },
+            )
+        else:
+            msg = AIMessage(content=str(item))
+        if self.usage is not None and msg.usage_metadata is None:
+            inp, out = self.usage
+            msg.usage_metadata = {
+                "input_tokens": inp,
+                "output_tokens": out,
+                "total_tokens": inp + out,
+            }
+        return msg
+
+    def _reply(self, messages: list[BaseMessage]) -> ChatResult:
+        kind = self.tool_names[0] if self.tool_names else "text"
+        with self.script.lock:
+            self.script.calls.append((kind, list(messages)))
+            n = len(self.script.calls)
+            item = self.script.next_reply(kind)
+        if isinstance(item, BaseException):
+            raise item
+        return ChatResult(generations=[ChatGeneration(message=self._message(item, n))])
 
     def _generate(
         self,
@@ -85,25 +184,22 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        import time
-
         if self.script.latency:
             time.sleep(self.script.latency)
-        kind = self.tool_name or "text"
-        self.script.calls.append((kind, list(messages)))
-        queue = self.script.text if self.tool_name is None else self.script.by_tool[kind]
-        if not queue:
-            raise RuntimeError(f"script exhausted for {kind}")
-        item = queue.popleft()
-        if isinstance(item, BaseException):
-            raise item
-        if isinstance(item, dict) and self.tool_name is not None:
-            msg = AIMessage(
-                content="",
-                tool_calls=[{"name": kind, "args": item, "id": f"call_{len(self.script.calls)}"}],
-            )
-        else:
-            msg = AIMessage(content=str(item))
-        inp, out = self.usage
-        msg.usage_metadata = {"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out}
-        return ChatResult(generations=[ChatGeneration(message=msg)])
+        return self._reply(messages)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.script.latency:
+            await asyncio.sleep(self.script.latency)
+        return self._reply(messages)
+
+
+def verdict_json(**kwargs: Any) -> str:
+    """A judge verdict as JSON text."""
+    return json.dumps(kwargs)

@@ -128,8 +128,8 @@ def test_live_table_clears_the_pause_once_the_run_goes_on() -> None:
 
 def test_eval_writes_under_the_data_dir_by_default(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from grace.evaluation.cli import default_output
     from grace.settings import get_settings
+    from graph.evaluation.cli import default_output
 
     monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "d"))
     get_settings.cache_clear()

@@ -191,7 +191,7 @@ class StreamingScriptedChatModel(ScriptedChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         message = self._generate(messages, stop, None, **kwargs).generations[0].message
-        if self.tool_name is not None:  # structured output: one chunk
+        if self.tool_names:  # structured output: one chunk
             yield ChatGenerationChunk(
                 message=AIMessageChunk(
                     content="",

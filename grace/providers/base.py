@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -32,6 +32,8 @@ class PlanRequest:
     """Upper bound on plan length."""
     feedback: str | None = None
     """Why a previous plan fell short (for replanning)."""
+    tools: Mapping[str, str] = field(default_factory=dict)
+    """The registered tools a plan may use, name → description (empty: the planner's own)."""
 
 
 @dataclass(kw_only=True)

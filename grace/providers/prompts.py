@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from confidence.passages import passage_element
 from grace.human_reply import is_from_person
 from grace.schemas import Source
 
@@ -11,10 +12,12 @@ __all__ = ["PLANNER_SYSTEM", "READER_SYSTEM", "format_passages"]
 
 PLANNER_SYSTEM = """You are the planner of GRACE, a question-answering agent over a document \
 collection. Break the user's question into a short plan of steps. Allowed actions (no others \
-exist): {actions}. Use rag_search steps to retrieve passages (one per distinct sub-question, \
+exist):
+{actions}
+Use {search} steps to retrieve passages (one per distinct sub-question, \
 each with a focused query and a collection chosen from: {collections}; default {default}), then \
-one final reasoning step that depends on every search and answers the original question. Use \
-ask_user only when the question cannot be understood without the person. At most {max_steps} \
+one final {answer} step that depends on every search and answers the original question. Use \
+{ask} only when the question cannot be understood without the person. At most {max_steps} \
 steps. Step ids are s1, s2, … and depends_on lists only earlier steps.{feedback}"""
 
 READER_SYSTEM = """You answer questions using ONLY the passages provided between <passage> tags. \
@@ -26,12 +29,9 @@ not contain the answer, reply exactly: INSUFFICIENT_CONTEXT. Be concise."""
 
 
 def format_passages(passages: Sequence[Source]) -> str:
-    """Wrap passages in delimiters that mark them as quoted data."""
+    """Wrap passages in delimiters that mark them as quoted data (one escaping rule)."""
     blocks = []
     for p in passages:
-        body = p.text.replace("</passage>", "<\\/passage>")
-        author = ' author="person"' if is_from_person(p) else ""
-        blocks.append(
-            f'<passage id="{p.source_id}" title="{p.title}"{author}>\n{body}\n</passage>'
-        )
+        author = {"author": "person"} if is_from_person(p) else {}
+        blocks.append(passage_element(p.text, id=p.source_id, title=p.title, **author))
     return "\n".join(blocks)

@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.schemas import PlanStep, Source, StepResult, ToolResult
+from grace.tools.roles import Role
 
 __all__ = ["Tool", "ToolCall", "ToolEnv"]
 
@@ -47,9 +48,21 @@ class Tool(Protocol):
     name: str
     """Name plans refer to."""
     description: str
-    """One line for planners and docs."""
-    is_search: bool
-    """Scored as a search step (search_quality × tool_success)."""
+    """One line for planners (listed in the planner's prompt) and docs."""
+    role: Role
+    """What the step is for: ``search`` steps are scored by search quality, ``answer``
+    steps are judged and gated, ``ask`` steps pause for the person (:mod:`grace.tools.roles`)."""
+    signals: tuple[str, ...]
+    """Names of the confidence signals the tool reports in ``ToolResult.confidence_factors``
+    (read by registered confidence factors through ``ConfidenceFactors.signals``)."""
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        """Whether :meth:`run` may run in the node's thread.
+
+        Only for in-process CPU work with nothing to hang on; otherwise ``execute`` runs the
+        tool in a worker thread under the step's timeout.
+        """
+        ...
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Run the step."""

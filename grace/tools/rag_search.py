@@ -5,6 +5,7 @@ from __future__ import annotations
 from grace.retrieval import SearchResult
 from grace.schemas import Source, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
+from grace.tools.roles import SEARCH, Role
 
 __all__ = ["RagSearchTool"]
 
@@ -39,9 +40,10 @@ def _result(search: SearchResult) -> ToolResult:
 class RagSearchTool:
     """Search a collection of the document store."""
 
-    name = "rag_search"
+    name = SEARCH
     description = "Retrieve passages relevant to a focused query from a document collection."
-    is_search = True
+    role: Role = "search"
+    signals: tuple[str, ...] = ()
 
     def runs_inline(self, env: ToolEnv) -> bool:
         """Whether :meth:`run` may run in the caller's thread (see ``nodes.execute``).

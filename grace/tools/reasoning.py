@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from grace.providers.base import ReaderAnswer
-from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source, StepStatus, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
+from grace.tools.roles import ANSWER, Role
 
 __all__ = ["ReasoningTool", "gather_passages"]
 
@@ -32,8 +32,6 @@ def gather_passages(call: ToolCall, limit: int = 8) -> list[Source]:
 def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:
     cited = [p for p in passages if p.source_id in answer.cited]
     factors: dict[str, float] = {"abstained": 1.0 if answer.abstained else 0.0}
-    if answer.support is not None:
-        factors["support"] = answer.support
     if answer.margin is not None:
         factors["answer_margin"] = answer.margin
     return ToolResult(
@@ -48,9 +46,10 @@ def _result(answer: ReaderAnswer, passages: list[Source]) -> ToolResult:
 class ReasoningTool:
     """Answer the step's question from retrieved passages only."""
 
-    name = "reasoning"
+    name = ANSWER
     description = "Answer a question from the passages of earlier steps, citing them."
-    is_search = False
+    role: Role = "answer"
+    signals: tuple[str, ...] = ()
 
     def runs_inline(self, env: ToolEnv) -> bool:
         """Whether :meth:`run` may run in the caller's thread (see ``nodes.execute``).
@@ -59,6 +58,8 @@ class ReasoningTool:
         process, no model call to wait on. A model-backed reader runs off-thread under the
         step's timeout.
         """
+        from grace.providers.offline.reader import ExtractiveReader  # no import cycle
+
         return type(env.reader) is ExtractiveReader
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:

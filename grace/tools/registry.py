@@ -2,30 +2,63 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+from langchain_core.tools import BaseTool
 
 from grace.tools.ask_user import AskUserTool
 from grace.tools.base import Tool
+from grace.tools.langchain import LangChainTool
 from grace.tools.rag_search import RagSearchTool
 from grace.tools.reasoning import ReasoningTool
+from grace.tools.roles import Role, declare_role
 
 __all__ = ["ToolRegistry", "default_registry"]
 
 
 class ToolRegistry:
-    """Name → tool; names are fixed at construction (retrieved text cannot add one)."""
+    """Name → tool. Only code registers tools: a plan (or retrieved text) can never add one."""
 
-    def __init__(self, tools: Iterable[Tool]) -> None:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
         """Register ``tools`` by their names."""
         self._tools: dict[str, Tool] = {}
         for tool in tools:
-            if tool.name in self._tools:
-                raise ValueError(f"tool '{tool.name}' registered twice")
-            self._tools[tool.name] = tool
+            self.register(tool)
+
+    def register(
+        self, tool: Tool | BaseTool, *, role: Role | None = None, signals: Sequence[str] = ()
+    ) -> Tool:
+        """Make ``tool`` a plan action; returns the registered :class:`Tool`.
+
+        Args:
+            tool: A GRACE :class:`Tool`, or any LangChain ``BaseTool`` (a plain ``@tool``
+                function, an MCP tool …), wrapped as a :class:`LangChainTool`.
+            role: A LangChain tool's role (``search`` / ``answer`` / ``ask`` / ``other``,
+                default ``other``); a GRACE tool declares its own.
+            signals: A LangChain tool's confidence signals (see :class:`LangChainTool`).
+
+        Raises:
+            ValueError: If the name is taken, or was declared with another role.
+
+        """
+        action: Tool = (
+            LangChainTool(tool, role=role or "other", signals=tuple(signals))
+            if isinstance(tool, BaseTool)
+            else tool
+        )
+        if action.name in self._tools:
+            raise ValueError(f"tool '{action.name}' registered twice")
+        declare_role(action.name, action.role)
+        self._tools[action.name] = action
+        return action
 
     def names(self) -> list[str]:
         """Registered tool names."""
         return list(self._tools)
+
+    def descriptions(self) -> dict[str, str]:
+        """Name → description of every registered tool (what the planner is shown)."""
+        return {name: tool.description for name, tool in self._tools.items()}
 
     def __contains__(self, name: object) -> bool:
         """Whether ``name`` is a registered tool."""
@@ -40,5 +73,5 @@ class ToolRegistry:
 
 
 def default_registry() -> ToolRegistry:
-    """rag_search, reasoning and ask_user."""
+    """The built-in tools: search the store, answer from passages, ask the person."""
     return ToolRegistry([RagSearchTool(), ReasoningTool(), AskUserTool()])

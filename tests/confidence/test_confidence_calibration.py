@@ -16,7 +16,7 @@ from confidence import (
     fit_calibration_params,
 )
 from confidence.calibration import fit_isotonic, fit_platt
-from grace.evaluation.metrics import ece
+from graph.evaluation.metrics import ece
 
 GRID = np.linspace(0.0, 1.0, 201).tolist()
 

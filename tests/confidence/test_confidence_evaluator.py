@@ -1,4 +1,4 @@
-"""Evaluator block (seed 003): four evaluation types, LLM and heuristic."""
+"""Evaluator block: four evaluation types, LLM and heuristic."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from fake_models import RawToolArgs, ScriptedChatModel
 
 from confidence import (
     DEFAULT_RUBRIC,
@@ -19,6 +18,7 @@ from confidence import (
     grade_for,
     normalised_weights,
 )
+from tests.fakes import RawToolArgs, ScriptedChatModel
 
 Q = "What is the refund period?"
 OUT = "Refunds are accepted within 30 days."
@@ -46,7 +46,7 @@ def assert_failed(r: EvaluationResult, needle: str) -> None:
 
 
 def test_scoring_pass_and_fields() -> None:
-    model = ScriptedChatModel.of(score_reply(0.85), usage=(50, 10))
+    model = ScriptedChatModel.replying(score_reply(0.85), usage=(50, 10))
     r = Evaluator(model).evaluate_scoring(Q, OUT, CTX)
     assert r.evaluation_type == "scoring"
     assert r.passed and r.overall_score == 0.85 and r.confidence == 0.9
@@ -54,24 +54,25 @@ def test_scoring_pass_and_fields() -> None:
     assert r.grade is None and r.ranking is None and r.criteria_scores == {}
     assert (r.input_tokens, r.output_tokens, r.model_calls) == (50, 10, 1)
     assert not r.failed
-    prompt = str(model.calls[0][1].content)
+    prompt = str(model.messages[0][1].content)
     assert "<output>" in prompt and '<passage id="1">' in prompt
 
 
 def test_scoring_threshold_is_inclusive() -> None:
-    ev = Evaluator(ScriptedChatModel.of(score_reply(0.7), score_reply(0.69)), pass_threshold=0.7)
+    model = ScriptedChatModel.replying(score_reply(0.7), score_reply(0.69))
+    ev = Evaluator(model, pass_threshold=0.7)
     assert ev.evaluate_scoring(Q, OUT).passed
     assert not ev.evaluate_scoring(Q, OUT).passed
 
 
 def test_judge_runs_at_temperature_zero() -> None:
-    model = ScriptedChatModel.of(score_reply(0.9))
+    model = ScriptedChatModel.replying(score_reply(0.9))
     ev = Evaluator(model)
     assert model.temperature == 0.7  # caller's model untouched
     assert ev.model.temperature == 0.0  # type: ignore[attr-defined]
     ev.evaluate_scoring(Q, OUT)
-    assert len(model.calls) == 1  # the copy shares the script
-    kept = Evaluator(ScriptedChatModel.of(), force_zero_temperature=False)
+    assert len(model.messages) == 1  # the copy shares the script
+    kept = Evaluator(ScriptedChatModel.replying(), force_zero_temperature=False)
     assert kept.model.temperature == 0.7  # type: ignore[attr-defined]
 
 
@@ -94,23 +95,24 @@ def criteria_reply(scores: dict[str, float]) -> dict[str, Any]:
 
 def test_criteria_weights_normalised() -> None:
     assert normalised_weights(CRITERIA) == {"accuracy": 0.75, "clarity": 0.25}
-    model = ScriptedChatModel.of(criteria_reply({"accuracy": 0.8, "clarity": 0.4, "extra": 0}))
+    reply = criteria_reply({"accuracy": 0.8, "clarity": 0.4, "extra": 0})
+    model = ScriptedChatModel.replying(reply)
     r = Evaluator(model).evaluate_criteria(Q, OUT, CRITERIA, context=CTX)
     assert r.evaluation_type == "criteria"
     assert r.criteria_scores == {"accuracy": 0.8, "clarity": 0.4}
     assert r.overall_score == pytest.approx(0.75 * 0.8 + 0.25 * 0.4)
     assert r.passed  # 0.7 >= 0.7
-    prompt = str(model.calls[0][1].content)
+    prompt = str(model.messages[0][1].content)
     assert 'name="accuracy"' in prompt and "Easy to read" in prompt
 
 
 def test_criteria_missing_score_is_a_failed_evaluation() -> None:
-    model = ScriptedChatModel.of(criteria_reply({"accuracy": 0.9}))
+    model = ScriptedChatModel.replying(criteria_reply({"accuracy": 0.9}))
     assert_failed(Evaluator(model).evaluate_criteria(Q, OUT, CRITERIA), "clarity")
 
 
 def test_criteria_argument_errors_raise() -> None:
-    ev = Evaluator(ScriptedChatModel.of())
+    ev = Evaluator(ScriptedChatModel.replying())
     with pytest.raises(ValueError):
         ev.evaluate_criteria(Q, OUT, [])
     with pytest.raises(ValueError):
@@ -131,29 +133,29 @@ def compare_reply(scores: Sequence[float]) -> dict[str, Any]:
 
 
 def test_compare_ranks_outputs() -> None:
-    model = ScriptedChatModel.of(compare_reply([0.4, 0.9, 0.6]))
+    model = ScriptedChatModel.replying(compare_reply([0.4, 0.9, 0.6]))
     r = Evaluator(model).compare(Q, ["a", "b", "c"], context=CTX)
     assert r.evaluation_type == "comparison"
     assert r.ranking == [1, 2, 0]
     assert r.overall_score == 0.9 and r.passed
     assert r.criteria_scores == {"output_0": 0.4, "output_1": 0.9, "output_2": 0.6}
-    assert '<output index="2">' in str(model.calls[0][1].content)
+    assert '<output index="2">' in str(model.messages[0][1].content)
 
 
 def test_compare_ties_keep_order() -> None:
-    r = Evaluator(ScriptedChatModel.of(compare_reply([0.5, 0.5]))).compare(Q, ["a", "b"])
+    r = Evaluator(ScriptedChatModel.replying(compare_reply([0.5, 0.5]))).compare(Q, ["a", "b"])
     assert r.ranking == [0, 1]
     assert not r.passed
 
 
 def test_compare_missing_output_is_a_failed_evaluation() -> None:
-    model = ScriptedChatModel.of(compare_reply([0.4, 0.9]))
+    model = ScriptedChatModel.replying(compare_reply([0.4, 0.9]))
     assert_failed(Evaluator(model).compare(Q, ["a", "b", "c"]), "[2]")
 
 
 def test_compare_needs_outputs() -> None:
     with pytest.raises(ValueError):
-        Evaluator(ScriptedChatModel.of()).compare(Q, [])
+        Evaluator(ScriptedChatModel.replying()).compare(Q, [])
 
 
 # --- rubric ---------------------------------------------------------------------------------
@@ -174,7 +176,7 @@ def test_compare_needs_outputs() -> None:
 )
 def test_default_rubric_bands(score: float, grade: str) -> None:
     assert grade_for(score) == grade
-    r = Evaluator(ScriptedChatModel.of(score_reply(score))).evaluate_rubric(Q, OUT)
+    r = Evaluator(ScriptedChatModel.replying(score_reply(score))).evaluate_rubric(Q, OUT)
     assert r.evaluation_type == "rubric"
     assert r.grade == grade
     assert r.passed is (score >= 0.7)
@@ -182,10 +184,10 @@ def test_default_rubric_bands(score: float, grade: str) -> None:
 
 def test_custom_rubric_and_prompt() -> None:
     bands = [RubricBand(grade="pass", min_score=0.5), RubricBand(grade="good", min_score=0.8)]
-    model = ScriptedChatModel.of(score_reply(0.82))
+    model = ScriptedChatModel.replying(score_reply(0.82))
     r = Evaluator(model).evaluate_rubric(Q, OUT, bands)
     assert r.grade == "good"
-    assert "good: score >= 0.8" in str(model.calls[0][1].content)
+    assert "good: score >= 0.8" in str(model.messages[0][1].content)
     assert grade_for(0.1, bands) == "pass"  # below every band: lowest band
 
 
@@ -221,14 +223,14 @@ CALLS: dict[str, Callable[[Any], EvaluationResult]] = {
     ],
 )
 def test_malformed_judge_output_never_raises(kind: str, reply: object, needle: str) -> None:
-    r = CALLS[kind](Evaluator(ScriptedChatModel.of(reply)))
+    r = CALLS[kind](Evaluator(ScriptedChatModel.replying(reply)))
     assert r.evaluation_type == kind
     assert_failed(r, needle)
     assert r.model_calls == 1
 
 
 async def test_async_variants() -> None:
-    model = ScriptedChatModel.of(
+    model = ScriptedChatModel.replying(
         score_reply(0.9),
         criteria_reply({"accuracy": 1.0, "clarity": 1.0}),
         compare_reply([0.1, 0.2]),
@@ -242,7 +244,7 @@ async def test_async_variants() -> None:
 
 
 def test_llm_evaluator_satisfies_protocol() -> None:
-    assert isinstance(Evaluator(ScriptedChatModel.of()), QualityEvaluator)
+    assert isinstance(Evaluator(ScriptedChatModel.replying()), QualityEvaluator)
 
 
 # --- heuristic evaluator ----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grace.evaluation.answers import (
+from graph.evaluation.answers import (
     contains,
     exact_match,
     is_correct,

@@ -10,7 +10,8 @@ import yaml
 
 from confidence import CalibrationParams, apply_calibration
 from grace.data import sample_dir
-from grace.evaluation.calibrate import (
+from grace.settings import GraceSettings
+from graph.evaluation.calibrate import (
     CalibrationFit,
     calibrate_dataset,
     calibration_snippet,
@@ -19,9 +20,8 @@ from grace.evaluation.calibrate import (
     guarantee_for,
     guaranteed_thresholds,
 )
-from grace.evaluation.dataset import Question
-from grace.evaluation.record import RunRecord
-from grace.settings import GraceSettings
+from graph.evaluation.dataset import Question
+from graph.evaluation.record import RunRecord
 
 
 def _records(n: int, seed: int = 0) -> list[RunRecord]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from grace.data import sample_dir
-from grace.evaluation import DatasetError, load_dataset, run_eval
 from grace.settings import GraceSettings
+from graph.evaluation import DatasetError, load_dataset, run_eval
 
 REPORT_KEYS = {
     "n",

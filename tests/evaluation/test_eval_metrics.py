@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grace.evaluation.metrics import (
+from graph.evaluation.metrics import (
     aurc,
     auroc,
     bootstrap_ci,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grace.evaluation.dataset import Question
-from grace.evaluation.record import Chunk, RunRecord, StepRecord
-from grace.evaluation.scorers import (
+from graph.evaluation.dataset import Question
+from graph.evaluation.record import Chunk, RunRecord, StepRecord
+from graph.evaluation.scorers import (
     AbstentionScorer,
     AnswerMatchScorer,
     CitationGroundingScorer,

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from grace.evaluation.cli import failure_line
-from grace.evaluation.dataset import Question
-from grace.evaluation.record import RunRecord, StepRecord
-from grace.evaluation.report import build_report
-from grace.evaluation.selective import coverage_at_risk, is_right, level_block
+from graph.evaluation.cli import failure_line
+from graph.evaluation.dataset import Question
+from graph.evaluation.record import RunRecord, StepRecord
+from graph.evaluation.report import build_report
+from graph.evaluation.selective import coverage_at_risk, is_right, level_block
 
 
 def _run(

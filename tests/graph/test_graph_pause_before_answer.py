@@ -25,7 +25,11 @@ class EmptySearch:
 
     name = "rag_search"
     description = "Retrieve passages (finds nothing)."
-    is_search = True
+    role = "search"
+    signals = ()
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         return ToolResult(

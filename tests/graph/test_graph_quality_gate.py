@@ -1,4 +1,4 @@
-"""The bounded quality gate on the final answer (evaluator block, seed 003) inside the graph.
+"""The bounded quality gate on the final answer (evaluator block) inside the graph.
 
 The Gemini path is driven by a scripted chat model, so every model call is counted: a
 passing gate reuses the answer's single judge call; only a failed gate spends more.

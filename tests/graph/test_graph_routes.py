@@ -16,7 +16,9 @@ from graph.routing import route_after_confidence, route_after_intervene
 from tests.graph.conftest import cfg
 
 
-def _state(level: InterventionLevel, *, done: bool, failed: bool = False) -> State:
+def _state(
+    level: InterventionLevel, *, done: bool, failed: bool = False, low: bool = False
+) -> State:
     plan = ExecutionPlan(
         original_query="q",
         steps=[
@@ -32,7 +34,11 @@ def _state(level: InterventionLevel, *, done: bool, failed: bool = False) -> Sta
         plan=plan,
         results=results,
         decision=ActionDecision(level=level, score=0.5),
-        replan_request=ReplanRequest(trigger="step_failed", detail="s1") if failed else None,
+        replan_request=ReplanRequest(trigger="step_failed", detail="s1")
+        if failed
+        else ReplanRequest(trigger="low_confidence")
+        if low
+        else None,
     )
 
 
@@ -44,11 +50,19 @@ def _state(level: InterventionLevel, *, done: bool, failed: bool = False) -> Sta
         (InterventionLevel.SILENT, True, "all done"),
         (InterventionLevel.NOTIFY, True, "all done"),
         (InterventionLevel.CONFIRM, False, "CONFIRM/ESCALATE"),
-        (InterventionLevel.ESCALATE, True, "failed/low confidence"),  # replan first
+        (InterventionLevel.ESCALATE, True, "CONFIRM/ESCALATE"),
     ],
 )
 def test_router_routes_on_level(level: InterventionLevel, done: bool, expected: str) -> None:
     assert route_after_confidence(_state(level, done=done)) == expected
+
+
+def test_escalate_with_a_low_confidence_request_replans_first() -> None:
+    # ``confidence`` asks for the replan (nodes.replan.low_confidence_replan_due).
+    state = _state(InterventionLevel.ESCALATE, done=True, low=True)
+    assert route_after_confidence(state) == "failed/low confidence"
+    state.replan_count = state.replan_budget
+    assert route_after_confidence(state) == "CONFIRM/ESCALATE"
 
 
 def test_router_sends_failures_to_replan_within_budget() -> None:

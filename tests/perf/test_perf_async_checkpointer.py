@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bench.models import BenchChatModel
+from bench.models import bench_model
 from checkpoints import open_async_checkpointer
 from grace.serde import use_grace_serializer
 from grace.services import build_services, use_services
@@ -17,7 +17,7 @@ THREADS = 10
 
 
 async def test_concurrent_ainvoke_with_async_sqlite(offline_services: Any, tmp_path: Path) -> None:
-    model = BenchChatModel(latency=0.01)
+    model = bench_model(latency=0.01)
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
@@ -38,7 +38,7 @@ async def test_concurrent_ainvoke_with_async_sqlite(offline_services: Any, tmp_p
             values = (await app.aget_state({"configurable": {"thread_id": f"t{i}"}})).values
             assert values["query"] == QUESTION
             assert values["usage"].model_calls == 2  # usage is per thread, not mixed
-        assert model.counter.total() == 2 * THREADS
+        assert model.count() == 2 * THREADS
 
 
 async def test_astream_with_async_sqlite(offline_services: Any, tmp_path: Path) -> None:

@@ -95,8 +95,15 @@ class AsyncOnlyTool:
         return str(self.inner.description)
 
     @property
-    def is_search(self) -> bool:
-        return bool(self.inner.is_search)
+    def role(self) -> str:
+        return str(self.inner.role)
+
+    @property
+    def signals(self) -> tuple[str, ...]:
+        return tuple(self.inner.signals)
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         raise AssertionError(f"sync {self.name}.run under ainvoke")
@@ -265,7 +272,11 @@ async def test_a_transient_failure_is_retried_under_ainvoke_keeping_finished_ste
     real = search.inner
 
     class Flaky:
-        name, description, is_search = real.name, real.description, real.is_search
+        name, description = real.name, real.description
+        role, signals = real.role, real.signals
+
+        def runs_inline(self, env: ToolEnv) -> bool:
+            return False
 
         def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
             raise AssertionError("sync run under ainvoke")

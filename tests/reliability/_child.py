@@ -30,11 +30,15 @@ class Counting:
 
     def __init__(self, inner: Any, counter: Path) -> None:
         self.inner, self.counter = inner, counter
-        self.name, self.description, self.is_search = inner.name, inner.description, inner.is_search
+        self.name, self.description = inner.name, inner.description
+        self.role, self.signals = inner.role, inner.signals
 
     def _log(self, what: str, call: ToolCall) -> None:
         with self.counter.open("a", encoding="utf-8") as f:
             f.write(f"{what} {call.step.step_id}\n")
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         self._log("start", call)

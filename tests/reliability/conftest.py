@@ -46,8 +46,15 @@ class Wrapped:
         return str(self.inner.description)
 
     @property
-    def is_search(self) -> bool:
-        return bool(self.inner.is_search)
+    def role(self) -> str:
+        return str(self.inner.role)
+
+    @property
+    def signals(self) -> tuple[str, ...]:
+        return tuple(self.inner.signals)
+
+    def runs_inline(self, env: ToolEnv) -> bool:
+        return False
 
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         with self.lock:

@@ -204,6 +204,8 @@ def test_human_response_is_partial_and_keeps_the_searches(offline_replan: Any) -
 def test_escalate_replans_first_then_intervenes_once_the_budget_is_used() -> None:
     state = _state(trigger=None, s2=StepStatus.SUCCESS, level=InterventionLevel.ESCALATE)
     state.last_batch = ["s2"]
+    assert low_confidence_replan_due(state, allowance=5)  # so ``confidence`` asks for one
+    state.replan_request = ReplanRequest(trigger="low_confidence")
     assert route_after_confidence(state) == "failed/low confidence"
     state.replan_count = state.replan_budget
     assert route_after_confidence(state) == "CONFIRM/ESCALATE"

@@ -13,6 +13,7 @@ from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
+from grace.tools.roles import ANSWER, ASK, SEARCH
 
 __all__ = ["LLMPlanner", "PlanDraft"]
 
@@ -50,8 +51,14 @@ class LLMPlanner:
         feedback = (
             f"\nA previous attempt fell short: {request.feedback}" if request.feedback else ""
         )
+        tools = request.tools or {name: "" for name in self.actions}
         system = PLANNER_SYSTEM.format(
-            actions=", ".join(self.actions),
+            actions="\n".join(
+                f"- {name}: {text}" if text else f"- {name}" for name, text in tools.items()
+            ),
+            search=SEARCH,
+            answer=ANSWER,
+            ask=ASK,
             collections=", ".join(request.collections) or request.default_collection,
             default=request.default_collection,
             max_steps=request.max_steps,

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from grace.retrieval import tokenize
 from grace.schemas import Source
 from grace.text import (
+    AnswerType,
     answer_type,
     contrasts,
     is_negated,
@@ -120,48 +121,76 @@ def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
 
 
+@dataclass(frozen=True)
+class _Question:
+    """What every sentence is scored against."""
+
+    text: str
+    tokens: set[str]
+    idf: dict[str, float]
+    total: float
+    keys: set[str]
+    kind: AnswerType | None
+    negated: bool
+
+
+def _evidence(
+    q: _Question,
+    passage: Source,
+    sentences: list[str],
+    sets: list[set[str]],
+    absent: tuple[str, ...],
+    i: int,
+) -> Evidence:
+    """Sentence ``i`` of ``passage`` with its neighbour window, scored against ``q``."""
+    sentence = sentences[i]
+    lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
+    window_text = normalise_text(" ".join(sentences[lo:hi]))
+    window_tokens = set().union(*sets[lo:hi])
+    keys = q.keys
+    missing = tuple(sorted(k for k in keys if not key_present(k, window_text, window_tokens)))
+    return Evidence(
+        sentence=sentence,
+        source_id=passage.source_id,
+        lexical=sum(q.idf[t] for t in q.tokens & sets[i]) / q.total,
+        window=sum(q.idf[t] for t in q.tokens & window_tokens) / q.total,
+        key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
+        missing=missing,
+        hard_miss=any(_NUMERIC.match(k) for k in missing),
+        absent=absent,
+        type_ok=bool(typed_candidates(sentence, q.kind, q.text)) if q.kind else None,
+        negation_ok=not q.negated or is_negated(window_text),
+        hit_score=passage.score,
+        contrast=tuple(contrasts(q.text, sentence)),
+        context=" ".join(sentences[lo:hi]),
+        before=sentences[i - 1] if i > 0 else "",
+        after=sentences[i + 1] if i + 1 < len(sentences) else "",
+        title=passage.title,
+    )
+
+
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Score every sentence of ``passages`` against ``question``, best first."""
     q_tokens = set(tokenize(question))
     per_passage = [(p, split_sentences(p.text)) for p in passages]
     token_sets = {id(p): [set(tokenize(s)) for s in sentences] for p, sentences in per_passage}
     idf = _idf(q_tokens, [t for sets in token_sets.values() for t in sets])
-    total = sum(idf.values()) or 1.0
-    keys = key_terms(question)
-    kind = answer_type(question)
-    negated = is_negated(question)
+    q = _Question(
+        text=question,
+        tokens=q_tokens,
+        idf=idf,
+        total=sum(idf.values()) or 1.0,
+        keys=key_terms(question),
+        kind=answer_type(question),
+        negated=is_negated(question),
+    )
     out: list[Evidence] = []
     for passage, sentences in per_passage:
         sets = token_sets[id(passage)]
         whole = normalise_text(f"{passage.title} {passage.text}")
         whole_tokens = set(tokenize(whole))
-        absent = tuple(sorted(k for k in keys if not key_present(k, whole, whole_tokens)))
-        for i, sentence in enumerate(sentences):
-            lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
-            window_text = normalise_text(" ".join(sentences[lo:hi]))
-            window_tokens = set().union(*sets[lo:hi])
-            missing = tuple(
-                sorted(k for k in keys if not key_present(k, window_text, window_tokens))
-            )
-            out.append(
-                Evidence(
-                    sentence=sentence,
-                    source_id=passage.source_id,
-                    lexical=sum(idf[t] for t in q_tokens & sets[i]) / total,
-                    window=sum(idf[t] for t in q_tokens & window_tokens) / total,
-                    key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
-                    missing=missing,
-                    hard_miss=any(_NUMERIC.match(k) for k in missing),
-                    absent=absent,
-                    type_ok=bool(typed_candidates(sentence, kind, question)) if kind else None,
-                    negation_ok=not negated or is_negated(window_text),
-                    hit_score=passage.score,
-                    contrast=tuple(contrasts(question, sentence)),
-                    context=" ".join(sentences[lo:hi]),
-                    before=sentences[i - 1] if i > 0 else "",
-                    after=sentences[i + 1] if i + 1 < len(sentences) else "",
-                    title=passage.title,
-                )
-            )
+        absent = tuple(sorted(k for k in q.keys if not key_present(k, whole, whole_tokens)))
+        indices = range(len(sentences))
+        out.extend(_evidence(q, passage, sentences, sets, absent, i) for i in indices)
     out.sort(key=lambda e: e.rank, reverse=True)
     return out

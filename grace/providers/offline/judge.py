@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from confidence.judges import AnswerJudgement
 from grace.human_reply import assess_reply, unlabel_person_passage
@@ -52,6 +52,34 @@ def _self_eval(ev: Evidence) -> float:
     if ev.hard_miss:
         value *= 0.5
     return min(max(value, 0.0), 1.0)
+
+
+def _claim_evidence(question: str, claim: str, sources: list[Source]) -> Evidence:
+    """The evidence of the passages' sentence that is the claim (else of the claim itself)."""
+    found = [ev for ev in assess(question, sources) if ev.sentence.strip() == claim]
+    if not found:  # the answer is not a sentence of the passages: judge it as one
+        sources.append(Source(source_id="A", source="A", text=claim))
+        found = [ev for ev in assess(question, sources) if ev.source_id == "A"]
+    return found[0]
+
+
+_CONCERNS: tuple[tuple[Callable[[Evidence], bool], Callable[[Evidence], str]], ...] = (
+    (lambda ev: bool(ev.absent), lambda ev: f"passage lacks {', '.join(ev.absent)}"),
+    (lambda ev: ev.type_ok is False, lambda ev: "no span of the asked answer type"),
+    (lambda ev: not ev.negation_ok, lambda ev: "negated question, affirmative passage"),
+    (
+        lambda ev: bool(ev.contrast),
+        lambda ev: f"the sentence contradicts the question ({', '.join(ev.contrast)})",
+    ),
+    (lambda ev: ev.hard_miss, lambda ev: "a number of the question is not near the answer"),
+)
+"""What the rationale notes about the answer's sentence: (applies, note), in order."""
+
+
+def _notes(ev: Evidence) -> list[str]:
+    notes = [f"sentence support {ev.lexical:.2f} (window {ev.window:.2f})"]
+    notes.extend(note(ev) for applies, note in _CONCERNS if applies(ev))
+    return notes
 
 
 class HeuristicAnswerJudge:
@@ -97,26 +125,12 @@ class HeuristicAnswerJudge:
             Source(source_id=f"P{i}", source=f"P{i}", title=title, text=body)
             for i, (title, body) in enumerate(map(read_judge_passage, passages), 1)
         ]
-        found = [ev for ev in assess(question, sources) if ev.sentence.strip() == claim]
-        if not found:  # the answer is not a sentence of the passages: judge it as one
-            sources.append(Source(source_id="A", source="A", text=claim))
-            found = [ev for ev in assess(question, sources) if ev.source_id == "A"]
-        ev = found[0]
+        ev = _claim_evidence(question, claim, sources)
         q_tokens = set(tokenize(question))
         stated = set(tokenize(claim))
         coverage = len(q_tokens & stated) / len(q_tokens) if q_tokens else 0.0
         self_eval = _self_eval(ev)
-        notes = [f"sentence support {ev.lexical:.2f} (window {ev.window:.2f})"]
-        if ev.absent:
-            notes.append(f"passage lacks {', '.join(ev.absent)}")
-        if ev.type_ok is False:
-            notes.append("no span of the asked answer type")
-        if not ev.negation_ok:
-            notes.append("negated question, affirmative passage")
-        if ev.contrast:
-            notes.append(f"the sentence contradicts the question ({', '.join(ev.contrast)})")
-        if ev.hard_miss:
-            notes.append("a number of the question is not near the answer")
+        notes = _notes(ev)
         failed = failed_checks(
             self.checks,
             CheckInput(question=question, sentence=claim, window=ev.context, title=ev.title),

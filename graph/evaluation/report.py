@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from grace.evaluation.answers import contains
-from grace.evaluation.metrics import aurc, auroc, bootstrap_ci, ece
-from grace.evaluation.record import RunRecord
-from grace.evaluation.selective import is_correct_run, selective_figures
+from graph.evaluation.answers import contains
+from graph.evaluation.metrics import aurc, auroc, bootstrap_ci, ece
+from graph.evaluation.record import RunRecord
+from graph.evaluation.selective import is_correct_run, selective_figures
 
 __all__ = [
     "EvalReport",

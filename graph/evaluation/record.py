@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from grace.evaluation.dataset import Question
 from grace.schemas import ExecutionPlan, Source, StepResult, StepStatus
+from grace.tools.roles import is_answer, is_search
+from graph.evaluation.dataset import Question
 
 __all__ = ["Chunk", "RunRecord", "StepRecord", "build_record"]
 
@@ -97,7 +98,7 @@ class RunRecord:
     @property
     def search_steps(self) -> list[StepRecord]:
         """Executed search steps, in plan order."""
-        return [s for s in self.steps if s.action == "rag_search" and s.status != "pending"]
+        return [s for s in self.steps if is_search(s.action) and s.status != "pending"]
 
     @property
     def retrieved(self) -> list[Chunk]:
@@ -141,6 +142,31 @@ def _step(plan_step: Any, result: StepResult | None) -> StepRecord:
     )
 
 
+def _steps_of(state: dict[str, Any], default_collection: str | None) -> list[StepRecord]:
+    """The plan's steps with their results (searches without a collection get the default)."""
+    plan: ExecutionPlan | None = state.get("plan")
+    results: dict[str, StepResult] = state.get("results") or {}
+    steps = [_step(s, results.get(s.step_id)) for s in plan.steps] if plan else []
+    if default_collection is None:
+        return steps
+    return [
+        s if s.collection or not is_search(s.action) else _with_collection(s, default_collection)
+        for s in steps
+    ]
+
+
+def _outcome(output: dict[str, Any], answer_step: StepRecord | None) -> tuple[str, float, str, str]:
+    """Status, confidence, level and answer of a finished or interrupted run."""
+    interrupts = output.get("__interrupt__") or ()
+    if interrupts:
+        payload = interrupts[0].value if hasattr(interrupts[0], "value") else interrupts[0]
+        answer = answer_step.output if answer_step is not None else ""
+        return "interrupted", float(payload["confidence"]), str(payload["level"]), answer
+    level = str(getattr(output.get("level"), "value", output.get("level")))
+    conf = float(output.get("confidence") or 0.0)
+    return "completed", conf, level, str(output.get("answer") or "")
+
+
 def build_record(
     question: Question,
     output: dict[str, Any],
@@ -150,28 +176,11 @@ def build_record(
     default_collection: str | None = None,
 ) -> RunRecord:
     """Build a record from ``graph.invoke``'s output and ``graph.get_state(...).values``."""
-    plan: ExecutionPlan | None = state.get("plan")
-    results: dict[str, StepResult] = state.get("results") or {}
-    steps = [_step(s, results.get(s.step_id)) for s in plan.steps] if plan else []
-    if default_collection is not None:
-        steps = [
-            s
-            if s.collection or s.action != "rag_search"
-            else _with_collection(s, default_collection)
-            for s in steps
-        ]
+    steps = _steps_of(state, default_collection)
     answer_step = next(
-        (s for s in reversed(steps) if s.action == "reasoning" and s.status != "pending"), None
+        (s for s in reversed(steps) if is_answer(s.action) and s.status != "pending"), None
     )
-    interrupts = output.get("__interrupt__") or ()
-    if interrupts:
-        payload = interrupts[0].value if hasattr(interrupts[0], "value") else interrupts[0]
-        status, conf, level = "interrupted", float(payload["confidence"]), str(payload["level"])
-        answer = answer_step.output if answer_step is not None else ""
-    else:
-        status, conf = "completed", float(output.get("confidence") or 0.0)
-        level = str(getattr(output.get("level"), "value", output.get("level")))
-        answer = str(output.get("answer") or "")
+    status, conf, level, answer = _outcome(output, answer_step)
     answered = answer_step is not None and answer_step.status == StepStatus.SUCCESS.value
     usage = state.get("usage")
     scores = state.get("scores") or {}

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from confidence.risk_control import clopper_pearson_upper
-from grace.evaluation.answers import match_answer
-from grace.evaluation.record import RunRecord
+from graph.evaluation.answers import match_answer
+from graph.evaluation.record import RunRecord
 
 __all__ = [
     "RISKS",

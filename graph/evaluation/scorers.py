@@ -1,4 +1,4 @@
-"""Scorers (seed ``004``): one aspect each, independent, with transparent details.
+"""Scorers: one aspect each, independent, with transparent details.
 
 Every scorer has a ``name``, a ``weight`` and a ``threshold`` and returns a
 :class:`ScoreResult` (score in [0, 1], passed, details) or ``None`` when the aspect does not
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from grace.evaluation.answers import match_answer, normalise, strip_citations
-from grace.evaluation.record import RunRecord
 from grace.retrieval import tokenize
 from grace.text import split_sentences
+from graph.evaluation.answers import match_answer, normalise, strip_citations
+from graph.evaluation.record import RunRecord
 
 __all__ = [
     "AbstentionScorer",

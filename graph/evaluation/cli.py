@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from grace.evaluation.dataset import DatasetError, parse_part
-from grace.evaluation.report import EvalReport
-from grace.evaluation.runner import run_eval
+from graph.evaluation.dataset import DatasetError, parse_part
+from graph.evaluation.report import EvalReport
+from graph.evaluation.runner import run_eval
 
 __all__ = ["default_output", "evaluate", "failure_line", "summary_table"]
 

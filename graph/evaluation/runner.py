@@ -5,14 +5,13 @@ directory (the user's own data directory and collections are never touched), run
 question with an in-memory checkpointer — a run that pauses for a person is recorded at the
 pause, not resumed — scores each run, and writes to ``output_dir``:
 
-- ``report.json`` (:class:`~grace.evaluation.report.EvalReport`),
-- ``runs.jsonl`` (one :class:`~grace.evaluation.record.RunRecord` per question),
+- ``report.json`` (:class:`~graph.evaluation.report.EvalReport`),
+- ``runs.jsonl`` (one :class:`~graph.evaluation.record.RunRecord` per question),
 - ``reliability.png`` and ``risk_coverage.png``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import tempfile
 import time
@@ -25,14 +24,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grace.context import GraceContext
-from grace.evaluation.dataset import Question, load_dataset, split_by_article
-from grace.evaluation.record import RunRecord, build_record
-from grace.evaluation.report import EvalReport, build_report, is_correct_run
-from grace.evaluation.scorers import Scorer, default_scorers, score_run
 from grace.retrieval import ingest_paths
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services, use_services
 from grace.settings import GraceSettings
+from graph.builder import builder as default_builder
+from graph.evaluation.dataset import Question, load_dataset, split_by_article
+from graph.evaluation.record import RunRecord, build_record
+from graph.evaluation.report import EvalReport, build_report, is_correct_run
+from graph.evaluation.scorers import Scorer, default_scorers, score_run
 
 __all__ = ["EVAL_COLLECTION", "run_eval", "run_questions", "write_outputs"]
 
@@ -102,12 +102,11 @@ def run_questions(
 ) -> list[RunRecord]:
     """Run and score every question with ``services`` (the corpus must already be ingested).
 
-    ``builder`` is the uncompiled graph (default: ``graph.builder.builder``, imported lazily:
-    the evaluation sits above the front door, which the foundation must not import eagerly).
+    ``builder`` is the uncompiled graph (default: :data:`graph.builder.builder`; the
+    evaluation is an application on top of the graph).
     """
-    if builder is None:
-        builder = importlib.import_module("graph.builder").builder
-    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    uncompiled = builder if builder is not None else default_builder
+    graph = uncompiled.compile(checkpointer=use_grace_serializer(InMemorySaver()))
     records: list[RunRecord] = []
     with use_services(services), _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):
@@ -130,7 +129,7 @@ def write_outputs(records: Sequence[RunRecord], report: EvalReport, output_dir: 
             fh.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
     conf = [r.confidence for r in records]
     correct = [is_correct_run(r) for r in records]
-    from grace.evaluation.plots import plot_reliability, plot_risk_coverage  # lazy: matplotlib
+    from graph.evaluation.plots import plot_reliability, plot_risk_coverage  # lazy: matplotlib
 
     plot_reliability(conf, correct, output_dir / "reliability.png")
     plot_risk_coverage(conf, correct, output_dir / "risk_coverage.png", report.thresholds)
@@ -163,7 +162,7 @@ def run_eval(
         scorers: Scorers to run; :func:`default_scorers` when ``None``.
         n_boot: Bootstrap resamples for the confidence intervals.
         part: ``(K, N)``: run only part K of N of the questions, split by article
-            (:func:`~grace.evaluation.dataset.split_by_article`); the whole corpus is
+            (:func:`~graph.evaluation.dataset.split_by_article`); the whole corpus is
             still ingested.
 
     Returns:
@@ -171,27 +170,22 @@ def run_eval(
 
     """
     dataset = load_dataset(Path(dataset_dir))
-    questions = (
-        split_by_article(dataset.questions, *part) if part is not None else dataset.questions
-    )
+    questions = split_by_article(dataset.questions, *part) if part else dataset.questions
     chosen = list(scorers) if scorers is not None else default_scorers(EVAL_COLLECTION)
     with tempfile.TemporaryDirectory(prefix="grace-eval-") as tmp:
         s = _eval_settings(settings, Path(tmp))
         services = build_services(s)
         try:
+            retrieval = s.retrieval
             ingest = ingest_paths(
                 services.store,
                 [dataset.corpus_dir],
                 collection=EVAL_COLLECTION,
-                chunk_size=s.retrieval.chunk_size,
-                chunk_overlap=s.retrieval.chunk_overlap,
+                chunk_size=retrieval.chunk_size,
+                chunk_overlap=retrieval.chunk_overlap,
             )
             records = run_questions(
-                services,
-                questions,
-                collection=EVAL_COLLECTION,
-                scorers=chosen,
-                progress=progress,
+                services, questions, collection=EVAL_COLLECTION, scorers=chosen, progress=progress
             )
         finally:
             services.close()

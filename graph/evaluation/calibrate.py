@@ -5,8 +5,8 @@ P(answer correct) so the decision thresholds read as probabilities. This module 
 map on a dataset in the ``grace eval`` format:
 
 1. run every question with ``confidence.calibration.method: none`` (the raw overall
-   confidence; :func:`~grace.evaluation.runner.run_eval`), label each run correct or not
-   (:func:`~grace.evaluation.report.is_correct_run`: unanswerable questions count as not
+   confidence; :func:`~graph.evaluation.runner.run_eval`), label each run correct or not
+   (:func:`~graph.evaluation.report.is_correct_run`: unanswerable questions count as not
    correct);
 2. :func:`fit_calibration` — Platt scaling (default; two parameters, right for tens to a
    few hundred runs) or isotonic regression with at least ``min_bin_size`` runs per block;
@@ -35,13 +35,13 @@ from confidence import CalibrationMethod, CalibrationParams, Thresholds, apply_c
 from confidence.calibration import fit_calibration_params
 from confidence.config import ThresholdGuarantee
 from confidence.risk_control import choose_threshold
-from grace.evaluation.dataset import DatasetError, parse_part
-from grace.evaluation.metrics import auroc, ece
-from grace.evaluation.record import RunRecord
-from grace.evaluation.report import is_correct_run
-from grace.evaluation.runner import run_eval
-from grace.evaluation.selective import is_right
 from grace.settings import GraceSettings
+from graph.evaluation.dataset import DatasetError, parse_part
+from graph.evaluation.metrics import auroc, ece
+from graph.evaluation.record import RunRecord
+from graph.evaluation.report import is_correct_run
+from graph.evaluation.runner import run_eval
+from graph.evaluation.selective import is_right
 
 __all__ = [
     "CalibrationFit",
@@ -122,7 +122,7 @@ class CalibrationFit:
     calibrated: list[float]
     """Each run's confidence after the fitted map (what the thresholds apply to)."""
     wrong: list[bool]
-    """Whether each run's answer was wrong (:func:`~grace.evaluation.selective.is_right`)."""
+    """Whether each run's answer was wrong (:func:`~graph.evaluation.selective.is_right`)."""
     data: str
     """Where the runs came from (data set, part, size, date)."""
 
@@ -211,7 +211,7 @@ def guaranteed_thresholds(
 def _read_records(path: Path) -> list[RunRecord]:
     import json
 
-    from grace.evaluation.dataset import Question
+    from graph.evaluation.dataset import Question
 
     records: list[RunRecord] = []
     for line in path.read_text(encoding="utf-8").splitlines():

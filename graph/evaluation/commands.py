@@ -41,9 +41,35 @@ def eval_command(
 
     Example: grace eval data/my-questions --part 2/2 --json
     """
-    from grace.evaluation.cli import evaluate
+    from graph.evaluation.cli import evaluate
 
     evaluate(dataset_dir, output, json_output=json_output, part=part)
+
+
+_TargetRisk = Annotated[
+    float | None,
+    typer.Option(
+        "--target-risk",
+        min=0.001,
+        max=0.999,
+        help="Choose the SILENT threshold so that P(silent answer wrong) <= this, with "
+        "probability >= 1 - delta (answering an unanswerable question counts as wrong).",
+    ),
+]
+_NotifyRisk = Annotated[
+    float | None,
+    typer.Option(
+        "--notify-risk",
+        min=0.001,
+        max=0.999,
+        help="Likewise for the NOTIFY threshold: error bound of every answer given "
+        "without a pause.",
+    ),
+]
+_Delta = Annotated[
+    float,
+    typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
+]
 
 
 def calibrate_command(
@@ -65,37 +91,16 @@ def calibrate_command(
         Path | None,
         typer.Option("--eval-output", help="Also keep the raw-confidence eval files here."),
     ] = None,
-    target_risk: Annotated[
-        float | None,
-        typer.Option(
-            "--target-risk",
-            min=0.001,
-            max=0.999,
-            help="Choose the SILENT threshold so that P(silent answer wrong) <= this, with "
-            "probability >= 1 - delta (answering an unanswerable question counts as wrong).",
-        ),
-    ] = None,
-    notify_risk: Annotated[
-        float | None,
-        typer.Option(
-            "--notify-risk",
-            min=0.001,
-            max=0.999,
-            help="Likewise for the NOTIFY threshold: error bound of every answer given "
-            "without a pause.",
-        ),
-    ] = None,
-    delta: Annotated[
-        float,
-        typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
-    ] = 0.1,
+    target_risk: _TargetRisk = None,
+    notify_risk: _NotifyRisk = None,
+    delta: _Delta = 0.1,
     part: Annotated[str | None, typer.Option("--part", help=_PART_HELP)] = None,
 ) -> None:
     """Fit the confidence calibration (and risk-controlled thresholds) on a labelled dataset.
 
     Example: grace calibrate data/labelled --target-risk 0.10 -o cal.yaml
     """
-    from grace.evaluation.calibrate import calibrate
+    from graph.evaluation.calibrate import calibrate
 
     calibrate(
         dataset_dir,

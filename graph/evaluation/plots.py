@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from grace.evaluation.metrics import aurc, ece, reliability_bins, risk_coverage  # noqa: E402
+from graph.evaluation.metrics import aurc, ece, reliability_bins, risk_coverage  # noqa: E402
 
 __all__ = ["plot_reliability", "plot_risk_coverage"]
 
