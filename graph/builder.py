@@ -33,7 +33,7 @@ from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
-from nodes.intervene import aintervene
+from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -96,6 +96,7 @@ def make_builder() -> GraceStateGraph:
     b.add_node("plan", _node("plan", plan, aplan), retry_policy=retry)
     b.add_node("execute", _node("execute", execute, aexecute), retry_policy=retry)
     b.add_node("confidence", _node("confidence", confidence, aconfidence), retry_policy=retry)
+    b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
     b.add_node("intervene", _node("intervene", intervene, aintervene))
     b.add_node("replan", _node("replan", replan, areplan), retry_policy=retry)
     b.add_node("finalize", _node("finalize", finalize, afinalize))
@@ -103,6 +104,7 @@ def make_builder() -> GraceStateGraph:
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")
     b.add_conditional_edges("confidence", route_after_confidence, CONFIDENCE_ROUTES)
+    b.add_edge("pause", "intervene")
     b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
     b.add_edge("replan", "execute")
     b.add_edge("finalize", END)

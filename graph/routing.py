@@ -27,7 +27,7 @@ AfterIntervene = Literal["accept", "edit/response", "ignore or done"]
 
 CONFIDENCE_ROUTES: dict[Hashable, str] = {
     "SILENT/NOTIFY": "execute",
-    "CONFIRM/ESCALATE": "intervene",
+    "CONFIRM/ESCALATE": "pause",  # posts the draft to the chat, then ``intervene`` waits
     "failed/low confidence": "replan",
     "all done": "finalize",
 }
@@ -53,7 +53,8 @@ def route_after_confidence(
       remain; or ESCALATE, but GRACE first broadens / reformulates (budget left and fewer
       than ``run.low_confidence_replans`` such replans so far). One label, because LangGraph
       draws one edge per (source, target); ``replan`` reads the trigger from the state;
-    - ``CONFIRM/ESCALATE`` → ``intervene`` (ESCALATE once automatic replans are used up);
+    - ``CONFIRM/ESCALATE`` → ``pause`` → ``intervene`` (ESCALATE once automatic replans are
+      used up);
     - ``SILENT/NOTIFY`` → ``execute`` the next ready steps;
     - ``all done`` → ``finalize``: SILENT / NOTIFY and no step left.
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
@@ -25,12 +26,14 @@ from grace.hitl import (
     allowed_decisions_for,
     parse_human_response,
 )
+from grace.hitl_chat import pause_message, source_lines
+from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
 from grace.schemas import InterventionRecord, StepResult
 from grace.state import ReplanRequest, State
 from nodes.common import answer_step, aservices_for, services_for, validate_question
 
-__all__ = ["aintervene", "build_interrupt", "intervene"]
+__all__ = ["aintervene", "build_interrupt", "intervene", "pause"]
 
 _EDITABLE = ("query", "answer")
 """Action args an ``edit`` may change (``sources`` is shown, not edited)."""
@@ -64,17 +67,6 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
     return "\n".join(lines)
 
 
-def _source_lines(batch: list[StepResult]) -> list[str]:
-    """``[S1] title (source)`` for the passages the draft rests on."""
-    seen: dict[str, str] = {}
-    for result in batch:
-        for source in result.sources:
-            seen.setdefault(
-                source.source_id, f"[{source.source_id}] {source.title} ({source.source})"
-            )
-    return list(seen.values())
-
-
 def build_interrupt(state: State) -> GraceInterrupt:
     """The request shown to the person for the latest decision."""
     assert state.decision is not None and state.plan is not None
@@ -84,7 +76,9 @@ def build_interrupt(state: State) -> GraceInterrupt:
     draft = state.results.get(final.step_id) if final else None
     answer = draft.output if draft is not None else ""
     name = "review_answer" if draft is not None else "review_step"
-    sources = _source_lines([draft] if draft is not None else batch)
+    sources = source_lines(
+        [s for r in ([draft] if draft is not None else batch) for s in r.sources]
+    )
     return GraceInterrupt(
         action_requests=[
             ActionRequest(
@@ -100,6 +94,26 @@ def build_interrupt(state: State) -> GraceInterrupt:
         confidence=decision.score,
         step_id=batch[-1].step_id if batch else "",
     )
+
+
+def pause(state: State) -> dict[str, Any]:
+    """Post the draft (or "I need your help: …") to the chat before ``intervene`` waits.
+
+    A node of its own because an interrupted node writes nothing: while the run is paused,
+    chat clients show ``messages``, and the draft must be there, not only in the interrupt.
+    """
+    assert state.decision is not None and state.plan is not None
+    final = answer_step(state.plan)
+    draft = state.results.get(final.step_id) if final else None
+    batch = [state.results[s] for s in state.last_batch if s in state.results]
+    message = pause_message(
+        state.decision.level,
+        state.decision.score,
+        draft.output if draft is not None else "",
+        draft.sources if draft is not None else [s for r in batch for s in r.sources],
+        state.decision.reason,
+    )
+    return {"messages": [message]}
 
 
 def _ask(request: GraceInterrupt, check_question: Callable[[str], str]) -> HumanResponse:
@@ -147,10 +161,19 @@ def _ask_person(state: State, max_question_chars: int) -> tuple[GraceInterrupt, 
     return request, _ask(request, partial(validate_question, max_chars=max_question_chars))
 
 
+_RESOLVED = HumanResponse(type="ignore")
+"""A client ended the pause without a reply (``Command(goto=END)``): finish as it stands."""
+
+
 def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
     limit = services_for(runtime).settings.run.max_question_chars
-    request, reply = _ask_person(state, limit)
+    try:
+        request, reply = _ask_person(state, limit)
+    except GraphInterrupt:
+        if not resolve_requested():
+            raise
+        request, reply = build_interrupt(state), _RESOLVED
     _record_learning(state, runtime, reply, request.confidence)
     return _update(state, request, reply)
 
@@ -160,7 +183,12 @@ async def aintervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, 
     from nodes.learning import arecord_outcome
 
     services = await aservices_for(runtime)
-    request, reply = _ask_person(state, services.settings.run.max_question_chars)
+    try:
+        request, reply = _ask_person(state, services.settings.run.max_question_chars)
+    except GraphInterrupt:
+        if not await aresolve_requested():
+            raise
+        request, reply = build_interrupt(state), _RESOLVED
     await arecord_outcome(
         services,
         runtime,
@@ -186,10 +214,12 @@ def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict
     if reply.type == "accept":
         update["review"] = "continue"
     elif reply.type == "ignore":
+        how = "Marked resolved by the client with no decision" if reply is _RESOLVED else "Finished"
         update["review"] = "finalize"
         update["notes"] = [
-            f"Finished without review at {request.level.value.upper()} "
-            f"(confidence {request.confidence:.2f}): treat the answer with care."
+            f"{how}, without review, at {request.level.value.upper()} "
+            f"(confidence {request.confidence:.2f}): this is the answer as it stood; "
+            "treat it with care."
         ]
     elif reply.type == "edit":
         args = reply.edit_args()

@@ -232,6 +232,22 @@ def test_deeply_nested_reply_is_refused_cleanly(client: SyncLangGraphClient) -> 
     assert "nested more than 32 levels" in again["value"]["error"]
 
 
+def test_pause_posts_to_the_chat_and_resolve_finishes_the_run(
+    client: SyncLangGraphClient,
+) -> None:
+    thread_id, _ = _pause(client)
+    messages = client.threads.get_state(thread_id)["values"]["messages"]
+    assert messages[-1]["type"] == "ai"
+    assert messages[-1]["content"].startswith("I need your help:")
+    # Agent Chat UI's "Mark as Resolved": Command(goto=END), no resume value.
+    out = client.runs.wait(thread_id, "grace", command={"goto": "__end__"})
+    assert isinstance(out, dict)
+    assert "__interrupt__" not in out
+    assert out["answer"]
+    assert any("Marked resolved by the client" in n for n in out["notes"])
+    assert client.threads.get(thread_id)["status"] == "idle"
+
+
 def test_studio_chat_input_messages(client: SyncLangGraphClient) -> None:
     thread_id = client.threads.create()["thread_id"]
     out = client.runs.wait(
@@ -240,7 +256,8 @@ def test_studio_chat_input_messages(client: SyncLangGraphClient) -> None:
     assert isinstance(out, dict)
     assert "1874" in out["answer"]
     assert [m["type"] for m in out["messages"]] == ["human", "ai"]
-    assert out["messages"][-1]["content"] == out["answer"]
+    assert out["messages"][-1]["content"].startswith(out["answer"])
+    assert "**Sources:**" in out["messages"][-1]["content"]
 
 
 def test_custom_events_stream_through_the_server(client: SyncLangGraphClient) -> None:
