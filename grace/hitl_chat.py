@@ -34,20 +34,23 @@ def _sources_block(sources: Sequence[Source]) -> str:
 
 
 def pause_message(
-    level: InterventionLevel, confidence: float, draft: str, sources: Sequence[Source], why: str
+    level: InterventionLevel, confidence: float, draft: str, sources: Sequence[Source]
 ) -> AIMessage:
     """The chat message at a pause: the draft to review, or a plain request for help."""
-    head = (
-        f"I need your help: I am not confident enough to answer (confidence {confidence:.2f})."
-        if level == InterventionLevel.ESCALATE or not draft
-        else f"Please check my draft answer before I finish (confidence {confidence:.2f})."
-    )
-    body = f"\n\n**Draft:** {draft}" if draft else ""
+    if level == InterventionLevel.ESCALATE or not draft:
+        head = (
+            "I need your help: I could not answer this from the documents with enough "
+            f"confidence ({confidence:.2f})."
+        )
+    else:
+        head = f"Please check my draft answer before I finish (confidence {confidence:.2f})."
+    body = f"\n\n**My draft:** {draft}" if draft else ""
     return AIMessage(
-        content=f"{head} {why}".strip()
+        content=head
         + body
         + _sources_block(sources)
-        + "\n\n_Approve, edit, or reject with what you know (your message becomes a source)._"
+        + "\n\n_Review it below: approve it, edit the question or the answer, or reject it "
+        "with what you know (your message becomes a cited source)._"
     )
 
 

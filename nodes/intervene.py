@@ -111,7 +111,6 @@ def pause(state: State) -> dict[str, Any]:
         state.decision.score,
         draft.output if draft is not None else "",
         draft.sources if draft is not None else [s for r in batch for s in r.sources],
-        state.decision.reason,
     )
     return {"messages": [message]}
 

@@ -28,7 +28,7 @@ def test_a_pause_posts_a_help_request_to_the_chat(app: Any) -> None:
     assert [type(m) for m in messages] == [HumanMessage, AIMessage]
     assert messages[0].content == UNANSWERABLE
     assert messages[1].content.startswith("I need your help:")
-    assert "reject with what you know" in messages[1].content
+    assert "reject it with what you know" in messages[1].content
 
 
 def test_the_answer_cites_the_person_and_keeps_their_messages(app: Any) -> None:
