@@ -37,7 +37,8 @@ def pause_message(
     level: InterventionLevel, confidence: float, draft: str, sources: Sequence[Source]
 ) -> AIMessage:
     """The chat message at a pause: the draft to review, or a plain request for help."""
-    if level == InterventionLevel.ESCALATE or not draft:
+    escalate = level == InterventionLevel.ESCALATE
+    if escalate or not draft:
         head = (
             "I need your help: I could not answer this from the documents with enough "
             f"confidence ({confidence:.2f})."
@@ -45,12 +46,13 @@ def pause_message(
     else:
         head = f"Please check my draft answer before I finish (confidence {confidence:.2f})."
     body = f"\n\n**My draft:** {draft}" if draft else ""
+    choices = "edit the question or the answer" if escalate else "approve it, edit it"
     return AIMessage(
         content=head
         + body
         + _sources_block(sources)
-        + "\n\n_Review it below: approve it, edit the question or the answer, or reject it "
-        "with what you know (your message becomes a cited source)._"
+        + f"\n\n_Review it below: {choices}, or reject it with what you know "
+        "(your message becomes a cited source)._"
     )
 
 
