@@ -3,8 +3,9 @@
 The current Agent Chat UI renders LangChain 1.0 HITL interrupts as a review form. Driven
 like a person would: an unanswerable question shows the review with the right buttons (no
 approve at ESCALATE) and the draft in the chat; rejecting with a fact finishes with an answer
-citing the person; a second thread's answer is edited; an answerable question is answered
-with its sources and no pause. Screenshots of each go to ``$GRACE_TEST_ARTIFACTS``.
+citing the person; a second thread's answer is edited; a third, at CONFIRM, is approved; an
+answerable question is answered with its sources and no pause. Screenshots of each go to
+``$GRACE_TEST_ARTIFACTS``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ pytestmark = pytest.mark.slow
 
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+CONFIRM_QUESTION = (
+    "What prize is awarded for the best children's lantern at the Lantern Tide Festival?"
+)
+"""A bundled sample question whose draft pauses at CONFIRM (approve allowed)."""
 FACT = "France won the 2018 FIFA World Cup, beating Croatia 4-2 in the final."
 EDITED = "France won the 2018 World Cup (answer edited in the review)."
 RUN_TIMEOUT_MS = 120_000
@@ -109,6 +114,24 @@ def test_second_thread_answer_edited_in_the_review(page: Any, shot: Shot) -> Non
     shot(page, "03-edited-answer.png")
 
 
+def test_third_thread_draft_approved_at_confirm(page: Any, shot: Shot) -> None:
+    _ask(page, CONFIRM_QUESTION)
+    _review(page)
+    _wait_text(page, "Please check my draft answer")
+    approve = page.get_by_role("button", name="Approve", exact=True)
+    assert approve.is_visible()
+    shot(page, "04-confirm-review.png")
+    approve.click()
+    page.get_by_role("button", name="Submit rejection").wait_for(
+        state="detached", timeout=RUN_TIMEOUT_MS
+    )
+    # The pause message and the final answer each list their sources.
+    page.wait_for_function(
+        "() => document.body.innerText.split('Sources:').length >= 3", timeout=RUN_TIMEOUT_MS
+    )
+    shot(page, "05-approved.png")
+
+
 def test_answerable_question_is_answered_with_sources_and_no_pause(page: Any, shot: Shot) -> None:
     _ask(page, ANSWERABLE)
     _wait_text(page, "[S1] Lumen Bay Tramways")
@@ -116,4 +139,4 @@ def test_answerable_question_is_answered_with_sources_and_no_pause(page: Any, sh
     assert "1874" in text and "Sources:" in text
     assert page.get_by_role("button", name="Submit rejection").count() == 0
     assert "I need your help" not in text
-    shot(page, "04-answer-with-sources.png")
+    shot(page, "06-answer-with-sources.png")

@@ -32,6 +32,10 @@ pytestmark = pytest.mark.slow
 
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+CONFIRM_QUESTION = (
+    "What prize is awarded for the best children's lantern at the Lantern Tide Festival?"
+)
+"""A bundled sample question whose draft pauses at CONFIRM (approve allowed)."""
 READY_TIMEOUT = 90.0
 
 
@@ -112,10 +116,12 @@ def client(server: Server) -> SyncLangGraphClient:
     return get_sync_client(url=server.url)
 
 
-def _pause(client: SyncLangGraphClient) -> tuple[str, dict[str, Any]]:
-    """Run the unanswerable question to its interrupt; return (thread id, request)."""
+def _pause(
+    client: SyncLangGraphClient, question: str = UNANSWERABLE
+) -> tuple[str, dict[str, Any]]:
+    """Run a question to its interrupt; return (thread id, request)."""
     thread_id = client.threads.create()["thread_id"]
-    out = client.runs.wait(thread_id, "grace", input={"query": UNANSWERABLE})
+    out = client.runs.wait(thread_id, "grace", input={"query": question})
     assert isinstance(out, dict)
     assert "__interrupt__" in out, out
     (pending,) = out["__interrupt__"]
@@ -191,6 +197,18 @@ def test_edit_of_the_answer_is_final(client: SyncLangGraphClient, reply: Any) ->
     final = _resume(client, thread_id, reply)
     assert "__interrupt__" not in final
     assert final["answer"] == "France (2018)."
+
+
+def test_approve_at_confirm_finishes_with_the_draft(client: SyncLangGraphClient) -> None:
+    thread_id, request = _pause(client, CONFIRM_QUESTION)
+    assert request["level"] == "confirm"
+    assert request["review_configs"][0]["allowed_decisions"] == ["approve", "edit", "reject"]
+    draft = request["action_requests"][0]["args"]["answer"]
+    final = _resume(client, thread_id, {"decisions": [{"type": "approve"}]})
+    assert "__interrupt__" not in final
+    assert final["answer"] == draft
+    history = client.threads.get_state(thread_id)["values"]["interventions"]
+    assert [i["response_type"] for i in history] == ["accept"]
 
 
 def test_edit_of_the_question_answers_the_new_one(client: SyncLangGraphClient) -> None:
