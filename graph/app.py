@@ -78,7 +78,7 @@ class RunOutcome(BaseModel):
     sources: list[dict[str, Any]] = Field(default_factory=list)
     """Cited sources: source_id, source, title, chunk_index, score."""
     interrupt: dict[str, Any] | None = None
-    """The pending Agent-Inbox request (interrupted runs)."""
+    """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
     """Things the person should know."""
     usage: dict[str, int] = Field(default_factory=dict)
