@@ -137,3 +137,23 @@ def test_cli_refuses_a_hostile_reply_in_one_line(response: str, message: str) ->
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_python_api_refuses_a_long_edited_question_and_a_deep_reply(offline_services: Any) -> None:
+    from grace.services import use_services
+    from graph.app import GraceApp
+
+    with use_services(offline_services), GraceApp.open() as grace:
+        paused = grace.ask("Who won the 2018 FIFA World Cup?", thread_id="api-bounds")
+        assert paused.status == "interrupted"
+        edit = {"name": "review_answer", "args": {"query": "x" * 4001}}
+        with pytest.raises(InvalidHumanResponseError, match="over the limit of 4000"):
+            grace.resume("api-bounds", {"decisions": [{"type": "edit", "edited_action": edit}]})
+        deep: Any = []
+        for _ in range(40_000):
+            deep = [deep]
+        with pytest.raises(InvalidHumanResponseError, match="nested more than 32 levels"):
+            grace.resume("api-bounds", deep)
+        assert grace.outcome("api-bounds").status == "interrupted"  # nothing changed
+        done = grace.resume("api-bounds", {"decisions": [{"type": "reject"}]})
+        assert done.status == "completed"
