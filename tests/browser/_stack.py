@@ -26,8 +26,8 @@ CLIENT_NAME = "agent-chat-ui"
 
 
 def client_source() -> Path | None:
-    """Agent Chat UI's source: ``$GRACE_AGENT_CHAT_UI`` or ``shared/clients/`` beside the repo."""
-    if env := os.environ.get("GRACE_AGENT_CHAT_UI"):
+    """Agent Chat UI's source: ``$GRACE_TEST_AGENT_CHAT_UI`` or ``shared/clients/`` beside the repo."""
+    if env := os.environ.get("GRACE_TEST_AGENT_CHAT_UI"):
         return Path(env) if (Path(env) / "package.json").exists() else None
     for parent in ROOT.parents:
         candidate = parent / "shared" / "clients" / CLIENT_NAME
@@ -50,7 +50,7 @@ def missing_requirements() -> list[str]:
         if shutil.which(tool) is None:
             missing.append(f"{tool} (apt-get install nodejs npm)")
     if client_source() is None:
-        missing.append(f"the {CLIENT_NAME} source (set GRACE_AGENT_CHAT_UI)")
+        missing.append(f"the {CLIENT_NAME} source (set GRACE_TEST_AGENT_CHAT_UI)")
     try:
         import playwright  # noqa: F401
     except ImportError:
