@@ -26,7 +26,8 @@ CLIENT_NAME = "agent-chat-ui"
 
 
 def client_source() -> Path | None:
-    """Agent Chat UI's source: ``$GRACE_TEST_AGENT_CHAT_UI`` or ``shared/clients/`` beside the repo."""
+    """Agent Chat UI's source: ``$GRACE_TEST_AGENT_CHAT_UI``, else ``shared/clients/`` beside
+    the repository (or one of its parents)."""
     if env := os.environ.get("GRACE_TEST_AGENT_CHAT_UI"):
         return Path(env) if (Path(env) / "package.json").exists() else None
     for parent in ROOT.parents:
