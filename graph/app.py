@@ -11,6 +11,7 @@ import contextlib
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
@@ -22,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
 from grace.context import GraceContext
-from grace.hitl import HumanInterruptConfig, parse_human_response
+from grace.hitl import parse_human_response
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from graph.builder import builder
@@ -77,7 +78,7 @@ class RunOutcome(BaseModel):
     sources: list[dict[str, Any]] = Field(default_factory=list)
     """Cited sources: source_id, source, title, chunk_index, score."""
     interrupt: dict[str, Any] | None = None
-    """The pending Agent-Inbox request (interrupted runs)."""
+    """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
     """Things the person should know."""
     usage: dict[str, int] = Field(default_factory=dict)
@@ -227,7 +228,7 @@ class GraceApp:
         context: GraceContext | None = None,
         on_event: EventHandler | None = None,
     ) -> RunOutcome:
-        """Continue a paused thread with a HumanResponse; nothing changes if it is invalid.
+        """Continue a paused thread with a decision; nothing changes if it is invalid.
 
         Raises:
             UnknownThreadError: no such thread.
@@ -235,7 +236,10 @@ class GraceApp:
             InvalidHumanResponseError: the response has the wrong shape or type.
         """
         request = self.pending_request(thread_id)
-        parse_human_response(response, HumanInterruptConfig.model_validate(request["config"]))
+        limit = self.settings.run.max_question_chars
+        parse_human_response(
+            response, request, check_question=partial(validate_question, max_chars=limit)
+        )
         return self._run(Command(resume=response), thread_id, context or GraceContext(), on_event)
 
     def threads(self, limit: int = 50) -> list[ThreadSummary]:

@@ -41,14 +41,16 @@ Examples:
 """
 
 _EXAMPLES_RESUME = """
-Examples of replies (Agent Inbox HumanResponse; a one-element list is accepted too):
+Examples of replies (LangChain 1.0 decisions; Agent Inbox replies are accepted too):
 
 \b
-  --response '{"type": "accept"}'                       (not at ESCALATE)
-  --response '{"type": "edit", "args": {"args": {"query": "a better question"}}}'
-  --response '{"type": "edit", "args": {"args": {"answer": "my answer"}}}'
-  --response '{"type": "response", "args": "facts GRACE did not have"}'
-  --response '{"type": "ignore"}'                       (finish unreviewed)
+  --response '{"decisions": [{"type": "approve"}]}'          (not at ESCALATE)
+  --response '{"decisions": [{"type": "edit", "edited_action":
+      {"name": "review_answer", "args": {"query": "a better question"}}}]}'
+  --response '{"decisions": [{"type": "edit", "edited_action":
+      {"name": "review_answer", "args": {"answer": "my answer"}}}]}'
+  --response '{"decisions": [{"type": "reject", "message": "facts GRACE lacked"}]}'
+  --response '{"decisions": [{"type": "reject"}]}'           (finish unreviewed)
 """
 
 app = typer.Typer(
@@ -312,7 +314,7 @@ class ThreadStatus(StrEnum):
     """The run stopped mid-way (killed, or a step could not finish)."""
 
 
-def _resume_hint(thread_id: str, reply: str = '{"type": "ignore"}') -> str:
+def _resume_hint(thread_id: str, reply: str = '{"decisions": [{"type": "reject"}]}') -> str:
     """The command that resumes ``thread_id`` with ``reply``."""
     return f"grace resume {thread_id} --response '{reply}'"
 
@@ -321,36 +323,29 @@ def _resume_hint(thread_id: str, reply: str = '{"type": "ignore"}') -> str:
 
 
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
-    """Show the request's Markdown description and ask for a HumanResponse."""
+    """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
     level = str(request.get("level", ""))
+    action = (request.get("action_requests") or [{}])[0]
     console.print(
         Panel(
-            Markdown(request.get("description", "")),
+            Markdown(action.get("description", "")),
             title=f"GRACE needs you ({level.upper()})",
             border_style=_LEVEL_STYLE.get(level, "yellow"),
         )
     )
     if request.get("error"):
         console.print(Text.assemble(("previous reply rejected: ", "red"), str(request["error"])))
-    cfg = request.get("config", {})
-    choices = [
-        name
-        for name, key in (
-            ("accept", "allow_accept"),
-            ("edit", "allow_edit"),
-            ("respond", "allow_respond"),
-            ("ignore", "allow_ignore"),
-        )
-        if cfg.get(key)
-    ]
+    allowed = set((request.get("review_configs") or [{}])[0].get("allowed_decisions", []))
     legend = {
-        "accept": "go on",
-        "edit": "change the question or write the answer",
-        "respond": "give GRACE facts",
-        "ignore": "finish now, unreviewed",
+        "accept": ("approve", "go on"),
+        "edit": ("edit", "change the question or write the answer"),
+        "respond": ("reject", "give GRACE facts"),
+        "ignore": ("reject", "finish now, unreviewed"),
     }
-    console.print(" · ".join(f"{c}: {legend[c]}" for c in choices), style="dim")
+    choices = [c for c, (decision, _) in legend.items() if decision in allowed]
+    console.print(" · ".join(f"{c}: {legend[c][1]}" for c in choices), style="dim")
     choice = Prompt.ask("Your decision", choices=choices, default=choices[0], console=console)
+    decision: dict[str, Any] = {"type": legend[choice][0]}
     if choice == "edit":
         what = Prompt.ask(
             "Edit the question or write the answer",
@@ -360,11 +355,11 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         )
         text = Prompt.ask("New question" if what == "question" else "Answer", console=console)
         key = "query" if what == "question" else "answer"
-        action = request.get("action_request", {}).get("action", "review")
-        return {"type": "edit", "args": {"action": action, "args": {key: text}}}
-    if choice == "respond":
-        return {"type": "response", "args": Prompt.ask("Your response", console=console)}
-    return {"type": choice}
+        name = action.get("name", "review_answer")
+        decision["edited_action"] = {"name": name, "args": {key: text}}
+    elif choice == "respond":
+        decision["message"] = Prompt.ask("Your response", console=console)
+    return {"decisions": [decision]}
 
 
 def _drive(
@@ -445,18 +440,22 @@ def ask(
 @app.command(epilog=_EXAMPLES_RESUME)
 def resume(
     thread_id: Annotated[str, typer.Argument(help="The paused thread (see `grace threads`).")],
-    response: Annotated[str, typer.Option(help='HumanResponse JSON, e.g. \'{"type": "accept"}\'.')],
+    response: Annotated[
+        str,
+        typer.Option(help='Decision JSON, e.g. \'{"decisions": [{"type": "approve"}]}\'.'),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
-    """Continue a paused thread with your reply (accept / edit / response / ignore).
+    """Continue a paused thread with your decision (approve / edit / reject).
 
     An invalid reply is refused with the reason and changes nothing: the thread stays paused.
     """
+    from grace.hitl import InvalidHumanResponseError, load_reply_json
+
     try:
-        reply = json.loads(response)
-    except json.JSONDecodeError as exc:
-        raise _fail(f"--response is not JSON: {exc}") from None
-    from grace.hitl import InvalidHumanResponseError
+        reply = load_reply_json(response, name="--response")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
 
     interactive = sys.stdin.isatty() and not as_json

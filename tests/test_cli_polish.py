@@ -90,13 +90,14 @@ def test_escalate_legend_lists_only_allowed_replies(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(cli.Prompt, "ask", lambda *a, **k: "ignore")
     request = {
         "level": "escalate",
-        "description": "## GRACE needs you",
-        "config": {"allow_accept": False, "allow_edit": True, "allow_respond": True,
-                   "allow_ignore": True},
+        "action_requests": [{"name": "review_answer", "args": {}, "description": "## GRACE"}],
+        "review_configs": [
+            {"action_name": "review_answer", "allowed_decisions": ["edit", "reject"]}
+        ],
     }
     with cli.console.capture() as captured:
         reply = cli._prompt_reply(request)
-    assert reply == {"type": "ignore"}
+    assert reply == {"decisions": [{"type": "reject"}]}
     legend = captured.get()
     assert "accept:" not in legend and "respond:" in legend and "ignore:" in legend
 
