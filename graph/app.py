@@ -75,7 +75,7 @@ class RunOutcome(BaseModel):
     level: str | None = None
     """Intervention level (silent / notify / confirm / escalate)."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    """Cited sources: source_id, source, title, chunk_index, score."""
+    """Cited sources: source_id, source, title, chunk_index, location, score."""
     interrupt: dict[str, Any] | None = None
     """The pending Agent-Inbox request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
@@ -185,7 +185,9 @@ class GraceApp:
             confidence=values.get("confidence"),
             level=_level_name(level),
             sources=[
-                s.model_dump(include={"source_id", "source", "title", "chunk_index", "score"})
+                s.model_dump(
+                    include={"source_id", "source", "title", "chunk_index", "location", "score"}
+                )
                 for s in values.get("sources", [])
             ],
             notes=list(values.get("notes", [])),
