@@ -1,7 +1,8 @@
 """Document converters: a table keyed by file suffix, each entry a small module.
 
 A converter turns one file into :class:`Section` objects (text + where it came from: PDF
-page, DOCX heading path, CSV row). Markdown, text and HTML stay in
+page, PPTX slide, DOCX heading path, CSV / XLSX sheet and row). Each module imports its
+library inside the function, so ``grace --help`` stays fast. Markdown, text and HTML stay in
 :mod:`grace.retrieval.ingest` (paragraph chunking, unchanged); everything else is here.
 """
 
@@ -12,8 +13,10 @@ from pathlib import Path
 
 from grace.documents.docx import convert_docx
 from grace.documents.pdf import convert_pdf
+from grace.documents.pptx import convert_pptx
 from grace.documents.tabular import convert_csv
 from grace.documents.types import ConvertError, Section
+from grace.documents.xlsx import convert_xlsx
 
 __all__ = ["CONVERTERS", "ConvertError", "Converter", "Section", "convert"]
 
@@ -23,7 +26,9 @@ Converter = Callable[[Path], list[Section]]
 CONVERTERS: dict[str, Converter] = {
     ".pdf": convert_pdf,
     ".docx": convert_docx,
+    ".pptx": convert_pptx,
     ".csv": convert_csv,
+    ".xlsx": convert_xlsx,
 }
 """Suffix (lower case, with dot) → converter. Add a format by adding a row."""
 

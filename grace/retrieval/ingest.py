@@ -1,6 +1,6 @@
 """Ingestion: documents → located chunks in a collection.
 
-- Markdown, plain text and HTML are read here; PDF, DOCX and CSV through the converter
+- Markdown, plain text and HTML are read here; PDF, DOCX, PPTX, CSV and XLSX through the converter
   table in :mod:`grace.documents` (each chunk keeps its page / heading path / row in its
   metadata: ``location`` for display plus ``page``, ``heading_path``, ``row``).
 - Directories are walked recursively (hidden entries skipped; only supported suffixes are

@@ -90,3 +90,39 @@ def test_folder_of_unsupported_files_names_them(store: CorpusStore, tmp_path: Pa
     (problem,) = report.problems
     assert "2 unsupported" in problem.reason
     assert "photo.jpg" in problem.reason and "movie.mp4" in problem.reason
+
+
+def test_xlsx_sheet_row_and_pptx_slide_are_kept(store: CorpusStore, tmp_path: Path) -> None:
+    import openpyxl
+    from pptx import Presentation
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Prices"
+    for row in (["item", "price"], ["apple", "3 euros"], ["melon", "7 euros"], ["梨", "5 euros"]):
+        sheet.append(row)
+    workbook.create_sheet("Blank")
+    workbook.save(tmp_path / "prices.xlsx")
+    deck = Presentation()
+    for title, body in (("Welcome", "Agenda for the day."), ("Budget", "The budget is 40k.")):
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+    deck.save(str(tmp_path / "kickoff.pptx"))
+    report = ingest_paths(store, [tmp_path], collection="docs")
+    assert report.files == 2 and not report.problems
+    melon = store.search("melon price", collection="docs", k=1).hits[0]
+    assert melon.source == "prices.xlsx" and melon.location == "Prices row 3"
+    assert "item: melon; price: 7 euros" in melon.text
+    budget = store.search("budget", collection="docs", k=1).hits[0]
+    assert budget.source == "kickoff.pptx" and budget.location == "slide 2"
+
+
+def test_corrupt_office_files_are_reported(store: CorpusStore, tmp_path: Path) -> None:
+    for name in ("book.xlsx", "deck.pptx"):
+        (tmp_path / name).write_bytes(b"PK\x03\x04 truncated zip")
+    report = ingest_paths(store, [tmp_path], collection="docs")
+    reasons = {Path(p.path).name: p.reason for p in report.problems}
+    assert report.files == 0
+    assert "corrupt" in reasons["book.xlsx"] and "corrupt" in reasons["deck.pptx"]
