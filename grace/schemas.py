@@ -109,6 +109,11 @@ class Source(BaseModel):
     score: float = Field(default=0.0, ge=0.0, le=1.0)
     """Normalised retrieval score."""
 
+    @property
+    def citation(self) -> str:
+        """``rules.pdf p. 3`` (file and place), or just the file when the place is unknown."""
+        return f"{self.source} {self.location}" if self.location else self.source
+
 
 class ToolResult(BaseModel):
     """What a tool returns to ``execute``."""

@@ -295,6 +295,7 @@ class GraceApp:
             "interventions": [i.model_dump(mode="json") for i in v.get("interventions", [])],
             "replans": [r.model_dump(mode="json") for r in v.get("replans", [])],
             "answer": v.get("answer"),
+            "citations": list(dict.fromkeys(s.citation for s in v.get("sources", []))),
             "notes": list(v.get("notes", [])),
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
         }

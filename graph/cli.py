@@ -633,6 +633,8 @@ def show(
         out.print(f"resume with: {_resume_hint(thread_id)}", markup=False)
     if history["answer"]:
         out.print(Panel(history["answer"], title="answer"))
+    if history.get("citations"):
+        out.print("sources: " + ", ".join(history["citations"]), markup=False)
 
 
 def _register_eval() -> None:

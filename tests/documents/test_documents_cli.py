@@ -40,6 +40,8 @@ def test_answer_on_page_two_cites_page_two(grace: Any, docs_dir: Path) -> None:
     assert "twelve euros" in out["answer"]
     cited = [s for s in out["sources"] if s["source"] == "rules.pdf"]
     assert cited and cited[0]["location"] == "p. 2"
+    shown = grace("show", out["thread_id"]).stdout
+    assert "rules.pdf p. 2" in " ".join(shown.split())
 
 
 def test_question_about_one_csv_row_cites_that_row(grace: Any, docs_dir: Path) -> None:
