@@ -126,3 +126,25 @@ def test_corrupt_office_files_are_reported(store: CorpusStore, tmp_path: Path) -
     reasons = {Path(p.path).name: p.reason for p in report.problems}
     assert report.files == 0
     assert "corrupt" in reasons["book.xlsx"] and "corrupt" in reasons["deck.pptx"]
+
+
+def test_encrypted_pdf_is_reported(store: CorpusStore, tmp_path: Path) -> None:
+    from pypdf import PdfWriter
+
+    plain = write_pdf(tmp_path / "plain.pdf", [["A secret page about the vault code."]])
+    writer = PdfWriter(clone_from=plain)
+    writer.encrypt(user_password="secret", algorithm="RC4-128")
+    with open(tmp_path / "locked.pdf", "wb") as handle:
+        writer.write(handle)
+    plain.unlink()
+    report = ingest_paths(store, [tmp_path], collection="docs")
+    (problem,) = report.problems
+    assert Path(problem.path).name == "locked.pdf" and "encrypted" in problem.reason
+    assert report.files == 0
+
+
+def test_source_citation_names_file_and_place() -> None:
+    from grace.schemas import Source
+
+    assert Source(source_id="S1", source="rules.pdf", location="p. 3").citation == "rules.pdf p. 3"
+    assert Source(source_id="S2", source="notes.md").citation == "notes.md"
