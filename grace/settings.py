@@ -114,6 +114,8 @@ class RetrievalSettings(BaseModel):
     """Target chunk size in characters at ingestion."""
     chunk_overlap: int = Field(default=100, ge=0)
     """Overlap between consecutive chunks in characters."""
+    max_file_mb: float = Field(default=100.0, gt=0)
+    """Per-file size cap at ingestion in MB; larger files are skipped with a message."""
     auto_ingest_sample: bool = True
     """Ingest the bundled sample corpus when the default collection is missing or empty."""
 

@@ -76,7 +76,7 @@ class RunOutcome(BaseModel):
     level: str | None = None
     """Intervention level (silent / notify / confirm / escalate)."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    """Cited sources: source_id, source, title, chunk_index, score."""
+    """Cited sources: source_id, source, title, chunk_index, location, score."""
     interrupt: dict[str, Any] | None = None
     """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
@@ -186,7 +186,9 @@ class GraceApp:
             confidence=values.get("confidence"),
             level=_level_name(level),
             sources=[
-                s.model_dump(include={"source_id", "source", "title", "chunk_index", "score"})
+                s.model_dump(
+                    include={"source_id", "source", "title", "chunk_index", "location", "score"}
+                )
                 for s in values.get("sources", [])
             ],
             notes=list(values.get("notes", [])),
@@ -297,6 +299,7 @@ class GraceApp:
             "interventions": [i.model_dump(mode="json") for i in v.get("interventions", [])],
             "replans": [r.model_dump(mode="json") for r in v.get("replans", [])],
             "answer": v.get("answer"),
+            "citations": list(dict.fromkeys(s.citation for s in v.get("sources", []))),
             "notes": list(v.get("notes", [])),
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
         }

@@ -70,6 +70,8 @@ console = Console(stderr=True)
 out = Console()
 """Results (stdout)."""
 
+INGEST_PARTIAL_EXIT = 4
+"""``grace ingest`` exit status when some files were ingested and some failed (1: none)."""
 _LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
 _STATUS_STYLE = {
     "success": "green",
@@ -254,6 +256,12 @@ class _Progress:
 # --- output -------------------------------------------------------------------------------
 
 
+def _where(src: dict[str, Any]) -> str:
+    """``rules.pdf p. 3`` when the chunk knows its place, else ``chunk 4``."""
+    location = src.get("location") or ""
+    return f"{src['source']} {location}" if location else f"chunk {src['chunk_index']}"
+
+
 def _print_outcome(outcome: RunOutcome) -> None:
     if outcome.status == "interrupted":
         out.print(f"[yellow]paused[/] — resume with: grace resume {outcome.thread_id} --response …")
@@ -263,7 +271,7 @@ def _print_outcome(outcome: RunOutcome) -> None:
     for src in outcome.sources:
         out.print(
             f"  [{src['source_id']}] {src['title'] or src['source']} "
-            f"(chunk {src['chunk_index']}, score {src['score']:.2f})",
+            f"({_where(src)}, score {src['score']:.2f})",
             markup=False,
         )
     out.print(
@@ -471,7 +479,9 @@ def resume(
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md, .txt, .html).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (md, txt, html, pdf, docx, csv).")
+    ],
     collection: Annotated[
         str | None, typer.Option(help="Target collection (default: settings).")
     ] = None,
@@ -495,6 +505,7 @@ def ingest(
         chunk_size=settings.retrieval.chunk_size,
         chunk_overlap=settings.retrieval.chunk_overlap,
         progress=not as_json and console.is_terminal,
+        max_file_bytes=int(settings.retrieval.max_file_mb * 1_000_000),
     )
     if as_json:
         _emit_json(report.model_dump(mode="json"))
@@ -509,6 +520,8 @@ def ingest(
         )
     if report.files == 0 and report.problems:
         raise typer.Exit(1)
+    if report.problems:
+        raise typer.Exit(INGEST_PARTIAL_EXIT)
 
 
 @app.command()
@@ -619,6 +632,8 @@ def show(
         out.print(f"resume with: {_resume_hint(thread_id)}", markup=False)
     if history["answer"]:
         out.print(Panel(history["answer"], title="answer"))
+    if history.get("citations"):
+        out.print("sources: " + ", ".join(history["citations"]), markup=False)
 
 
 def _register_eval() -> None:

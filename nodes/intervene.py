@@ -60,6 +60,9 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
         lines += ["", f"**Breakdown ({batch[-1].step_id}):** {parts}; penalties: {pens}"]
     if answer:
         lines += ["", "**Answer so far:**", "", f"> {answer}"]
+    cited = dict.fromkeys(s.citation for r in batch for s in r.sources)
+    if cited:
+        lines += ["", f"**Sources:** {', '.join(cited)}"]
     asks = [r.output for r in batch if r.action == "ask_user"]
     if asks:
         lines += ["", f"**GRACE asks:** {asks[0]}"]
