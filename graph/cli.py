@@ -11,20 +11,29 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Console
 from rich.live import Live
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.prompt import Prompt
-from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
+
+from graph.cli_views import (
+    LEVEL_STYLE,
+    RunView,
+    conf,
+    level_text,
+    print_event,
+    print_history,
+    print_sources,
+)
 
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
     from graph.app import EventHandler, GraceApp, RunOutcome
@@ -72,165 +81,7 @@ out = Console()
 
 INGEST_PARTIAL_EXIT = 4
 """``grace ingest`` exit status when some files were ingested and some failed (1: none)."""
-_LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
-_STATUS_STYLE = {
-    "success": "green",
-    "partial": "yellow",
-    "failed": "red",
-    "skipped": "dim",
-    "pending": "dim",
-    "replaced": "dim",
-}
-
-
-def _level_text(level: str | None) -> Text:
-    if not level:
-        return Text("–", style="dim")
-    return Text(level.upper(), style=_LEVEL_STYLE.get(level, "white"))
-
-
-def _conf(value: float | None) -> str:
-    return f"{value:.2f}" if value is not None else "–"
-
-
 # --- live view ------------------------------------------------------------------------------
-
-
-@dataclass
-class _Row:
-    step_id: str
-    action: str
-    query: str
-    status: str = "pending"
-    ms: float | None = None
-    confidence: float | None = None
-    level: str | None = None
-    note: str = ""
-
-
-@dataclass
-class RunView:
-    """The state of a run as its ``custom`` events arrive, rendered as a rich table."""
-
-    rows: dict[str, _Row] = field(default_factory=dict)
-    """Steps of every plan so far (replans append), by step id."""
-    notices: list[Text] = field(default_factory=list)
-    """Notices, replans, quality-gate results and the pause, in order."""
-    title: str = "plan"
-    """Table title (plan origin and size)."""
-    _last_pause: tuple[Any, ...] | None = None
-
-    def handle(self, event: dict[str, Any]) -> None:
-        """Update from one custom event (unknown events are ignored)."""
-        kind = event.get("event")
-        if kind != "intervention_required":  # the run goes on: no step is paused any more
-            for row in self.rows.values():
-                row.note = ""
-        if kind == "plan_ready":
-            steps = event.get("steps", [])
-            self.title = f"plan ({event.get('origin', '?')}, {len(steps)} steps)"
-            new_ids = {s["step_id"] for s in steps}
-            for row in self.rows.values():  # a replan drops the old plan's unrun steps
-                if row.status == "pending" and row.step_id not in new_ids:
-                    row.status = "replaced"
-            for s in steps:
-                self.rows.setdefault(
-                    s["step_id"],
-                    _Row(s["step_id"], s.get("action", ""), str(s.get("query") or "")),
-                )
-            for repair in event.get("repairs", []):
-                self.notices.append(Text(f"plan repaired: {repair}", style="dim"))
-        elif kind == "step_started":
-            row = self._row(event)
-            row.status, row.action = "running", event.get("action", row.action)
-        elif kind == "step_finished":
-            row = self._row(event)
-            row.status, row.ms = event.get("status", "?"), event.get("execution_time_ms")
-        elif kind == "step_scored":
-            row = self._row(event)
-            row.confidence, row.level = event.get("confidence"), event.get("level")
-        elif kind == "quality_gate":
-            verdict = "passed" if event.get("passed") else "failed"
-            self.notices.append(
-                Text(
-                    f"quality gate {event.get('step_id')}: {verdict} "
-                    f"(score {_conf(event.get('score'))}, "
-                    f"{event.get('regenerations', 0)} regeneration(s))",
-                    style="green" if event.get("passed") else "yellow",
-                )
-            )
-        elif kind == "notice":
-            self.notices.append(Text(f"notice: {event.get('message', '')}", style="cyan"))
-        elif kind == "replan":
-            self.notices.append(
-                Text(f"replan ({event.get('strategy')}): {event.get('reason')}", style="magenta")
-            )
-        elif kind == "intervention_required":
-            key = (event.get("step_id"), event.get("level"), event.get("confidence"))
-            if key == self._last_pause:  # the node re-emits it when it resumes
-                return
-            self._last_pause = key
-            level = str(event.get("level", ""))
-            paused = self.rows.get(str(event.get("step_id")))
-            if paused is not None:
-                paused.note = f"paused ({level.upper()} {_conf(event.get('confidence'))})"
-            self.notices.append(
-                Text(
-                    f"paused at {level.upper()} (confidence {_conf(event.get('confidence'))})",
-                    style=_LEVEL_STYLE.get(level, "yellow"),
-                )
-            )
-
-    def _row(self, event: dict[str, Any]) -> _Row:
-        sid = str(event.get("step_id"))
-        if sid not in self.rows:
-            self.rows[sid] = _Row(sid, str(event.get("action", "")), "")
-        return self.rows[sid]
-
-    def __rich__(self) -> RenderableType:
-        """The table of steps and the notices under it."""
-        table = Table(title=self.title, title_justify="left", expand=False)
-        for name in ("step", "action", "query", "status", "conf", "level"):
-            table.add_column(name, overflow="fold", max_width=48 if name == "query" else None)
-        for r in self.rows.values():
-            status: RenderableType
-            if r.status == "running":
-                status = Spinner("dots", text="running", style="cyan")
-            else:
-                label = r.status + (f" {r.ms:.0f} ms" if r.ms is not None else "")
-                status = Text(label, style=_STATUS_STYLE.get(r.status, "white"))
-            level = _level_text(r.level)
-            if r.note:
-                level.append(f" ← {r.note}", style="bold")
-            table.add_row(r.step_id, r.action, r.query, status, _conf(r.confidence), level)
-        return Group(table, *self.notices)
-
-
-def _print_event(event: dict[str, Any]) -> None:
-    """Line-by-line progress (stderr not a terminal, e.g. captured in a log)."""
-    kind = event.get("event")
-    if kind == "plan_ready":
-        steps = ", ".join(f"{s['step_id']}:{s['action']}" for s in event.get("steps", []))
-        console.print(f"plan ({event.get('origin')}): {steps}")
-        for repair in event.get("repairs", []):
-            console.print(f"  repair: {repair}")
-    elif kind == "step_started":
-        console.print(f"  > {event['step_id']} {event['action']}")
-    elif kind == "step_finished":
-        console.print(
-            f"  {event['step_id']} {event['status']} ({event['execution_time_ms']:.0f} ms)"
-        )
-    elif kind == "step_scored":
-        console.print(f"    confidence {event['confidence']:.2f} {event['level'].upper()}")
-    elif kind == "notice":
-        console.print(f"  notice: {event['message']}")
-    elif kind == "quality_gate":
-        verdict = "passed" if event.get("passed") else "failed"
-        console.print(f"  quality gate {event.get('step_id')}: {verdict}")
-    elif kind == "replan":
-        console.print(f"replan ({event['strategy']}): {event['reason']}")
-    elif kind == "intervention_required":
-        console.print(f"paused at {str(event['level']).upper()} ({event['confidence']:.2f})")
 
 
 class _Progress:
@@ -245,7 +96,7 @@ class _Progress:
     def handler(self) -> EventHandler | None:
         if not self.enabled:
             return None
-        return self.view.handle if self.live else _print_event
+        return self.view.handle if self.live else partial(print_event, console)
 
     def running(self) -> AbstractContextManager[Any]:
         if not self.live:
@@ -256,27 +107,16 @@ class _Progress:
 # --- output -------------------------------------------------------------------------------
 
 
-def _where(src: dict[str, Any]) -> str:
-    """``rules.pdf p. 3`` when the chunk knows its place, else ``chunk 4``."""
-    location = src.get("location") or ""
-    return f"{src['source']} {location}" if location else f"chunk {src['chunk_index']}"
-
-
 def _print_outcome(outcome: RunOutcome) -> None:
     if outcome.status == "interrupted":
         out.print(f"[yellow]paused[/] — resume with: grace resume {outcome.thread_id} --response …")
         return
-    style = _LEVEL_STYLE.get(outcome.level or "", "white")
+    style = LEVEL_STYLE.get(outcome.level or "", "white")
     out.print(Panel(outcome.answer or "", title="answer", border_style=style))
-    for src in outcome.sources:
-        out.print(
-            f"  [{src['source_id']}] {src['title'] or src['source']} "
-            f"({_where(src)}, score {src['score']:.2f})",
-            markup=False,
-        )
+    print_sources(out, outcome.sources)
     out.print(
-        Text.assemble("confidence ", (_conf(outcome.confidence), "bold"), " level ")
-        + _level_text(outcome.level)
+        Text.assemble("confidence ", (conf(outcome.confidence), "bold"), " level ")
+        + level_text(outcome.level)
     )
     for note in outcome.notes:
         out.print(Text.assemble(("note: ", "yellow"), note))
@@ -338,7 +178,7 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         Panel(
             Markdown(action.get("description", "")),
             title=f"GRACE needs you ({level.upper()})",
-            border_style=_LEVEL_STYLE.get(level, "yellow"),
+            border_style=LEVEL_STYLE.get(level, "yellow"),
         )
     )
     if request.get("error"):
@@ -560,7 +400,7 @@ def threads(
         table.add_row(
             r.thread_id,
             Text(r.status, style={"completed": "green", "interrupted": "yellow"}.get(r.status, "")),
-            Text(_conf(r.confidence) + " ") + _level_text(r.level),
+            Text(conf(r.confidence) + " ") + level_text(r.level),
             r.query,
         )
     out.print(table)
@@ -585,55 +425,7 @@ def show(
     if as_json:
         _emit_json(history)
         return
-    s = history["summary"]
-    out.print(
-        Text.assemble((s["query"], "bold"), " — ", s["status"], " · confidence ")
-        + Text(_conf(s["confidence"]))
-        + Text(" · ")
-        + _level_text(s["level"])
-    )
-    plan = history.get("plan") or {}
-    table = Table(
-        "step",
-        "action",
-        "status",
-        "conf",
-        "breakdown",
-        "ms",
-        "output",
-        title=f"plan {plan.get('plan_id', '')} ({plan.get('origin', '?')})",
-        title_justify="left",
-    )
-    for step in history["steps"]:
-        score = step.get("score") or {}
-        parts = [f"{k} {v:.2f}" for k, v in (score.get("breakdown") or {}).items()]
-        parts += [f"-{k} {v:.2f}" for k, v in (score.get("penalties") or {}).items()]
-        table.add_row(
-            step["step_id"],
-            step["action"],
-            Text(step["status"], style=_STATUS_STYLE.get(step["status"], "")),
-            _conf(step.get("confidence")),
-            ", ".join(parts),
-            f"{step['execution_time_ms']:.0f}",
-            (step.get("output") or step.get("error") or "")[:70],
-        )
-    out.print(table)
-    for i in history["interventions"]:
-        out.print(
-            Text.assemble("intervention ", _level_text(i["level"]), f" at {i['score']:.2f}: ")
-            + Text(str(i["response_type"]), style="bold")
-        )
-    for r in history["replans"]:
-        out.print(Text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", style="magenta"))
-    for note in history.get("notes", []):
-        out.print(Text.assemble(("note: ", "yellow"), note))
-    if history.get("pending"):
-        out.print(Panel(Markdown(history["pending"].get("description", "")), title="pending"))
-        out.print(f"resume with: {_resume_hint(thread_id)}", markup=False)
-    if history["answer"]:
-        out.print(Panel(history["answer"], title="answer"))
-    if history.get("citations"):
-        out.print("sources: " + ", ".join(history["citations"]), markup=False)
+    print_history(out, history, _resume_hint(thread_id))
 
 
 def _register_eval() -> None:
