@@ -27,11 +27,13 @@ from grace.hitl import (
     parse_human_response,
 )
 from grace.hitl_chat import pause_message, source_lines
-from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
 from grace.schemas import InterventionRecord, StepResult
+from grace.services import Services
 from grace.state import ReplanRequest, State
-from nodes.common import answer_step, aservices_for, services_for, validate_question
+from grace.tools.roles import is_ask
+from nodes._flow import Flow, RecordOutcome, ResolveRequested, async_node, sync_node
+from nodes.common import answer_step, validate_question
 
 __all__ = ["aintervene", "build_interrupt", "intervene", "pause"]
 
@@ -63,7 +65,7 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
     cited = dict.fromkeys(s.citation for r in batch for s in r.sources)
     if cited:
         lines += ["", f"**Sources:** {', '.join(cited)}"]
-    asks = [r.output for r in batch if r.action == "ask_user"]
+    asks = [r.output for r in batch if is_ask(r.action)]
     if asks:
         lines += ["", f"**GRACE asks:** {asks[0]}"]
     lines += ["", f"**Suggested:** {decision.recommended_action}"]
@@ -140,14 +142,6 @@ def _ask(request: GraceInterrupt, check_question: Callable[[str], str]) -> Human
             value = interrupt(retry.model_dump(mode="json"))
 
 
-def _record_learning(
-    state: State, runtime: Runtime[GraceContext], reply: HumanResponse, score: float
-) -> None:
-    from nodes.learning import record_outcome
-
-    record_outcome(services_for(runtime), runtime, score, reply.type, thread_user=state.user_id)
-
-
 def _ask_person(state: State, max_question_chars: int) -> tuple[GraceInterrupt, HumanResponse]:
     """Build the request, emit ``intervention_required`` and interrupt until a valid reply.
 
@@ -167,38 +161,22 @@ _RESOLVED = HumanResponse(type="ignore")
 """A client ended the pause without a reply (``Command(goto=END)``): finish as it stands."""
 
 
-def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
-    limit = services_for(runtime).settings.run.max_question_chars
-    try:
-        request, reply = _ask_person(state, limit)
-    except GraphInterrupt:
-        if not resolve_requested():
-            raise
-        request, reply = build_interrupt(state), _RESOLVED
-    _record_learning(state, runtime, reply, request.confidence)
-    return _update(state, request, reply)
-
-
-async def aintervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`intervene`: the learned thresholds are recorded with the store's async API."""
-    from nodes.learning import arecord_outcome
-
-    services = await aservices_for(runtime)
     try:
         request, reply = _ask_person(state, services.settings.run.max_question_chars)
     except GraphInterrupt:
-        if not await aresolve_requested():
+        if not (yield from ResolveRequested()):
             raise
         request, reply = build_interrupt(state), _RESOLVED
-    await arecord_outcome(
-        services,
-        runtime,
-        request.confidence,
-        reply.type,
-        thread_user=state.user_id,
-    )
+    yield from RecordOutcome(state.user_id, request.confidence, reply.type)
     return _update(state, request, reply)
+
+
+intervene = sync_node(_flow)
+"""``intervene`` for ``invoke`` / ``stream``."""
+aintervene = async_node(_flow)
+"""``intervene`` for ``ainvoke`` / ``astream`` (the store's async API)."""
 
 
 def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
