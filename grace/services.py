@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from langchain_core.embeddings import Embeddings
@@ -195,14 +196,16 @@ def build_services(
 
 _lock = threading.Lock()
 _default: Services | None = None
-_override: list[Services] = []
+_scoped: ContextVar[Services | None] = ContextVar("grace_services", default=None)
+"""Services set by :func:`use_services` for the current context (thread or task)."""
 
 
 def get_services() -> Services:
     """The services in force: the innermost :func:`use_services`, else the process default."""
     global _default
-    if _override:
-        return _override[-1]
+    scoped = _scoped.get()
+    if scoped is not None:
+        return scoped
     with _lock:
         if _default is None:
             _default = build_services()
@@ -215,19 +218,23 @@ def ready_services() -> Services | None:
 
     Async callers use it to build the default services in a worker thread the first time.
     """
-    if _override:
-        return _override[-1]
-    return _default
+    scoped = _scoped.get()
+    return scoped if scoped is not None else _default
 
 
 @contextlib.contextmanager
 def use_services(services: Services) -> Iterator[Services]:
-    """Make ``services`` the ones nodes get, inside the ``with`` block (process-wide)."""
-    _override.append(services)
+    """Make ``services`` the ones nodes get, inside the ``with`` block.
+
+    Scoped to the current context (a ``ContextVar``), not the process: LangGraph runs nodes
+    in copies of the caller's context, so a run started inside the block sees ``services``
+    while another thread or task keeps its own.
+    """
+    token = _scoped.set(services)
     try:
         yield services
     finally:
-        _override.remove(services)
+        _scoped.reset(token)
 
 
 def close_default_services() -> None:

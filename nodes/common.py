@@ -86,7 +86,7 @@ def is_done(result: StepResult | None) -> bool:
 
 
 def services_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run (the same for every run of the process; ``runtime`` unused)."""
+    """Services for this run: those of :func:`~grace.services.use_services`, else the default."""
     from grace.services import get_services
 
     return get_services()
