@@ -263,12 +263,15 @@ def ask(
     one JSON object {status: completed | interrupted, thread_id, answer, confidence, level,
     sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
     """
+    if not question.strip():
+        raise _fail('the question is empty: grace ask "your question"')
+    if not as_json:  # said before the graph's imports (~1 s): the user sees it started
+        console.print("planning …", style="dim", markup=False)
+
     from grace.context import GraceContext
     from graph.app import GraceApp
     from nodes.common import InvalidQuestionError
 
-    if not question.strip():
-        raise _fail('the question is empty: grace ask "your question"')
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
     with GraceApp.open() as grace:

@@ -149,3 +149,13 @@ def test_the_readme_notebook_command_is_installed_by_its_extra() -> None:
         "optional-dependencies"
     ]
     assert any(dep.startswith("jupyterlab") for dep in extras["notebook"])
+
+
+def test_ask_says_it_started_before_the_graph_is_loaded(tmp_path: Path) -> None:
+    proc = _run_cli(tmp_path, "ask", "When did the horse tram line open in Lumen Bay?")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "planning …"
+    assert any(line.startswith("plan (") for line in lines[1:])
+    json_run = _run_cli(tmp_path, "ask", "When did the horse tram line open?", "--json")
+    assert "planning" not in json_run.stderr  # --json: nothing but the JSON object
