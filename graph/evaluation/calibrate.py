@@ -113,6 +113,8 @@ class CalibrationFit:
     params: CalibrationParams
     n: int
     accuracy: float
+    """Share of runs answered correctly (the calibration's positive class; an abstention is
+    not an answer, so this is lower than ``grace eval``'s accuracy)."""
     auroc: float | None
     ece_raw: float | None
     ece_fitted: float | None
@@ -332,7 +334,8 @@ def calibrate(
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(snippet, encoding="utf-8")
     console.print(
-        f"{fit.n} runs, accuracy {fit.accuracy:.3f}, AUROC {_fmt(fit.auroc)}; ECE raw "
+        f"{fit.n} runs, answered correctly {fit.accuracy:.3f} (abstentions not counted), "
+        f"AUROC {_fmt(fit.auroc)}; ECE raw "
         f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), "
         f"{folds}-fold cross-validated {_fmt(fit.ece_cross_validated)}"
     )
