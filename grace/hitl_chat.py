@@ -19,12 +19,16 @@ __all__ = ["answer_message", "pause_message", "source_lines"]
 
 
 def source_lines(sources: Sequence[Source]) -> list[str]:
-    """``[S1] title (source)`` per source, in order, each once."""
+    """``[S1] title (rules.pdf p. 2)`` per source, in order, each once.
+
+    The file and the place in it (:attr:`Source.citation`); a source whose title is its file
+    name is just ``[S1] rules.pdf p. 2``.
+    """
     seen: dict[str, str] = {}
     for s in sources:
-        label = s.title or s.source
-        where = f" ({s.source})" if s.title and s.source != s.title else ""
-        seen.setdefault(s.source_id, f"[{s.source_id}] {label}{where}")
+        titled = bool(s.title) and s.title != s.source
+        line = f"{s.title} ({s.citation})" if titled else s.citation
+        seen.setdefault(s.source_id, f"[{s.source_id}] {line}")
     return list(seen.values())
 
 

@@ -32,6 +32,59 @@ def write_pdf(path: Path, pages: list[list[str]]) -> Path:
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    path.write_bytes(_pdf_file(objects))
+    return path
+
+
+_TO_UNICODE = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+    b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+    b"/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+    b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+    b"1 beginbfrange <0000> <FFFF> <0000> endbfrange\n"
+    b"endcmap CMapName currentdict /CMap defineresource pop end end"
+)
+"""Maps each 2-byte code to the same Unicode code point (CID = code point, BMP only)."""
+
+
+def write_cjk_pdf(path: Path, pages: list[list[str]]) -> Path:
+    """A PDF with Japanese text: an Identity-H CID font whose ToUnicode map is the identity.
+
+    No glyphs are embedded (nothing here renders it); text extraction reads the ToUnicode map,
+    as it does for PDFs that Japanese word processors write.
+    """
+    count = len(pages)
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count))
+    font = 3 + 2 * count
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
+    ]
+    for i, lines in enumerate(pages):
+        ops = "".join(f"<{t.encode('utf-16-be').hex().upper()}> Tj 0 -16 Td " for t in lines)
+        stream = f"BT /F1 12 Tf 72 720 Td {ops}ET".encode()
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+            f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(
+        f"<< /Type /Font /Subtype /Type0 /BaseFont /GraceCJK /Encoding /Identity-H "
+        f"/DescendantFonts [{font + 1} 0 R] /ToUnicode {font + 2} 0 R >>".encode()
+    )
+    objects.append(
+        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GraceCJK /CIDSystemInfo "
+        b"<< /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor "
+        b"<< /Type /FontDescriptor /FontName /GraceCJK /Flags 4 /FontBBox [0 0 1000 1000] "
+        b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >> /DW 1000 >>"
+    )
+    objects.append(b"<< /Length %d >>\nstream\n" % len(_TO_UNICODE) + _TO_UNICODE + b"\nendstream")
+    path.write_bytes(_pdf_file(objects))
+    return path
+
+
+def _pdf_file(objects: list[bytes]) -> bytes:
+    """Numbered objects, the cross-reference table and the trailer (object 1: catalog)."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -44,8 +97,7 @@ def write_pdf(path: Path, pages: list[list[str]]) -> Path:
         len(objects) + 1,
         xref,
     )
-    path.write_bytes(bytes(out))
-    return path
+    return bytes(out)
 
 
 def write_docx(path: Path, blocks: list[tuple[int, str]]) -> Path:
@@ -73,6 +125,11 @@ RULES_PAGES = [
         "Each member may bring two guests per month.",
         "The guest fee is twelve euros per visit.",
     ],
+]
+
+RULES_PAGES_JA = [
+    ["会員規約", "会員は受付で会員証を提示してください。"],
+    ["ゲスト", "ゲスト料金は一回につき千二百円です。"],
 ]
 
 FAQ_CSV = (

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from grace.services import use_services
 from graph.cli import INGEST_PARTIAL_EXIT, app
-from tests.documents.conftest import write_pdf
+from tests.documents.conftest import RULES_PAGES_JA, write_cjk_pdf, write_pdf
 
 
 @pytest.fixture
@@ -42,6 +42,32 @@ def test_answer_on_page_two_cites_page_two(grace: Any, docs_dir: Path) -> None:
     assert cited and cited[0]["location"] == "p. 2"
     shown = grace("show", out["thread_id"]).stdout
     assert "rules.pdf p. 2" in " ".join(shown.split())
+
+
+def test_japanese_answer_on_page_two_cites_page_two(grace: Any, docs_dir: Path) -> None:
+    write_cjk_pdf(docs_dir / "kiyaku.pdf", RULES_PAGES_JA)
+    grace("ingest", str(docs_dir), "--collection", "docpagesja", "--json")
+    out = json.loads(
+        grace("ask", "ゲスト料金はいくらですか？", "--collection", "docpagesja", "--json").stdout
+    )
+    assert out["status"] == "completed"
+    assert "千二百円" in out["answer"]
+    cited = [s for s in out["sources"] if s["source"] == "kiyaku.pdf"]
+    assert cited and cited[0]["location"] == "p. 2"
+
+
+def test_japanese_answer_from_a_docx_section_cites_its_heading_path(
+    grace: Any, docs_dir: Path
+) -> None:
+    grace("ingest", str(docs_dir), "--collection", "docheadja", "--json")
+    out = json.loads(
+        grace(
+            "ask", "避難訓練は毎年いつ行われますか？", "--collection", "docheadja", "--json"
+        ).stdout
+    )
+    assert "十月" in out["answer"]
+    cited = [s for s in out["sources"] if s["source"] == "handbook.docx"]
+    assert cited and "安全" in cited[0]["location"]
 
 
 def test_question_about_one_csv_row_cites_that_row(grace: Any, docs_dir: Path) -> None:
