@@ -34,7 +34,9 @@ __all__ = [
     "EventHandler",
     "GraceApp",
     "RunOutcome",
+    "ThreadNotIncompleteError",
     "ThreadNotPausedError",
+    "ThreadPausedError",
     "ThreadSummary",
     "UnknownThreadError",
 ]
@@ -60,6 +62,14 @@ class UnknownThreadError(LookupError):
 
 class ThreadNotPausedError(RuntimeError):
     """A resume was sent to a thread that is not waiting for a person."""
+
+
+class ThreadPausedError(RuntimeError):
+    """A new question was asked on a thread that is waiting for a person's reply."""
+
+
+class ThreadNotIncompleteError(RuntimeError):
+    """``continue_run`` was asked of a thread that finished or is paused."""
 
 
 class RunOutcome(BaseModel):
@@ -205,8 +215,34 @@ class GraceApp:
     ) -> RunOutcome:
         """Run a question on a new (or given) thread until it finishes or pauses."""
         question = validate_question(question, self.settings.run.max_question_chars)
+        if thread_id is not None and self.graph.get_state(self._config(thread_id)).interrupts:
+            raise ThreadPausedError(
+                f"thread '{thread_id}' is paused for your review: resume it with "
+                f"`grace resume {thread_id} --response …`, or ask on a new thread"
+            )
         thread_id = thread_id or uuid.uuid4().hex
         return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+
+    def continue_run(
+        self,
+        thread_id: str,
+        *,
+        context: GraceContext | None = None,
+        on_event: EventHandler | None = None,
+    ) -> RunOutcome:
+        """Run an ``incomplete`` thread (its process died mid-run) on from its last checkpoint.
+
+        Raises:
+            UnknownThreadError: no such thread.
+            ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
+        """
+        snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.created_at:
+            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        if snapshot.interrupts or not snapshot.next:
+            state = "paused: resume it with a --response" if snapshot.interrupts else "finished"
+            raise ThreadNotIncompleteError(f"thread '{thread_id}' is {state}")
+        return self._run(None, thread_id, context or GraceContext(), on_event)
 
     def pending_request(self, thread_id: str) -> dict[str, Any]:
         """The pending interrupt of a paused thread (errors for unknown / not paused)."""

@@ -269,7 +269,7 @@ def ask(
         console.print("planning …", style="dim", markup=False)
 
     from grace.context import GraceContext
-    from graph.app import GraceApp
+    from graph.app import GraceApp, ThreadPausedError
     from nodes.common import InvalidQuestionError
 
     interactive = sys.stdin.isatty() and not as_json
@@ -283,7 +283,7 @@ def ask(
                     context=GraceContext(collection=collection, user_id=user),
                     on_event=progress.handler,
                 )
-        except InvalidQuestionError as exc:
+        except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
         _drive(grace, outcome, interactive, as_json, progress)
 
@@ -292,30 +292,49 @@ def ask(
 def resume(
     thread_id: Annotated[str, typer.Argument(help="The paused thread (see `grace threads`).")],
     response: Annotated[
-        str,
-        typer.Option(help='Decision JSON, e.g. \'{"decisions": [{"type": "approve"}]}\'.'),
-    ],
+        str | None,
+        typer.Option(
+            help='Decision JSON, e.g. \'{"decisions": [{"type": "approve"}]}\'; leave it out '
+            "to run an incomplete thread on.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
     """Continue a paused thread with your decision (approve / edit / reject).
 
     An invalid reply is refused with the reason and changes nothing: the thread stays paused.
+    Without --response, an incomplete thread (its run was killed) runs on from its last step.
     """
     from grace.hitl import InvalidHumanResponseError, load_reply_json
 
     try:
-        reply = load_reply_json(response, name="--response")
+        reply = load_reply_json(response, name="--response") if response is not None else None
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
+    from graph.app import (
+        GraceApp,
+        ThreadNotIncompleteError,
+        ThreadNotPausedError,
+        UnknownThreadError,
+    )
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
+    refused = (
+        UnknownThreadError,
+        ThreadNotPausedError,
+        ThreadNotIncompleteError,
+        InvalidHumanResponseError,
+    )
     with GraceApp.open() as grace:
         try:
             with progress.running():
-                outcome = grace.resume(thread_id, reply, on_event=progress.handler)
-        except (UnknownThreadError, ThreadNotPausedError, InvalidHumanResponseError) as exc:
+                if reply is None:
+                    outcome = grace.continue_run(thread_id, on_event=progress.handler)
+                else:
+                    outcome = grace.resume(thread_id, reply, on_event=progress.handler)
+        except refused as exc:
             raise _fail(str(exc)) from None
         _drive(grace, outcome, interactive, as_json, progress)
 

@@ -278,6 +278,17 @@ def test_studio_chat_input_messages(client: SyncLangGraphClient) -> None:
     assert "**Sources:**" in out["messages"][-1]["content"]
 
 
+def test_a_second_question_on_a_thread_is_a_new_turn(client: SyncLangGraphClient) -> None:
+    thread_id = client.threads.create()["thread_id"]
+    first = client.runs.wait(thread_id, "grace", input={"query": ANSWERABLE})
+    assert isinstance(first, dict) and first["answer"]
+    second = client.runs.wait(thread_id, "grace", input={"query": UNANSWERABLE})
+    assert isinstance(second, dict)
+    assert "__interrupt__" in second  # not the first answer again, at SILENT
+    (pending,) = second["__interrupt__"]
+    assert pending["value"]["action_requests"][0]["args"]["query"] == UNANSWERABLE
+
+
 def test_custom_events_stream_through_the_server(client: SyncLangGraphClient) -> None:
     thread_id = client.threads.create()["thread_id"]
     events = [
