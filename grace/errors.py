@@ -6,7 +6,7 @@ raise them, so that catching them costs ``grace --help`` no import.
 
 from __future__ import annotations
 
-__all__ = ["SettingsError", "StoreBusyError"]
+__all__ = ["InvalidCollectionError", "SettingsError", "StoreBusyError"]
 
 
 class SettingsError(ValueError):
@@ -18,3 +18,7 @@ class StoreBusyError(RuntimeError):
 
     The message says which process (pid and command line) and what to do.
     """
+
+
+class InvalidCollectionError(ValueError):
+    """A collection name outside the allowed pattern (:mod:`grace.collection_names`)."""

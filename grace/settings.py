@@ -23,6 +23,7 @@ from pydantic_settings import (
 )
 
 from confidence.config import ConfidenceConfig
+from grace.collection_names import COLLECTION_PATTERN
 from grace.errors import SettingsError
 
 __all__ = [
@@ -106,7 +107,7 @@ class RetrievalSettings(BaseModel):
     """How long a process waits for a collection another process holds (``edge``)."""
     qdrant_api_key: SecretStr | None = None
     """API key of a Qdrant server (also read from ``QDRANT_API_KEY``)."""
-    collection: str = "grace"
+    collection: str = Field(default="grace", pattern=COLLECTION_PATTERN)
     """Default collection; the bundled sample corpus is ingested into it on first use."""
     top_k: int = Field(default=5, ge=1, le=50)
     """Hits returned per search."""

@@ -22,6 +22,7 @@ from langgraph.types import Command, Durability
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
+from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.hitl import parse_human_response
 from grace.serde import use_grace_serializer
@@ -215,6 +216,8 @@ class GraceApp:
     ) -> RunOutcome:
         """Run a question on a new (or given) thread until it finishes or pauses."""
         question = validate_question(question, self.settings.run.max_question_chars)
+        if context is not None and context.collection is not None:
+            check_collection_name(context.collection)
         if thread_id is not None and self.graph.get_state(self._config(thread_id)).interrupts:
             raise ThreadPausedError(
                 f"thread '{thread_id}' is paused for your review: resume it with "

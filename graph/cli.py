@@ -470,13 +470,16 @@ def main() -> None:
 
     Settings problems exit with status 2; a store held by another process with status 3.
     """
-    from grace.errors import SettingsError, StoreBusyError
+    from grace.errors import InvalidCollectionError, SettingsError, StoreBusyError
 
     try:
         app()
     except SettingsError as exc:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see the README's Configuration).")
+        sys.exit(2)
+    except InvalidCollectionError as exc:
+        _print_error(str(exc))
         sys.exit(2)
     except StoreBusyError as exc:  # another process holds the embedded store: say who
         _print_error(str(exc))

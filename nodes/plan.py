@@ -8,6 +8,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
+from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
 from grace.plan_validation import validate_plan
@@ -42,7 +43,7 @@ def plan_request(
     ``collections`` are the store's collections when the caller listed them already (the
     async nodes list them off the event loop); otherwise they are listed here.
     """
-    default = ctx.collection or services.settings.retrieval.collection
+    default = check_collection_name(ctx.collection or services.settings.retrieval.collection)
     if collections is None:
         collections = services.store.list_collections()
     return PlanRequest(

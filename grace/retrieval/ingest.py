@@ -37,6 +37,7 @@ from typing import Any
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, Field
 
+from grace.collection_names import check_collection_name
 from grace.documents import CONVERTERS, ConvertError, Section, convert
 from grace.retrieval.store import CorpusStore
 
@@ -136,7 +137,7 @@ def ingest_paths(
 
     """
     start = time.perf_counter()
-    name = store.resolve(collection)
+    name = check_collection_name(store.resolve(collection))
     report = IngestReport(collection=name)
     files = list(_expand(paths, report.problems, max_file_bytes))
     store.ensure_collection(name)
