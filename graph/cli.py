@@ -34,6 +34,7 @@ from graph.cli_views import (
     print_history,
     print_sources,
 )
+from graph.terminal_text import term, term_text
 
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
     from graph.app import EventHandler, GraceApp, RunOutcome
@@ -109,18 +110,19 @@ class _Progress:
 
 def _print_outcome(outcome: RunOutcome) -> None:
     if outcome.status == "interrupted":
-        out.print(f"[yellow]paused[/] — resume with: grace resume {outcome.thread_id} --response …")
+        hint = term(f" — resume with: grace resume {outcome.thread_id} --response …")
+        out.print(Text.assemble(("paused", "yellow"), hint))
         return
     style = LEVEL_STYLE.get(outcome.level or "", "white")
-    out.print(Panel(outcome.answer or "", title="answer", border_style=style))
+    out.print(Panel(term_text(outcome.answer or ""), title="answer", border_style=style))
     print_sources(out, outcome.sources)
     out.print(
         Text.assemble("confidence ", (conf(outcome.confidence), "bold"), " level ")
         + level_text(outcome.level)
     )
     for note in outcome.notes:
-        out.print(Text.assemble(("note: ", "yellow"), note))
-    out.print(f"[dim]thread {outcome.thread_id}[/]")
+        out.print(Text.assemble(("note: ", "yellow"), term(note)))
+    out.print(term_text(f"thread {outcome.thread_id}", style="dim"))
 
 
 _JSON_FIELDS = {
@@ -144,7 +146,7 @@ def _emit_json(data: Any) -> None:
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
     # soft_wrap: the terminal wraps the line, so no sentence is cut at 80 columns.
-    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
+    console.print(Text.assemble(("error: ", "red"), term(message)), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -176,13 +178,13 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     action = (request.get("action_requests") or [{}])[0]
     console.print(
         Panel(
-            Markdown(action.get("description", "")),
+            Markdown(term(action.get("description", ""))),
             title=f"GRACE needs you ({level.upper()})",
             border_style=LEVEL_STYLE.get(level, "yellow"),
         )
     )
     if request.get("error"):
-        console.print(Text.assemble(("previous reply rejected: ", "red"), str(request["error"])))
+        console.print(Text.assemble(("previous reply rejected: ", "red"), term(request["error"])))
     allowed = set((request.get("review_configs") or [{}])[0].get("allowed_decisions", []))
     legend = {
         "accept": ("approve", "go on"),
@@ -231,7 +233,7 @@ def _drive(
             with progress.running():
                 outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
         except InvalidHumanResponseError as exc:
-            console.print(Text(str(exc), style="red"))
+            console.print(term_text(exc, style="red"))
             outcome = grace.outcome(outcome.thread_id)
     if as_json or not interactive:
         _emit_json(outcome.model_dump(include=_JSON_FIELDS))
@@ -374,11 +376,12 @@ def ingest(
     else:
         for problem in report.problems:
             console.print(
-                Text.assemble(("skipped ", "yellow"), f"{problem.path}: {problem.reason}")
+                Text.assemble(("skipped ", "yellow"), term(f"{problem.path}: {problem.reason}"))
             )
         out.print(
             f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
-            f"'{target}' in {report.seconds:.2f}s"
+            f"'{target}' in {report.seconds:.2f}s",
+            markup=False,
         )
     if report.files == 0 and report.problems:
         raise typer.Exit(1)
@@ -420,10 +423,10 @@ def threads(
     table.add_column("question", overflow="ellipsis", no_wrap=True, ratio=1)
     for r in rows:
         table.add_row(
-            r.thread_id,
+            term_text(r.thread_id),
             Text(r.status, style={"completed": "green", "interrupted": "yellow"}.get(r.status, "")),
             Text(conf(r.confidence) + " ") + level_text(r.level),
-            r.query,
+            term_text(r.query),
         )
     out.print(table)
 
@@ -462,7 +465,7 @@ _register_eval()
 
 def _print_error(message: str) -> None:
     # soft_wrap: the terminal wraps; rich would break a long path mid-sentence.
-    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
+    console.print(Text.assemble(("error: ", "red"), term(message)), soft_wrap=True)
 
 
 def main() -> None:

@@ -18,6 +18,8 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
+from graph.terminal_text import term, term_text
+
 __all__ = [
     "LEVEL_STYLE",
     "RunView",
@@ -56,7 +58,7 @@ def conf(value: float | None) -> str:
 
 def _gate_line(event: Event) -> Text:
     passed = bool(event.get("passed"))
-    return Text(
+    return term_text(
         f"quality gate {event.get('step_id')}: {'passed' if passed else 'failed'} "
         f"(score {conf(event.get('score'))}, {event.get('regenerations', 0)} regeneration(s))",
         style="green" if passed else "yellow",
@@ -112,7 +114,7 @@ class RunView:
                 s["step_id"], _Row(s["step_id"], s.get("action", ""), str(s.get("query") or ""))
             )
         for repair in event.get("repairs", []):
-            self.notices.append(Text(f"plan repaired: {repair}", style="dim"))
+            self.notices.append(term_text(f"plan repaired: {repair}", style="dim"))
 
     def _step_started(self, event: Event) -> None:
         row = self._row(event)
@@ -130,11 +132,11 @@ class RunView:
         self.notices.append(_gate_line(event))
 
     def _notice(self, event: Event) -> None:
-        self.notices.append(Text(f"notice: {event.get('message', '')}", style="cyan"))
+        self.notices.append(term_text(f"notice: {event.get('message', '')}", style="cyan"))
 
     def _replan(self, event: Event) -> None:
         self.notices.append(
-            Text(f"replan ({event.get('strategy')}): {event.get('reason')}", style="magenta")
+            term_text(f"replan ({event.get('strategy')}): {event.get('reason')}", style="magenta")
         )
 
     def _paused(self, event: Event) -> None:
@@ -174,7 +176,8 @@ class RunView:
             level = level_text(r.level)
             if r.note:
                 level.append(f" ← {r.note}", style="bold")
-            table.add_row(r.step_id, r.action, r.query, status, conf(r.confidence), level)
+            cells = (term_text(r.step_id), term_text(r.action), term_text(r.query))
+            table.add_row(*cells, status, conf(r.confidence), level)
         return Group(table, *self.notices)
 
 
@@ -221,7 +224,7 @@ def print_event(console: Console, event: Event) -> None:
     """Print ``event`` as a plain progress line (unknown events print nothing)."""
     line = _PLAIN_LINES.get(str(event.get("event")))
     if line is not None:
-        console.print(line(event), markup=False, highlight=False)
+        console.print(term(line(event)), markup=False, highlight=False)
 
 
 # --- answers and history --------------------------------------------------------------------
@@ -237,8 +240,10 @@ def print_sources(out: Console, sources: list[dict[str, Any]]) -> None:
     """One line per cited source: id, title, where in the document, retrieval score."""
     for src in sources:
         out.print(
-            f"  [{src['source_id']}] {src['title'] or src['source']} "
-            f"({_where(src)}, score {src['score']:.2f})",
+            term(
+                f"  [{src['source_id']}] {src['title'] or src['source']} "
+                f"({_where(src)}, score {src['score']:.2f})"
+            ),
             markup=False,
         )
 
@@ -255,13 +260,13 @@ def _steps_table(history: Mapping[str, Any]) -> Table:
         parts = [f"{k} {v:.2f}" for k, v in (score.get("breakdown") or {}).items()]
         parts += [f"-{k} {v:.2f}" for k, v in (score.get("penalties") or {}).items()]
         table.add_row(
-            step["step_id"],
-            step["action"],
+            term_text(step["step_id"]),
+            term_text(step["action"]),
             Text(step["status"], style=_STATUS_STYLE.get(step["status"], "")),
             conf(step.get("confidence")),
-            ", ".join(parts),
+            term_text(", ".join(parts)),
             f"{step['execution_time_ms']:.0f}",
-            (step.get("output") or step.get("error") or "")[:70],
+            term_text((step.get("output") or step.get("error") or "")[:70]),
         )
     return table
 
@@ -270,7 +275,7 @@ def print_history(out: Console, history: Mapping[str, Any], resume_hint: str) ->
     """``grace show``: the summary line, the steps table, interventions, replans, answer."""
     s = history["summary"]
     out.print(
-        Text.assemble((s["query"], "bold"), " — ", s["status"], " · confidence ")
+        Text.assemble((term(s["query"]), "bold"), " — ", s["status"], " · confidence ")
         + Text(conf(s["confidence"]))
         + Text(" · ")
         + level_text(s["level"])
@@ -279,16 +284,17 @@ def print_history(out: Console, history: Mapping[str, Any], resume_hint: str) ->
     for i in history["interventions"]:
         out.print(
             Text.assemble("intervention ", level_text(i["level"]), f" at {i['score']:.2f}: ")
-            + Text(str(i["response_type"]), style="bold")
+            + term_text(i["response_type"], style="bold")
         )
     for r in history["replans"]:
-        out.print(Text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", style="magenta"))
+        out.print(term_text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", "magenta"))
     for note in history.get("notes", []):
-        out.print(Text.assemble(("note: ", "yellow"), note))
+        out.print(Text.assemble(("note: ", "yellow"), term(note)))
     if history.get("pending"):
-        out.print(Panel(Markdown(history["pending"].get("description", "")), title="pending"))
-        out.print(f"resume with: {resume_hint}", markup=False)
+        description = term(history["pending"].get("description", ""))
+        out.print(Panel(Markdown(description), title="pending"))
+        out.print(term(f"resume with: {resume_hint}"), markup=False)
     if history["answer"]:
-        out.print(Panel(history["answer"], title="answer"))
+        out.print(Panel(term_text(history["answer"]), title="answer"))
     if history.get("citations"):
-        out.print("sources: " + ", ".join(history["citations"]), markup=False)
+        out.print(term("sources: " + ", ".join(history["citations"])), markup=False)

@@ -42,6 +42,7 @@ from graph.evaluation.record import RunRecord
 from graph.evaluation.report import is_correct_run
 from graph.evaluation.runner import run_eval
 from graph.evaluation.selective import is_right
+from graph.terminal_text import term, term_text
 
 __all__ = [
     "CalibrationFit",
@@ -194,9 +195,7 @@ def guarantee_for(
     )
 
 
-def guaranteed_thresholds(
-    base: Thresholds, guarantees: Sequence[ThresholdGuarantee]
-) -> Thresholds:
+def guaranteed_thresholds(base: Thresholds, guarantees: Sequence[ThresholdGuarantee]) -> Thresholds:
     """``base`` with the guaranteed thresholds in place, kept ordered (silent ≥ notify ≥ confirm).
 
     A notify threshold certified above the silent one is capped at it; confirm is lowered
@@ -308,15 +307,15 @@ def calibrate(
     """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
     console = Console()
     if not (dataset_dir / "questions.jsonl").is_file():
-        console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
+        console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
         raise typer.Exit(code=2)
     if method not in ("platt", "isotonic"):
-        console.print(f"[red]--method must be platt or isotonic, not {method!r}[/red]")
+        console.print(term_text(f"--method must be platt or isotonic, not {method!r}", "red"))
         raise typer.Exit(code=2)
     try:
         chosen_part = parse_part(part) if part is not None else None
     except DatasetError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(term_text(exc, style="red"))
         raise typer.Exit(code=2) from None
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
     fit = calibrate_dataset(
@@ -342,4 +341,6 @@ def calibrate(
     for line in lines:
         console.print(line, markup=False)
     console.print(snippet, markup=False)
-    console.print(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG).")
+    console.print(
+        term(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG)."), markup=False
+    )
