@@ -6,7 +6,7 @@ raise them, so that catching them costs ``grace --help`` no import.
 
 from __future__ import annotations
 
-__all__ = ["InvalidCollectionError", "SettingsError", "StoreBusyError"]
+__all__ = ["InvalidCollectionError", "SettingsError", "StorageError", "StoreBusyError"]
 
 
 class SettingsError(ValueError):
@@ -22,3 +22,10 @@ class StoreBusyError(RuntimeError):
 
 class InvalidCollectionError(ValueError):
     """A collection name outside the allowed pattern (:mod:`grace.collection_names`)."""
+
+
+class StorageError(RuntimeError):
+    """A file under the data directory cannot be read or written (read-only, full, damaged).
+
+    The message names the file and says what to do (see :func:`grace.storage_faults.explain`).
+    """

@@ -8,8 +8,11 @@ built on it; Python users can use it or the graph directly.
 from __future__ import annotations
 
 import contextlib
+import logging
+import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -27,6 +30,7 @@ from grace.context import GraceContext
 from grace.hitl import parse_human_response
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
+from grace.storage_faults import storage_faults
 from graph.builder import builder
 from nodes.common import validate_question
 
@@ -43,6 +47,19 @@ __all__ = [
 ]
 
 EventHandler = Callable[[dict[str, Any]], None]
+UnreadableHandler = Callable[[str, Exception], None]
+"""Told about a thread whose checkpoint cannot be read: (thread id, the error)."""
+
+log = logging.getLogger(__name__)
+
+
+def _log_unreadable(thread_id: str, exc: Exception) -> None:
+    log.warning("thread %s skipped: its checkpoint cannot be read (%s)", thread_id, exc)
+
+
+_SQLITE = (sqlite3.Error,)
+_FAULTS = (sqlite3.Error, OSError)
+"""What opening a database may raise for a read-only, full or damaged file."""
 
 DURABILITY: Durability = "sync"
 """LangGraph durability mode of every run: checkpoints are persisted synchronously before
@@ -140,15 +157,23 @@ class GraceApp:
         settings = settings or get_settings()
         cp = settings.checkpoint
         store_kind = "postgres" if cp.kind == "postgres" else cp.kind
-        with (
-            open_checkpointer(
-                cp.kind, sqlite_path=settings.sqlite_path, postgres_url=cp.postgres_url
-            ) as saver,
-            open_store(
-                store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
-            ) as store,
-        ):
-            yield cls(settings, use_grace_serializer(saver), store)
+        with ExitStack() as stack:
+            # A read-only, full or damaged file: one message naming it (StorageError).
+            with storage_faults("cannot open the thread database", settings.sqlite_path, _FAULTS):
+                saver = stack.enter_context(
+                    open_checkpointer(
+                        cp.kind, sqlite_path=settings.sqlite_path, postgres_url=cp.postgres_url
+                    )
+                )
+            with storage_faults("cannot open the user store", settings.store_path, _FAULTS):
+                store = stack.enter_context(
+                    open_store(
+                        store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
+                    )
+                )
+            data_dir = settings.data_dir
+            with storage_faults("cannot write under the data directory", data_dir, _SQLITE):
+                yield cls(settings, use_grace_serializer(saver), store)
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
@@ -283,15 +308,35 @@ class GraceApp:
         )
         return self._run(Command(resume=response), thread_id, context or GraceContext(), on_event)
 
-    def threads(self, limit: int = 50) -> list[ThreadSummary]:
-        """Threads with their latest status, newest first."""
+    def threads(
+        self, limit: int = 50, *, on_unreadable: UnreadableHandler | None = None
+    ) -> list[ThreadSummary]:
+        """Threads with their latest status, newest first.
+
+        A thread whose checkpoint cannot be read (a damaged row) is left out and reported to
+        ``on_unreadable(thread_id, error)`` (default: a logged warning), so one bad row never
+        hides the other threads.
+        """
+        report = on_unreadable or _log_unreadable
         seen: dict[str, str] = {}
-        for item in self.checkpointer.list(None):
-            thread = str(item.config["configurable"]["thread_id"])
-            if thread not in seen:
-                seen[thread] = str(item.checkpoint.get("ts", ""))
+        try:
+            for item in self.checkpointer.list(None):
+                thread = str(item.config["configurable"]["thread_id"])
+                if thread not in seen:
+                    checkpoint: Any = item.checkpoint
+                    seen[thread] = (
+                        str(checkpoint.get("ts", "")) if isinstance(checkpoint, dict) else ""
+                    )
+        except Exception as exc:  # noqa: BLE001 - undecodable row: keep the threads listed so far
+            report("(listing)", exc)
         ordered = sorted(seen.items(), key=lambda kv: kv[1], reverse=True)[:limit]
-        return [self.summary(t, ts) for t, ts in ordered]
+        rows = []
+        for thread, ts in ordered:
+            try:
+                rows.append(self.summary(thread, ts))
+            except Exception as exc:  # noqa: BLE001 - a damaged thread must not hide the rest
+                report(thread, exc)
+        return rows
 
     def summary(self, thread_id: str, updated_at: str = "") -> ThreadSummary:
         """A thread's one-line summary."""
@@ -342,4 +387,3 @@ class GraceApp:
             "notes": list(v.get("notes", [])),
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
         }
-

@@ -403,8 +403,14 @@ def threads(
     """
     from graph.app import GraceApp
 
+    def unreadable(thread: str, exc: Exception) -> None:
+        console.print(
+            Text.assemble(("warning: ", "yellow"), term(f"thread {thread} skipped: {exc}")),
+            soft_wrap=True,
+        )
+
     with GraceApp.open() as grace:
-        rows = grace.threads(limit)
+        rows = grace.threads(limit, on_unreadable=unreadable)
     if status:
         rows = [r for r in rows if r.status == status]
     if as_json:
@@ -471,9 +477,15 @@ def _print_error(message: str) -> None:
 def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
-    Settings problems exit with status 2; a store held by another process with status 3.
+    Settings, collection-name and storage problems (a read-only, full or damaged file) exit
+    with status 2; a store held by another process with status 3.
     """
-    from grace.errors import InvalidCollectionError, SettingsError, StoreBusyError
+    from grace.errors import (
+        InvalidCollectionError,
+        SettingsError,
+        StorageError,
+        StoreBusyError,
+    )
 
     try:
         app()
@@ -481,7 +493,7 @@ def main() -> None:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see the README's Configuration).")
         sys.exit(2)
-    except InvalidCollectionError as exc:
+    except (InvalidCollectionError, StorageError) as exc:
         _print_error(str(exc))
         sys.exit(2)
     except StoreBusyError as exc:  # another process holds the embedded store: say who

@@ -23,8 +23,14 @@ from qdrant_edge import EdgeConfig, EdgeShard
 
 from grace.retrieval.backends.edge_lock import CollectionLock
 from grace.retrieval.store import StoreBusyError
+from grace.storage_faults import explain
 
 __all__ = ["ShardPool", "collection_dir_name"]
+
+_REBUILD = (
+    "the collection's files are damaged: move that directory aside and ingest the documents "
+    "again (the default collection re-ingests the bundled sample by itself)"
+)
 
 _CONFIG_FILE = "edge_config.json"
 """File Qdrant Edge writes into every shard directory."""
@@ -138,6 +144,7 @@ class ShardPool:
                 lease.pending = 0
 
     def _open(self, name: str, lease: _Lease, create: Callable[[], EdgeConfig] | None) -> None:
+        """Load (or create) the shard of ``name`` under its lock; faults as StorageError."""
         lease.lock.acquire(self.lock_timeout)
         try:
             path = self.shard_dir(name)
@@ -153,7 +160,11 @@ class ShardPool:
                 raise StoreBusyError(
                     f"collection '{name}' is open in another process ({path}); retry when it exits"
                 ) from None
-            raise
+            if isinstance(exc, LookupError | StoreBusyError):
+                raise
+            raise explain(
+                f"cannot open collection '{name}' at", self.shard_dir(name), exc, damaged=_REBUILD
+            ) from exc
         lease.generation += 1
         lease.written = False
         self._start_sweeper()
