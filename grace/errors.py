@@ -6,7 +6,13 @@ raise them, so that catching them costs ``grace --help`` no import.
 
 from __future__ import annotations
 
-__all__ = ["InvalidCollectionError", "SettingsError", "StorageError", "StoreBusyError"]
+__all__ = [
+    "InvalidCollectionError",
+    "SettingsError",
+    "StorageError",
+    "StoreBusyError",
+    "ThreadBusyError",
+]
 
 
 class SettingsError(ValueError):
@@ -29,3 +35,7 @@ class StorageError(RuntimeError):
 
     The message names the file and says what to do (see :func:`grace.storage_faults.explain`).
     """
+
+
+class ThreadBusyError(RuntimeError):
+    """Another run (process) is working on this thread; the message names it."""

@@ -31,6 +31,7 @@ from grace.hitl import parse_human_response
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from grace.storage_faults import storage_faults
+from grace.thread_lock import thread_lock
 from graph.builder import builder
 from nodes.common import validate_question
 
@@ -149,6 +150,8 @@ class GraceApp:
         self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
             checkpointer=checkpointer, store=store, name="grace"
         )
+        self.locks_dir = settings.data_dir / "threads"
+        """Where each thread's lock file lives (one writer per thread)."""
 
     @classmethod
     @contextlib.contextmanager
@@ -243,13 +246,14 @@ class GraceApp:
         question = validate_question(question, self.settings.run.max_question_chars)
         if context is not None and context.collection is not None:
             check_collection_name(context.collection)
-        if thread_id is not None and self.graph.get_state(self._config(thread_id)).interrupts:
-            raise ThreadPausedError(
-                f"thread '{thread_id}' is paused for your review: resume it with "
-                f"`grace resume {thread_id} --response …`, or ask on a new thread"
-            )
         thread_id = thread_id or uuid.uuid4().hex
-        return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+        with thread_lock(self.locks_dir, thread_id):
+            if self.graph.get_state(self._config(thread_id)).interrupts:
+                raise ThreadPausedError(
+                    f"thread '{thread_id}' is paused for your review: resume it with "
+                    f"`grace resume {thread_id} --response …`, or ask on a new thread"
+                )
+            return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
 
     def continue_run(
         self,
@@ -264,13 +268,14 @@ class GraceApp:
             UnknownThreadError: no such thread.
             ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
         """
-        snapshot = self.graph.get_state(self._config(thread_id))
-        if not snapshot.created_at:
-            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
-        if snapshot.interrupts or not snapshot.next:
-            state = "paused: resume it with a --response" if snapshot.interrupts else "finished"
-            raise ThreadNotIncompleteError(f"thread '{thread_id}' is {state}")
-        return self._run(None, thread_id, context or GraceContext(), on_event)
+        with thread_lock(self.locks_dir, thread_id):
+            snapshot = self.graph.get_state(self._config(thread_id))
+            if not snapshot.created_at:
+                raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+            if snapshot.interrupts or not snapshot.next:
+                state = "paused: resume it with a --response" if snapshot.interrupts else "finished"
+                raise ThreadNotIncompleteError(f"thread '{thread_id}' is {state}")
+            return self._run(None, thread_id, context or GraceContext(), on_event)
 
     def pending_request(self, thread_id: str) -> dict[str, Any]:
         """The pending interrupt of a paused thread (errors for unknown / not paused)."""
@@ -300,13 +305,16 @@ class GraceApp:
             UnknownThreadError: no such thread.
             ThreadNotPausedError: the thread is not waiting.
             InvalidHumanResponseError: the response has the wrong shape or type.
+            ThreadBusyError: another run is working on the thread (nothing changed).
         """
-        request = self.pending_request(thread_id)
-        limit = self.settings.run.max_question_chars
-        parse_human_response(
-            response, request, check_question=partial(validate_question, max_chars=limit)
-        )
-        return self._run(Command(resume=response), thread_id, context or GraceContext(), on_event)
+        with thread_lock(self.locks_dir, thread_id):  # a second resume at once: refused
+            request = self.pending_request(thread_id)
+            limit = self.settings.run.max_question_chars
+            parse_human_response(
+                response, request, check_question=partial(validate_question, max_chars=limit)
+            )
+            resume: Command[Any] = Command(resume=response)
+            return self._run(resume, thread_id, context or GraceContext(), on_event)
 
     def threads(
         self, limit: int = 50, *, on_unreadable: UnreadableHandler | None = None

@@ -478,13 +478,14 @@ def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
     Settings, collection-name and storage problems (a read-only, full or damaged file) exit
-    with status 2; a store held by another process with status 3.
+    with status 2; a store or thread another process is using with status 3.
     """
     from grace.errors import (
         InvalidCollectionError,
         SettingsError,
         StorageError,
         StoreBusyError,
+        ThreadBusyError,
     )
 
     try:
@@ -496,7 +497,7 @@ def main() -> None:
     except (InvalidCollectionError, StorageError) as exc:
         _print_error(str(exc))
         sys.exit(2)
-    except StoreBusyError as exc:  # another process holds the embedded store: say who
+    except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who
         _print_error(str(exc))
         sys.exit(3)
     finally:
