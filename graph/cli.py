@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import uuid
 from contextlib import AbstractContextManager, nullcontext
 from enum import StrEnum
 from functools import partial
@@ -271,11 +272,13 @@ def ask(
         console.print("planning …", style="dim", markup=False)
 
     from grace.context import GraceContext
+    from grace.errors import StoreBusyError
     from graph.app import GraceApp, ThreadPausedError
     from nodes.common import InvalidQuestionError
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
+    thread_id = thread_id or uuid.uuid4().hex  # known here, to name it if the run stops
     with GraceApp.open() as grace:
         try:
             with progress.running():
@@ -287,6 +290,9 @@ def ask(
                 )
         except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
+        except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
+            hint = f" Thread {thread_id} waits: `grace resume {thread_id}` runs it on."
+            raise _fail(str(exc) + hint, code=3) from None
         _drive(grace, outcome, interactive, as_json, progress)
 
 
