@@ -8,6 +8,8 @@ from __future__ import annotations
 
 __all__ = [
     "InvalidCollectionError",
+    "ModelSetupError",
+    "ModelUnavailableError",
     "SettingsError",
     "StorageError",
     "StoreBusyError",
@@ -39,3 +41,14 @@ class StorageError(RuntimeError):
 
 class ThreadBusyError(RuntimeError):
     """Another run (process) is working on this thread; the message names it."""
+
+
+class ModelSetupError(ValueError):
+    """The configured model cannot be built: unknown spec, package not installed, no API key.
+
+    The message names the ``pip install`` to run or the variable to set.
+    """
+
+
+class ModelUnavailableError(RuntimeError):
+    """The model's server does not answer (e.g. a local Ollama that is not running)."""

@@ -257,6 +257,14 @@ def ask(
         str | None, typer.Option(help="Collection to search (default: settings).")
     ] = None,
     user: Annotated[str | None, typer.Option(help="User whose learned thresholds apply.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="Chat model of this run: provider:model (openai:gpt-4.1-mini, ollama:qwen3, "
+            "google_genai:gemini-2.5-flash) or offline (default: settings models.chat).",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
     """Answer QUESTION from your documents; pause and ask you when confidence is low.
@@ -273,8 +281,12 @@ def ask(
 
     from grace.context import GraceContext
     from grace.errors import StoreBusyError
+    from grace.services import check_model
+    from grace.settings import get_settings
     from graph.app import GraceApp, ThreadPausedError
     from nodes.common import InvalidQuestionError
+
+    check_model(get_settings(), model)  # a missing package, key or server: one line, no run
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
@@ -285,7 +297,7 @@ def ask(
                 outcome = grace.ask(
                     question,
                     thread_id=thread_id,
-                    context=GraceContext(collection=collection, user_id=user),
+                    context=GraceContext(collection=collection, user_id=user, model=model),
                     on_event=progress.handler,
                 )
         except (InvalidQuestionError, ThreadPausedError) as exc:
@@ -483,11 +495,13 @@ def _print_error(message: str) -> None:
 def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
-    Settings, collection-name and storage problems (a read-only, full or damaged file) exit
-    with status 2; a store or thread another process is using with status 3.
+    Settings, model, collection-name and storage problems (a read-only, full or damaged
+    file) exit with status 2; a store or thread another process is using with status 3.
     """
     from grace.errors import (
         InvalidCollectionError,
+        ModelSetupError,
+        ModelUnavailableError,
         SettingsError,
         StorageError,
         StoreBusyError,
@@ -500,7 +514,7 @@ def main() -> None:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see the README's Configuration).")
         sys.exit(2)
-    except (InvalidCollectionError, StorageError) as exc:
+    except (InvalidCollectionError, StorageError, ModelSetupError, ModelUnavailableError) as exc:
         _print_error(str(exc))
         sys.exit(2)
     except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who

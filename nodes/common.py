@@ -98,7 +98,7 @@ def services_for(runtime: Runtime[GraceContext] | None) -> Services:
     """Services for this run: those of :func:`~grace.services.use_services`, else the default."""
     from grace.services import get_services
 
-    return get_services()
+    return get_services().with_model(context_of(runtime).model)
 
 
 async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
@@ -110,6 +110,7 @@ async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
     from grace.services import ready_services
 
     services = ready_services()
-    if services is not None:
-        return services
+    ready = services.ready_with_model(context_of(runtime).model) if services else None
+    if ready is not None:
+        return ready
     return await asyncio.to_thread(services_for, runtime)
