@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings
 from graph import builder
 from graph.app import GraceApp
-from tests.reliability.conftest import SIMPLE, cfg
+from tests.reliability.conftest import SIMPLE, cfg, grace_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = ["../../x", "a/b", ".hidden", "", "x" * 129, "tab\tname", "_private"]
@@ -35,20 +33,9 @@ def test_good_names_pass(name: str) -> None:
     assert check_collection_name(name) == name
 
 
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GRACE_DATA_DIR": str(tmp_path)},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize("command", [["ask", "q", "--json"], ["ingest", "README.md"]])
 def test_cli_refuses_a_path_like_collection_in_one_line(tmp_path: Path, command: list[str]) -> None:
-    proc = _cli(tmp_path, *command, "--collection", "../../x")
+    proc = grace_cli(tmp_path, *command, "--collection", "../../x")
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: invalid collection name '../../x'")
     assert "Traceback" not in proc.stderr

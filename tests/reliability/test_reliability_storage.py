@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,29 +15,16 @@ import pytest
 from checkpoints import checkpointer as checkpointer_module
 from grace.errors import StorageError
 from graph.app import GraceApp
-from tests.reliability.conftest import SIMPLE
+from tests.reliability.conftest import SIMPLE, grace_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(data.parent), "GRACE_DATA_DIR": str(data)}
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")
 def healthy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data directory after one answered question (sample corpus ingested)."""
     data = tmp_path_factory.mktemp("healthy") / "data"
-    assert _cli(data, "ask", SIMPLE, "--json").returncode == 0
+    assert grace_cli(data, "ask", SIMPLE, "--json").returncode == 0
     return data
 
 
@@ -60,7 +46,7 @@ def _one_clean_line(proc: subprocess.CompletedProcess[str], *expected: str) -> N
 def test_garbage_checkpoint_database(healthy: Path, tmp_path: Path) -> None:
     data = _copy(healthy, tmp_path)
     (data / "checkpoints.sqlite").write_bytes(b"this is not sqlite" * 10)
-    proc = _cli(data, "threads")
+    proc = grace_cli(data, "threads")
     _one_clean_line(proc, str(data / "checkpoints.sqlite"), "not a database", "move it aside")
 
 
@@ -70,7 +56,7 @@ def test_truncated_checkpoint_database(healthy: Path, tmp_path: Path) -> None:
     db = data / "checkpoints.sqlite"
     with db.open("r+b") as f:
         f.truncate(3000)
-    proc = _cli(data, "ask", SIMPLE, "--json")
+    proc = grace_cli(data, "ask", SIMPLE, "--json")
     _one_clean_line(proc, str(db), "malformed", "restore it from a backup")
 
 
@@ -80,7 +66,7 @@ def test_unopenable_database_path(tmp_path: Path) -> None:
     # read-only directory for a non-root user (the test runs as root in CI).
     data = tmp_path / "data"
     (data / "checkpoints.sqlite").mkdir(parents=True)
-    proc = _cli(data, "threads")
+    proc = grace_cli(data, "threads")
     _one_clean_line(proc, "unable to open database file", "writable")
 
 
@@ -89,7 +75,7 @@ def test_damaged_collection_files(healthy: Path, tmp_path: Path) -> None:
     data = _copy(healthy, tmp_path)
     shard = data / "qdrant" / "edge" / "grace"
     (shard / "edge_config.json").write_text("{ not json", encoding="utf-8")
-    proc = _cli(data, "ask", SIMPLE, "--json")
+    proc = grace_cli(data, "ask", SIMPLE, "--json")
     _one_clean_line(proc, "cannot open collection 'grace'", str(shard), "ingest the documents")
 
 
@@ -106,9 +92,7 @@ def test_disk_full_during_a_run_names_the_data_directory(
     assert str(tmp_path) in message and "full" in message and "free space" in message
 
 
-def test_a_damaged_checkpoint_row_is_skipped_with_a_warning(
-    offline: Any, tmp_path: Path
-) -> None:
+def test_a_damaged_checkpoint_row_is_skipped_with_a_warning(offline: Any, tmp_path: Path) -> None:
     settings = offline.settings.model_copy(update={"data_dir": tmp_path})
     with GraceApp.open(settings) as app:
         app.ask(SIMPLE, thread_id="good")

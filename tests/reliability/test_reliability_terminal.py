@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from rich.console import Console
 from graph import cli, cli_views
 from graph.app import RunOutcome
 from graph.terminal_text import term
+from tests.reliability.conftest import grace_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 OSC_TITLE = "\x1b]0;pwned\x07"
@@ -31,36 +30,17 @@ def test_term_shows_controls_and_keeps_text() -> None:
     assert term("line one\n\tline two — 霧ヶ丘 [b]") == "line one\n\tline two — 霧ヶ丘 [b]"
 
 
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path),
-        "GRACE_DATA_DIR": str(tmp_path / "d"),
-        "COLUMNS": "200",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.slow
 def test_a_document_with_an_osc_sequence_is_shown_escaped(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "ferry.md").write_text(f"# Gull Island Ferry\n\n{SENTENCE}\n", encoding="utf-8")
-    assert _cli(tmp_path, "ingest", str(docs), "--collection", "osc").returncode == 0
-    asked = _cli(
-        tmp_path, "ask", "When does the ferry to Gull Island leave?", "--collection", "osc"
-    )
+    assert grace_cli(tmp_path / "d", "ingest", str(docs), "--collection", "osc").returncode == 0
+    question = "When does the ferry to Gull Island leave?"
+    asked = grace_cli(tmp_path / "d", "ask", question, "--collection", "osc")
     out = json.loads(asked.stdout)
     assert OSC_TITLE in out["answer"]  # JSON keeps the exact text (escaped by JSON itself)
-    shown = _cli(tmp_path, "show", out["thread_id"])
+    shown = grace_cli(tmp_path / "d", "show", out["thread_id"])
     assert shown.returncode == 0, shown.stderr
     for raw in ("\x1b", "\x07", RLO):
         assert raw not in shown.stdout + shown.stderr
@@ -101,7 +81,7 @@ def test_the_answer_panel_and_live_view_escape_it_on_a_colour_terminal(
 
 def test_a_question_with_escapes_is_escaped_in_threads(tmp_path: Path) -> None:
     question = f"Who built the {CLEAR}lighthouse{OSC_TITLE}?"
-    _cli(tmp_path, "ask", question, "--json")
-    listed = _cli(tmp_path, "threads")
+    grace_cli(tmp_path / "d", "ask", question, "--json")
+    listed = grace_cli(tmp_path / "d", "threads", COLUMNS="200")
     assert listed.returncode == 0, listed.stderr
     assert "\x1b" not in listed.stdout and "\\x1b[2Jlighthouse" in listed.stdout
