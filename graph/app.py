@@ -242,7 +242,16 @@ class GraceApp:
         context: GraceContext | None = None,
         on_event: EventHandler | None = None,
     ) -> RunOutcome:
-        """Run a question on a new (or given) thread until it finishes or pauses."""
+        """Run a question on a new (or given) thread until it finishes or pauses.
+
+        On a thread that finished, the question is a new turn (the transcript is kept).
+
+        Raises:
+            InvalidQuestionError: empty, too long or not text.
+            InvalidCollectionError: the context names an invalid collection.
+            ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
+            ThreadBusyError: another run is working on the thread (nothing changed).
+        """
         question = validate_question(question, self.settings.run.max_question_chars)
         if context is not None and context.collection is not None:
             check_collection_name(context.collection)
