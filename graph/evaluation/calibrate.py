@@ -35,6 +35,7 @@ from confidence import CalibrationMethod, CalibrationParams, Thresholds, apply_c
 from confidence.calibration import fit_calibration_params
 from confidence.config import ThresholdGuarantee
 from confidence.risk_control import choose_threshold
+from grace.providers.models import calibration_label
 from grace.settings import GraceSettings
 from graph.evaluation.dataset import DatasetError, parse_part
 from graph.evaluation.metrics import auroc, ece
@@ -153,7 +154,8 @@ def calibrate_dataset(
     where = Path(dataset_dir).name + (f" part {part[0]}/{part[1]} by article" if part else "")
     note = f"{where}: {len(records)} runs, {method}, {date.today().isoformat()}"
     params = fit_calibration(records, method=method, min_bin_size=min_bin_size, fitted_on=note)
-    params = params.model_copy(update={"provider": "gemini" if base.use_gemini() else "offline"})
+    # The calibration applies to the engine it was fitted on (offline, gemini, openai, …).
+    params = params.model_copy(update={"provider": calibration_label(base.chat_spec())})
     fitted = [apply_calibration(s, params) for s in scores]
     cv = (
         cross_validated(records, method=method, min_bin_size=min_bin_size, folds=folds)
