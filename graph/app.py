@@ -21,7 +21,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
-from langgraph.types import Command, Durability
+from langgraph.types import Command, Durability, StateSnapshot
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
@@ -89,6 +89,22 @@ class ThreadPausedError(RuntimeError):
 
 class ThreadNotIncompleteError(RuntimeError):
     """``continue_run`` was asked of a thread that finished or is paused."""
+
+
+ThreadStatus = Literal["completed", "interrupted", "incomplete"]
+
+
+def thread_status(snapshot: StateSnapshot) -> ThreadStatus:
+    """Where a thread's newest checkpoint leaves it.
+
+    ``incomplete`` means tasks are still due: a run died mid-way. Tasks are the test, not
+    ``snapshot.next``: when a process dies after the last task of a super-step saved its
+    writes but before the next checkpoint was written, ``next`` is empty although the run
+    has further to go (``invoke(None)`` applies those writes and carries on).
+    """
+    if snapshot.interrupts:
+        return "interrupted"
+    return "incomplete" if snapshot.tasks else "completed"
 
 
 class RunOutcome(BaseModel):
@@ -281,9 +297,13 @@ class GraceApp:
             snapshot = self.graph.get_state(self._config(thread_id))
             if not snapshot.created_at:
                 raise UnknownThreadError(f"unknown thread id '{thread_id}'")
-            if snapshot.interrupts or not snapshot.next:
-                state = "paused: resume it with a --response" if snapshot.interrupts else "finished"
-                raise ThreadNotIncompleteError(f"thread '{thread_id}' is {state}")
+            status = thread_status(snapshot)
+            if status == "interrupted":
+                raise ThreadNotIncompleteError(
+                    f"thread '{thread_id}' is paused: resume it with a --response"
+                )
+            if status == "completed":
+                raise ThreadNotIncompleteError(f"thread '{thread_id}' is finished")
             return self._run(None, thread_id, context or GraceContext(), on_event)
 
     def pending_request(self, thread_id: str) -> dict[str, Any]:
@@ -359,14 +379,14 @@ class GraceApp:
         """A thread's one-line summary."""
         snapshot = self.graph.get_state(self._config(thread_id))
         values = snapshot.values
-        if snapshot.interrupts:
+        status = thread_status(snapshot)
+        if status == "interrupted":
             request = snapshot.interrupts[0].value
-            status, conf, level = "interrupted", request.get("confidence"), request.get("level")
-        elif values.get("answer"):
-            status, conf = "completed", values.get("confidence")
-            level = _level_name(values.get("level"))
+            conf, level = request.get("confidence"), request.get("level")
+        elif status == "completed":
+            conf, level = values.get("confidence"), _level_name(values.get("level"))
         else:
-            status, conf, level = "incomplete", values.get("confidence"), None
+            conf, level = values.get("confidence"), None
         return ThreadSummary(
             thread_id=thread_id,
             status=status,

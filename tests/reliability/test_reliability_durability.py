@@ -107,3 +107,42 @@ def test_grace_app_runs_with_sync_durability(
     monkeypatch.setattr(app.graph, "stream", spy)
     app.ask("When did the horse tram line open in Lumen Bay?", thread_id="d1")
     assert seen == ["sync"]
+
+
+class _DiesBeforeCheckpoint(Exception):
+    """Stands in for SIGKILL landing between a task's saved writes and the next checkpoint."""
+
+
+def test_run_killed_after_writes_but_before_checkpoint_is_incomplete(
+    offline: Any, tmp_path: Path
+) -> None:
+    """The deterministic form of the kill window the SIGKILL test hits now and then.
+
+    The last task of a super-step has saved its writes, the next checkpoint is not written:
+    ``snapshot.next`` is empty there, yet the run has further to go.
+    """
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.app import GraceApp, thread_status
+
+    saver = use_grace_serializer(InMemorySaver())
+    original_put, puts = saver.put, []
+
+    def put_then_die(*args: Any, **kwargs: Any) -> Any:
+        puts.append(1)
+        if len(puts) == 4:  # checkpoints: input, plan, execute, confidence ← dies here
+            raise _DiesBeforeCheckpoint
+        return original_put(*args, **kwargs)
+
+    saver.put = put_then_die  # type: ignore[method-assign]
+    app = GraceApp(offline.settings, saver)
+    with pytest.raises(_DiesBeforeCheckpoint):
+        app.ask("When did the horse tram line open in Lumen Bay?", thread_id="w1")
+    saver.put = original_put  # type: ignore[method-assign]
+    snapshot = app.graph.get_state({"configurable": {"thread_id": "w1"}})
+    assert snapshot.next == () and snapshot.tasks  # the window: writes saved, no checkpoint
+    assert thread_status(snapshot) == "incomplete"
+    assert app.summary("w1").status == "incomplete"
+    continued = app.continue_run("w1")
+    assert continued.status == "completed" and "1874" in (continued.answer or "")
+    assert app.summary("w1").status == "completed"
