@@ -81,6 +81,10 @@ _JA_INTERROGATIVES = frozenset(
 _JA_INTERROGATIVE_PREFIXES = ("何", "幾")
 # Sudachi refuses inputs above ~49 KB; Japanese runs are cut well below that.
 _SUDACHI_MAX_CHARS = 4000
+# The morpheme fields read here (part of speech, normalised form) plus the split information
+# modes A and B need: Sudachi skips decoding the rest (readings, dictionary forms, synonym
+# groups), which makes its analysis ~20 % faster with the same morphemes.
+_SUDACHI_FIELDS = {"pos", "normalized_form", "split_a", "split_b"}
 
 
 @lru_cache(maxsize=1)
@@ -101,7 +105,7 @@ def _sudachi(mode: str) -> Any:
         from sudachipy import SplitMode
 
         split = {"A": SplitMode.A, "B": SplitMode.B, "C": SplitMode.C}[mode]
-        tok = _sudachi_dictionary().tokenizer(mode=split)
+        tok = _sudachi_dictionary().tokenizer(mode=split, fields=_SUDACHI_FIELDS)
         setattr(_local, key, tok)
     return tok
 
