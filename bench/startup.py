@@ -3,7 +3,8 @@
 Each figure is the median wall time over a few fresh processes (``python -m graph.cli``, as
 the console script runs it). ``ask`` is measured on a data directory that already holds the
 sample corpus (the first, ingesting run is not timed); "first output" is the first line the
-command writes (the plan, on stderr, when stderr is not a terminal).
+command writes on stderr (``planning …``, before the graph is imported); "plan shown" is the
+plan's line, after the imports, the store's opening and the ``plan`` node.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def _help_seconds(env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def _first_output_seconds(env: dict[str, str]) -> float:
+def _first_output_seconds(env: dict[str, str]) -> tuple[float, float]:
+    """Seconds to the first line on stderr and to the plan's line (``plan (…): …``)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [*_CLI, "ask", QUESTION],
@@ -48,8 +50,13 @@ def _first_output_seconds(env: dict[str, str]) -> float:
     assert proc.stderr is not None
     proc.stderr.readline()
     first = time.perf_counter() - start
+    plan = first
+    for line in proc.stderr:
+        if line.startswith("plan ("):
+            plan = time.perf_counter() - start
+            break
     proc.communicate(timeout=120)
-    return first
+    return first, plan
 
 
 def startup(runs: int = 5) -> dict[str, Any]:
@@ -60,11 +67,14 @@ def startup(runs: int = 5) -> dict[str, Any]:
             [*_CLI, "ask", QUESTION, "--json"], env=env, capture_output=True, check=True
         )
         help_s = statistics.median(_help_seconds(env) for _ in range(runs))
-        ask_s = statistics.median(_first_output_seconds(env) for _ in range(runs))
+        asks = [_first_output_seconds(env) for _ in range(runs)]
+        ask_s = statistics.median(first for first, _ in asks)
+        plan_s = statistics.median(plan for _, plan in asks)
     return {
         "runs": runs,
         "help_s": round(help_s, 3),
         "ask_first_output_s": round(ask_s, 3),
+        "ask_plan_shown_s": round(plan_s, 3),
         "goal": {"help_s": 0.5, "ask_first_output_s": 1.0},
         "met": help_s <= 0.5 and ask_s <= 1.0,
     }

@@ -64,9 +64,9 @@ class CalibrationParams(BaseModel):
     fitted_on: str = ""
     """Where the parameters come from (data set, size, date) — for the reader only."""
     provider: str = "any"
-    """Provider whose raw scores the map was fitted on (``offline``, ``gemini``) or ``any``:
-    scores of another provider are left uncalibrated, since a map fitted on one judge's
-    scale says nothing about another's."""
+    """Engine whose raw scores the map was fitted on (``offline``, ``gemini``, ``openai`` …)
+    or ``any``: scores of another engine are left uncalibrated, since a map fitted on one
+    judge's scale says nothing about another's."""
 
     def applies_to(self, provider: str) -> bool:
         """Whether this map calibrates scores produced by ``provider``."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
@@ -80,13 +80,13 @@ def _json_from_text(message: object) -> Any:
         return None
 
 
-def read_structured(result: Any, schema: type[M]) -> StructuredOutcome[M]:
+def read_structured(result: Any, schema: type[M], what: str = "judge") -> StructuredOutcome[M]:
     """Interpret the ``{"raw", "parsed", "parsing_error"}`` dict of a structured call.
 
     Accepts a parsed ``schema`` instance or dict; when the model answered with JSON text
     instead of a tool call, that text (optionally in a ``json`` code fence) is validated
     against ``schema``. Anything else is an error: a parsing error, a validation error,
-    or no verdict at all.
+    or no verdict at all. ``what`` names the caller in the errors (``judge``, ``planner``).
     """
     if not isinstance(result, dict):
         return StructuredOutcome(None, f"unexpected structured-output result {type(result)}")
@@ -94,21 +94,21 @@ def read_structured(result: Any, schema: type[M]) -> StructuredOutcome[M]:
     error = result.get("parsing_error")
     if isinstance(error, BaseException):
         return StructuredOutcome(
-            None, f"malformed judge output ({describe_error(error)})", inp, out
+            None, f"malformed {what} output ({describe_error(error)})", inp, out
         )
     if error is not None:
-        return StructuredOutcome(None, f"malformed judge output ({error})", inp, out)
+        return StructuredOutcome(None, f"malformed {what} output ({error})", inp, out)
     parsed = result.get("parsed")
     if parsed is None:
         parsed = _json_from_text(result.get("raw"))
         if parsed is None:
-            return StructuredOutcome(None, "the judge returned no structured verdict", inp, out)
+            return StructuredOutcome(None, f"the {what} returned no structured verdict", inp, out)
     if isinstance(parsed, schema):
         return StructuredOutcome(parsed, None, inp, out)
     try:
         value = schema.model_validate(parsed)
     except ValidationError as exc:
-        return StructuredOutcome(None, f"malformed judge output ({describe_error(exc)})", inp, out)
+        return StructuredOutcome(None, f"malformed {what} output ({describe_error(exc)})", inp, out)
     return StructuredOutcome(value, None, inp, out)
 
 
@@ -138,9 +138,11 @@ class StructuredCall(Generic[M]):
     branches in a thread pool on every sync call. A model whose structured output is not a
     ``model | parser`` sequence is called through ``include_raw=True`` as before.
 
-    Building happens inside :meth:`invoke` / :meth:`ainvoke`, so a model that cannot do
-    structured output fails the call (the caller's "not measured" / template path), not
-    the constructor; a failed build is retried on the next call.
+    Building happens inside :meth:`invoke` / :meth:`ainvoke`. A model with no structured
+    output at all (no tool calling: ``with_structured_output`` raises NotImplementedError)
+    is asked for the JSON object in its text, with the schema, and gets one repair try with
+    the validation error; a reply that still does not validate is the caller's "not
+    measured" / template path. Any other failed build is retried on the next call.
     """
 
     def __init__(self, model: BaseChatModel, schema: type[M]) -> None:
@@ -148,10 +150,16 @@ class StructuredCall(Generic[M]):
         self.model = model
         self.schema = schema
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
+        self._json_in_text = False
 
     def _build(self) -> tuple[Runnable[Any, Any], Runnable[Any, Any] | None]:
         if self._parts is None:
-            chain = self.model.with_structured_output(self.schema)
+            try:
+                chain = self.model.with_structured_output(self.schema)
+            except NotImplementedError:  # no tool calling / JSON mode: ask for JSON in text
+                self._json_in_text = True
+                self._parts = (self.model, None)
+                return self._parts
             if isinstance(chain, RunnableSequence) and len(chain.steps) == 2:
                 self._parts = (chain.first, chain.last)
             else:
@@ -173,9 +181,35 @@ class StructuredCall(Generic[M]):
             return {"raw": raw, "parsed": None, "parsing_error": exc}
         return {"raw": raw, "parsed": parsed, "parsing_error": None}
 
+    def _json_prompt(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+        schema = json.dumps(self.schema.model_json_schema(), ensure_ascii=False)
+        ask = (
+            f"Reply with one JSON object only, no other text, valid against this schema:\n{schema}"
+        )
+        return [*messages, HumanMessage(ask)]
+
+    def _repair_prompt(self, asked: list[BaseMessage], raw: Any, error: str) -> list[BaseMessage]:
+        fix = f"That reply was not usable ({error}). Reply with the corrected JSON object only."
+        return [*asked, raw, HumanMessage(fix)] if isinstance(raw, BaseMessage) else asked
+
+    @staticmethod
+    def _as_result(raw: Any) -> dict[str, Any]:
+        return {"raw": raw, "parsed": None, "parsing_error": None}  # read_structured parses
+
     def invoke(self, messages: Sequence[BaseMessage]) -> Any:
-        """One model call; the ``include_raw=True`` dict (model exceptions propagate)."""
+        """One model call; the ``include_raw=True`` dict (model exceptions propagate).
+
+        A model without structured output is asked for JSON in its text and, if the reply
+        does not validate, asked once more with the error (one repair try).
+        """
         call, parser = self._build()
+        if self._json_in_text:
+            asked = self._json_prompt(messages)
+            result = self._as_result(call.invoke(asked))
+            error = read_structured(result, self.schema).error
+            if error is None:
+                return result
+            return self._as_result(call.invoke(self._repair_prompt(asked, result["raw"], error)))
         if parser is None:
             return call.invoke(list(messages))
         return self._parse(parser, call.invoke(list(messages)))
@@ -183,6 +217,14 @@ class StructuredCall(Generic[M]):
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
         call, parser = self._build()
+        if self._json_in_text:
+            asked = self._json_prompt(messages)
+            result = self._as_result(await call.ainvoke(asked))
+            error = read_structured(result, self.schema).error
+            if error is None:
+                return result
+            repair = self._repair_prompt(asked, result["raw"], error)
+            return self._as_result(await call.ainvoke(repair))
         if parser is None:
             return await call.ainvoke(list(messages))
         return self._parse(parser, await call.ainvoke(list(messages)))

@@ -22,3 +22,5 @@ class GraceContext:
     """Hits per search (default: settings ``retrieval.top_k``)."""
     max_replans: int | None = None
     """Replan budget of this run (default: settings ``run.max_replans``)."""
+    model: str | None = None
+    """Chat model of this run, ``provider:model`` or ``offline`` (default: ``models.chat``)."""

@@ -6,7 +6,15 @@ raise them, so that catching them costs ``grace --help`` no import.
 
 from __future__ import annotations
 
-__all__ = ["SettingsError", "StoreBusyError"]
+__all__ = [
+    "InvalidCollectionError",
+    "ModelSetupError",
+    "ModelUnavailableError",
+    "SettingsError",
+    "StorageError",
+    "StoreBusyError",
+    "ThreadBusyError",
+]
 
 
 class SettingsError(ValueError):
@@ -18,3 +26,29 @@ class StoreBusyError(RuntimeError):
 
     The message says which process (pid and command line) and what to do.
     """
+
+
+class InvalidCollectionError(ValueError):
+    """A collection name outside the allowed pattern (:mod:`grace.collection_names`)."""
+
+
+class StorageError(RuntimeError):
+    """A file under the data directory cannot be read or written (read-only, full, damaged).
+
+    The message names the file and says what to do (see :func:`grace.storage_faults.explain`).
+    """
+
+
+class ThreadBusyError(RuntimeError):
+    """Another run (process) is working on this thread; the message names it."""
+
+
+class ModelSetupError(ValueError):
+    """The configured model cannot be built: unknown spec, package not installed, no API key.
+
+    The message names the ``pip install`` to run or the variable to set.
+    """
+
+
+class ModelUnavailableError(RuntimeError):
+    """The model's server does not answer (e.g. a local Ollama that is not running)."""

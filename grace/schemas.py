@@ -102,10 +102,17 @@ class Source(BaseModel):
     """Document title."""
     chunk_index: int = 0
     """Chunk number within the document."""
+    location: str = ""
+    """Where in the file (``p. 3``, ``row 4``, ``§ heading path``); empty for plain text."""
     text: str = ""
     """The passage."""
     score: float = Field(default=0.0, ge=0.0, le=1.0)
     """Normalised retrieval score."""
+
+    @property
+    def citation(self) -> str:
+        """``rules.pdf p. 3`` (file and place), or just the file when the place is unknown."""
+        return f"{self.source} {self.location}" if self.location else self.source
 
 
 class ToolResult(BaseModel):

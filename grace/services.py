@@ -13,7 +13,8 @@ import contextlib
 import logging
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -31,6 +32,9 @@ from confidence import (
 )
 from grace.context import GraceContext
 from grace.providers.base import Planner, Reader
+from grace.providers.models import OFFLINE, calibration_label, check_reachable
+from grace.providers.models import chat_model as make_chat_model
+from grace.providers.models import embeddings_model as make_embeddings
 from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
 from grace.retrieval import CorpusStore, StoreOptions, ensure_sample_corpus, open_store
 from grace.settings import GraceSettings, get_settings
@@ -39,6 +43,7 @@ from grace.tools import ToolEnv, ToolRegistry, default_registry
 __all__ = [
     "Services",
     "build_services",
+    "check_model",
     "close_default_services",
     "get_services",
     "judge_score_fn",
@@ -75,7 +80,7 @@ class Services:
     """Evaluator block (architecture §4) of the quality gate when ``quality_gate.evaluation`` is
     ``evaluator``: the model judge (Gemini path) or the heuristic judge's score (offline)."""
     provider: str
-    """``offline`` or ``gemini``."""
+    """Engine label for calibration files: ``offline``, ``gemini``, ``openai``, ``ollama`` …"""
 
     def tool_env(self, context: GraceContext) -> ToolEnv:
         """The tool environment for a run with ``context``."""
@@ -85,6 +90,30 @@ class Services:
             default_collection=context.collection or self.settings.retrieval.collection,
             top_k=context.top_k or self.settings.retrieval.top_k,
         )
+
+    _variants: dict[str, Services] = field(default_factory=dict, repr=False, compare=False)
+    _variants_lock: threading.Lock = field(
+        default_factory=threading.Lock, repr=False, compare=False
+    )
+
+    def with_model(self, spec: str | None) -> Services:
+        """These services with the chat model ``spec`` instead (built once, same store).
+
+        A run names its model in its context (``grace ask --model``, Studio's assistant
+        config); ``None`` or the model in force returns ``self``.
+        """
+        if spec is None or self.settings.chat_spec(spec) == self.settings.chat_spec():
+            return self
+        with self._variants_lock:
+            if spec not in self._variants:
+                self._variants[spec] = build_services(self.settings, model=spec, store=self.store)
+            return self._variants[spec]
+
+    def ready_with_model(self, spec: str | None) -> Services | None:
+        """:meth:`with_model` if it needs no building (async callers build in a thread)."""
+        if spec is None or self.settings.chat_spec(spec) == self.settings.chat_spec():
+            return self
+        return self._variants.get(spec)
 
     def close(self) -> None:
         """Release the document store."""
@@ -103,9 +132,105 @@ def judge_score_fn(judge: AnswerJudge) -> ScoringFn:
     return score
 
 
+@dataclass(frozen=True)
+class _Engine:
+    """The planner, reader, judge and evaluator of one chat model (or the offline engine)."""
+
+    planner: Planner
+    reader: Reader
+    judge: AnswerJudge
+    evaluator: QualityEvaluator
+
+
+def _offline_engine(settings: GraceSettings) -> _Engine:
+    judge = HeuristicAnswerJudge(
+        checks=settings.confidence.answer_checks, failed_check=settings.confidence.failed_check
+    )
+    pass_threshold = settings.quality_gate.pass_threshold
+    evaluator = HeuristicEvaluator(judge_score_fn(judge), pass_threshold=pass_threshold)
+    return _Engine(RuleBasedPlanner(), ExtractiveReader(), judge, evaluator)
+
+
+def _model_engine(
+    settings: GraceSettings, chat: BaseChatModel, judge: BaseChatModel, actions: list[str]
+) -> _Engine:
+    from grace.providers.gemini import LLMPlanner, LLMReader
+
+    pass_threshold = settings.quality_gate.pass_threshold
+    return _Engine(
+        LLMPlanner(chat, actions=actions),
+        LLMReader(chat),
+        LLMAnswerJudge(judge),
+        Evaluator(judge, pass_threshold=pass_threshold),
+    )
+
+
+def _models(settings: GraceSettings, spec: str) -> tuple[BaseChatModel, BaseChatModel]:
+    """The chat model ``spec`` names and the judge's (``models.judge``, else the same at 0)."""
+    m = settings.models
+
+    def build(which: str, temperature: float) -> BaseChatModel:
+        return make_chat_model(
+            which,
+            temperature=temperature,
+            timeout=settings.model_timeout(),
+            base_url=m.base_url,
+            api_key_env=m.api_key_env,
+        )
+
+    return build(spec, settings.model_temperature()), build(m.judge or spec, 0.0)
+
+
+def _embeddings(settings: GraceSettings, spec: str) -> Embeddings | None:
+    """``models.embeddings``; else Gemini's for a Gemini chat model with a Qdrant server."""
+    if settings.models.embeddings:
+        return make_embeddings(settings.models.embeddings, base_url=settings.models.base_url)
+    if spec.startswith("google_genai:") and settings.retrieval.qdrant_url:
+        return make_embeddings(f"google_genai:{settings.gemini.embedding_model}")
+    return None
+
+
+def _open_store(settings: GraceSettings, embeddings: Embeddings | None) -> CorpusStore:
+    store = open_store(
+        settings.store_backend(),
+        StoreOptions(
+            path=settings.qdrant_path,
+            url=settings.retrieval.qdrant_url,
+            api_key=settings.qdrant_key(),
+            dense_embeddings=embeddings,
+            default_collection=settings.retrieval.collection,
+            lock_timeout=settings.retrieval.lock_timeout_seconds,
+        ),
+    )
+    if settings.retrieval.auto_ingest_sample:
+        report = ensure_sample_corpus(store, settings.retrieval.collection)
+        if report is not None:
+            log.info("ingested the sample corpus: %s chunks", report.chunks)
+    return store
+
+
+def check_model(settings: GraceSettings, override: str | None = None) -> str:
+    """The chat model spec in force, after checking it can run: raise before a run starts.
+
+    Builds the model (the provider's package and key are there) and, for a local server,
+    makes one TCP connection (it is listening) — no request is sent.
+
+    Raises:
+        ModelSetupError: unknown provider, package not installed, or API key missing.
+        ModelUnavailableError: the model's local server does not answer.
+
+    """
+    spec = settings.chat_spec(override)
+    if spec != OFFLINE:
+        _models(settings, spec)
+        check_reachable(spec, settings.models.base_url)
+    return spec
+
+
 def build_services(
     settings: GraceSettings | None = None,
     *,
+    model: str | None = None,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
     embeddings: Embeddings | None = None,
@@ -115,94 +240,61 @@ def build_services(
 
     Args:
         settings: defaults to :func:`get_settings`.
-        chat_model: use this chat model (the model-backed path) instead of choosing by
-            settings; tests pass a scripted fake here.
-        judge_model: the judge's model (defaults to ``chat_model``; Gemini at temperature 0).
-        embeddings: dense embeddings for hybrid retrieval (Gemini path).
+        model: the chat model spec (``provider:model`` or ``offline``) instead of the
+            settings' ``models.chat``.
+        chat_model: use this chat model instead of building one by name; tests pass a
+            scripted fake here.
+        judge_model: the judge's model (defaults to ``chat_model``).
+        embeddings: dense embeddings for hybrid retrieval.
         store: an already open document store.
 
-    """
-    from grace.providers.gemini import (
-        LLMPlanner,
-        LLMReader,
-        make_gemini_chat_model,
-        make_gemini_embeddings,
-    )
+    Raises:
+        ModelSetupError: the model cannot be built (unknown provider, package or key missing).
 
+    """
     settings = settings or get_settings()
+    spec = settings.chat_spec(model)
     tools = default_registry()
-    use_model = chat_model is not None or settings.use_gemini()
-    if use_model and chat_model is None:
-        gem = settings.gemini
-        chat_model = make_gemini_chat_model(
-            gem.chat_model, temperature=gem.temperature, timeout=gem.timeout_seconds
-        )
-        judge_model = judge_model or make_gemini_chat_model(
-            gem.chat_model, temperature=0.0, timeout=gem.timeout_seconds
-        )
-        if embeddings is None and settings.retrieval.qdrant_url:
-            embeddings = make_gemini_embeddings(gem.embedding_model)
+    if chat_model is None and spec != OFFLINE:
+        chat_model, built_judge = _models(settings, spec)
+        judge_model = judge_model or built_judge
+    if embeddings is None:
+        embeddings = _embeddings(settings, spec)
     if store is None:
-        store = open_store(
-            settings.store_backend(),
-            StoreOptions(
-                path=settings.qdrant_path,
-                url=settings.retrieval.qdrant_url,
-                api_key=settings.qdrant_key(),
-                dense_embeddings=embeddings,
-                default_collection=settings.retrieval.collection,
-                lock_timeout=settings.retrieval.lock_timeout_seconds,
-            ),
-        )
-    if settings.retrieval.auto_ingest_sample:
-        report = ensure_sample_corpus(store, settings.retrieval.collection)
-        if report is not None:
-            log.info("ingested the sample corpus: %s chunks", report.chunks)
-    planner: Planner
-    reader: Reader
-    judge: AnswerJudge
-    evaluator: QualityEvaluator
-    pass_threshold = settings.quality_gate.pass_threshold
-    if chat_model is not None:
-        planner = LLMPlanner(chat_model, actions=tools.names())
-        reader = LLMReader(chat_model)
-        judge = LLMAnswerJudge(judge_model or chat_model)
-        evaluator = Evaluator(judge_model or chat_model, pass_threshold=pass_threshold)
-        provider = "gemini"
+        store = _open_store(settings, embeddings)
+    if chat_model is None:
+        engine, provider = _offline_engine(settings), OFFLINE
     else:
-        planner = RuleBasedPlanner()
-        reader = ExtractiveReader()
-        judge = HeuristicAnswerJudge(
-            checks=settings.confidence.answer_checks,
-            failed_check=settings.confidence.failed_check,
-        )
-        evaluator = HeuristicEvaluator(judge_score_fn(judge), pass_threshold=pass_threshold)
-        provider = "offline"
+        judge = judge_model or chat_model
+        engine = _model_engine(settings, chat_model, judge, tools.names())
+        provider = calibration_label(spec) if spec != OFFLINE else "gemini"
     return Services(
         settings=settings,
         store=store,
-        planner=planner,
-        reader=reader,
-        judge=judge,
+        planner=engine.planner,
+        reader=engine.reader,
+        judge=engine.judge,
         tools=tools,
         calculator=ConfidenceCalculator(settings.confidence),
         aggregator=ConfidenceAggregator(settings.confidence.aggregation),
         agreement=SourceAgreementCalculator(),
-        evaluator=evaluator,
+        evaluator=engine.evaluator,
         provider=provider,
     )
 
 
 _lock = threading.Lock()
 _default: Services | None = None
-_override: list[Services] = []
+_scoped: ContextVar[Services | None] = ContextVar("grace_services", default=None)
+"""Services set by :func:`use_services` for the current context (thread or task)."""
 
 
 def get_services() -> Services:
     """The services in force: the innermost :func:`use_services`, else the process default."""
     global _default
-    if _override:
-        return _override[-1]
+    scoped = _scoped.get()
+    if scoped is not None:
+        return scoped
     with _lock:
         if _default is None:
             _default = build_services()
@@ -215,19 +307,23 @@ def ready_services() -> Services | None:
 
     Async callers use it to build the default services in a worker thread the first time.
     """
-    if _override:
-        return _override[-1]
-    return _default
+    scoped = _scoped.get()
+    return scoped if scoped is not None else _default
 
 
 @contextlib.contextmanager
 def use_services(services: Services) -> Iterator[Services]:
-    """Make ``services`` the ones nodes get, inside the ``with`` block (process-wide)."""
-    _override.append(services)
+    """Make ``services`` the ones nodes get, inside the ``with`` block.
+
+    Scoped to the current context (a ``ContextVar``), not the process: LangGraph runs nodes
+    in copies of the caller's context, so a run started inside the block sees ``services``
+    while another thread or task keeps its own.
+    """
+    token = _scoped.set(services)
     try:
         yield services
     finally:
-        _override.remove(services)
+        _scoped.reset(token)
 
 
 def close_default_services() -> None:

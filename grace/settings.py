@@ -23,6 +23,7 @@ from pydantic_settings import (
 )
 
 from confidence.config import ConfidenceConfig
+from grace.collection_names import COLLECTION_PATTERN
 from grace.errors import SettingsError
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "GeminiSettings",
     "GraceSettings",
     "LearningSettings",
+    "ModelSettings",
     "QualityGateSettings",
     "RetrievalSettings",
     "RunSettings",
@@ -90,6 +92,31 @@ class GeminiSettings(BaseModel):
     """Per-request timeout."""
 
 
+class ModelSettings(BaseModel):
+    """Which chat model plans, answers and judges (``provider:model``, LangChain's convention)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chat: str = "auto"
+    """``offline`` (the embedded engine), ``provider:model`` (``openai:gpt-4.1-mini``,
+    ``ollama:qwen3``, ``anthropic:claude-sonnet-4-5``, ``google_genai:gemini-2.5-flash``), or
+    ``auto``: Gemini (``gemini.chat_model``) when ``GOOGLE_API_KEY`` is set, else offline."""
+    judge: str | None = None
+    """The judge's and evaluator's model (default: the chat model, at temperature 0)."""
+    embeddings: str | None = None
+    """Dense embeddings for hybrid search (``openai:text-embedding-3-small``, ``ollama:…``);
+    unset: Gemini's with a Qdrant server and a Gemini chat model, else sparse only."""
+    base_url: str | None = None
+    """Server of an OpenAI-compatible API (llama.cpp, vLLM, LM Studio: ``http://host:port/v1``)
+    or of Ollama (default ``http://127.0.0.1:11434``)."""
+    api_key_env: str | None = None
+    """Variable holding the API key, if not the provider's own (``OPENAI_API_KEY`` …)."""
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    """Sampling temperature of the answering model (default: ``gemini.temperature``)."""
+    timeout_seconds: float | None = Field(default=None, gt=0.0)
+    """Per-request timeout (default: ``gemini.timeout_seconds``)."""
+
+
 class RetrievalSettings(BaseModel):
     """Where documents live and how they are searched."""
 
@@ -106,7 +133,7 @@ class RetrievalSettings(BaseModel):
     """How long a process waits for a collection another process holds (``edge``)."""
     qdrant_api_key: SecretStr | None = None
     """API key of a Qdrant server (also read from ``QDRANT_API_KEY``)."""
-    collection: str = "grace"
+    collection: str = Field(default="grace", pattern=COLLECTION_PATTERN)
     """Default collection; the bundled sample corpus is ingested into it on first use."""
     top_k: int = Field(default=5, ge=1, le=50)
     """Hits returned per search."""
@@ -114,6 +141,8 @@ class RetrievalSettings(BaseModel):
     """Target chunk size in characters at ingestion."""
     chunk_overlap: int = Field(default=100, ge=0)
     """Overlap between consecutive chunks in characters."""
+    max_file_mb: float = Field(default=100.0, gt=0)
+    """Per-file size cap at ingestion in MB; larger files are skipped with a message."""
     auto_ingest_sample: bool = True
     """Ingest the bundled sample corpus when the default collection is missing or empty."""
 
@@ -210,11 +239,14 @@ class GraceSettings(BaseSettings):
     data_dir: Path = Field(default_factory=_default_data_dir)
     """Where GRACE keeps its Qdrant files, checkpoints and store (``$XDG_DATA_HOME/grace``)."""
     provider: ProviderChoice = "auto"
-    """``auto``: Gemini when ``GOOGLE_API_KEY`` is set, else offline; or force one."""
+    """Older form of ``models.chat`` (still honoured when that is ``auto``): ``offline`` or
+    ``gemini`` forces one; ``auto``: Gemini when ``GOOGLE_API_KEY`` is set, else offline."""
     user_id: str = "default"
     """User whose learned thresholds apply when a run names none."""
+    models: ModelSettings = Field(default_factory=ModelSettings)
+    """The chat model (``models.chat: provider:model``), judge, embeddings, local server."""
     gemini: GeminiSettings = Field(default_factory=GeminiSettings)
-    """Online provider settings."""
+    """Gemini's defaults (used by ``models.chat: auto`` and ``provider: gemini``)."""
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     """Document store settings."""
     checkpoint: CheckpointSettings = Field(default_factory=CheckpointSettings)
@@ -264,13 +296,33 @@ class GraceSettings(BaseSettings):
         """The Gemini API key from the environment; never stored in settings or state."""
         return os.environ.get("GOOGLE_API_KEY") or None
 
+    def chat_spec(self, override: str | None = None) -> str:
+        """The chat model in force: ``offline`` or ``provider:model``.
+
+        ``override`` (``grace ask --model``, the run's context) wins; then ``models.chat``;
+        with ``auto``, the older ``provider`` setting, then Gemini if ``GOOGLE_API_KEY`` is set.
+        """
+        chosen = override or self.models.chat
+        if chosen != "auto":
+            return chosen
+        gemini = f"google_genai:{self.gemini.chat_model}"
+        if self.provider != "auto":
+            return gemini if self.provider == "gemini" else "offline"
+        return gemini if self.google_api_key() is not None else "offline"
+
     def use_gemini(self) -> bool:
-        """Whether the online provider is in use."""
-        if self.provider == "gemini":
-            return True
-        if self.provider == "offline":
-            return False
-        return self.google_api_key() is not None
+        """Whether the chat model in force is a Gemini model."""
+        return self.chat_spec().startswith("google_genai:")
+
+    def model_temperature(self) -> float:
+        """Temperature of the answering model."""
+        value = self.models.temperature
+        return self.gemini.temperature if value is None else value
+
+    def model_timeout(self) -> float:
+        """Per-request timeout of the model."""
+        value = self.models.timeout_seconds
+        return self.gemini.timeout_seconds if value is None else value
 
     def store_backend(self) -> Literal["edge", "server"]:
         """The store backend in force: the setting, else ``server`` when a URL is set."""

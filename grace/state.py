@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
 
 from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 from grace.schemas import (
@@ -24,7 +25,7 @@ from grace.schemas import (
     TokenUsage,
 )
 
-__all__ = ["InputState", "OutputState", "ReplanRequest", "ReviewOutcome", "State"]
+__all__ = ["InputState", "OutputState", "ReplanRequest", "ReviewOutcome", "State", "new_turn"]
 
 ReviewOutcome = Literal["continue", "replan", "finalize"]
 
@@ -114,3 +115,34 @@ class State(InputState, OutputState):
     that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
+
+
+def new_turn(state: State) -> dict[str, Any]:
+    """The update that clears the previous turn's working state (empty on a thread's first).
+
+    A thread holds one conversation: a second question on it is a new turn, planned and run
+    from scratch, with ``messages`` (the transcript) kept. Without this, the new plan's step
+    ids would find the old turn's results and the old answer would come back. Reducer
+    channels are cleared with ``Overwrite``; the earlier turns stay in the checkpoint history.
+    """
+    if state.plan is None:
+        return {}
+    return {
+        "results": Overwrite({}),
+        "scores": Overwrite({}),
+        "interventions": Overwrite([]),
+        "replans": Overwrite([]),
+        "quality": Overwrite([]),
+        "notes": Overwrite([]),
+        "last_batch": [],
+        "decision": None,
+        "review": None,
+        "replan_request": None,
+        "replan_count": 0,
+        "human_sources": [],
+        "edited_answer": None,
+        "answer": "",
+        "sources": [],
+        "confidence": None,
+        "level": None,
+    }

@@ -8,9 +8,13 @@ built on it; Python users can use it or the graph directly.
 from __future__ import annotations
 
 import contextlib
+import logging
+import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
@@ -21,10 +25,13 @@ from langgraph.types import Command, Durability
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
+from grace.collection_names import check_collection_name
 from grace.context import GraceContext
-from grace.hitl import HumanInterruptConfig, parse_human_response
+from grace.hitl import parse_human_response
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
+from grace.storage_faults import storage_faults
+from grace.thread_lock import thread_lock
 from graph.builder import builder
 from nodes.common import validate_question
 
@@ -33,12 +40,27 @@ __all__ = [
     "EventHandler",
     "GraceApp",
     "RunOutcome",
+    "ThreadNotIncompleteError",
     "ThreadNotPausedError",
+    "ThreadPausedError",
     "ThreadSummary",
     "UnknownThreadError",
 ]
 
 EventHandler = Callable[[dict[str, Any]], None]
+UnreadableHandler = Callable[[str, Exception], None]
+"""Told about a thread whose checkpoint cannot be read: (thread id, the error)."""
+
+log = logging.getLogger(__name__)
+
+
+def _log_unreadable(thread_id: str, exc: Exception) -> None:
+    log.warning("thread %s skipped: its checkpoint cannot be read (%s)", thread_id, exc)
+
+
+_SQLITE = (sqlite3.Error,)
+_FAULTS = (sqlite3.Error, OSError)
+"""What opening a database may raise for a read-only, full or damaged file."""
 
 DURABILITY: Durability = "sync"
 """LangGraph durability mode of every run: checkpoints are persisted synchronously before
@@ -61,6 +83,14 @@ class ThreadNotPausedError(RuntimeError):
     """A resume was sent to a thread that is not waiting for a person."""
 
 
+class ThreadPausedError(RuntimeError):
+    """A new question was asked on a thread that is waiting for a person's reply."""
+
+
+class ThreadNotIncompleteError(RuntimeError):
+    """``continue_run`` was asked of a thread that finished or is paused."""
+
+
 class RunOutcome(BaseModel):
     """The result of ``ask`` / ``resume``: completed with an answer, or interrupted."""
 
@@ -75,9 +105,9 @@ class RunOutcome(BaseModel):
     level: str | None = None
     """Intervention level (silent / notify / confirm / escalate)."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    """Cited sources: source_id, source, title, chunk_index, score."""
+    """Cited sources: source_id, source, title, chunk_index, location, score."""
     interrupt: dict[str, Any] | None = None
-    """The pending Agent-Inbox request (interrupted runs)."""
+    """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
     """Things the person should know."""
     usage: dict[str, int] = Field(default_factory=dict)
@@ -120,6 +150,8 @@ class GraceApp:
         self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
             checkpointer=checkpointer, store=store, name="grace"
         )
+        self.locks_dir = settings.data_dir / "threads"
+        """Where each thread's lock file lives (one writer per thread)."""
 
     @classmethod
     @contextlib.contextmanager
@@ -128,15 +160,23 @@ class GraceApp:
         settings = settings or get_settings()
         cp = settings.checkpoint
         store_kind = "postgres" if cp.kind == "postgres" else cp.kind
-        with (
-            open_checkpointer(
-                cp.kind, sqlite_path=settings.sqlite_path, postgres_url=cp.postgres_url
-            ) as saver,
-            open_store(
-                store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
-            ) as store,
-        ):
-            yield cls(settings, use_grace_serializer(saver), store)
+        with ExitStack() as stack:
+            # A read-only, full or damaged file: one message naming it (StorageError).
+            with storage_faults("cannot open the thread database", settings.sqlite_path, _FAULTS):
+                saver = stack.enter_context(
+                    open_checkpointer(
+                        cp.kind, sqlite_path=settings.sqlite_path, postgres_url=cp.postgres_url
+                    )
+                )
+            with storage_faults("cannot open the user store", settings.store_path, _FAULTS):
+                store = stack.enter_context(
+                    open_store(
+                        store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
+                    )
+                )
+            data_dir = settings.data_dir
+            with storage_faults("cannot write under the data directory", data_dir, _SQLITE):
+                yield cls(settings, use_grace_serializer(saver), store)
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
@@ -185,7 +225,9 @@ class GraceApp:
             confidence=values.get("confidence"),
             level=_level_name(level),
             sources=[
-                s.model_dump(include={"source_id", "source", "title", "chunk_index", "score"})
+                s.model_dump(
+                    include={"source_id", "source", "title", "chunk_index", "location", "score"}
+                )
                 for s in values.get("sources", [])
             ],
             notes=list(values.get("notes", [])),
@@ -200,10 +242,49 @@ class GraceApp:
         context: GraceContext | None = None,
         on_event: EventHandler | None = None,
     ) -> RunOutcome:
-        """Run a question on a new (or given) thread until it finishes or pauses."""
+        """Run a question on a new (or given) thread until it finishes or pauses.
+
+        On a thread that finished, the question is a new turn (the transcript is kept).
+
+        Raises:
+            InvalidQuestionError: empty, too long or not text.
+            InvalidCollectionError: the context names an invalid collection.
+            ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
+            ThreadBusyError: another run is working on the thread (nothing changed).
+        """
         question = validate_question(question, self.settings.run.max_question_chars)
+        if context is not None and context.collection is not None:
+            check_collection_name(context.collection)
         thread_id = thread_id or uuid.uuid4().hex
-        return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+        with thread_lock(self.locks_dir, thread_id):
+            if self.graph.get_state(self._config(thread_id)).interrupts:
+                raise ThreadPausedError(
+                    f"thread '{thread_id}' is paused for your review: resume it with "
+                    f"`grace resume {thread_id} --response …`, or ask on a new thread"
+                )
+            return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+
+    def continue_run(
+        self,
+        thread_id: str,
+        *,
+        context: GraceContext | None = None,
+        on_event: EventHandler | None = None,
+    ) -> RunOutcome:
+        """Run an ``incomplete`` thread (its process died mid-run) on from its last checkpoint.
+
+        Raises:
+            UnknownThreadError: no such thread.
+            ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
+        """
+        with thread_lock(self.locks_dir, thread_id):
+            snapshot = self.graph.get_state(self._config(thread_id))
+            if not snapshot.created_at:
+                raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+            if snapshot.interrupts or not snapshot.next:
+                state = "paused: resume it with a --response" if snapshot.interrupts else "finished"
+                raise ThreadNotIncompleteError(f"thread '{thread_id}' is {state}")
+            return self._run(None, thread_id, context or GraceContext(), on_event)
 
     def pending_request(self, thread_id: str) -> dict[str, Any]:
         """The pending interrupt of a paused thread (errors for unknown / not paused)."""
@@ -227,26 +308,52 @@ class GraceApp:
         context: GraceContext | None = None,
         on_event: EventHandler | None = None,
     ) -> RunOutcome:
-        """Continue a paused thread with a HumanResponse; nothing changes if it is invalid.
+        """Continue a paused thread with a decision; nothing changes if it is invalid.
 
         Raises:
             UnknownThreadError: no such thread.
             ThreadNotPausedError: the thread is not waiting.
             InvalidHumanResponseError: the response has the wrong shape or type.
+            ThreadBusyError: another run is working on the thread (nothing changed).
         """
-        request = self.pending_request(thread_id)
-        parse_human_response(response, HumanInterruptConfig.model_validate(request["config"]))
-        return self._run(Command(resume=response), thread_id, context or GraceContext(), on_event)
+        with thread_lock(self.locks_dir, thread_id):  # a second resume at once: refused
+            request = self.pending_request(thread_id)
+            limit = self.settings.run.max_question_chars
+            parse_human_response(
+                response, request, check_question=partial(validate_question, max_chars=limit)
+            )
+            resume: Command[Any] = Command(resume=response)
+            return self._run(resume, thread_id, context or GraceContext(), on_event)
 
-    def threads(self, limit: int = 50) -> list[ThreadSummary]:
-        """Threads with their latest status, newest first."""
+    def threads(
+        self, limit: int = 50, *, on_unreadable: UnreadableHandler | None = None
+    ) -> list[ThreadSummary]:
+        """Threads with their latest status, newest first.
+
+        A thread whose checkpoint cannot be read (a damaged row) is left out and reported to
+        ``on_unreadable(thread_id, error)`` (default: a logged warning), so one bad row never
+        hides the other threads.
+        """
+        report = on_unreadable or _log_unreadable
         seen: dict[str, str] = {}
-        for item in self.checkpointer.list(None):
-            thread = str(item.config["configurable"]["thread_id"])
-            if thread not in seen:
-                seen[thread] = str(item.checkpoint.get("ts", ""))
+        try:
+            for item in self.checkpointer.list(None):
+                thread = str(item.config["configurable"]["thread_id"])
+                if thread not in seen:
+                    checkpoint: Any = item.checkpoint
+                    seen[thread] = (
+                        str(checkpoint.get("ts", "")) if isinstance(checkpoint, dict) else ""
+                    )
+        except Exception as exc:  # noqa: BLE001 - undecodable row: keep the threads listed so far
+            report("(listing)", exc)
         ordered = sorted(seen.items(), key=lambda kv: kv[1], reverse=True)[:limit]
-        return [self.summary(t, ts) for t, ts in ordered]
+        rows = []
+        for thread, ts in ordered:
+            try:
+                rows.append(self.summary(thread, ts))
+            except Exception as exc:  # noqa: BLE001 - a damaged thread must not hide the rest
+                report(thread, exc)
+        return rows
 
     def summary(self, thread_id: str, updated_at: str = "") -> ThreadSummary:
         """A thread's one-line summary."""
@@ -293,7 +400,7 @@ class GraceApp:
             "interventions": [i.model_dump(mode="json") for i in v.get("interventions", [])],
             "replans": [r.model_dump(mode="json") for r in v.get("replans", [])],
             "answer": v.get("answer"),
+            "citations": list(dict.fromkeys(s.citation for s in v.get("sources", []))),
             "notes": list(v.get("notes", [])),
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
         }
-

@@ -33,7 +33,7 @@ from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
-from nodes.intervene import aintervene
+from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -128,10 +128,12 @@ def make_builder(
     ]
     for name, func, afunc, policy in nodes:
         b.add_node(name, GraceNode(name, func, afunc), retry_policy=policy)
+    b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
     b.add_edge(START, "plan")
     b.add_edge("plan", "execute")
     b.add_edge("execute", "confidence")
     b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
+    b.add_edge("pause", "intervene")
     b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
     b.add_edge("replan", "execute")
     b.add_edge("finalize", END)

@@ -10,21 +10,32 @@ from __future__ import annotations
 
 import json
 import sys
+import uuid
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Console
 from rich.live import Live
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.prompt import Prompt
-from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
+
+from graph.cli_views import (
+    LEVEL_STYLE,
+    RunView,
+    conf,
+    level_text,
+    print_event,
+    print_history,
+    print_sources,
+)
+from graph.terminal_text import term, term_text
 
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
     from graph.app import EventHandler, GraceApp, RunOutcome
@@ -41,14 +52,16 @@ Examples:
 """
 
 _EXAMPLES_RESUME = """
-Examples of replies (Agent Inbox HumanResponse; a one-element list is accepted too):
+Examples of replies (LangChain 1.0 decisions; Agent Inbox replies are accepted too):
 
 \b
-  --response '{"type": "accept"}'                       (not at ESCALATE)
-  --response '{"type": "edit", "args": {"args": {"query": "a better question"}}}'
-  --response '{"type": "edit", "args": {"args": {"answer": "my answer"}}}'
-  --response '{"type": "response", "args": "facts GRACE did not have"}'
-  --response '{"type": "ignore"}'                       (finish unreviewed)
+  --response '{"decisions": [{"type": "approve"}]}'          (not at ESCALATE)
+  --response '{"decisions": [{"type": "edit", "edited_action":
+      {"name": "review_answer", "args": {"query": "a better question"}}}]}'
+  --response '{"decisions": [{"type": "edit", "edited_action":
+      {"name": "review_answer", "args": {"answer": "my answer"}}}]}'
+  --response '{"decisions": [{"type": "reject", "message": "facts GRACE lacked"}]}'
+  --response '{"decisions": [{"type": "reject"}]}'           (finish unreviewed)
 """
 
 app = typer.Typer(
@@ -68,165 +81,9 @@ console = Console(stderr=True)
 out = Console()
 """Results (stdout)."""
 
-_LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
-_STATUS_STYLE = {
-    "success": "green",
-    "partial": "yellow",
-    "failed": "red",
-    "skipped": "dim",
-    "pending": "dim",
-    "replaced": "dim",
-}
-
-
-def _level_text(level: str | None) -> Text:
-    if not level:
-        return Text("–", style="dim")
-    return Text(level.upper(), style=_LEVEL_STYLE.get(level, "white"))
-
-
-def _conf(value: float | None) -> str:
-    return f"{value:.2f}" if value is not None else "–"
-
-
+INGEST_PARTIAL_EXIT = 4
+"""``grace ingest`` exit status when some files were ingested and some failed (1: none)."""
 # --- live view ------------------------------------------------------------------------------
-
-
-@dataclass
-class _Row:
-    step_id: str
-    action: str
-    query: str
-    status: str = "pending"
-    ms: float | None = None
-    confidence: float | None = None
-    level: str | None = None
-    note: str = ""
-
-
-@dataclass
-class RunView:
-    """The state of a run as its ``custom`` events arrive, rendered as a rich table."""
-
-    rows: dict[str, _Row] = field(default_factory=dict)
-    """Steps of every plan so far (replans append), by step id."""
-    notices: list[Text] = field(default_factory=list)
-    """Notices, replans, quality-gate results and the pause, in order."""
-    title: str = "plan"
-    """Table title (plan origin and size)."""
-    _last_pause: tuple[Any, ...] | None = None
-
-    def handle(self, event: dict[str, Any]) -> None:
-        """Update from one custom event (unknown events are ignored)."""
-        kind = event.get("event")
-        if kind != "intervention_required":  # the run goes on: no step is paused any more
-            for row in self.rows.values():
-                row.note = ""
-        if kind == "plan_ready":
-            steps = event.get("steps", [])
-            self.title = f"plan ({event.get('origin', '?')}, {len(steps)} steps)"
-            new_ids = {s["step_id"] for s in steps}
-            for row in self.rows.values():  # a replan drops the old plan's unrun steps
-                if row.status == "pending" and row.step_id not in new_ids:
-                    row.status = "replaced"
-            for s in steps:
-                self.rows.setdefault(
-                    s["step_id"],
-                    _Row(s["step_id"], s.get("action", ""), str(s.get("query") or "")),
-                )
-            for repair in event.get("repairs", []):
-                self.notices.append(Text(f"plan repaired: {repair}", style="dim"))
-        elif kind == "step_started":
-            row = self._row(event)
-            row.status, row.action = "running", event.get("action", row.action)
-        elif kind == "step_finished":
-            row = self._row(event)
-            row.status, row.ms = event.get("status", "?"), event.get("execution_time_ms")
-        elif kind == "step_scored":
-            row = self._row(event)
-            row.confidence, row.level = event.get("confidence"), event.get("level")
-        elif kind == "quality_gate":
-            verdict = "passed" if event.get("passed") else "failed"
-            self.notices.append(
-                Text(
-                    f"quality gate {event.get('step_id')}: {verdict} "
-                    f"(score {_conf(event.get('score'))}, "
-                    f"{event.get('regenerations', 0)} regeneration(s))",
-                    style="green" if event.get("passed") else "yellow",
-                )
-            )
-        elif kind == "notice":
-            self.notices.append(Text(f"notice: {event.get('message', '')}", style="cyan"))
-        elif kind == "replan":
-            self.notices.append(
-                Text(f"replan ({event.get('strategy')}): {event.get('reason')}", style="magenta")
-            )
-        elif kind == "intervention_required":
-            key = (event.get("step_id"), event.get("level"), event.get("confidence"))
-            if key == self._last_pause:  # the node re-emits it when it resumes
-                return
-            self._last_pause = key
-            level = str(event.get("level", ""))
-            paused = self.rows.get(str(event.get("step_id")))
-            if paused is not None:
-                paused.note = f"paused ({level.upper()} {_conf(event.get('confidence'))})"
-            self.notices.append(
-                Text(
-                    f"paused at {level.upper()} (confidence {_conf(event.get('confidence'))})",
-                    style=_LEVEL_STYLE.get(level, "yellow"),
-                )
-            )
-
-    def _row(self, event: dict[str, Any]) -> _Row:
-        sid = str(event.get("step_id"))
-        if sid not in self.rows:
-            self.rows[sid] = _Row(sid, str(event.get("action", "")), "")
-        return self.rows[sid]
-
-    def __rich__(self) -> RenderableType:
-        """The table of steps and the notices under it."""
-        table = Table(title=self.title, title_justify="left", expand=False)
-        for name in ("step", "action", "query", "status", "conf", "level"):
-            table.add_column(name, overflow="fold", max_width=48 if name == "query" else None)
-        for r in self.rows.values():
-            status: RenderableType
-            if r.status == "running":
-                status = Spinner("dots", text="running", style="cyan")
-            else:
-                label = r.status + (f" {r.ms:.0f} ms" if r.ms is not None else "")
-                status = Text(label, style=_STATUS_STYLE.get(r.status, "white"))
-            level = _level_text(r.level)
-            if r.note:
-                level.append(f" ← {r.note}", style="bold")
-            table.add_row(r.step_id, r.action, r.query, status, _conf(r.confidence), level)
-        return Group(table, *self.notices)
-
-
-def _print_event(event: dict[str, Any]) -> None:
-    """Line-by-line progress (stderr not a terminal, e.g. captured in a log)."""
-    kind = event.get("event")
-    if kind == "plan_ready":
-        steps = ", ".join(f"{s['step_id']}:{s['action']}" for s in event.get("steps", []))
-        console.print(f"plan ({event.get('origin')}): {steps}")
-        for repair in event.get("repairs", []):
-            console.print(f"  repair: {repair}")
-    elif kind == "step_started":
-        console.print(f"  > {event['step_id']} {event['action']}")
-    elif kind == "step_finished":
-        console.print(
-            f"  {event['step_id']} {event['status']} ({event['execution_time_ms']:.0f} ms)"
-        )
-    elif kind == "step_scored":
-        console.print(f"    confidence {event['confidence']:.2f} {event['level'].upper()}")
-    elif kind == "notice":
-        console.print(f"  notice: {event['message']}")
-    elif kind == "quality_gate":
-        verdict = "passed" if event.get("passed") else "failed"
-        console.print(f"  quality gate {event.get('step_id')}: {verdict}")
-    elif kind == "replan":
-        console.print(f"replan ({event['strategy']}): {event['reason']}")
-    elif kind == "intervention_required":
-        console.print(f"paused at {str(event['level']).upper()} ({event['confidence']:.2f})")
 
 
 class _Progress:
@@ -241,7 +98,7 @@ class _Progress:
     def handler(self) -> EventHandler | None:
         if not self.enabled:
             return None
-        return self.view.handle if self.live else _print_event
+        return self.view.handle if self.live else partial(print_event, console)
 
     def running(self) -> AbstractContextManager[Any]:
         if not self.live:
@@ -254,23 +111,19 @@ class _Progress:
 
 def _print_outcome(outcome: RunOutcome) -> None:
     if outcome.status == "interrupted":
-        out.print(f"[yellow]paused[/] — resume with: grace resume {outcome.thread_id} --response …")
+        hint = term(f" — resume with: grace resume {outcome.thread_id} --response …")
+        out.print(Text.assemble(("paused", "yellow"), hint))
         return
-    style = _LEVEL_STYLE.get(outcome.level or "", "white")
-    out.print(Panel(outcome.answer or "", title="answer", border_style=style))
-    for src in outcome.sources:
-        out.print(
-            f"  [{src['source_id']}] {src['title'] or src['source']} "
-            f"(chunk {src['chunk_index']}, score {src['score']:.2f})",
-            markup=False,
-        )
+    style = LEVEL_STYLE.get(outcome.level or "", "white")
+    out.print(Panel(term_text(outcome.answer or ""), title="answer", border_style=style))
+    print_sources(out, outcome.sources)
     out.print(
-        Text.assemble("confidence ", (_conf(outcome.confidence), "bold"), " level ")
-        + _level_text(outcome.level)
+        Text.assemble("confidence ", (conf(outcome.confidence), "bold"), " level ")
+        + level_text(outcome.level)
     )
     for note in outcome.notes:
-        out.print(Text.assemble(("note: ", "yellow"), note))
-    out.print(f"[dim]thread {outcome.thread_id}[/]")
+        out.print(Text.assemble(("note: ", "yellow"), term(note)))
+    out.print(term_text(f"thread {outcome.thread_id}", style="dim"))
 
 
 _JSON_FIELDS = {
@@ -294,7 +147,7 @@ def _emit_json(data: Any) -> None:
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
     # soft_wrap: the terminal wraps the line, so no sentence is cut at 80 columns.
-    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
+    console.print(Text.assemble(("error: ", "red"), term(message)), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -312,7 +165,7 @@ class ThreadStatus(StrEnum):
     """The run stopped mid-way (killed, or a step could not finish)."""
 
 
-def _resume_hint(thread_id: str, reply: str = '{"type": "ignore"}') -> str:
+def _resume_hint(thread_id: str, reply: str = '{"decisions": [{"type": "reject"}]}') -> str:
     """The command that resumes ``thread_id`` with ``reply``."""
     return f"grace resume {thread_id} --response '{reply}'"
 
@@ -321,36 +174,29 @@ def _resume_hint(thread_id: str, reply: str = '{"type": "ignore"}') -> str:
 
 
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
-    """Show the request's Markdown description and ask for a HumanResponse."""
+    """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
     level = str(request.get("level", ""))
+    action = (request.get("action_requests") or [{}])[0]
     console.print(
         Panel(
-            Markdown(request.get("description", "")),
+            Markdown(term(action.get("description", ""))),
             title=f"GRACE needs you ({level.upper()})",
-            border_style=_LEVEL_STYLE.get(level, "yellow"),
+            border_style=LEVEL_STYLE.get(level, "yellow"),
         )
     )
     if request.get("error"):
-        console.print(Text.assemble(("previous reply rejected: ", "red"), str(request["error"])))
-    cfg = request.get("config", {})
-    choices = [
-        name
-        for name, key in (
-            ("accept", "allow_accept"),
-            ("edit", "allow_edit"),
-            ("respond", "allow_respond"),
-            ("ignore", "allow_ignore"),
-        )
-        if cfg.get(key)
-    ]
+        console.print(Text.assemble(("previous reply rejected: ", "red"), term(request["error"])))
+    allowed = set((request.get("review_configs") or [{}])[0].get("allowed_decisions", []))
     legend = {
-        "accept": "go on",
-        "edit": "change the question or write the answer",
-        "respond": "give GRACE facts",
-        "ignore": "finish now, unreviewed",
+        "accept": ("approve", "go on"),
+        "edit": ("edit", "change the question or write the answer"),
+        "respond": ("reject", "give GRACE facts"),
+        "ignore": ("reject", "finish now, unreviewed"),
     }
-    console.print(" · ".join(f"{c}: {legend[c]}" for c in choices), style="dim")
+    choices = [c for c, (decision, _) in legend.items() if decision in allowed]
+    console.print(" · ".join(f"{c}: {legend[c][1]}" for c in choices), style="dim")
     choice = Prompt.ask("Your decision", choices=choices, default=choices[0], console=console)
+    decision: dict[str, Any] = {"type": legend[choice][0]}
     if choice == "edit":
         what = Prompt.ask(
             "Edit the question or write the answer",
@@ -360,11 +206,11 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
         )
         text = Prompt.ask("New question" if what == "question" else "Answer", console=console)
         key = "query" if what == "question" else "answer"
-        action = request.get("action_request", {}).get("action", "review")
-        return {"type": "edit", "args": {"action": action, "args": {key: text}}}
-    if choice == "respond":
-        return {"type": "response", "args": Prompt.ask("Your response", console=console)}
-    return {"type": choice}
+        name = action.get("name", "review_answer")
+        decision["edited_action"] = {"name": name, "args": {key: text}}
+    elif choice == "respond":
+        decision["message"] = Prompt.ask("Your response", console=console)
+    return {"decisions": [decision]}
 
 
 def _drive(
@@ -388,7 +234,7 @@ def _drive(
             with progress.running():
                 outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
         except InvalidHumanResponseError as exc:
-            console.print(Text(str(exc), style="red"))
+            console.print(term_text(exc, style="red"))
             outcome = grace.outcome(outcome.thread_id)
     if as_json or not interactive:
         _emit_json(outcome.model_dump(include=_JSON_FIELDS))
@@ -411,6 +257,14 @@ def ask(
         str | None, typer.Option(help="Collection to search (default: settings).")
     ] = None,
     user: Annotated[str | None, typer.Option(help="User whose learned thresholds apply.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="Chat model of this run: provider:model (openai:gpt-4.1-mini, ollama:qwen3, "
+            "google_genai:gemini-2.5-flash) or offline (default: settings models.chat).",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
     """Answer QUESTION from your documents; pause and ask you when confidence is low.
@@ -420,59 +274,96 @@ def ask(
     one JSON object {status: completed | interrupted, thread_id, answer, confidence, level,
     sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
     """
-    from grace.context import GraceContext
-    from graph.app import GraceApp
-    from nodes.common import InvalidQuestionError
-
     if not question.strip():
         raise _fail('the question is empty: grace ask "your question"')
+    if not as_json:  # said before the graph's imports (~1 s): the user sees it started
+        console.print("planning …", style="dim", markup=False)
+
+    from grace.context import GraceContext
+    from grace.errors import StoreBusyError
+    from grace.services import check_model
+    from grace.settings import get_settings
+    from graph.app import GraceApp, ThreadPausedError
+    from nodes.common import InvalidQuestionError
+
+    check_model(get_settings(), model)  # a missing package, key or server: one line, no run
+
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
+    thread_id = thread_id or uuid.uuid4().hex  # known here, to name it if the run stops
     with GraceApp.open() as grace:
         try:
             with progress.running():
                 outcome = grace.ask(
                     question,
                     thread_id=thread_id,
-                    context=GraceContext(collection=collection, user_id=user),
+                    context=GraceContext(collection=collection, user_id=user, model=model),
                     on_event=progress.handler,
                 )
-        except InvalidQuestionError as exc:
+        except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
+        except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
+            hint = f" Thread {thread_id} waits: `grace resume {thread_id}` runs it on."
+            raise _fail(str(exc) + hint, code=3) from None
         _drive(grace, outcome, interactive, as_json, progress)
 
 
 @app.command(epilog=_EXAMPLES_RESUME)
 def resume(
     thread_id: Annotated[str, typer.Argument(help="The paused thread (see `grace threads`).")],
-    response: Annotated[str, typer.Option(help='HumanResponse JSON, e.g. \'{"type": "accept"}\'.')],
+    response: Annotated[
+        str | None,
+        typer.Option(
+            help='Decision JSON, e.g. \'{"decisions": [{"type": "approve"}]}\'; leave it out '
+            "to run an incomplete thread on.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
-    """Continue a paused thread with your reply (accept / edit / response / ignore).
+    """Continue a paused thread with your decision (approve / edit / reject).
 
     An invalid reply is refused with the reason and changes nothing: the thread stays paused.
+    Without --response, an incomplete thread (its run was killed) runs on from its last step.
     """
+    from grace.hitl import InvalidHumanResponseError, load_reply_json
+
     try:
-        reply = json.loads(response)
-    except json.JSONDecodeError as exc:
-        raise _fail(f"--response is not JSON: {exc}") from None
-    from grace.hitl import InvalidHumanResponseError
-    from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
+        reply = load_reply_json(response, name="--response") if response is not None else None
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    from graph.app import (
+        GraceApp,
+        ThreadNotIncompleteError,
+        ThreadNotPausedError,
+        UnknownThreadError,
+    )
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
+    refused = (
+        UnknownThreadError,
+        ThreadNotPausedError,
+        ThreadNotIncompleteError,
+        InvalidHumanResponseError,
+    )
     with GraceApp.open() as grace:
         try:
             with progress.running():
-                outcome = grace.resume(thread_id, reply, on_event=progress.handler)
-        except (UnknownThreadError, ThreadNotPausedError, InvalidHumanResponseError) as exc:
+                if reply is None:
+                    outcome = grace.continue_run(thread_id, on_event=progress.handler)
+                else:
+                    outcome = grace.resume(thread_id, reply, on_event=progress.handler)
+        except refused as exc:
             raise _fail(str(exc)) from None
         _drive(grace, outcome, interactive, as_json, progress)
 
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (.md, .txt, .html).")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders (md, txt, html, pdf, docx, csv).")
+    ],
     collection: Annotated[
         str | None, typer.Option(help="Target collection (default: settings).")
     ] = None,
@@ -496,20 +387,24 @@ def ingest(
         chunk_size=settings.retrieval.chunk_size,
         chunk_overlap=settings.retrieval.chunk_overlap,
         progress=not as_json and console.is_terminal,
+        max_file_bytes=int(settings.retrieval.max_file_mb * 1_000_000),
     )
     if as_json:
         _emit_json(report.model_dump(mode="json"))
     else:
         for problem in report.problems:
             console.print(
-                Text.assemble(("skipped ", "yellow"), f"{problem.path}: {problem.reason}")
+                Text.assemble(("skipped ", "yellow"), term(f"{problem.path}: {problem.reason}"))
             )
         out.print(
             f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
-            f"'{target}' in {report.seconds:.2f}s"
+            f"'{target}' in {report.seconds:.2f}s",
+            markup=False,
         )
     if report.files == 0 and report.problems:
         raise typer.Exit(1)
+    if report.problems:
+        raise typer.Exit(INGEST_PARTIAL_EXIT)
 
 
 @app.command()
@@ -526,8 +421,14 @@ def threads(
     """
     from graph.app import GraceApp
 
+    def unreadable(thread: str, exc: Exception) -> None:
+        console.print(
+            Text.assemble(("warning: ", "yellow"), term(f"thread {thread} skipped: {exc}")),
+            soft_wrap=True,
+        )
+
     with GraceApp.open() as grace:
-        rows = grace.threads(limit)
+        rows = grace.threads(limit, on_unreadable=unreadable)
     if status:
         rows = [r for r in rows if r.status == status]
     if as_json:
@@ -546,10 +447,10 @@ def threads(
     table.add_column("question", overflow="ellipsis", no_wrap=True, ratio=1)
     for r in rows:
         table.add_row(
-            r.thread_id,
+            term_text(r.thread_id),
             Text(r.status, style={"completed": "green", "interrupted": "yellow"}.get(r.status, "")),
-            Text(_conf(r.confidence) + " ") + _level_text(r.level),
-            r.query,
+            Text(conf(r.confidence) + " ") + level_text(r.level),
+            term_text(r.query),
         )
     out.print(table)
 
@@ -573,53 +474,7 @@ def show(
     if as_json:
         _emit_json(history)
         return
-    s = history["summary"]
-    out.print(
-        Text.assemble((s["query"], "bold"), " — ", s["status"], " · confidence ")
-        + Text(_conf(s["confidence"]))
-        + Text(" · ")
-        + _level_text(s["level"])
-    )
-    plan = history.get("plan") or {}
-    table = Table(
-        "step",
-        "action",
-        "status",
-        "conf",
-        "breakdown",
-        "ms",
-        "output",
-        title=f"plan {plan.get('plan_id', '')} ({plan.get('origin', '?')})",
-        title_justify="left",
-    )
-    for step in history["steps"]:
-        score = step.get("score") or {}
-        parts = [f"{k} {v:.2f}" for k, v in (score.get("breakdown") or {}).items()]
-        parts += [f"-{k} {v:.2f}" for k, v in (score.get("penalties") or {}).items()]
-        table.add_row(
-            step["step_id"],
-            step["action"],
-            Text(step["status"], style=_STATUS_STYLE.get(step["status"], "")),
-            _conf(step.get("confidence")),
-            ", ".join(parts),
-            f"{step['execution_time_ms']:.0f}",
-            (step.get("output") or step.get("error") or "")[:70],
-        )
-    out.print(table)
-    for i in history["interventions"]:
-        out.print(
-            Text.assemble("intervention ", _level_text(i["level"]), f" at {i['score']:.2f}: ")
-            + Text(str(i["response_type"]), style="bold")
-        )
-    for r in history["replans"]:
-        out.print(Text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", style="magenta"))
-    for note in history.get("notes", []):
-        out.print(Text.assemble(("note: ", "yellow"), note))
-    if history.get("pending"):
-        out.print(Panel(Markdown(history["pending"].get("description", "")), title="pending"))
-        out.print(f"resume with: {_resume_hint(thread_id)}", markup=False)
-    if history["answer"]:
-        out.print(Panel(history["answer"], title="answer"))
+    print_history(out, history, _resume_hint(thread_id))
 
 
 def _register_eval() -> None:
@@ -634,15 +489,24 @@ _register_eval()
 
 def _print_error(message: str) -> None:
     # soft_wrap: the terminal wraps; rich would break a long path mid-sentence.
-    console.print(Text.assemble(("error: ", "red"), message), soft_wrap=True)
+    console.print(Text.assemble(("error: ", "red"), term(message)), soft_wrap=True)
 
 
 def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
-    Settings problems exit with status 2; a store held by another process with status 3.
+    Settings, model, collection-name and storage problems (a read-only, full or damaged
+    file) exit with status 2; a store or thread another process is using with status 3.
     """
-    from grace.errors import SettingsError, StoreBusyError
+    from grace.errors import (
+        InvalidCollectionError,
+        ModelSetupError,
+        ModelUnavailableError,
+        SettingsError,
+        StorageError,
+        StoreBusyError,
+        ThreadBusyError,
+    )
 
     try:
         app()
@@ -650,7 +514,10 @@ def main() -> None:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see the README's Configuration).")
         sys.exit(2)
-    except StoreBusyError as exc:  # another process holds the embedded store: say who
+    except (InvalidCollectionError, StorageError, ModelSetupError, ModelUnavailableError) as exc:
+        _print_error(str(exc))
+        sys.exit(2)
+    except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who
         _print_error(str(exc))
         sys.exit(3)
     finally:

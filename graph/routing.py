@@ -37,7 +37,7 @@ AfterIntervene = Literal["accept", "edit/response", "ignore or done"]
 
 CONFIDENCE_ROUTES: dict[Hashable, str] = {
     "SILENT/NOTIFY": "execute",
-    "CONFIRM/ESCALATE": "intervene",
+    "CONFIRM/ESCALATE": "pause",  # posts the draft to the chat, then ``intervene`` waits
     "failed/low confidence": "replan",
     "all done": "finalize",
 }
@@ -63,7 +63,7 @@ def go_on(state: State) -> AfterConfidence:
 
 
 def ask_the_person(state: State) -> AfterConfidence:
-    """Pause in ``intervene`` for the person's review."""
+    """Pause for the person's review: ``pause`` posts the draft, ``intervene`` waits."""
     return "CONFIRM/ESCALATE"
 
 
@@ -90,8 +90,8 @@ def route_after_confidence(
       :func:`nodes.replan.low_confidence_replan_due`) and the budget is not used up. One
       label, because LangGraph draws one edge per (source, target); ``replan`` reads the
       trigger from the state;
-    - otherwise the level's route: by default CONFIRM / ESCALATE → ``intervene``; SILENT /
-      NOTIFY → ``execute`` the next ready steps, or ``finalize`` when none is left.
+    - otherwise the level's route: by default CONFIRM / ESCALATE → ``pause`` → ``intervene``;
+      SILENT / NOTIFY → ``execute`` the next ready steps, or ``finalize`` when none is left.
 
     Every way into ``replan`` needs ``replan_count < replan_budget`` and each replan adds
     one to the count, so the run cannot loop.

@@ -41,6 +41,8 @@ __all__ = [
     "Logic",
     "Need",
     "PlanCall",
+    "RecordOutcome",
+    "ResolveRequested",
     "ScoreCall",
     "ThresholdsFor",
     "ToolRun",
@@ -181,6 +183,46 @@ class ListCollections(Need[list[str]]):
     async def aserve(self, services: Services, runtime: _Runtime) -> list[str]:
         """``store.list_collections`` in a worker thread."""
         return await asyncio.to_thread(services.store.list_collections)
+
+
+@dataclass(frozen=True)
+class ResolveRequested(Need[bool]):
+    """Whether a client ended the pause with ``Command(goto=END)`` and no reply."""
+
+    def serve(self, services: Services, runtime: _Runtime) -> bool:
+        """Read the paused checkpoint with the sync checkpointer API."""
+        from grace.hitl_resolve import resolve_requested
+
+        return resolve_requested()
+
+    async def aserve(self, services: Services, runtime: _Runtime) -> bool:
+        """Read the paused checkpoint with the async checkpointer API."""
+        from grace.hitl_resolve import aresolve_requested
+
+        return await aresolve_requested()
+
+
+@dataclass(frozen=True)
+class RecordOutcome(Need[None]):
+    """Record the person's reply for the user's learned thresholds (no-op without a store)."""
+
+    thread_user: str | None
+    score: float
+    reply_type: str
+
+    def serve(self, services: Services, runtime: _Runtime) -> None:
+        """``store.put``."""
+        from nodes.learning import record_outcome
+
+        record_outcome(services, runtime, self.score, self.reply_type, thread_user=self.thread_user)
+
+    async def aserve(self, services: Services, runtime: _Runtime) -> None:
+        """``store.aput``."""
+        from nodes.learning import arecord_outcome
+
+        await arecord_outcome(
+            services, runtime, self.score, self.reply_type, thread_user=self.thread_user
+        )
 
 
 def drive(flow: Flow[T], services: Services, runtime: _Runtime) -> T:

@@ -20,6 +20,7 @@ __all__ = [
     "context_of",
     "pending_steps",
     "question_of",
+    "unanswered_message",
     "validate_question",
 ]
 
@@ -34,15 +35,23 @@ def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
     return ctx if isinstance(ctx, GraceContext) else GraceContext()
 
 
+def unanswered_message(state: State) -> str | None:
+    """The text of a human message nobody has answered yet (the last message), else None."""
+    last = state.messages[-1] if state.messages else None
+    if not isinstance(last, HumanMessage):
+        return None
+    return last.text if hasattr(last, "text") else str(last.content)
+
+
 def question_of(state: State, max_chars: int) -> str:
-    """The question: ``state.query``, else the last human message; validated."""
-    query = state.query
-    if not query.strip():
-        for message in reversed(state.messages):
-            if isinstance(message, HumanMessage):
-                query = message.text if hasattr(message, "text") else str(message.content)
-                break
-    return validate_question(query, max_chars)
+    """The turn's question, validated.
+
+    A chat turn brings a human message GRACE has not answered (Studio, Agent Chat UI); a
+    ``{"query": …}`` input sets ``query``. The message wins because on a thread's second
+    chat turn ``query`` still holds the first turn's question.
+    """
+    message = unanswered_message(state)
+    return validate_question(message if message is not None else state.query, max_chars)
 
 
 def validate_question(query: object, max_chars: int) -> str:
@@ -86,10 +95,10 @@ def is_done(result: StepResult | None) -> bool:
 
 
 def services_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run (the same for every run of the process; ``runtime`` unused)."""
+    """Services for this run: those of :func:`~grace.services.use_services`, else the default."""
     from grace.services import get_services
 
-    return get_services()
+    return get_services().with_model(context_of(runtime).model)
 
 
 async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
@@ -101,6 +110,7 @@ async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
     from grace.services import ready_services
 
     services = ready_services()
-    if services is not None:
-        return services
+    ready = services.ready_with_model(context_of(runtime).model) if services else None
+    if ready is not None:
+        return ready
     return await asyncio.to_thread(services_for, runtime)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from confidence import Thresholds
 from grace.context import GraceContext
 from grace.events import emit
+from grace.hitl_chat import answer_message
 from grace.human_reply import answered_from_person, person_decision, person_source
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
@@ -65,7 +65,7 @@ def _persons_answer(state: State) -> dict[str, Any]:
         "level": decision.level,
         "decision": decision,
         "notes": ["The answer was written by a person at an intervention (edit): it is final."],
-        "messages": [AIMessage(content=state.edited_answer)],
+        "messages": [answer_message(state.edited_answer, [source], [])],
     }
 
 
@@ -105,5 +105,5 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         "level": decision.level,
         "decision": decision,
         "notes": notes,
-        "messages": [AIMessage(content=answer)],
+        "messages": [answer_message(answer, sources, [*state.notes, *notes])],
     }

@@ -1,4 +1,4 @@
-"""``intervene``: pause for a person with an Agent-Inbox-compatible request, act on the reply.
+"""``intervene``: pause for a person with a LangChain 1.0 HITL request, act on the reply.
 
 The node calls ``interrupt()`` first and does its side effects only after the reply, because
 LangGraph re-runs the node from its first line on resume.
@@ -6,28 +6,39 @@ LangGraph re-runs the node from its first line on resume.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from confidence import ActionDecision, ConfidenceScore, InterventionLevel
+from confidence import ActionDecision, ConfidenceScore
 from grace.context import GraceContext
 from grace.events import emit
 from grace.hitl import (
     ActionRequest,
-    HumanInterrupt,
-    HumanInterruptConfig,
+    GraceInterrupt,
     HumanResponse,
     InvalidHumanResponseError,
+    ReviewConfig,
+    allowed_decisions_for,
     parse_human_response,
 )
+from grace.hitl_chat import pause_message, source_lines
 from grace.human_reply import person_source
 from grace.schemas import InterventionRecord, StepResult
+from grace.services import Services
 from grace.state import ReplanRequest, State
-from nodes.common import answer_step, aservices_for, services_for
+from grace.tools.roles import is_ask
+from nodes._flow import Flow, RecordOutcome, ResolveRequested, async_node, sync_node
+from nodes.common import answer_step, validate_question
 
-__all__ = ["aintervene", "build_interrupt", "intervene"]
+__all__ = ["aintervene", "build_interrupt", "intervene", "pause"]
+
+_EDITABLE = ("query", "answer")
+"""Action args an ``edit`` may change (``sources`` is shown, not edited)."""
 
 
 def _describe(state: State, decision: ActionDecision, batch: list[StepResult], answer: str) -> str:
@@ -51,14 +62,17 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
         lines += ["", f"**Breakdown ({batch[-1].step_id}):** {parts}; penalties: {pens}"]
     if answer:
         lines += ["", "**Answer so far:**", "", f"> {answer}"]
-    asks = [r.output for r in batch if r.action == "ask_user"]
+    cited = dict.fromkeys(s.citation for r in batch for s in r.sources)
+    if cited:
+        lines += ["", f"**Sources:** {', '.join(cited)}"]
+    asks = [r.output for r in batch if is_ask(r.action)]
     if asks:
         lines += ["", f"**GRACE asks:** {asks[0]}"]
     lines += ["", f"**Suggested:** {decision.recommended_action}"]
     return "\n".join(lines)
 
 
-def build_interrupt(state: State) -> HumanInterrupt:
+def build_interrupt(state: State) -> GraceInterrupt:
     """The request shown to the person for the latest decision."""
     assert state.decision is not None and state.plan is not None
     decision = state.decision
@@ -66,23 +80,47 @@ def build_interrupt(state: State) -> HumanInterrupt:
     final = answer_step(state.plan)
     draft = state.results.get(final.step_id) if final else None
     answer = draft.output if draft is not None else ""
-    escalate = decision.level == InterventionLevel.ESCALATE
-    return HumanInterrupt(
-        action_request=ActionRequest(
-            action="review_answer" if draft is not None else "review_step",
-            args={"query": state.query, "answer": answer},
-        ),
-        config=HumanInterruptConfig(
-            allow_accept=not escalate, allow_edit=True, allow_respond=True, allow_ignore=True
-        ),
-        description=_describe(state, decision, batch, answer),
+    name = "review_answer" if draft is not None else "review_step"
+    sources = source_lines(
+        [s for r in ([draft] if draft is not None else batch) for s in r.sources]
+    )
+    return GraceInterrupt(
+        action_requests=[
+            ActionRequest(
+                name=name,
+                args={"query": state.query, "answer": answer, "sources": "\n".join(sources)},
+                description=_describe(state, decision, batch, answer),
+            )
+        ],
+        review_configs=[
+            ReviewConfig(action_name=name, allowed_decisions=allowed_decisions_for(decision.level))
+        ],
         level=decision.level,
         confidence=decision.score,
         step_id=batch[-1].step_id if batch else "",
     )
 
 
-def _ask(request: HumanInterrupt) -> HumanResponse:
+def pause(state: State) -> dict[str, Any]:
+    """Post the draft (or "I need your help: …") to the chat before ``intervene`` waits.
+
+    A node of its own because an interrupted node writes nothing: while the run is paused,
+    chat clients show ``messages``, and the draft must be there, not only in the interrupt.
+    """
+    assert state.decision is not None and state.plan is not None
+    final = answer_step(state.plan)
+    draft = state.results.get(final.step_id) if final else None
+    batch = [state.results[s] for s in state.last_batch if s in state.results]
+    message = pause_message(
+        state.decision.level,
+        state.decision.score,
+        draft.output if draft is not None else "",
+        draft.sources if draft is not None else [s for r in batch for s in r.sources],
+    )
+    return {"messages": [message]}
+
+
+def _ask(request: GraceInterrupt, check_question: Callable[[str], str]) -> HumanResponse:
     """Interrupt until the reply is valid.
 
     A malformed reply is not raised out of the graph (LangGraph would keep replaying it):
@@ -92,28 +130,23 @@ def _ask(request: HumanInterrupt) -> HumanResponse:
     value = interrupt(request.model_dump(mode="json"))
     while True:
         try:
-            return parse_human_response(value, request.config)
+            return parse_human_response(value, request, check_question=check_question)
         except InvalidHumanResponseError as exc:
-            retry = request.model_copy(
+            action = request.action.model_copy(
                 update={
-                    "error": str(exc),
                     "description": f"**Your last reply was rejected:** {exc}\n\n"
-                    + request.description,
+                    + request.action.description
                 }
             )
+            retry = request.model_copy(update={"error": str(exc), "action_requests": [action]})
             value = interrupt(retry.model_dump(mode="json"))
 
 
-def _record_learning(
-    state: State, runtime: Runtime[GraceContext], reply: HumanResponse, score: float
-) -> None:
-    from nodes.learning import record_outcome
+def _ask_person(state: State, max_question_chars: int) -> tuple[GraceInterrupt, HumanResponse]:
+    """Build the request, emit ``intervention_required`` and interrupt until a valid reply.
 
-    record_outcome(services_for(runtime), runtime, score, reply.type, thread_user=state.user_id)
-
-
-def _ask_person(state: State) -> tuple[HumanInterrupt, HumanResponse]:
-    """Build the request, emit ``intervention_required`` and interrupt until a valid reply."""
+    An edited question is validated like a new ``ask`` (same ``run.max_question_chars``).
+    """
     request = build_interrupt(state)
     emit(
         "intervention_required",
@@ -121,39 +154,39 @@ def _ask_person(state: State) -> tuple[HumanInterrupt, HumanResponse]:
         confidence=request.confidence,
         step_id=request.step_id,
     )
-    return request, _ask(request)
+    return request, _ask(request, partial(validate_question, max_chars=max_question_chars))
 
 
-def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+_RESOLVED = HumanResponse(type="ignore")
+"""A client ended the pause without a reply (``Command(goto=END)``): finish as it stands."""
+
+
+def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
-    request, reply = _ask_person(state)
-    _record_learning(state, runtime, reply, request.confidence)
+    try:
+        request, reply = _ask_person(state, services.settings.run.max_question_chars)
+    except GraphInterrupt:
+        if not (yield from ResolveRequested()):
+            raise
+        request, reply = build_interrupt(state), _RESOLVED
+    yield from RecordOutcome(state.user_id, request.confidence, reply.type)
     return _update(state, request, reply)
 
 
-async def aintervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
-    """Async :func:`intervene`: the learned thresholds are recorded with the store's async API."""
-    from nodes.learning import arecord_outcome
-
-    request, reply = _ask_person(state)
-    await arecord_outcome(
-        await aservices_for(runtime),
-        runtime,
-        request.confidence,
-        reply.type,
-        thread_user=state.user_id,
-    )
-    return _update(state, request, reply)
+intervene = sync_node(_flow)
+"""``intervene`` for ``invoke`` / ``stream``."""
+aintervene = async_node(_flow)
+"""``intervene`` for ``ainvoke`` / ``astream`` (the store's async API)."""
 
 
-def _update(state: State, request: HumanInterrupt, reply: HumanResponse) -> dict[str, Any]:
+def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
     """The node's update for the person's ``reply`` to ``request``."""
     record = InterventionRecord(
         step_ids=list(state.last_batch),
         level=request.level,
         score=request.confidence,
         response_type=reply.type,
-        args=reply.edit_args()
+        args={k: v for k, v in reply.edit_args().items() if k in _EDITABLE}
         if reply.type == "edit"
         else ({"text": reply.response_text()} if reply.type == "response" else {}),
     )
@@ -161,19 +194,24 @@ def _update(state: State, request: HumanInterrupt, reply: HumanResponse) -> dict
     if reply.type == "accept":
         update["review"] = "continue"
     elif reply.type == "ignore":
+        how = "Marked resolved by the client with no decision" if reply is _RESOLVED else "Finished"
         update["review"] = "finalize"
         update["notes"] = [
-            f"Finished without review at {request.level.value.upper()} "
-            f"(confidence {request.confidence:.2f}): treat the answer with care."
+            f"{how}, without review, at {request.level.value.upper()} "
+            f"(confidence {request.confidence:.2f}): this is the answer as it stood; "
+            "treat it with care."
         ]
     elif reply.type == "edit":
         args = reply.edit_args()
-        if args.get("answer") and args.get("answer") != request.action_request.args.get("answer"):
-            update["edited_answer"] = args["answer"]
+        answer = args.get("answer", "").strip()
+        if answer and args.get("answer") != request.action.args.get("answer"):
+            update["edited_answer"] = answer
             update["review"] = "finalize"
         else:
             update["review"] = "replan"
-            update["replan_request"] = ReplanRequest(trigger="human_edit", detail=args["query"])
+            update["replan_request"] = ReplanRequest(
+                trigger="human_edit", detail=args["query"].strip()
+            )
     else:
         source = person_source(reply.response_text(), len(state.human_sources) + 1)
         update["human_sources"] = [*state.human_sources, source]

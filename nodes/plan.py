@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
 
+from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
 from grace.plan_validation import validate_plan
@@ -13,9 +16,9 @@ from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
-from grace.state import State
+from grace.state import State, new_turn
 from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
-from nodes.common import context_of, question_of
+from nodes.common import context_of, question_of, unanswered_message
 
 __all__ = [
     "aplan",
@@ -40,7 +43,7 @@ def plan_request(
     ``collections`` are the store's collections when the caller listed them already (the
     async nodes list them off the event loop); otherwise they are listed here.
     """
-    default = ctx.collection or services.settings.retrieval.collection
+    default = check_collection_name(ctx.collection or services.settings.retrieval.collection)
     if collections is None:
         collections = services.store.list_collections()
     return PlanRequest(
@@ -91,15 +94,20 @@ def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) 
 
 
 def _update(
-    services: Services, ctx: GraceContext, request: PlanRequest, outcome: PlanOutcome
+    state: State, services: Services, ctx: GraceContext, request: PlanRequest, outcome: PlanOutcome
 ) -> dict[str, Any]:
     budget = ctx.max_replans
-    return {
+    turn = new_turn(state)
+    update = {
+        **turn,
         "query": request.query,
         "plan": finish_plan(services, request, outcome),
-        "usage": outcome.usage,
+        "usage": Overwrite(outcome.usage) if turn else outcome.usage,
         "replan_budget": services.settings.run.max_replans if budget is None else budget,
     }
+    if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
+        update["messages"] = [HumanMessage(request.query)]
+    return update
 
 
 def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
@@ -109,7 +117,7 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     collections = yield from ListCollections()
     request = plan_request(services, ctx, query, collections=collections)
     outcome = yield from PlanCall(request)
-    return _update(services, ctx, request, outcome)
+    return _update(state, services, ctx, request, outcome)
 
 
 plan = sync_node(_flow)

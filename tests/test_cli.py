@@ -73,13 +73,13 @@ def test_ask_json_interrupted_then_resume_threads_and_show(grace: Any) -> None:
     assert paused["thread_id"] == "t-cli"
     assert paused["answer"] is None
     request = paused["interrupt"]
-    assert request["description"].startswith("## GRACE needs you")
+    assert request["action_requests"][0]["description"].startswith("## GRACE needs you")
     assert paused["level"] in {"confirm", "escalate"}
 
     rows = grace("threads", "--json")
     assert [(r["thread_id"], r["status"]) for r in rows] == [("t-cli", "interrupted")]
 
-    done = grace("resume", "t-cli", "--response", '{"type": "ignore"}', "--json")
+    done = grace("resume", "t-cli", "--response", '{"decisions": [{"type": "reject"}]}', "--json")
     assert done["status"] == "completed"
     assert done["answer"]
 

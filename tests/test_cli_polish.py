@@ -90,13 +90,14 @@ def test_escalate_legend_lists_only_allowed_replies(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(cli.Prompt, "ask", lambda *a, **k: "ignore")
     request = {
         "level": "escalate",
-        "description": "## GRACE needs you",
-        "config": {"allow_accept": False, "allow_edit": True, "allow_respond": True,
-                   "allow_ignore": True},
+        "action_requests": [{"name": "review_answer", "args": {}, "description": "## GRACE"}],
+        "review_configs": [
+            {"action_name": "review_answer", "allowed_decisions": ["edit", "reject"]}
+        ],
     }
     with cli.console.capture() as captured:
         reply = cli._prompt_reply(request)
-    assert reply == {"type": "ignore"}
+    assert reply == {"decisions": [{"type": "reject"}]}
     legend = captured.get()
     assert "accept:" not in legend and "respond:" in legend and "ignore:" in legend
 
@@ -148,3 +149,13 @@ def test_the_readme_notebook_command_is_installed_by_its_extra() -> None:
         "optional-dependencies"
     ]
     assert any(dep.startswith("jupyterlab") for dep in extras["notebook"])
+
+
+def test_ask_says_it_started_before_the_graph_is_loaded(tmp_path: Path) -> None:
+    proc = _run_cli(tmp_path, "ask", "When did the horse tram line open in Lumen Bay?")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "planning …"
+    assert any(line.startswith("plan (") for line in lines[1:])
+    json_run = _run_cli(tmp_path, "ask", "When did the horse tram line open?", "--json")
+    assert "planning" not in json_run.stderr  # --json: nothing but the JSON object

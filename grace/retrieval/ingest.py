@@ -1,13 +1,18 @@
-"""Ingestion: Markdown, plain text and HTML files → paragraph chunks in a collection.
+"""Ingestion: documents → located chunks in a collection.
 
-- Directories are walked recursively (hidden entries skipped; only ``.md``, ``.markdown``,
-  ``.txt``, ``.text``, ``.html``, ``.htm`` files are taken from directories; a file named
-  explicitly is read whatever its suffix).
+- Markdown, plain text and HTML are read here; PDF, DOCX, PPTX, CSV and XLSX through the converter
+  table in :mod:`grace.documents` (each chunk keeps its page / heading path / row in its
+  metadata: ``location`` for display plus ``page``, ``heading_path``, ``row``).
+- Directories are walked recursively (hidden entries skipped; only supported suffixes are
+  taken from directories and the others are reported; a file named explicitly with an
+  unknown suffix is read as text). Only regular files are read (devices, FIFOs and sockets
+  are skipped with a message), each at most ``max_file_bytes`` (default 100 MB).
 - Text is split into paragraphs (blank lines); QA evidence is paragraph-level, so each
   paragraph is one chunk. A heading paragraph is joined to the paragraph after it; a
   paragraph longer than ``chunk_size`` characters is split by langchain-text-splitters'
   ``RecursiveCharacterTextSplitter`` (line, sentence, word boundaries; ``chunk_overlap``).
-- Metadata: ``source`` (file name — it identifies the document in its collection),
+- Metadata: ``source`` (the path relative to the folder given, e.g. ``a/README.md``; the
+  file name for a file given directly — it identifies the document in its collection),
   ``title`` (Markdown: the first ``# `` line; HTML: ``<title>`` or the first ``<h1>``; else
   the file stem), ``chunk_index``.
 - Idempotent: point ids are ``uuid5(collection, source, chunk_index, sha256(chunk))``.
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,6 +37,8 @@ from typing import Any
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, Field
 
+from grace.collection_names import check_collection_name
+from grace.documents import CONVERTERS, ConvertError, Section, convert
 from grace.retrieval.store import CorpusStore
 
 __all__ = [
@@ -45,8 +53,12 @@ __all__ = [
     "split_paragraphs",
 ]
 
-SUPPORTED_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".html", ".htm"})
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".html", ".htm"})
+"""Suffixes read as text here (paragraph chunking)."""
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | frozenset(CONVERTERS)
 """Suffixes picked up when walking a directory."""
+MAX_FILE_BYTES = 100_000_000
+"""Default per-file size cap: larger files are skipped with a message."""
 SAMPLE_CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus"
 """The bundled sample corpus (English and Japanese Markdown documents)."""
 
@@ -91,6 +103,8 @@ class LoadedDocument(BaseModel):
     title: str
     text: str
     is_markdown: bool = False
+    sections: list[Section] = Field(default_factory=list)
+    """Located sections from a converter (PDF, DOCX, CSV); empty for text documents."""
 
 
 class _DocumentLoadError(Exception):
@@ -105,6 +119,7 @@ def ingest_paths(
     chunk_size: int = 800,
     chunk_overlap: int = 100,
     progress: bool = False,
+    max_file_bytes: int = MAX_FILE_BYTES,
 ) -> IngestReport:
     """Ingest files and directories into ``collection`` (default: the store's default).
 
@@ -115,26 +130,27 @@ def ingest_paths(
         chunk_size: Longest chunk in characters; longer paragraphs are split.
         chunk_overlap: Overlap in characters between pieces of a split paragraph.
         progress: Show a rich progress bar.
+        max_file_bytes: Files larger than this are skipped with a message.
 
     Returns:
         Files, chunks, seconds and the per-file problems.
 
     """
     start = time.perf_counter()
-    name = store.resolve(collection)
+    name = check_collection_name(store.resolve(collection))
     report = IngestReport(collection=name)
-    files = list(_expand(paths, report.problems))
+    files = list(_expand(paths, report.problems, max_file_bytes))
     store.ensure_collection(name)
     splitter = _splitter(chunk_size, chunk_overlap)
     # Local mode filters by scanning every payload: read the id map once instead of per file.
     known = store.point_ids_by_source(name) if store.is_local else None
-    for path in _progress(files, progress):
+    for path, source in _progress(files, progress):
         try:
-            doc = load_document(path)
-        except _DocumentLoadError as exc:
+            doc = load_document(path, source=source)
+        except (_DocumentLoadError, ConvertError) as exc:
             report.problems.append(FileProblem(path=str(path), reason=str(exc)))
             continue
-        chunks = split_paragraphs(doc.text, chunk_size=chunk_size, splitter=splitter)
+        chunks = _chunk_document(doc, chunk_size, splitter)
         if not chunks:
             report.problems.append(FileProblem(path=str(path), reason="no text to index"))
             continue
@@ -170,8 +186,15 @@ def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> I
 # ---------------------------------------------------------------------- loading
 
 
-def load_document(path: Path) -> LoadedDocument:
-    """Read and decode one file; raise ``_DocumentLoadError`` with a clear reason."""
+def load_document(path: Path, source: str | None = None) -> LoadedDocument:
+    """Read and decode one file; raise ``_DocumentLoadError`` / ``ConvertError`` with a reason.
+
+    ``source`` is the document's identity in its collection (default: the file name).
+    """
+    source = source or path.name
+    if path.suffix.lower() in CONVERTERS:
+        sections = convert(path)
+        return LoadedDocument(source=source, title=path.stem, text="", sections=sections)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -180,7 +203,7 @@ def load_document(path: Path) -> LoadedDocument:
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm") or (suffix not in SUPPORTED_SUFFIXES and _looks_html(text)):
         title, body = _html_to_text(text)
-        return LoadedDocument(source=path.name, title=title or path.stem, text=body)
+        return LoadedDocument(source=source, title=title or path.stem, text=body)
     if not text.strip():
         raise _DocumentLoadError("empty file")
     is_md = suffix in (".md", ".markdown")
@@ -191,7 +214,7 @@ def load_document(path: Path) -> LoadedDocument:
             title = match.group(1).strip()
             # The title line is metadata, not a passage.
             text = text[: match.start()] + text[match.end() :]
-    return LoadedDocument(source=path.name, title=title, text=text, is_markdown=is_md)
+    return LoadedDocument(source=source, title=title, text=text, is_markdown=is_md)
 
 
 def _decode(data: bytes) -> str:
@@ -335,6 +358,28 @@ def split_paragraphs(
     return chunks
 
 
+_Chunk = tuple[str, dict[str, str | int]]
+"""A chunk's text and its location metadata (empty for text documents)."""
+
+
+def _chunk_document(
+    doc: LoadedDocument, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+) -> list[_Chunk]:
+    """Paragraph chunks; a converter's sections are chunked one by one and keep their place."""
+    if not doc.sections:
+        return [
+            (c, {}) for c in split_paragraphs(doc.text, chunk_size=chunk_size, splitter=splitter)
+        ]
+    chunks: list[_Chunk] = []
+    for section in doc.sections:
+        located: dict[str, str | int] = dict(section.metadata)
+        if section.location:
+            located["location"] = section.location
+        pieces = split_paragraphs(section.text, chunk_size=chunk_size, splitter=splitter)
+        chunks.extend((piece, located) for piece in pieces)
+    return chunks
+
+
 # ---------------------------------------------------------------------- writing
 
 
@@ -347,46 +392,92 @@ def _upsert_document(
     store: CorpusStore,
     collection: str,
     doc: LoadedDocument,
-    chunks: list[str],
+    chunks: list[_Chunk],
     existing: set[str],
 ) -> tuple[int, int, set[str]]:
-    ids = [_point_id(collection, doc.source, i, c) for i, c in enumerate(chunks)]
+    ids = [_point_id(collection, doc.source, i, c) for i, (c, _) in enumerate(chunks)]
     new = [(i, pid) for i, pid in enumerate(ids) if pid not in existing]
     metadatas: list[dict[str, Any]] = [
-        {"source": doc.source, "title": doc.title, "chunk_index": i} for i, _ in new
+        {"source": doc.source, "title": doc.title, "chunk_index": i, **chunks[i][1]} for i, _ in new
     ]
-    texts = [chunks[i] for i, _ in new]
+    texts = [chunks[i][0] for i, _ in new]
     store.add_chunks(collection, texts, metadatas, [pid for _, pid in new])
     stale = sorted(existing - set(ids))
     store.delete_points(collection, stale)
     return len(new), len(stale), set(ids)
 
 
-def _expand(paths: Iterable[Path], problems: list[FileProblem]) -> Iterator[Path]:
+def _expand(
+    paths: Iterable[Path], problems: list[FileProblem], max_bytes: int
+) -> Iterator[tuple[Path, str]]:
+    """Files to ingest with their source names (path relative to the folder given)."""
     seen: set[Path] = set()
     for given in paths:
         path = Path(given)
         if not path.exists():
             problems.append(FileProblem(path=str(path), reason="no such file or directory"))
             continue
-        if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and p.suffix.lower() in SUPPORTED_SUFFIXES
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-        else:
-            found = [path]
-        for p in found:
+        found = _walk(path, problems) if path.is_dir() else [(path, path.name)]
+        for p, source in found:
+            reason = _unreadable_reason(p, max_bytes)
+            if reason:
+                problems.append(FileProblem(path=str(p), reason=reason))
+                continue
             key = p.resolve()
             if key not in seen:
                 seen.add(key)
-                yield p
+                yield p, source
 
 
-def _progress(files: list[Path], enabled: bool) -> Iterator[Path]:
+def _walk(root: Path, problems: list[FileProblem]) -> list[tuple[Path, str]]:
+    """Supported files under ``root``; unsupported ones are named in one problem."""
+    found: list[tuple[Path, str]] = []
+    unsupported: list[str] = []
+    for p in sorted(root.rglob("*")):
+        relative = p.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts) or p.is_dir():
+            continue
+        if p.suffix.lower() in SUPPORTED_SUFFIXES:
+            found.append((p, relative.as_posix()))
+        else:
+            unsupported.append(relative.as_posix())
+    if unsupported:
+        shown = ", ".join(unsupported[:5]) + (" …" if len(unsupported) > 5 else "")
+        problems.append(
+            FileProblem(
+                path=str(root),
+                reason=f"{len(unsupported)} unsupported file(s) not read: {shown}",
+            )
+        )
+    return found
+
+
+def _unreadable_reason(path: Path, max_bytes: int) -> str:
+    """Why ``path`` must not be read (not a regular file, too large), or ``""``."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a FIFO"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "not a regular file"
+        )
+        return f"skipped: {kind}, only regular files are ingested"
+    if info.st_size > max_bytes:
+        return (
+            f"skipped: {info.st_size / 1e6:.1f} MB is over the per-file cap of "
+            f"{max_bytes / 1e6:.1f} MB (setting retrieval.max_file_mb)"
+        )
+    return ""
+
+
+def _progress(files: list[tuple[Path, str]], enabled: bool) -> Iterator[tuple[Path, str]]:
     if not enabled:
         yield from files
         return
@@ -394,7 +485,7 @@ def _progress(files: list[Path], enabled: bool) -> Iterator[Path]:
 
     with Progress(transient=False) as bar:
         task = bar.add_task("Ingesting", total=len(files))
-        for path in files:
-            bar.update(task, description=f"Ingesting {path.name}")
-            yield path
+        for path, source in files:
+            bar.update(task, description=f"Ingesting {source}")
+            yield path, source
             bar.advance(task)

@@ -26,6 +26,8 @@ class RetrievedChunk(BaseModel):
     """Document title (first ``# `` heading, ``<title>``, or the file stem)."""
     chunk_index: int
     """Position of the chunk in its document, from 0."""
+    location: str = ""
+    """Where in the file: ``p. 3``, ``row 4``, ``§ Setup > Install``; empty for plain text."""
     collection: str
     """Collection the chunk was found in."""
     score: float = Field(ge=0.0, le=1.0)

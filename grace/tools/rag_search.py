@@ -17,6 +17,7 @@ def _result(search: SearchResult) -> ToolResult:
             source=hit.source,
             title=hit.title,
             chunk_index=hit.chunk_index,
+            location=hit.location,
             text=hit.text,
             score=min(max(hit.score, 0.0), 1.0),
         )

@@ -35,6 +35,7 @@ from confidence import CalibrationMethod, CalibrationParams, Thresholds, apply_c
 from confidence.calibration import fit_calibration_params
 from confidence.config import ThresholdGuarantee
 from confidence.risk_control import choose_threshold
+from grace.providers.models import calibration_label
 from grace.settings import GraceSettings
 from graph.evaluation.dataset import DatasetError, parse_part
 from graph.evaluation.metrics import auroc, ece
@@ -42,6 +43,7 @@ from graph.evaluation.record import RunRecord
 from graph.evaluation.report import is_correct_run
 from graph.evaluation.runner import run_eval
 from graph.evaluation.selective import is_right
+from graph.terminal_text import term, term_text
 
 __all__ = [
     "CalibrationFit",
@@ -113,6 +115,8 @@ class CalibrationFit:
     params: CalibrationParams
     n: int
     accuracy: float
+    """Share of runs answered correctly (the calibration's positive class; an abstention is
+    not an answer, so this is lower than ``grace eval``'s accuracy)."""
     auroc: float | None
     ece_raw: float | None
     ece_fitted: float | None
@@ -150,7 +154,8 @@ def calibrate_dataset(
     where = Path(dataset_dir).name + (f" part {part[0]}/{part[1]} by article" if part else "")
     note = f"{where}: {len(records)} runs, {method}, {date.today().isoformat()}"
     params = fit_calibration(records, method=method, min_bin_size=min_bin_size, fitted_on=note)
-    params = params.model_copy(update={"provider": "gemini" if base.use_gemini() else "offline"})
+    # The calibration applies to the engine it was fitted on (offline, gemini, openai, …).
+    params = params.model_copy(update={"provider": calibration_label(base.chat_spec())})
     fitted = [apply_calibration(s, params) for s in scores]
     cv = (
         cross_validated(records, method=method, min_bin_size=min_bin_size, folds=folds)
@@ -192,9 +197,7 @@ def guarantee_for(
     )
 
 
-def guaranteed_thresholds(
-    base: Thresholds, guarantees: Sequence[ThresholdGuarantee]
-) -> Thresholds:
+def guaranteed_thresholds(base: Thresholds, guarantees: Sequence[ThresholdGuarantee]) -> Thresholds:
     """``base`` with the guaranteed thresholds in place, kept ordered (silent ≥ notify ≥ confirm).
 
     A notify threshold certified above the silent one is capped at it; confirm is lowered
@@ -306,15 +309,15 @@ def calibrate(
     """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
     console = Console()
     if not (dataset_dir / "questions.jsonl").is_file():
-        console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
+        console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
         raise typer.Exit(code=2)
     if method not in ("platt", "isotonic"):
-        console.print(f"[red]--method must be platt or isotonic, not {method!r}[/red]")
+        console.print(term_text(f"--method must be platt or isotonic, not {method!r}", "red"))
         raise typer.Exit(code=2)
     try:
         chosen_part = parse_part(part) if part is not None else None
     except DatasetError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(term_text(exc, style="red"))
         raise typer.Exit(code=2) from None
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
     fit = calibrate_dataset(
@@ -332,11 +335,14 @@ def calibrate(
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(snippet, encoding="utf-8")
     console.print(
-        f"{fit.n} runs, accuracy {fit.accuracy:.3f}, AUROC {_fmt(fit.auroc)}; ECE raw "
+        f"{fit.n} runs, answered correctly {fit.accuracy:.3f} (abstentions not counted), "
+        f"AUROC {_fmt(fit.auroc)}; ECE raw "
         f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), "
         f"{folds}-fold cross-validated {_fmt(fit.ece_cross_validated)}"
     )
     for line in lines:
         console.print(line, markup=False)
     console.print(snippet, markup=False)
-    console.print(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG).")
+    console.print(
+        term(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG)."), markup=False
+    )

@@ -13,6 +13,7 @@ from rich.table import Table
 from graph.evaluation.dataset import DatasetError, parse_part
 from graph.evaluation.report import EvalReport
 from graph.evaluation.runner import run_eval
+from graph.terminal_text import term, term_text
 
 __all__ = ["default_output", "evaluate", "failure_line", "summary_table"]
 
@@ -100,20 +101,23 @@ def evaluate(
     console = Console(stderr=json_output)
     output = output if output is not None else default_output(dataset_dir)
     if not (dataset_dir / "questions.jsonl").is_file():
-        console.print(f"[red]{dataset_dir}: no questions.jsonl[/red]")
+        console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
         raise typer.Exit(code=2)
     try:
         chosen = parse_part(part) if part is not None else None
     except DatasetError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(term_text(exc, style="red"))
         raise typer.Exit(code=2) from None
     report = run_eval(dataset_dir, output, progress=not json_output, part=chosen)
     if json_output:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
         console.print(summary_table(report))
-        console.print(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png")
+        console.print(
+            term(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png"),
+            markup=False,
+        )
     failure = failure_line(report)
     if failure is not None:
-        Console(stderr=True).print(f"[red]grace eval: {failure}[/red]", markup=True)
+        Console(stderr=True).print(term_text(f"grace eval: {failure}", style="red"))
         raise typer.Exit(code=1)

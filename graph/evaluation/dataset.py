@@ -115,6 +115,7 @@ def split_by_article(questions: list[Question], part: int, parts: int) -> list[Q
     article) fall in the same part, so calibrating on one part and evaluating on another
     never shares an article. The split is a fixed hash: the same on every machine.
     """
+
     def bucket(q: Question) -> int:
         key = (q.source or q.id).encode("utf-8")
         return int(hashlib.sha1(key).hexdigest(), 16) % parts  # noqa: S324 - not security

@@ -1,4 +1,5 @@
-"""Interrupt → resume for accept, edit, response and ignore; malformed replies; SQLite."""
+"""Interrupt → resume for every LangChain 1.0 decision (and the Agent Inbox replies older
+clients send); malformed replies; SQLite."""
 
 from __future__ import annotations
 
@@ -18,6 +19,18 @@ from tests.graph.conftest import cfg, services_with_thresholds
 
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
+APPROVE = {"decisions": [{"type": "approve"}]}
+FINISH = {"decisions": [{"type": "reject"}]}
+
+
+def _edit(**args: str) -> dict[str, Any]:
+    return {
+        "decisions": [{"type": "edit", "edited_action": {"name": "review_answer", "args": args}}]
+    }
+
+
+def _reject(message: str) -> dict[str, Any]:
+    return {"decisions": [{"type": "reject", "message": message}]}
 
 
 def _pause(app: Any, thread: str, query: str = UNANSWERABLE) -> dict[str, Any]:
@@ -26,13 +39,18 @@ def _pause(app: Any, thread: str, query: str = UNANSWERABLE) -> dict[str, Any]:
     return out
 
 
-def test_unanswerable_question_pauses_with_an_agent_inbox_request(app: Any) -> None:
+def test_unanswerable_question_pauses_with_a_langchain_hitl_request(app: Any) -> None:
     out = _pause(app, "t-pause")
     request = out["__interrupt__"][0].value
-    assert set(request) >= {"action_request", "config", "description", "level", "confidence"}
-    assert request["level"] in ("confirm", "escalate")
-    assert set(request["config"]) == {"allow_accept", "allow_edit", "allow_respond", "allow_ignore"}
-    assert "Confidence" in request["description"]
+    assert set(request) >= {"action_requests", "review_configs", "level", "confidence"}
+    [action] = request["action_requests"]
+    [review] = request["review_configs"]
+    assert action["name"] == review["action_name"]
+    assert set(action["args"]) == {"query", "answer", "sources"}
+    assert action["args"]["query"] == UNANSWERABLE
+    assert "Confidence" in action["description"]
+    assert request["level"] == "escalate"
+    assert review["allowed_decisions"] == ["edit", "reject"]  # no approve at ESCALATE
     state = app.get_state(cfg("t-pause"))
     assert state.next == ("intervene",)
     assert not state.values.get("answer")
@@ -56,23 +74,25 @@ def test_accept_continues_to_the_answer(
     seen: list[str] = []
     with use_services(services):
         out = _pause(app, "t-accept", ANSWERABLE)
-        assert out["__interrupt__"][0].value["config"]["allow_accept"] is True
+        review = out["__interrupt__"][0].value["review_configs"][0]
+        assert review["allowed_decisions"] == ["approve", "edit", "reject"]
         while "__interrupt__" in out:
-            seen.append(out["__interrupt__"][0].value["action_request"]["action"])
-            out = app.invoke(Command(resume={"type": "accept"}), cfg("t-accept"))
+            seen.append(out["__interrupt__"][0].value["action_requests"][0]["name"])
+            out = app.invoke(Command(resume=APPROVE), cfg("t-accept"))
     assert seen == reviews
     assert "1874" in out["answer"]
     records = app.get_state(cfg("t-accept")).values["interventions"]
     assert [r.response_type for r in records] == ["accept"] * len(reviews)
 
 
-def test_accept_is_refused_at_escalate_and_thread_stays_resumable(app: Any) -> None:
+@pytest.mark.parametrize("approve", [APPROVE, {"type": "accept"}])
+def test_approve_is_refused_at_escalate_and_thread_stays_resumable(app: Any, approve: Any) -> None:
     out = _pause(app, "t-esc")
     assert out["__interrupt__"][0].value["level"] == "escalate"
-    again = app.invoke(Command(resume={"type": "accept"}), cfg("t-esc"))
+    again = app.invoke(Command(resume=approve), cfg("t-esc"))
     retry = again["__interrupt__"][0].value
-    assert "not allowed" in retry["error"]
-    final = app.invoke(Command(resume={"type": "ignore"}), cfg("t-esc"))
+    assert "'approve' (accept) is not allowed at ESCALATE" in retry["error"]
+    final = app.invoke(Command(resume=FINISH), cfg("t-esc"))
     assert final["answer"]
     assert app.get_state(cfg("t-esc")).next == ()
 
@@ -80,12 +100,21 @@ def test_accept_is_refused_at_escalate_and_thread_stays_resumable(app: Any) -> N
 @pytest.mark.parametrize(
     "bad",
     [
-        {"type": "approve"},
+        {"type": "approve"},  # a bare decision, not {"decisions": [...]}
+        {"decisions": []},
+        {"decisions": [{"type": "reject"}, {"type": "reject"}]},
+        {"decisions": [{"type": "maybe"}]},
+        {"decisions": [{"type": "edit"}]},  # no edited_action
+        {"decisions": [{"type": "edit", "edited_action": {"name": "x", "args": {}}}]},
+        {"decisions": [{"type": "reject", "message": 3}]},
+        {"decisions": "approve"},
         "yes",
         [{"type": "accept"}, {"type": "ignore"}],
         {"type": "edit", "args": {}},
         {"type": "response", "args": ""},
         {"type": "ignore", "extra": 1},
+        _edit(query="x" * 4001),  # an edited question is validated like `ask`
+        _edit(query="   "),
     ],
 )
 def test_malformed_resume_is_rejected_clearly_and_thread_still_resumable(
@@ -95,22 +124,29 @@ def test_malformed_resume_is_rejected_clearly_and_thread_still_resumable(
     out = app.invoke(Command(resume=bad), cfg("t-bad"))
     retry = out["__interrupt__"][0].value
     assert retry["error"], retry
-    assert "rejected" in retry["description"]
+    assert "rejected" in retry["action_requests"][0]["description"]
     assert app.get_state(cfg("t-bad")).next == ("intervene",)
-    final = app.invoke(Command(resume=[{"type": "ignore"}]), cfg("t-bad"))
+    final = app.invoke(Command(resume=FINISH), cfg("t-bad"))
     assert final["answer"]
 
 
-def test_ignore_finalizes_with_a_note(app: Any) -> None:
+@pytest.mark.parametrize("finish", [FINISH, _reject("  "), {"type": "ignore"}])
+def test_reject_without_a_message_finalizes_with_a_note(app: Any, finish: Any) -> None:
     _pause(app, "t-ignore")
-    final = app.invoke(Command(resume={"type": "ignore"}), cfg("t-ignore"))
+    final = app.invoke(Command(resume=finish), cfg("t-ignore"))
     assert any("without review" in n for n in final["notes"])
     assert final["level"] in (InterventionLevel.CONFIRM, InterventionLevel.ESCALATE)
 
 
-def test_edit_with_a_new_question_replans_and_answers_it(app: Any) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        _edit(query=ANSWERABLE, answer="", sources=""),  # what Agent Chat UI sends back
+        {"type": "edit", "args": {"action": "review_step", "args": {"query": ANSWERABLE}}},
+    ],
+)
+def test_edit_with_a_new_question_replans_and_answers_it(app: Any, reply: Any) -> None:
     _pause(app, "t-edit")
-    reply = {"type": "edit", "args": {"action": "review_step", "args": {"query": ANSWERABLE}}}
     final = app.invoke(Command(resume=reply), cfg("t-edit"))
     values = app.get_state(cfg("t-edit")).values
     assert values["replans"][-1].trigger == "human_edit"
@@ -120,18 +156,28 @@ def test_edit_with_a_new_question_replans_and_answers_it(app: Any) -> None:
     )
 
 
-def test_edit_with_an_answer_uses_the_persons_answer(app: Any) -> None:
+@pytest.mark.parametrize(
+    "reply",
+    [
+        _edit(query=UNANSWERABLE, answer="France won it.", sources="[1, 2]"),
+        {"type": "edit", "args": {"args": {"answer": "France won it."}}},
+    ],
+)
+def test_edit_with_an_answer_uses_the_persons_answer(app: Any, reply: Any) -> None:
     _pause(app, "t-edit-answer")
-    reply = {"type": "edit", "args": {"args": {"answer": "France won it."}}}
     final = app.invoke(Command(resume=reply), cfg("t-edit-answer"))
     assert final["answer"] == "France won it."
     assert any("written by a person" in n for n in final["notes"])
 
 
-def test_response_becomes_a_source_and_replans(app: Any) -> None:
+TEXT = "France won the 2018 FIFA World Cup, beating Croatia in the final."
+
+
+@pytest.mark.parametrize("reply", [_reject(TEXT), {"type": "response", "args": TEXT}])
+def test_reject_with_a_message_becomes_a_source_and_replans(app: Any, reply: Any) -> None:
     _pause(app, "t-resp")
-    text = "France won the 2018 FIFA World Cup, beating Croatia in the final."
-    out = app.invoke(Command(resume={"type": "response", "args": text}), cfg("t-resp"))
+    text = TEXT
+    out = app.invoke(Command(resume=reply), cfg("t-resp"))
     values = app.get_state(cfg("t-resp")).values
     assert values["replans"][-1].trigger == "human_response"
     assert values["human_sources"][0].text == text
@@ -152,7 +198,7 @@ def test_sqlite_resume_across_two_graph_instances(offline: Any, tmp_path: Path) 
     try:
         second = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn2)))
         assert second.get_state(cfg("t-sqlite")).next == ("intervene",)
-        final = second.invoke(Command(resume={"type": "ignore"}), cfg("t-sqlite"))
+        final = second.invoke(Command(resume=FINISH), cfg("t-sqlite"))
         assert final["answer"]
         assert second.get_state(cfg("t-sqlite")).next == ()
     finally:
@@ -164,4 +210,4 @@ def test_studio_chat_input_uses_the_last_human_message(app: Any) -> None:
     values = app.get_state(cfg("t-chat")).values
     assert values["query"] == ANSWERABLE
     if "__interrupt__" not in out:
-        assert out["messages"][-1].content == out["answer"]
+        assert out["messages"][-1].content.startswith(out["answer"])

@@ -128,7 +128,7 @@ def test_confirm_route_pauses_with_accept_allowed(offline_services: Any, checkpo
     assert out["next"] == ("intervene",)
     request = out["interrupts"][0].value
     assert request["level"] == "confirm"
-    assert request["config"]["allow_accept"] is True
+    assert "approve" in request["review_configs"][0]["allowed_decisions"]
 
 
 def test_escalate_route_pauses_and_requires_input(offline_services: Any, checkpointer: Any) -> None:
@@ -136,4 +136,4 @@ def test_escalate_route_pauses_and_requires_input(offline_services: Any, checkpo
     assert out["next"] == ("intervene",)
     request = out["interrupts"][0].value
     assert request["level"] == "escalate"
-    assert request["config"]["allow_accept"] is False
+    assert request["review_configs"][0]["allowed_decisions"] == ["edit", "reject"]

@@ -1,4 +1,4 @@
-"""The graph's shape: six nodes, conditional edges out of confidence and intervene."""
+"""The graph's shape: the nodes, conditional edges out of confidence and intervene."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ SNAPSHOT = Path(__file__).parent / "graph.mmd"
 
 def test_graph_has_the_six_nodes() -> None:
     nodes = set(graph.get_graph().nodes)
-    assert {"plan", "execute", "confidence", "intervene", "replan", "finalize"} <= nodes
+    assert {"plan", "execute", "confidence", "pause", "intervene", "replan", "finalize"} <= nodes
 
 
 def test_conditional_edges_out_of_confidence_cover_every_route() -> None:
@@ -20,10 +20,11 @@ def test_conditional_edges_out_of_confidence_cover_every_route() -> None:
     assert all(e.conditional for e in edges if e.source == "confidence")
     assert out == {
         ("SILENT/NOTIFY", "execute"),
-        ("CONFIRM/ESCALATE", "intervene"),
+        ("CONFIRM/ESCALATE", "pause"),
         ("failed/low confidence", "replan"),
         ("all done", "finalize"),
     }
+    assert [(e.source, e.target) for e in edges if e.source == "pause"] == [("pause", "intervene")]
     after_intervene = {(e.data, e.target) for e in edges if e.source == "intervene"}
     assert after_intervene == {
         ("accept", "execute"),

@@ -46,7 +46,7 @@ def test_pause_on_one_instance_resume_on_another(offline_services: Any, postgres
             assert paused.status == "interrupted"
             assert paused.interrupt is not None
             assert paused.level in {"confirm", "escalate"}
-            assert paused.interrupt["config"]["allow_ignore"] is True
+            assert "reject" in paused.interrupt["review_configs"][0]["allowed_decisions"]
         # A second instance: new connections, new compiled graph, same database.
         with GraceApp.open(settings) as second:
             assert second is not first

@@ -64,7 +64,6 @@ def main() -> None:
     tools = [Counting(services.tools.get(n), Path(counter)) for n in services.tools.names()]
     services = replace(services, tools=ToolRegistry(tools))
     conn = sqlite3.connect(db, check_same_thread=False)
-    cfg: Any = {"configurable": {"thread_id": thread}}
     with use_services(services):
         if mode == "run":
             app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)))
@@ -72,8 +71,8 @@ def main() -> None:
             print(json.dumps({"status": outcome.status}))
         elif mode == "resume":
             app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)))
-            out = app.graph.invoke(None, cfg, durability="sync")
-            print(json.dumps({"answer": out.get("answer", "")}))
+            continued = app.continue_run(thread)  # what `grace resume THREAD` runs
+            print(json.dumps({"answer": continued.answer or ""}))
         else:  # strict: pause, reload in a fresh saver, check types, resume, check again
             report: dict[str, Any] = {}
             for label, wrap in (("grace", use_grace_serializer), ("plain", lambda s: s)):

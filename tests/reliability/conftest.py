@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +23,25 @@ UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
 GOOD_VERDICT = {"self_evaluation": 0.95, "query_coverage": 0.9, "rationale": "supported"}
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def cfg(thread: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread}}
+
+
+def grace_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``grace ARGS`` in a fresh process on ``data_dir``: no GRACE_* or key from this shell."""
+    base = {"PATH": "/usr/bin:/bin", "HOME": str(data_dir.parent), "GRACE_DATA_DIR": str(data_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "graph.cli", *args],
+        env={**base, **env},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @dataclass

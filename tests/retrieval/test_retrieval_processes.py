@@ -121,15 +121,25 @@ def test_a_held_collection_is_a_clear_error_naming_the_holder(tmp_path: Path) ->
     )
     try:
         assert holder.stdout is not None and int(holder.stdout.readline()) > 0
-        busy = _grace(data, "ask", QUESTION, "--json", GRACE_RETRIEVAL__LOCK_TIMEOUT_SECONDS="0.5")
+        busy = _grace(
+            data,
+            "ask",
+            QUESTION,
+            "--json",
+            "--thread-id",
+            "waited",
+            GRACE_RETRIEVAL__LOCK_TIMEOUT_SECONDS="0.5",
+        )
         assert busy.returncode == 3
         assert "Traceback" not in busy.stderr and busy.stdout == ""
         message = " ".join(busy.stderr.split())
         assert f"collection 'grace' is in use by another GRACE process {holder.pid}" in message
         assert "retry when it finishes" in message
+        assert "`grace resume waited` runs it on" in message
     finally:
         holder.communicate("", timeout=60)
     _answer(_grace(data, "ask", QUESTION, "--json"))
+    _answer(_grace(data, "resume", "waited", "--json"))  # the stopped thread, run on
 
 
 def test_sigkill_during_ingest_then_rerun_loses_and_duplicates_nothing(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.structured import StructuredCall
+from confidence.structured import StructuredCall, read_structured
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
@@ -74,10 +74,11 @@ class LLMPlanner:
 
     def _outcome(self, request: PlanRequest, result: Any) -> PlanOutcome:
         usage = usage_from_message(result.get("raw")) if isinstance(result, dict) else TokenUsage()
-        if not isinstance(result, dict) or result.get("parsed") is None:
-            error = result.get("parsing_error") if isinstance(result, dict) else None
-            return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {error}")
-        draft: PlanDraft = result["parsed"]
+        # A tool call, or JSON in the text (Gemini's JSON mode, models with no tool calling).
+        read = read_structured(result, PlanDraft, what="planner")
+        if read.value is None:
+            return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {read.error}")
+        draft = read.value
         plan = ExecutionPlan(
             original_query=request.query,
             complexity=draft.complexity,

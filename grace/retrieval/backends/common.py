@@ -80,6 +80,7 @@ def chunk_from_payload(
         source=str(meta.get("source", "")),
         title=str(meta.get("title", "")),
         chunk_index=int(meta.get("chunk_index", 0)),
+        location=str(meta.get("location", "")),
         collection=collection,
         score=min(1.0, max(0.0, score)),
         raw_score=raw,

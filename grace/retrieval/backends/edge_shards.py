@@ -1,7 +1,7 @@
 """Open Qdrant Edge shards, one per collection, held while in use and released when idle.
 
 Each collection is a shard directory ``<root>/<quoted name>/`` with its lock file
-``<root>/<quoted name>.lock`` (:class:`~grace.retrieval.backends.edge_lock.CollectionLock`).
+``<root>/<quoted name>.lock`` (:func:`~grace.retrieval.backends.edge_lock.collection_lock`).
 A shard is loaded on first use and kept open while the process keeps using it; after
 ``idle_release`` seconds without a call it is flushed, compacted if it was written
 (``optimize``: a compacted shard loads ~10x faster) and closed, and its lock released — so
@@ -21,10 +21,17 @@ from pathlib import Path
 
 from qdrant_edge import EdgeConfig, EdgeShard
 
-from grace.retrieval.backends.edge_lock import CollectionLock
+from grace.file_lock import FileLock
+from grace.retrieval.backends.edge_lock import collection_lock
 from grace.retrieval.store import StoreBusyError
+from grace.storage_faults import explain
 
 __all__ = ["ShardPool", "collection_dir_name"]
+
+_REBUILD = (
+    "the collection's files are damaged: move that directory aside and ingest the documents "
+    "again (the default collection re-ingests the bundled sample by itself)"
+)
 
 _CONFIG_FILE = "edge_config.json"
 """File Qdrant Edge writes into every shard directory."""
@@ -38,7 +45,7 @@ def collection_dir_name(name: str) -> str:
 
 @dataclass
 class _Lease:
-    lock: CollectionLock
+    lock: FileLock
     shard: EdgeShard | None = None
     last_used: float = 0.0
     written: bool = False
@@ -118,7 +125,7 @@ class ShardPool:
             lease = self._leases.get(name)
             if lease is None:
                 lease = _Lease(
-                    CollectionLock(self.root / f"{collection_dir_name(name)}.lock", name)
+                    collection_lock(self.root / f"{collection_dir_name(name)}.lock", name)
                 )
                 self._leases[name] = lease
             if lease.shard is None:
@@ -138,6 +145,7 @@ class ShardPool:
                 lease.pending = 0
 
     def _open(self, name: str, lease: _Lease, create: Callable[[], EdgeConfig] | None) -> None:
+        """Load (or create) the shard of ``name`` under its lock; faults as StorageError."""
         lease.lock.acquire(self.lock_timeout)
         try:
             path = self.shard_dir(name)
@@ -153,7 +161,11 @@ class ShardPool:
                 raise StoreBusyError(
                     f"collection '{name}' is open in another process ({path}); retry when it exits"
                 ) from None
-            raise
+            if isinstance(exc, LookupError | StoreBusyError):
+                raise
+            raise explain(
+                f"cannot open collection '{name}' at", self.shard_dir(name), exc, damaged=_REBUILD
+            ) from exc
         lease.generation += 1
         lease.written = False
         self._start_sweeper()

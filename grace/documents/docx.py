@@ -1,0 +1,68 @@
+"""DOCX → one section per heading block, located by its heading path (python-docx)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from grace.documents.types import ConvertError, Section
+
+__all__ = ["convert_docx"]
+
+
+def _heading_level(style_name: str) -> int:
+    """``Heading 2`` → 2, ``Title`` → 1, anything else → 0 (body text)."""
+    if style_name == "Title":
+        return 1
+    if style_name.startswith("Heading "):
+        tail = style_name.removeprefix("Heading ").strip()
+        return int(tail) if tail.isdigit() else 0
+    return 0
+
+
+def convert_docx(path: Path) -> list[Section]:
+    """Paragraphs grouped under their headings; tables become ``a | b`` lines.
+
+    Raises:
+        ConvertError: Not a readable DOCX archive.
+
+    """
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+
+    try:
+        document = docx.Document(str(path))
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        raise ConvertError(f"corrupt or unreadable DOCX ({type(exc).__name__})") from exc
+    sections: list[Section] = []
+    path_titles: list[str] = []
+    body: list[str] = []
+
+    def flush() -> None:
+        if body:
+            heading = " > ".join(path_titles)
+            head = "\n".join(f"{'#' * (i + 1)} {t}" for i, t in enumerate(path_titles))
+            text = "\n\n".join([head, *body] if head else body)
+            meta: dict[str, str | int] = {"heading_path": heading} if heading else {}
+            sections.append(
+                Section(text=text, location=f"§ {heading}" if heading else "", metadata=meta)
+            )
+            body.clear()
+
+    for para in document.paragraphs:
+        text = para.text.strip()
+        if not text:
+            continue
+        level = _heading_level(para.style.name if para.style is not None else "")
+        if level:
+            flush()
+            del path_titles[level - 1 :]
+            path_titles.append(text)
+        else:
+            body.append(text)
+    for table in document.tables:
+        body.append("\n".join(" | ".join(c.text.strip() for c in row.cells) for row in table.rows))
+    flush()
+    if not sections:
+        raise ConvertError("empty document (no text)")
+    return sections

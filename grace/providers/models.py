@@ -1,0 +1,205 @@
+"""Any LangChain chat model by one string: ``provider:model`` (``init_chat_model``'s convention).
+
+One table says, per provider, which package and class make its chat model, which extra
+installs it, which variable holds its key and where a local server listens by default.
+:func:`chat_model` builds the model from a spec such as ``openai:gpt-4.1-mini``,
+``ollama:qwen3`` or ``google_genai:gemini-2.5-flash``; anything wrong with the spec, the
+installation or the key is a :class:`~grace.errors.ModelSetupError` that says what to do,
+and :func:`check_reachable` tells a local server that is not running from one that is, before a
+run starts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import socket
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from grace.errors import ModelSetupError, ModelUnavailableError
+
+__all__ = [
+    "OFFLINE",
+    "PROVIDERS",
+    "ModelProvider",
+    "calibration_label",
+    "chat_model",
+    "check_reachable",
+    "embeddings_model",
+    "parse_spec",
+]
+
+OFFLINE = "offline"
+"""The spec of GRACE's embedded engine (rule-based planner, extractive reader, lexical judge)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelProvider:
+    """How to build one provider's chat (and embedding) models."""
+
+    package: str
+    """Python module of the integration (``langchain_openai``)."""
+    chat_class: str
+    """Its chat model class (``ChatOpenAI``)."""
+    extra: str
+    """``pip install "grace-agent[<extra>]"`` installs it (empty: a core dependency)."""
+    key_env: str | None = None
+    """Variable holding the API key (None: no key, e.g. a local server)."""
+    embeddings_class: str | None = None
+    """Its embeddings class, if any."""
+    default_url: str | None = None
+    """Where its local server listens unless ``models.base_url`` says otherwise."""
+    url_arg: str = "base_url"
+    """Constructor argument that takes the server URL."""
+    calibration_label: str = ""
+    """Name calibration files use for it (default: the provider key)."""
+
+
+PROVIDERS: dict[str, ModelProvider] = {
+    "google_genai": ModelProvider(
+        package="langchain_google_genai",
+        chat_class="ChatGoogleGenerativeAI",
+        extra="",
+        key_env="GOOGLE_API_KEY",
+        embeddings_class="GoogleGenerativeAIEmbeddings",
+        calibration_label="gemini",
+    ),
+    "openai": ModelProvider(
+        package="langchain_openai",
+        chat_class="ChatOpenAI",
+        extra="openai",
+        key_env="OPENAI_API_KEY",
+        embeddings_class="OpenAIEmbeddings",
+    ),
+    "anthropic": ModelProvider(
+        package="langchain_anthropic",
+        chat_class="ChatAnthropic",
+        extra="anthropic",
+        key_env="ANTHROPIC_API_KEY",
+    ),
+    "ollama": ModelProvider(
+        package="langchain_ollama",
+        chat_class="ChatOllama",
+        extra="ollama",
+        embeddings_class="OllamaEmbeddings",
+        default_url="http://127.0.0.1:11434",
+    ),
+}
+"""Providers GRACE can build by name; add a row to support another."""
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """``("openai", "gpt-4.1-mini")`` from ``openai:gpt-4.1-mini``; errors name the table."""
+    provider, sep, model = spec.partition(":")
+    if not sep or not model.strip() or provider not in PROVIDERS:
+        known = ", ".join(f"{name}:<model>" for name in PROVIDERS)
+        raise ModelSetupError(
+            f"model {spec!r} is not '{OFFLINE}' or provider:model with a provider GRACE "
+            f"knows ({known})"
+        )
+    return provider, model.strip()
+
+
+def _class(provider: str, name: str) -> Any:
+    row = PROVIDERS[provider]
+    try:
+        module = importlib.import_module(row.package)
+    except ImportError:
+        install = f'pip install "grace-agent[{row.extra}]"' if row.extra else "pip install -e ."
+        raise ModelSetupError(
+            f"the {provider} provider needs the {row.package.replace('_', '-')} package, "
+            f"which is not installed: {install}"
+        ) from None
+    return getattr(module, name)
+
+
+def _key_kwargs(provider: str, base_url: str | None, api_key_env: str | None) -> dict[str, Any]:
+    """The API key argument: from ``api_key_env`` or the provider's own variable."""
+    row = PROVIDERS[provider]
+    variable = api_key_env or row.key_env
+    if variable is None:
+        return {}
+    key = os.environ.get(variable)
+    if key:
+        return {"api_key": key} if api_key_env else {}  # integrations read their own variable
+    if base_url is not None:  # a local OpenAI-compatible server usually wants no key
+        return {"api_key": "not-needed"}
+    raise ModelSetupError(
+        f"the {provider} provider needs an API key in the environment variable {variable} "
+        "(or set models.api_key_env to the variable that holds it)"
+    )
+
+
+def chat_model(
+    spec: str,
+    *,
+    temperature: float,
+    timeout: float,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+) -> BaseChatModel:
+    """The chat model ``spec`` names (``provider:model``), ready to call."""
+    provider, model = parse_spec(spec)
+    row = PROVIDERS[provider]
+    cls = _class(provider, row.chat_class)
+    kwargs: dict[str, Any] = {"model": model, "temperature": temperature, "timeout": timeout}
+    kwargs |= _key_kwargs(provider, base_url, api_key_env)
+    url = base_url or row.default_url
+    if url is not None:
+        kwargs[row.url_arg] = url
+    built: BaseChatModel = cls(**kwargs)
+    return built
+
+
+def embeddings_model(spec: str, *, base_url: str | None = None) -> Embeddings:
+    """The embedding model ``spec`` names (``init_embeddings`` convention)."""
+    provider, model = parse_spec(spec)
+    row = PROVIDERS[provider]
+    if row.embeddings_class is None:
+        raise ModelSetupError(f"the {provider} provider has no embedding models in GRACE")
+    cls = _class(provider, row.embeddings_class)
+    kwargs: dict[str, Any] = {"model": model}
+    url = base_url or row.default_url
+    if url is not None:
+        kwargs[row.url_arg] = url
+    built: Embeddings = cls(**kwargs)
+    return built
+
+
+def check_reachable(spec: str, base_url: str | None, timeout: float = 2.0) -> None:
+    """Raise ModelUnavailableError when the local server of ``spec`` does not answer.
+
+    Only servers GRACE knows an address of (``models.base_url`` or the provider's local
+    default, e.g. Ollama) are checked — with one TCP connection, no request. Hosted APIs are
+    reached through their own client and retried by the graph.
+    """
+    if spec == OFFLINE:
+        return
+    provider, _ = parse_spec(spec)
+    url = base_url or PROVIDERS[provider].default_url
+    if url is None:
+        return
+    parts = urlsplit(url)
+    host = parts.hostname or "127.0.0.1"
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return
+    except OSError as exc:
+        raise ModelUnavailableError(
+            f"cannot reach the {provider} server at {url} ({exc.strerror or exc}): start it "
+            "(for Ollama: `ollama serve`) or set models.base_url to where it listens"
+        ) from None
+
+
+def calibration_label(spec: str) -> str:
+    """The name calibration files use for the engine of ``spec`` (``offline``, ``gemini`` …)."""
+    if spec == OFFLINE:
+        return OFFLINE
+    provider, _ = parse_spec(spec)
+    return PROVIDERS[provider].calibration_label or provider

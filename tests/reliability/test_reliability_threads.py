@@ -1,0 +1,112 @@
+"""Thread semantics: a new question on a finished thread is a new turn, never the old answer;
+a paused thread refuses a new question; an incomplete thread runs on with ``grace resume``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from typer.testing import CliRunner
+
+from grace.serde import use_grace_serializer
+from graph import builder
+from graph.app import GraceApp, ThreadNotIncompleteError, ThreadPausedError
+from graph.cli import app as cli
+from tests.reliability.conftest import SIMPLE, UNANSWERABLE, cfg
+
+FESTIVAL_JA = "霧ヶ丘の祭りはいつ？"
+
+
+@pytest.fixture
+def grace_app(offline: Any) -> GraceApp:
+    return GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+
+
+@pytest.fixture
+def run_cli(offline: Any) -> Iterator[Any]:
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> Any:
+        result = runner.invoke(cli, list(args))
+        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
+        return result
+
+    yield run
+
+
+def test_cli_second_question_on_a_finished_thread_is_answered_itself(run_cli: Any) -> None:
+    first = json.loads(run_cli("ask", SIMPLE, "--thread-id", "turns", "--json").stdout)
+    assert first["status"] == "completed" and "1874" in first["answer"]
+    second = json.loads(run_cli("ask", FESTIVAL_JA, "--thread-id", "turns", "--json").stdout)
+    assert second["status"] == "completed"
+    assert "10月" in second["answer"] and "1874" not in second["answer"]
+    shown = json.loads(run_cli("show", "turns", "--json").stdout)
+    assert shown["summary"]["query"] == FESTIVAL_JA
+
+
+def test_cli_unanswerable_second_question_does_not_inherit_the_old_silent_answer(
+    run_cli: Any,
+) -> None:
+    run_cli("ask", SIMPLE, "--thread-id", "reused", "--json")
+    second = json.loads(run_cli("ask", UNANSWERABLE, "--thread-id", "reused", "--json").stdout)
+    assert second["status"] == "interrupted"  # the reported defect: 1874 again, at SILENT
+    assert second["interrupt"]["action_requests"][0]["args"]["query"] == UNANSWERABLE
+
+
+def test_python_api_new_turn_keeps_the_transcript_and_clears_the_old_run(
+    grace_app: GraceApp,
+) -> None:
+    grace_app.ask(SIMPLE, thread_id="api")
+    outcome = grace_app.ask(FESTIVAL_JA, thread_id="api")
+    assert "10月" in (outcome.answer or "")
+    values = grace_app.graph.get_state(cfg("api")).values
+    kinds = [type(m) for m in values["messages"]]
+    assert kinds == [HumanMessage, AIMessage, HumanMessage, AIMessage]
+    assert values["messages"][2].content == FESTIVAL_JA
+    sources = {s.source for r in values["results"].values() for s in r.sources}
+    assert sources and all(name.startswith("ja-kirigaoka") for name in sources), sources
+
+
+def test_chat_turns_sent_as_messages_each_get_their_own_answer(offline: Any) -> None:
+    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    first = graph.invoke({"messages": [HumanMessage(SIMPLE)]}, cfg("chat"))
+    assert "1874" in first["answer"]
+    second = graph.invoke({"messages": [HumanMessage(FESTIVAL_JA)]}, cfg("chat"))
+    assert "10月" in second["answer"] and "1874" not in second["answer"]
+    assert second["messages"][-1].content.startswith(second["answer"][:20])
+
+
+def test_asking_on_a_paused_thread_is_refused_and_it_stays_resumable(
+    grace_app: GraceApp, run_cli: Any
+) -> None:
+    paused = grace_app.ask(UNANSWERABLE, thread_id="paused")
+    assert paused.status == "interrupted"
+    with pytest.raises(ThreadPausedError, match="paused"):
+        grace_app.ask(SIMPLE, thread_id="paused")
+    assert grace_app.outcome("paused").status == "interrupted"
+    run_cli("ask", UNANSWERABLE, "--thread-id", "paused-cli", "--json")
+    refused = run_cli("ask", SIMPLE, "--thread-id", "paused-cli", "--json", code=2)
+    assert "grace resume paused-cli" in refused.stderr
+    reply = '{"decisions": [{"type": "reject", "message": "France won the 2018 World Cup."}]}'
+    done = json.loads(run_cli("resume", "paused-cli", "--response", reply, "--json").stdout)
+    assert done["status"] == "completed" and "France" in done["answer"]
+
+
+def test_an_incomplete_thread_runs_on_and_other_threads_are_refused(
+    grace_app: GraceApp, run_cli: Any
+) -> None:
+    # A run that stopped after `plan` (as a killed process leaves it; the SIGKILL case is in
+    # test_reliability_durability).
+    grace_app.graph.invoke({"query": SIMPLE}, cfg("cut"), interrupt_after=["plan"])
+    assert grace_app.summary("cut").status == "incomplete"
+    outcome = grace_app.continue_run("cut")
+    assert outcome.status == "completed" and "1874" in (outcome.answer or "")
+    with pytest.raises(ThreadNotIncompleteError, match="finished"):
+        grace_app.continue_run("cut")
+    run_cli("ask", UNANSWERABLE, "--thread-id", "waits", "--json")
+    refused = run_cli("resume", "waits", "--json", code=2)
+    assert "paused" in refused.stderr and "--response" in refused.stderr
