@@ -118,9 +118,12 @@ class LexicalSparseEmbeddings:
 
     def _document(self, text: str) -> SparseVector:
         tokens = self.tokenizer(text)
-        counts: Counter[int] = Counter()
+        # A plain dict, not a Counter: Counter's ``+=`` on a missing key goes through a
+        # Python-level ``__missing__``, measurable in the ingestion hot loop.
+        counts: dict[int, int] = {}
         for token, n in Counter(tokens).items():  # hash each distinct token once
-            counts[token_index(token)] += n
+            index = token_index(token)
+            counts[index] = counts.get(index, 0) + n
         norm = self.k1 * (1.0 - self.b + self.b * len(tokens) / self.avgdl)
         indices = sorted(counts)
         values = [counts[i] * (self.k1 + 1.0) / (counts[i] + norm) for i in indices]

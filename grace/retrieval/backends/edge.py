@@ -34,6 +34,7 @@ from qdrant_edge import (
     Fusion,
     HasIdCondition,
     MatchValue,
+    Memory,
     Modifier,
     Point,
     Prefetch,
@@ -66,8 +67,19 @@ _RRF_K = 2
 """Reciprocal Rank Fusion constant (Qdrant's default)."""
 _WRITE_BATCH = 256
 """Points per upsert operation."""
-_COMPACT_EVERY = 50_000
-"""Points written between compactions of a shard during a long ingestion."""
+_COMPACT_EVERY = 10_000
+"""Points written between compactions of a shard during a long ingestion.
+
+Bounds the in-memory mutable segment and the memory one compaction needs (measured at 100k
+chunks, ingesting process peak RSS: 50k → 722 MiB, 20k → 570 MiB, 10k → 523 MiB, 5k →
+504 MiB; ingestion speed and query p50 unchanged within noise).
+"""
+_SPARSE_INDEX_MEMORY = Memory.Cold
+"""Sparse inverted index of compacted segments memory-mapped, not pinned in RAM.
+
+The pages a search touches stay in the page cache; the process no longer holds every
+segment's index (query p50 at 100k chunks unchanged, ~0.7 ms).
+"""
 _SEGMENTS = 16
 """Segments the optimizer keeps before merging (default: one per CPU).
 
@@ -156,7 +168,11 @@ class EdgeStore(StoreBase):
             )
         return EdgeConfig(
             vectors=vectors,
-            sparse_vectors={SPARSE_VECTOR_NAME: EdgeSparseVectorParams(modifier=Modifier.Idf)},
+            sparse_vectors={
+                SPARSE_VECTOR_NAME: EdgeSparseVectorParams(
+                    modifier=Modifier.Idf, memory=_SPARSE_INDEX_MEMORY
+                )
+            },
             optimizers=EdgeOptimizersConfig(default_segment_number=_SEGMENTS),
         )
 
