@@ -25,7 +25,15 @@ from grace.schemas import (
     TokenUsage,
 )
 
-__all__ = ["InputState", "OutputState", "ReplanRequest", "ReviewOutcome", "State", "new_turn"]
+__all__ = [
+    "ABANDONED_TURN_NOTE",
+    "InputState",
+    "OutputState",
+    "ReplanRequest",
+    "ReviewOutcome",
+    "State",
+    "new_turn",
+]
 
 ReviewOutcome = Literal["continue", "replan", "finalize"]
 
@@ -117,6 +125,13 @@ class State(InputState, OutputState):
     """Model calls and tokens of the whole run."""
 
 
+ABANDONED_TURN_NOTE = (
+    "the previous question on this thread was still open (paused or stopped midway) and was "
+    "set aside for this one; it was not answered"
+)
+"""Note of a turn that replaced an open one (a new question sent instead of a reply)."""
+
+
 def new_turn(state: State) -> dict[str, Any]:
     """The update that clears the previous turn's working state (empty on a thread's first).
 
@@ -127,13 +142,16 @@ def new_turn(state: State) -> dict[str, Any]:
     """
     if state.plan is None:
         return {}
+    # A pause (or a run stopped midway) has no answer yet: the chat / SDK sent a new question
+    # instead of a reply. The CLI and GraceApp refuse that; here it is said, never silent.
+    dropped: list[str] = [] if state.answer else [ABANDONED_TURN_NOTE]
     return {
         "results": Overwrite({}),
         "scores": Overwrite({}),
         "interventions": Overwrite([]),
         "replans": Overwrite([]),
         "quality": Overwrite([]),
-        "notes": Overwrite([]),
+        "notes": Overwrite(dropped),
         "last_batch": [],
         "decision": None,
         "review": None,

@@ -13,6 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from typer.testing import CliRunner
 
 from grace.serde import use_grace_serializer
+from grace.state import ABANDONED_TURN_NOTE
 from graph import builder
 from graph.app import GraceApp, ThreadNotIncompleteError, ThreadPausedError
 from graph.cli import app as cli
@@ -110,3 +111,20 @@ def test_an_incomplete_thread_runs_on_and_other_threads_are_refused(
     run_cli("ask", UNANSWERABLE, "--thread-id", "waits", "--json")
     refused = run_cli("resume", "waits", "--json", code=2)
     assert "paused" in refused.stderr and "--response" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    "question", [{"query": SIMPLE}, {"messages": [HumanMessage(SIMPLE)]}], ids=["query", "chat"]
+)
+def test_graph_input_on_a_paused_thread_says_the_pause_was_set_aside(
+    offline: Any, question: dict[str, Any]
+) -> None:
+    """The SDK / Studio path: no app in front to refuse, so the graph says it in a note."""
+    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    assert "__interrupt__" in graph.invoke({"query": UNANSWERABLE}, cfg("open"))
+    out = graph.invoke(question, cfg("open"))
+    assert "1874" in out["answer"]
+    assert ABANDONED_TURN_NOTE in out["notes"]
+    assert "not answered" in out["messages"][-1].content  # the chat shows the note too
+    finished = graph.invoke({"query": UNANSWERABLE}, cfg("open"))  # after a finished turn
+    assert ABANDONED_TURN_NOTE not in finished.get("notes", [])
