@@ -29,7 +29,7 @@ import re
 import stat
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -452,6 +452,15 @@ def _walk(root: Path, problems: list[FileProblem]) -> list[tuple[Path, str]]:
     return found
 
 
+_SPECIAL_FILE_KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+"""How a path that is not a regular file is named when it is skipped."""
+
+
 def _unreadable_reason(path: Path, max_bytes: int) -> str:
     """Why ``path`` must not be read (not a regular file, too large), or ``""``."""
     try:
@@ -459,19 +468,14 @@ def _unreadable_reason(path: Path, max_bytes: int) -> str:
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     if not stat.S_ISREG(info.st_mode):
-        kind = (
-            "a FIFO"
-            if stat.S_ISFIFO(info.st_mode)
-            else "a device"
-            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-            else "a socket"
-            if stat.S_ISSOCK(info.st_mode)
-            else "not a regular file"
+        kind = next(
+            (name for test, name in _SPECIAL_FILE_KINDS if test(info.st_mode)),
+            "not a regular file",
         )
-        return f"skipped: {kind}, only regular files are ingested"
+        return f"{kind}, only regular files are ingested"
     if info.st_size > max_bytes:
         return (
-            f"skipped: {info.st_size / 1e6:.1f} MB is over the per-file cap of "
+            f"{info.st_size / 1e6:.1f} MB is over the per-file cap of "
             f"{max_bytes / 1e6:.1f} MB (setting retrieval.max_file_mb)"
         )
     return ""
