@@ -118,13 +118,11 @@ class LexicalSparseEmbeddings:
 
     def _document(self, text: str) -> SparseVector:
         tokens = self.tokenizer(text)
-        # A plain dict, not a Counter: Counter's ``+=`` on a missing key goes through a
-        # Python-level ``__missing__``, measurable in the ingestion hot loop.
-        counts: dict[int, int] = {}
-        for token, n in Counter(tokens).items():  # hash each distinct token once
-            index = token_index(token)
-            counts[index] = counts.get(index, 0) + n
+        # Count token indices directly (token_index is cached, so each token costs one cache
+        # lookup): tokens whose indices collide add up, as in one dict pass.
+        counts = Counter(map(token_index, tokens))
         norm = self.k1 * (1.0 - self.b + self.b * len(tokens) / self.avgdl)
         indices = sorted(counts)
-        values = [counts[i] * (self.k1 + 1.0) / (counts[i] + norm) for i in indices]
+        k = self.k1 + 1.0
+        values = [n * k / (n + norm) for n in map(counts.__getitem__, indices)]
         return SparseVector(indices=indices, values=values)

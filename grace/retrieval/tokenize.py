@@ -18,10 +18,11 @@ tokenizer per thread, sharing one dictionary).
 
 from __future__ import annotations
 
+import operator
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -144,30 +145,49 @@ class Tokenizer:
     split_mode: Literal["A", "B", "C"] = "B"
     stem: bool = True
     drop_interrogatives: bool = False
+    _memo: dict[str, list[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """Tokens of short Japanese runs (see :data:`_MEMO_MAX_RUN`)."""
 
     def __call__(self, text: str) -> list[str]:
         """Tokenise ``text`` (any mix of English and Japanese)."""
         text = unicodedata.normalize("NFKC", text).lower()
         tokens: list[str] = []
         words: list[str] = []
-        for match in _RUN_RE.finditer(text):
-            word = match.group("word")
-            if word is not None:
+        # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.
+        for ja, word in _RUN_RE.findall(text):
+            if word:
                 if word not in ENGLISH_STOPWORDS:
                     words.append(word)
                 continue
-            self._flush(words, tokens)
-            tokens.extend(self._japanese(match.group("ja")))
+            if words:
+                self._flush(words, tokens)
+            tokens.extend(self._japanese(ja))
         self._flush(words, tokens)
         return tokens
 
     def _flush(self, words: list[str], tokens: list[str]) -> None:
         if not words:
             return
-        tokens.extend([_stem(w) for w in words] if self.stem else words)
+        tokens.extend(map(_stem, words) if self.stem else words)
         words.clear()
 
     def _japanese(self, run: str) -> list[str]:
+        # Each run is analysed on its own, so its tokens depend on the run alone: short runs
+        # (one or two characters between punctuation, digits or Latin words) recur, and the
+        # Sudachi call plus the Python around it is most of their cost.
+        if len(run) > _MEMO_MAX_RUN:
+            return self._analyse(run)
+        memo = self._memo
+        tokens = memo.get(run)
+        if tokens is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            tokens = memo[run] = self._analyse(run)
+        return tokens
+
+    def _analyse(self, run: str) -> list[str]:
         # Flat list passes, not chained generators: this is the hot loop of Japanese ingestion.
         tokens = (
             _sudachi_words(run, self.split_mode, self.drop_interrogatives)
@@ -177,39 +197,57 @@ class Tokenizer:
         if self.japanese != "sudachi":
             tokens.extend(_bigrams(run))
         if self.drop_interrogatives:
-            tokens = [t for t in tokens if not _is_interrogative(t)]
+            tokens = [t for t in tokens if t not in _JA_INTERROGATIVES and t[:1] not in _JA_Q]
         return tokens
 
 
-def _is_interrogative(token: str) -> bool:
-    return token in _JA_INTERROGATIVES or token.startswith(_JA_INTERROGATIVE_PREFIXES)
+_MEMO_MAX_RUN = 1
+"""Longest Japanese run whose tokens are memoised."""
+_MEMO_SIZE = 10_000
+"""Memoised runs per tokenizer before the memo starts over (a few MB)."""
+_JA_Q = frozenset(_JA_INTERROGATIVE_PREFIXES)
+"""First characters of interrogative tokens (``t[:1] in _JA_Q`` is ``t.startswith(…)``)."""
 
 
 def _sudachi_words(run: str, mode: str, drop_pronouns: bool = False) -> list[str]:
     tok = _sudachi(mode)
-    heads = _POS_HEADS
+    keep = _KEEP_POS[drop_pronouns]
+    drop = _DROP_FORMS
     words: list[str] = []
-    for start in range(0, len(run), _SUDACHI_MAX_CHARS):
-        for m in tok.tokenize(run[start : start + _SUDACHI_MAX_CHARS]):
+    pieces = (
+        [run]
+        if len(run) <= _SUDACHI_MAX_CHARS
+        else [run[i : i + _SUDACHI_MAX_CHARS] for i in range(0, len(run), _SUDACHI_MAX_CHARS)]
+    )
+    for piece in pieces:
+        for m in tok.tokenize(piece):
             pos_id = m.part_of_speech_id()
-            pos = heads.get(pos_id)
-            if pos is None:
-                pos = heads[pos_id] = str(_sudachi_dictionary().pos_of(pos_id)[0])
-            if pos not in _CONTENT_POS or (drop_pronouns and pos == _JA_INTERROGATIVE_POS):
-                continue
-            form = m.normalized_form()
-            if form in _JA_STOP or (len(form) == 1 and _HIRAGANA_RE.fullmatch(form)):
-                continue
-            words.append(form)
+            kept = keep.get(pos_id)
+            if kept is None:
+                kept = _learn_pos(pos_id, drop_pronouns)
+            if kept:
+                form = m.normalized_form()
+                if form not in drop:
+                    words.append(form)
     return words
 
 
-_POS_HEADS: dict[int, str] = {}
-"""Part-of-speech id → its head (名詞, 動詞, …), filled lazily from the dictionary.
+def _learn_pos(pos_id: int, drop_pronouns: bool) -> bool:
+    """Whether words of part of speech ``pos_id`` are kept (cached in :data:`_KEEP_POS`)."""
+    head = str(_sudachi_dictionary().pos_of(pos_id)[0])
+    _KEEP_POS[False][pos_id] = head in _CONTENT_POS
+    _KEEP_POS[True][pos_id] = head in _CONTENT_POS and head != _JA_INTERROGATIVE_POS
+    return _KEEP_POS[drop_pronouns][pos_id]
 
-Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` builds for every morpheme. Filled
-under the GIL with the same value by any thread, so no lock is needed.
+
+_KEEP_POS: dict[bool, dict[int, bool]] = {False: {}, True: {}}
+"""Part-of-speech id → kept? (content head, pronouns dropped or not), filled lazily.
+
+Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` built for every morpheme. Filled
+under the GIL with the same values by any thread, so no lock is needed.
 """
+_DROP_FORMS = _JA_STOP | frozenset(chr(c) for c in range(0x3040, 0x30A0))
+"""Stop words and single hiragana (what ``_HIRAGANA_RE.fullmatch`` accepts in one character)."""
 
 
 def _bigrams(run: str) -> list[str]:
@@ -219,7 +257,8 @@ def _bigrams(run: str) -> list[str]:
     for part in _HIRAGANA_RE.split(run):
         if len(part) == 1:
             grams.append(part)
-        grams.extend([part[i : i + 2] for i in range(len(part) - 1)])
+        else:
+            grams.extend(map(operator.add, part, part[1:]))
     return grams
 
 
