@@ -59,9 +59,21 @@ _DROP_FORMS = JA_STOP | frozenset(chr(c) for c in range(0x3040, 0x30A0))
 """Stop words and single hiragana (particles and inflections cut loose)."""
 
 
-@lru_cache(maxsize=1)
 def sudachi_dictionary() -> Any:
-    """The ``sudachidict-core`` dictionary, with the separator's user dictionary if it builds."""
+    """The ``sudachidict-core`` dictionary, with the separator's user dictionary if it builds.
+
+    Loaded once per process, under a lock: threads starting together must not each map the
+    dictionary (every mapping's pages count in the process's memory).
+    """
+    with _DICTIONARY_LOCK:
+        return _load_dictionary()
+
+
+_DICTIONARY_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _load_dictionary() -> Any:
     from sudachipy import Config, Dictionary
 
     user = _separator_dictionary()

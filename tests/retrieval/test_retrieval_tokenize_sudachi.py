@@ -65,3 +65,12 @@ def test_an_unwritable_cache_means_no_separator(
 
 def test_the_separator_is_not_a_japanese_character() -> None:
     assert _runs(f"東京{SEPARATOR}大阪") == ["東京", "大阪"]
+
+
+def test_a_long_list_encoded_on_two_threads_matches_one_by_one() -> None:
+    from grace.retrieval.sparse import LexicalSparseEmbeddings
+
+    texts = [p.read_text("utf-8") for p in sorted(SAMPLE_CORPUS.glob("*"))] * 3
+    encoder = LexicalSparseEmbeddings()
+    assert len(texts) >= 16  # the helper thread takes half
+    assert encoder.embed_documents(texts) == [encoder.embed_documents([t])[0] for t in texts]
