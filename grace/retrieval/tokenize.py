@@ -62,6 +62,9 @@ _JA_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
 )
 _RUN_RE = re.compile(rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)")
+_WORD_RE = re.compile(rf"[^\W_{_JA_CHARS}]+")
+"""The ``word`` runs of :data:`_RUN_RE` alone (for text without Japanese)."""
+_JA_ANY_RE = re.compile(rf"[{_JA_CHARS}]")
 
 # Interrogatives: the Japanese counterpart of the question words in the English stopword
 # list. Pronouns (いつ, 誰, どこ, 何, どれ, …) are dropped by part of speech; the rest are
@@ -117,6 +120,9 @@ class Tokenizer:
     def __call__(self, text: str) -> list[str]:
         """Tokenise ``text`` (any mix of English and Japanese)."""
         text = unicodedata.normalize("NFKC", text).lower()
+        if _JA_ANY_RE.search(text) is None:  # no Japanese: one findall, no run bookkeeping
+            latin = [w for w in _WORD_RE.findall(text) if w not in ENGLISH_STOPWORDS]
+            return list(map(_stem, latin)) if self.stem else latin
         # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.
         found = _RUN_RE.findall(text)
         analysed = iter(self._japanese([ja for ja, _ in found if ja]))

@@ -32,6 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from grace.retrieval.mapped_pages import drop_mapped_pages
+
 __all__ = ["CONTENT_POS", "JA_STOP", "SEPARATOR", "sudachi_dictionary", "words_of_runs"]
 
 _log = logging.getLogger(__name__)
@@ -76,20 +78,33 @@ _DICTIONARY_LOCK = threading.Lock()
 def _load_dictionary() -> Any:
     from sudachipy import Config, Dictionary
 
+    dictionary = None
     user = _separator_dictionary()
     if user is not None:
         try:
-            return Dictionary(config=Config(user=[str(user)]), dict="core")
+            dictionary = Dictionary(config=Config(user=[str(user)]), dict="core")
         except Exception as exc:  # a damaged cache file: analyse run by run
             _log.warning("Sudachi separator dictionary unusable (%s); one call per run", exc)
-    return Dictionary(dict="core")
+    dictionary = dictionary or Dictionary(dict="core")
+    # Loading reads ~70 MiB of the memory-mapped system dictionary that analysis mostly
+    # never reads again (measured: 20k Japanese paragraphs later the mapping holds 129 MiB
+    # resident with this, 159 MiB without; analysis speed unchanged).
+    drop_mapped_pages(_system_dictionary())
+    return dictionary
+
+
+def _system_dictionary() -> Path:
+    """Path of ``sudachidict-core``'s system dictionary."""
+    import sudachipy
+
+    return Path(sudachipy._find_dict_path("core")).resolve()  # noqa: SLF001 - packaged path
 
 
 def _separator_dictionary() -> Path | None:
     """The separator's user dictionary, built once per system dictionary into the cache."""
     import sudachipy
 
-    system = Path(sudachipy._find_dict_path("core"))  # noqa: SLF001 - the packaged dictionary
+    system = _system_dictionary()
     info = system.stat()
     key = hashlib.sha256(
         f"{system}\0{info.st_size}\0{info.st_mtime_ns}\0{sudachipy.__version__}".encode()
