@@ -83,8 +83,9 @@ def _load_dictionary() -> Any:
     if user is not None:
         try:
             dictionary = Dictionary(config=Config(user=[str(user)]), dict="core")
-        except Exception as exc:  # a damaged cache file: analyse run by run
+        except Exception as exc:  # a damaged cache file: run by run now, rebuilt next time
             _log.warning("Sudachi separator dictionary unusable (%s); one call per run", exc)
+            user.unlink(missing_ok=True)
     dictionary = dictionary or Dictionary(dict="core")
     # Loading reads ~70 MiB of the memory-mapped system dictionary that analysis mostly
     # never reads again (measured: 20k Japanese paragraphs later the mapping holds 129 MiB

@@ -74,3 +74,19 @@ def test_a_long_list_encoded_on_two_threads_matches_one_by_one() -> None:
     encoder = LexicalSparseEmbeddings()
     assert len(texts) >= 16  # the helper thread takes half
     assert encoder.embed_documents(texts) == [encoder.embed_documents([t])[0] for t in texts]
+
+
+def test_a_damaged_separator_dictionary_is_dropped_and_rebuilt(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    built = tokenize_sudachi._separator_dictionary()
+    assert built is not None and built.is_file()
+    built.write_bytes(b"not a dictionary")
+    tokenize_sudachi._load_dictionary.cache_clear()
+    try:
+        dictionary = tokenize_sudachi._load_dictionary()  # falls back to the plain dictionary
+        assert dictionary is not None and not built.exists()
+        assert tokenize_sudachi._separator_dictionary() == built  # built again
+    finally:
+        tokenize_sudachi._load_dictionary.cache_clear()
