@@ -12,8 +12,9 @@ Text is NFKC-normalised (full-width digits and letters become ASCII) and cut int
   (``アメリカ軍`` vs ``アメリカ`` + ``軍``); the words keep precision. The combination gave the
   best recall on the dev set (see ``bench/retrieval_recall.py``).
 
-Mixed text is handled run by run. The result is deterministic and thread-safe (one Sudachi
-tokenizer per thread, sharing one dictionary).
+Mixed text is handled run by run: each run's tokens depend on that run alone (the runs of a
+text share Sudachi calls, see :mod:`grace.retrieval.tokenize_sudachi`). The result is
+deterministic and thread-safe (one Sudachi tokenizer per thread, sharing one dictionary).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import snowballstemmer
+
+from grace.retrieval.tokenize_sudachi import words_of_runs
 
 __all__ = ["ENGLISH_STOPWORDS", "RETRIEVAL_TOKENIZER", "JapaneseMode", "Tokenizer", "tokenize"]
 
@@ -59,55 +62,24 @@ _JA_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
 )
 _RUN_RE = re.compile(rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)")
-_HIRAGANA_RE = re.compile(r"[\u3040-\u309f]+")
+_WORD_RE = re.compile(rf"[^\W_{_JA_CHARS}]+")
+"""The ``word`` runs of :data:`_RUN_RE` alone (for text without Japanese)."""
+_JA_ANY_RE = re.compile(rf"[{_JA_CHARS}]")
 
-# Sudachi part-of-speech heads that carry content; the rest (particles, auxiliaries,
-# symbols, conjunctions, interjections) is dropped.
-_CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "接尾辞", "接頭辞", "代名詞"})
-# Light verbs and formal nouns that occur everywhere and mean little.
-_JA_STOP = frozenset(
-    {"為る", "する", "有る", "ある", "居る", "いる", "成る", "なる", "事", "こと", "物", "もの"}
-)
 # Interrogatives: the Japanese counterpart of the question words in the English stopword
 # list. Pronouns (いつ, 誰, どこ, 何, どれ, …) are dropped by part of speech; the rest are
 # interrogative adverbs and nouns Sudachi does not tag as pronouns (何故, 幾ら, 幾つ, 何時頃)
 # and anything led by 何 / 幾 ("what" / "how many": 何年, 何人, 何色, 何種 …), dictionary
 # words and character bigrams alike. A question word names the *answer's type*, which the
 # passage holds as a value (1910年, アルマ), not as the word.
-_JA_INTERROGATIVE_POS = "代名詞"
 _JA_INTERROGATIVES = frozenset(
     {"誰", "何故", "如何", "幾ら", "幾つ", "いくつ", "いくら", "どう", "どんな", "どちら", "どなた"}
 )
 _JA_INTERROGATIVE_PREFIXES = ("何", "幾")
-# Sudachi refuses inputs above ~49 KB; Japanese runs are cut well below that.
-_SUDACHI_MAX_CHARS = 4000
-# The morpheme fields read here (part of speech, normalised form) plus the split information
-# modes A and B need: Sudachi skips decoding the rest (readings, dictionary forms, synonym
-# groups), which makes its analysis ~20 % faster with the same morphemes.
-_SUDACHI_FIELDS = {"pos", "normalized_form", "split_a", "split_b"}
-
-
-@lru_cache(maxsize=1)
-def _sudachi_dictionary() -> Any:
-    from sudachipy import Dictionary
-
-    return Dictionary(dict="core")
-
+_JA_Q = frozenset(_JA_INTERROGATIVE_PREFIXES)
+"""First characters of interrogative tokens (``t[:1] in _JA_Q`` is ``t.startswith(…)``)."""
 
 _local = threading.local()
-
-
-def _sudachi(mode: str) -> Any:
-    """One Sudachi tokenizer per thread and split mode (tokenizers are not thread-safe)."""
-    key = f"sudachi_{mode}"
-    tok = getattr(_local, key, None)
-    if tok is None:
-        from sudachipy import SplitMode
-
-        split = {"A": SplitMode.A, "B": SplitMode.B, "C": SplitMode.C}[mode]
-        tok = _sudachi_dictionary().tokenizer(mode=split, fields=_SUDACHI_FIELDS)
-        setattr(_local, key, tok)
-    return tok
 
 
 def _stemmer() -> Any:
@@ -148,79 +120,66 @@ class Tokenizer:
     def __call__(self, text: str) -> list[str]:
         """Tokenise ``text`` (any mix of English and Japanese)."""
         text = unicodedata.normalize("NFKC", text).lower()
+        if _JA_ANY_RE.search(text) is None:  # no Japanese: one findall, no run bookkeeping
+            latin = [w for w in _WORD_RE.findall(text) if w not in ENGLISH_STOPWORDS]
+            return list(map(_stem, latin)) if self.stem else latin
+        # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.
+        found = _RUN_RE.findall(text)
+        analysed = iter(self._japanese([ja for ja, _ in found if ja]))
         tokens: list[str] = []
         words: list[str] = []
-        for match in _RUN_RE.finditer(text):
-            word = match.group("word")
-            if word is not None:
+        for _ja, word in found:
+            if word:
                 if word not in ENGLISH_STOPWORDS:
                     words.append(word)
                 continue
-            self._flush(words, tokens)
-            tokens.extend(self._japanese(match.group("ja")))
+            if words:
+                self._flush(words, tokens)
+            tokens.extend(next(analysed))
         self._flush(words, tokens)
+        if self.drop_interrogatives:
+            # One pass over all tokens: Latin-run tokens never hold 何 / 幾 nor match a
+            # Japanese question word, so only Japanese tokens are dropped.
+            return [t for t in tokens if t not in _JA_INTERROGATIVES and t[:1] not in _JA_Q]
         return tokens
 
     def _flush(self, words: list[str], tokens: list[str]) -> None:
         if not words:
             return
-        tokens.extend([_stem(w) for w in words] if self.stem else words)
+        tokens.extend(map(_stem, words) if self.stem else words)
         words.clear()
 
-    def _japanese(self, run: str) -> list[str]:
+    def _japanese(self, runs: list[str]) -> list[list[str]]:
+        """Tokens of each Japanese run (all runs of a text analysed together)."""
+        if not runs:
+            return []
         # Flat list passes, not chained generators: this is the hot loop of Japanese ingestion.
-        tokens = (
-            _sudachi_words(run, self.split_mode, self.drop_interrogatives)
+        per_run = (
+            words_of_runs(runs, self.split_mode, self.drop_interrogatives)
             if self.japanese != "bigram"
-            else []
+            else [[] for _ in runs]
         )
         if self.japanese != "sudachi":
-            tokens.extend(_bigrams(run))
-        if self.drop_interrogatives:
-            tokens = [t for t in tokens if not _is_interrogative(t)]
-        return tokens
-
-
-def _is_interrogative(token: str) -> bool:
-    return token in _JA_INTERROGATIVES or token.startswith(_JA_INTERROGATIVE_PREFIXES)
-
-
-def _sudachi_words(run: str, mode: str, drop_pronouns: bool = False) -> list[str]:
-    tok = _sudachi(mode)
-    heads = _POS_HEADS
-    words: list[str] = []
-    for start in range(0, len(run), _SUDACHI_MAX_CHARS):
-        for m in tok.tokenize(run[start : start + _SUDACHI_MAX_CHARS]):
-            pos_id = m.part_of_speech_id()
-            pos = heads.get(pos_id)
-            if pos is None:
-                pos = heads[pos_id] = str(_sudachi_dictionary().pos_of(pos_id)[0])
-            if pos not in _CONTENT_POS or (drop_pronouns and pos == _JA_INTERROGATIVE_POS):
-                continue
-            form = m.normalized_form()
-            if form in _JA_STOP or (len(form) == 1 and _HIRAGANA_RE.fullmatch(form)):
-                continue
-            words.append(form)
-    return words
-
-
-_POS_HEADS: dict[int, str] = {}
-"""Part-of-speech id → its head (名詞, 動詞, …), filled lazily from the dictionary.
-
-Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` builds for every morpheme. Filled
-under the GIL with the same value by any thread, so no lock is needed.
-"""
+            for tokens, run in zip(per_run, runs, strict=True):
+                tokens.extend(_bigrams(run))
+        return per_run
 
 
 def _bigrams(run: str) -> list[str]:
-    # Bigrams inside kanji / katakana stretches only: hiragana is mostly grammar (particles,
-    # inflections), and bigrams across it ("クが", "がマ") match everywhere.
-    grams: list[str] = []
-    for part in _HIRAGANA_RE.split(run):
-        if len(part) == 1:
-            grams.append(part)
-        grams.extend([part[i : i + 2] for i in range(len(part) - 1)])
-    return grams
+    """Bigrams of the run's kanji / katakana stretches; a one-character stretch is itself.
+
+    Hiragana is mostly grammar (particles, inflections), and bigrams across it ("クが",
+    "がマ") match everywhere. One regex scan (:data:`_GRAMS_RE`) yields them in order.
+    """
+    return _GRAMS_RE.findall(run)
+
+
+_GRAMS_RE = re.compile(
+    r"(?=((?<![^\u3040-\u309f])[^\u3040-\u309f](?![^\u3040-\u309f])|[^\u3040-\u309f]{2}))"
+)
+"""At each position of a run: a lone non-hiragana character (hiragana or an end on both
+sides), or the non-hiragana pair starting there; the last character of a longer stretch
+matches neither."""
 
 
 _DEFAULT = Tokenizer()
