@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from tests.browser import _stack
+from tests.langgraph_config import isolated_langgraph_config
 
 
 class Stack(NamedTuple):
@@ -43,16 +43,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     }
     base_env.pop("GOOGLE_API_KEY", None)
     langgraph = Path(sys.executable).parent / "langgraph"
-    # langgraph.json with absolute paths, so the server's in-memory store (.langgraph_api,
-    # under its working directory) lands in the temp dir, not in the repository.
-    config = json.loads((_stack.ROOT / "langgraph.json").read_text(encoding="utf-8"))
-    config["dependencies"] = [str(_stack.ROOT)]
-    config["graphs"] = {k: str(_stack.ROOT / v) for k, v in config["graphs"].items()}
-    config["env"] = str(_stack.ROOT / config["env"])
-    (work / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
+    config = isolated_langgraph_config(_stack.ROOT, work)
     api = _stack.start(
         [str(langgraph), "dev", "--no-browser", "--no-reload", "--port", str(api_port),
-         "--config", str(work / "langgraph.json")],
+         "--config", str(config)],
         work,
         {**base_env, "LANGGRAPH_CLI_NO_ANALYTICS": "1", "GRACE_DATA_DIR": str(work / "data")},
         logs[1],

@@ -27,6 +27,7 @@ from langgraph_sdk.client import SyncLangGraphClient
 
 from tests.integration._postgres import free_port
 from tests.integration.conftest import ROOT
+from tests.langgraph_config import isolated_langgraph_config
 
 pytestmark = pytest.mark.slow
 
@@ -87,8 +88,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = tmp / "server.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [*_langgraph_cli(), "dev", "--no-browser", "--no-reload", "--port", str(port)],
-            cwd=ROOT,
+            [
+                *_langgraph_cli(),
+                *("dev", "--no-browser", "--no-reload", "--port", str(port)),
+                *("--config", str(isolated_langgraph_config(ROOT, tmp))),
+            ],
+            cwd=tmp,  # its .langgraph_api (store, threads) starts empty, every run
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=out,
