@@ -197,6 +197,13 @@ class GraceApp:
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
 
+    def _existing_snapshot(self, thread_id: str) -> StateSnapshot:
+        """The thread's newest state; ``UnknownThreadError`` if it has no checkpoint."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.created_at:
+            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        return snapshot
+
     def _run(
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
@@ -294,9 +301,7 @@ class GraceApp:
             ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
         """
         with thread_lock(self.locks_dir, thread_id):
-            snapshot = self.graph.get_state(self._config(thread_id))
-            if not snapshot.created_at:
-                raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+            snapshot = self._existing_snapshot(thread_id)
             status = thread_status(snapshot)
             if status == "interrupted":
                 raise ThreadNotIncompleteError(
@@ -308,9 +313,7 @@ class GraceApp:
 
     def pending_request(self, thread_id: str) -> dict[str, Any]:
         """The pending interrupt of a paused thread (errors for unknown / not paused)."""
-        snapshot = self.graph.get_state(self._config(thread_id))
-        if not snapshot.created_at:
-            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        snapshot = self._existing_snapshot(thread_id)
         if not snapshot.interrupts:
             raise ThreadNotPausedError(
                 f"thread '{thread_id}' is not paused (nothing to resume); "
@@ -399,9 +402,7 @@ class GraceApp:
 
     def history(self, thread_id: str) -> dict[str, Any]:
         """A thread's plan, steps with scores, interventions and replans (JSON-ready)."""
-        snapshot = self.graph.get_state(self._config(thread_id))
-        if not snapshot.created_at:
-            raise UnknownThreadError(f"unknown thread id '{thread_id}'")
+        snapshot = self._existing_snapshot(thread_id)
         v = snapshot.values
         plan = v.get("plan")
         scores = v.get("scores", {})
