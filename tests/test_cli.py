@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from grace.services import use_services
 from graph.cli import RunView, app
+from tests.cli_runner import invoke_cli
 
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
@@ -28,11 +29,9 @@ JSON_KEYS = {"status", "thread_id", "answer", "confidence", "level", "sources", 
 @pytest.fixture
 def grace(offline_services: Any) -> Iterator[Any]:
     """Run the CLI in-process with the session's offline services; return parsed stdout."""
-    runner = CliRunner()
 
     def run(*args: str, code: int = 0) -> Any:
-        result = runner.invoke(app, list(args))
-        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
+        result = invoke_cli(*args, code=code)
         if "--json" in args and code == 0:
             return json.loads(result.stdout)
         return result

@@ -8,25 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from grace.services import use_services
-from graph.cli import INGEST_PARTIAL_EXIT, app
+from graph.cli import INGEST_PARTIAL_EXIT
+from tests.cli_runner import invoke_cli
 from tests.documents.conftest import RULES_PAGES_JA, write_cjk_pdf, write_pdf
 
 
 @pytest.fixture
 def grace(offline_services: Any) -> Iterator[Any]:
     """Run the CLI in-process with the session's offline services."""
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> Any:
-        result = runner.invoke(app, list(args))
-        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
-        return result
-
     with use_services(offline_services):
-        yield run
+        yield invoke_cli
 
 
 def test_answer_on_page_two_cites_page_two(grace: Any, docs_dir: Path) -> None:

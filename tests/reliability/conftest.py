@@ -30,12 +30,16 @@ def cfg(thread: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread}}
 
 
+def cli_env(data_dir: Path) -> dict[str, str]:
+    """The environment of a CLI child process: only PATH, a HOME beside the data dir, the dir."""
+    return {"PATH": "/usr/bin:/bin", "HOME": str(data_dir.parent), "GRACE_DATA_DIR": str(data_dir)}
+
+
 def grace_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``grace ARGS`` in a fresh process on ``data_dir``: no GRACE_* or key from this shell."""
-    base = {"PATH": "/usr/bin:/bin", "HOME": str(data_dir.parent), "GRACE_DATA_DIR": str(data_dir)}
     return subprocess.run(
         [sys.executable, "-m", "graph.cli", *args],
-        env={**base, **env},
+        env={**cli_env(data_dir), **env},
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         capture_output=True,

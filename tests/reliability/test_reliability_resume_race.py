@@ -17,7 +17,7 @@ from grace.errors import ThreadBusyError
 from grace.serde import use_grace_serializer
 from grace.thread_lock import thread_lock
 from graph.app import GraceApp
-from tests.reliability.conftest import UNANSWERABLE
+from tests.reliability.conftest import UNANSWERABLE, cli_env
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIALS = 8
@@ -25,10 +25,9 @@ REPLIES = ["France won it.", "Germany won it."]
 
 
 def _cli(data: Path, *args: str) -> subprocess.Popen[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(data.parent), "GRACE_DATA_DIR": str(data)}
     return subprocess.Popen(
         [sys.executable, "-m", "graph.cli", *args],
-        env=env,
+        env=cli_env(data),
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

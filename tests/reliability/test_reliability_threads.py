@@ -4,19 +4,17 @@ a paused thread refuses a new question; an incomplete thread runs on with ``grac
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from typer.testing import CliRunner
 
 from grace.serde import use_grace_serializer
 from grace.state import ABANDONED_TURN_NOTE
 from graph import builder
 from graph.app import GraceApp, ThreadNotIncompleteError, ThreadPausedError
-from graph.cli import app as cli
+from tests.cli_runner import invoke_cli
 from tests.reliability.conftest import SIMPLE, UNANSWERABLE, cfg
 
 FESTIVAL_JA = "霧ヶ丘の祭りはいつ？"
@@ -28,15 +26,8 @@ def grace_app(offline: Any) -> GraceApp:
 
 
 @pytest.fixture
-def run_cli(offline: Any) -> Iterator[Any]:
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> Any:
-        result = runner.invoke(cli, list(args))
-        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
-        return result
-
-    yield run
+def run_cli(offline: Any) -> Any:
+    return invoke_cli
 
 
 def test_cli_second_question_on_a_finished_thread_is_answered_itself(run_cli: Any) -> None:
