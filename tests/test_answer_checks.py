@@ -57,6 +57,25 @@ def test_swapped_term_names_what_stands_in_its_place(
     assert asked in reason and instead in reason
 
 
+def test_swapped_term_sees_a_name_replaced_in_the_same_slot_even_when_the_window_has_it() -> None:
+    # The neighbour names the asked city, so the window check alone passes; the sentence
+    # itself says the same thing of another city, governed by the same preposition.
+    question = "What already existed in Lumen Bay before 1874?"
+    sentence = "In Port Alder, a horse tram line already existed before 1874."
+    window = f"{sentence} Lumen Bay followed a decade later."
+    failed = failed_checks(
+        list(CHECKS), CheckInput(question=question, sentence=sentence, window=window)
+    )
+    assert "in lumen bay" in failed["swapped_term"] and "in port alder" in failed["swapped_term"]
+    # The same slot holding the asked name, or another preposition, is no swap.
+    same = "In Lumen Bay, a horse tram line already existed before 1874, as in Port Alder."
+    other = "From Port Alder, a horse tram line already ran to Lumen Bay before 1874."
+    for fine in (same, other):
+        assert failed_checks(
+            list(CHECKS), CheckInput(question=question, sentence=fine, window=fine)
+        ) == {}
+
+
 @pytest.mark.parametrize(
     ("question", "sentence"),
     [
@@ -133,3 +152,34 @@ def test_judge_reports_each_check_and_sees_the_title() -> None:
 def test_unknown_check_names_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown answer checks"):
         HeuristicAnswerJudge(checks=["telepathy"])
+
+
+def test_reader_matches_irregular_verb_forms_to_the_question() -> None:
+    # "fled" is a form of "flee" the stemmer cannot see: without folding it, both sentences
+    # shared only "council" with the question.
+    text = "The council met in the old town hall. In 1901 the council fled to Harbour Depot."
+    passage = Source(source_id="S1", source="doc.md", text=text)
+    answer = ExtractiveReader().answer("Where did the council flee to?", [passage])
+    assert "Harbour Depot" in answer.text
+    assert answer.margin is not None and answer.margin > 0.5
+
+
+def test_reader_sees_a_tie_where_only_the_noun_matched_before() -> None:
+    # Before folding, the sentence repeating "withdrawal" (a withdrawal *from*) won with a
+    # clear margin; now the sentence with "withdrew" matches as well: no clear win.
+    text = (
+        "The council demanded an immediate tram withdrawal from the pier. "
+        "After the storm the trams withdrew to the Harbour Depot, where they were repaired."
+    )
+    passage = Source(source_id="S1", source="doc.md", text=text)
+    answer = ExtractiveReader().answer("Where was the tram withdrawal to?", [passage])
+    assert answer.margin is not None and answer.margin < 0.5
+
+
+def test_match_tokens_folds_irregular_forms_and_keeps_ambiguous_ones() -> None:
+    from grace.providers.offline.word_forms import match_tokens
+    from grace.retrieval import tokenize
+
+    assert match_tokens("withdrew fled built") == match_tokens("withdraw flee build")
+    # "found" (to found a city) and "left" keep their own meaning.
+    assert match_tokens("founded left") == tokenize("founded left")

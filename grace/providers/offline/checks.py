@@ -21,11 +21,12 @@ type the question does not contain — is the judge's answer-type test (``type_o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from grace.providers.offline.evidence import key_present
-from grace.retrieval import tokenize
+from grace.providers.offline.word_forms import match_tokens
 from grace.text import is_negated, key_terms, normalise_text
 
 __all__ = ["CHECKS", "CheckInput", "failed_checks"]
@@ -61,13 +62,46 @@ def _is_name(term: str) -> bool:
     return not term[:1].isdigit()
 
 
-def _swapped_term(c: CheckInput) -> str | None:
+_SLOT = re.compile(
+    r"\b(?i:(in|at|from|to|into|for|by|on|with|against|under))\s+(?:the\s+)?"
+    r"([A-Z][\w.'-]*(?:\s+(?:of\s+)?[A-Z][\w.'-]*)*)"
+)
+"""A preposition and the name it governs: "in the USSR", "To Normandy", "from Prussia"."""
+
+
+def _slots(text: str) -> list[tuple[str, str]]:
+    return [(prep.lower(), normalise_text(name)) for prep, name in _SLOT.findall(text)]
+
+
+def _missing_near_answer(c: CheckInput) -> list[str]:
+    """Names of the question found neither in the answer's window nor in its title."""
     context = normalise_text(f"{c.title} {c.window}")
-    tokens = set(tokenize(context))
+    tokens = set(match_tokens(context))
     names = [k for k in sorted(key_terms(c.question)) if _is_name(k)]
-    missing = [k for k in names if not key_present(k, context, tokens)]
+    return [k for k in names if not key_present(k, context, tokens)]
+
+
+def _swapped_slot(c: CheckInput) -> str | None:
+    """A name the question governs by a preposition, replaced in the sentence's same slot.
+
+    "What existed in the USSR?" answered by "In the United States, …": the window may name
+    the USSR a sentence later, but the sentence itself says the same thing of another place.
+    """
+    asked = normalise_text(c.question)
+    stated = normalise_text(c.sentence)
+    for prep, name in _slots(c.question):
+        if name in stated:
+            continue
+        instead = [n for p, n in _slots(c.sentence) if p == prep and n not in asked]
+        if instead:
+            return f"the question asks {prep} {name}; the sentence says {prep} {instead[0]}"
+    return None
+
+
+def _swapped_term(c: CheckInput) -> str | None:
+    missing = _missing_near_answer(c)
     if not missing:
-        return None
+        return _swapped_slot(c)
     asked = normalise_text(c.question)
     instead = [k for k in sorted(key_terms(c.sentence)) if _is_name(k) and k not in asked]
     if not instead:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grace.retrieval import tokenize
+from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 from grace.text import (
     AnswerType,
@@ -112,7 +112,7 @@ def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
     if _JA_RUN.search(term):
         grams = _bigrams(term)
         return bool(grams) and len(grams & _bigrams(window)) / len(grams) >= 0.5
-    tokens = set(tokenize(term))
+    tokens = set(match_tokens(term))
     return bool(tokens) and tokens <= window_tokens
 
 
@@ -171,9 +171,9 @@ def _evidence(
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Score every sentence of ``passages`` against ``question``, best first."""
-    q_tokens = set(tokenize(question))
+    q_tokens = set(match_tokens(question))
     per_passage = [(p, split_sentences(p.text)) for p in passages]
-    token_sets = {id(p): [set(tokenize(s)) for s in sentences] for p, sentences in per_passage}
+    token_sets = {id(p): [set(match_tokens(s)) for s in sentences] for p, sentences in per_passage}
     idf = _idf(q_tokens, [t for sets in token_sets.values() for t in sets])
     q = _Question(
         text=question,
@@ -188,7 +188,7 @@ def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     for passage, sentences in per_passage:
         sets = token_sets[id(passage)]
         whole = normalise_text(f"{passage.title} {passage.text}")
-        whole_tokens = set(tokenize(whole))
+        whole_tokens = set(match_tokens(whole))
         absent = tuple(sorted(k for k in q.keys if not key_present(k, whole, whole_tokens)))
         indices = range(len(sentences))
         out.extend(_evidence(q, passage, sentences, sets, absent, i) for i in indices)

@@ -34,7 +34,7 @@ from grace.human_reply import assess_reply, unlabel_person_passage
 from grace.providers.judge_passages import read_judge_passage
 from grace.providers.offline.checks import CHECKS, CheckInput, failed_checks
 from grace.providers.offline.evidence import Evidence, assess
-from grace.retrieval import tokenize
+from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 
 __all__ = ["HeuristicAnswerJudge"]
@@ -126,8 +126,8 @@ class HeuristicAnswerJudge:
             for i, (title, body) in enumerate(map(read_judge_passage, passages), 1)
         ]
         ev = _claim_evidence(question, claim, sources)
-        q_tokens = set(tokenize(question))
-        stated = set(tokenize(claim))
+        q_tokens = set(match_tokens(question))
+        stated = set(match_tokens(claim))
         coverage = len(q_tokens & stated) / len(q_tokens) if q_tokens else 0.0
         self_eval = _self_eval(ev)
         notes = _notes(ev)
