@@ -12,9 +12,18 @@ highest down. For each candidate the null hypothesis "the selective risk exceeds
 tested with the exact binomial p-value P(Bin(n, α) ≤ k), where n answers score at or above
 the candidate and k of them are wrong. The sequence starts at the highest candidate that
 selects at least :func:`fewest_runs` answers — a smaller set could not be certified even
-without errors, and where the sequence starts depends only on the confidences, never on
-which answers were wrong. Testing stops at the first candidate whose null is not rejected
-at level δ; the last rejected candidate is chosen. Fixed-sequence testing needs no
+without errors — and, when ``min_coverage`` is given, at least that share of all runs.
+Testing stops at the first candidate whose null is not rejected at level δ; the last
+rejected candidate is chosen.
+
+Where the sequence starts depends only on the number of runs and on the settings, never on
+which answers were wrong, so any start keeps the guarantee; it decides the power. Started at
+the very top, one confident mistake among the first :func:`fewest_runs` answers ends the
+test at once: with α = δ = 0.10 the first test is of 22 answers, and one wrong among them
+fails it (P(Bin(22, 0.1) ≤ 1) = 0.34), although 35 answers with that one mistake would have
+had p = 0.12 and 38 would pass. ``min_coverage`` — the smallest share of questions the user
+would want answered silently at all — moves the start down to where such a mistake can be
+outweighed; it cannot certify a smaller set than that share. Fixed-sequence testing needs no
 multiplicity correction, so the family-wise error is at most δ. The reported bound is the
 one-sided Clopper–Pearson upper limit at 1 − δ of the chosen set's error rate (≤ α by
 construction).
@@ -61,6 +70,8 @@ class RiskControlledThreshold:
     """Wrong answers among them."""
     error_upper: float | None
     """Clopper–Pearson upper bound (level 1 − δ) of their error rate."""
+    min_coverage: float = 0.0
+    """Share of the runs the first test selected at least (0: from the top)."""
     method: str = METHOD
     """How the threshold was chosen."""
 
@@ -114,6 +125,7 @@ def choose_threshold(
     *,
     target_risk: float,
     delta: float = 0.1,
+    min_coverage: float = 0.0,
 ) -> RiskControlledThreshold:
     """The lowest threshold whose selective risk is certified ≤ ``target_risk`` (see module).
 
@@ -123,14 +135,18 @@ def choose_threshold(
             question is wrong).
         target_risk: α in (0, 1).
         delta: δ in (0, 1).
+        min_coverage: Start the tests at the threshold that selects at least this share of
+            the runs, in [0, 1) (0: at the highest that could be certified).
 
     """
     if len(confidences) != len(wrong):
         raise ValueError("confidences and wrong must have the same length")
     if not 0.0 < target_risk < 1.0 or not 0.0 < delta < 1.0:
         raise ValueError("target_risk and delta must lie strictly between 0 and 1")
+    if not 0.0 <= min_coverage < 1.0:
+        raise ValueError("min_coverage must lie in [0, 1)")
     pairs = sorted(zip(confidences, wrong, strict=True), key=lambda p: -p[0])
-    start = fewest_runs(target_risk, delta)
+    start = max(fewest_runs(target_risk, delta), math.ceil(min_coverage * len(pairs)))
     chosen: tuple[float, int, int] | None = None
     errors = 0
     for i, (conf, is_wrong) in enumerate(pairs):
@@ -146,7 +162,7 @@ def choose_threshold(
     if chosen is None:
         return RiskControlledThreshold(
             threshold=None, target_risk=target_risk, delta=delta, n=n, selected=0, errors=0,
-            error_upper=None,
+            error_upper=None, min_coverage=min_coverage,
         )
     threshold, selected, k = chosen
     return RiskControlledThreshold(
@@ -157,4 +173,5 @@ def choose_threshold(
         selected=selected,
         errors=k,
         error_upper=clopper_pearson_upper(k, selected, 1.0 - delta),
+        min_coverage=min_coverage,
     )

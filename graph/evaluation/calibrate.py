@@ -47,6 +47,7 @@ from graph.terminal_text import term, term_text
 
 __all__ = [
     "CalibrationFit",
+    "RiskTargets",
     "calibrate",
     "calibrate_dataset",
     "calibration_snippet",
@@ -176,11 +177,37 @@ def calibrate_dataset(
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class RiskTargets:
+    """The guarantees ``grace calibrate`` is asked for (:mod:`confidence.risk_control`)."""
+
+    silent: float | None = None
+    """α of the SILENT threshold (``--target-risk``); None = keep the configured one."""
+    notify: float | None = None
+    """α of everything answered without a pause (``--notify-risk``); None = keep it."""
+    delta: float = 0.1
+    """δ: the probability that a bound fails (``--delta``)."""
+    min_coverage: float = 0.0
+    """The least share of runs a certified SILENT threshold should select
+    (``--min-coverage``): where the tests start; 0 = from the top."""
+
+
 def guarantee_for(
-    fit: CalibrationFit, level: str, target_risk: float, delta: float
+    fit: CalibrationFit,
+    level: str,
+    target_risk: float,
+    delta: float,
+    *,
+    min_coverage: float = 0.0,
 ) -> ThresholdGuarantee | None:
     """The risk-controlled threshold for ``level`` on the fit's calibrated scores, or None."""
-    chosen = choose_threshold(fit.calibrated, fit.wrong, target_risk=target_risk, delta=delta)
+    chosen = choose_threshold(
+        fit.calibrated,
+        fit.wrong,
+        target_risk=target_risk,
+        delta=delta,
+        min_coverage=min_coverage,
+    )
     if chosen.threshold is None or chosen.error_upper is None:
         return None
     return ThresholdGuarantee(
@@ -192,6 +219,7 @@ def guarantee_for(
         selected=chosen.selected,
         errors=chosen.errors,
         error_upper=round(chosen.error_upper, 4),
+        min_coverage=min_coverage,
         method=chosen.method,
         data=fit.data,
     )
@@ -268,20 +296,24 @@ def _fmt(value: float | None) -> str:
 
 
 def _risk_lines(
-    fit: CalibrationFit, targets: dict[str, float | None], delta: float
+    fit: CalibrationFit, risk: RiskTargets
 ) -> tuple[list[ThresholdGuarantee], list[str]]:
     """Guarantees for the levels with a target, and one line per level saying what came out."""
     guarantees: list[ThresholdGuarantee] = []
     lines: list[str] = []
-    for level, target in targets.items():
+    delta = risk.delta
+    for level, target in (("silent", risk.silent), ("notify", risk.notify)):
         if target is None:
             continue
-        g = guarantee_for(fit, level, target, delta)
+        # The least coverage is the user's wish for SILENT; NOTIFY's set contains it.
+        start = risk.min_coverage if level == "silent" else 0.0
+        g = guarantee_for(fit, level, target, delta, min_coverage=start)
         if g is None:
+            where = f" testing from {start:.0%} coverage down" if start else ""
             lines.append(
                 f"{level}: no threshold certifies P(wrong) <= {target:.2f} with probability "
-                f">= {1 - delta:.2f} on {fit.n} runs; none written for it (more labelled "
-                "runs or a better-ranked score are needed)."
+                f">= {1 - delta:.2f} on {fit.n} runs{where}; none written for it (more "
+                "labelled runs or a better-ranked score are needed)."
             )
             continue
         guarantees.append(g)
@@ -301,9 +333,7 @@ def calibrate(
     min_bin_size: int,
     folds: int,
     eval_output: Path | None,
-    target_risk: float | None,
-    notify_risk: float | None,
-    delta: float,
+    risk: RiskTargets,
     part: str | None,
 ) -> None:
     """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
@@ -328,8 +358,7 @@ def calibrate(
         eval_output=eval_output,
         part=chosen_part,
     )
-    targets = {"silent": target_risk, "notify": notify_risk}
-    guarantees, lines = _risk_lines(fit, targets, delta)
+    guarantees, lines = _risk_lines(fit, risk)
     thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, guarantees)
     snippet = calibration_snippet(fit.params, thresholds, guarantees)
     output.parent.mkdir(parents=True, exist_ok=True)

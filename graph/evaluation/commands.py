@@ -70,6 +70,17 @@ _Delta = Annotated[
     float,
     typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
 ]
+_MinCoverage = Annotated[
+    float,
+    typer.Option(
+        "--min-coverage",
+        min=0.0,
+        max=0.99,
+        help="The least share of questions a SILENT threshold should answer: the tests start "
+        "there instead of at the top, so one confident mistake does not end them (a smaller "
+        "silent share cannot then be certified).",
+    ),
+]
 
 
 def calibrate_command(
@@ -94,13 +105,14 @@ def calibrate_command(
     target_risk: _TargetRisk = None,
     notify_risk: _NotifyRisk = None,
     delta: _Delta = 0.1,
+    min_coverage: _MinCoverage = 0.0,
     part: Annotated[str | None, typer.Option("--part", help=_PART_HELP)] = None,
 ) -> None:
     """Fit the confidence calibration (and risk-controlled thresholds) on a labelled dataset.
 
     Example: grace calibrate data/labelled --target-risk 0.10 -o cal.yaml
     """
-    from graph.evaluation.calibrate import calibrate
+    from graph.evaluation.calibrate import RiskTargets, calibrate
 
     calibrate(
         dataset_dir,
@@ -109,8 +121,8 @@ def calibrate_command(
         min_bin_size=min_bin_size,
         folds=folds,
         eval_output=eval_output,
-        target_risk=target_risk,
-        notify_risk=notify_risk,
-        delta=delta,
+        risk=RiskTargets(
+            silent=target_risk, notify=notify_risk, delta=delta, min_coverage=min_coverage
+        ),
         part=part,
     )

@@ -46,6 +46,43 @@ def test_chosen_threshold_is_not_needlessly_high() -> None:
     assert chosen.selected == sum(c >= chosen.threshold for c in conf)
 
 
+@pytest.mark.parametrize("min_coverage", [0.1, 0.2])
+def test_the_guarantee_holds_when_the_tests_start_lower(min_coverage: float) -> None:
+    # Risk 0.1 is reached at coverage 1/3 here: a start nearer to it certifies less often.
+    rng = np.random.default_rng(11)
+    alpha, delta, trials = 0.10, 0.10, 400
+    violations = found = 0
+    for _ in range(trials):
+        conf, wrong = _draw(rng, 300)
+        chosen = choose_threshold(
+            conf, wrong, target_risk=alpha, delta=delta, min_coverage=min_coverage
+        )
+        if chosen.threshold is None:
+            continue
+        found += 1
+        assert chosen.selected >= min_coverage * 300
+        violations += true_risk(chosen.threshold) > alpha
+    assert found >= trials / 4
+    assert violations / trials <= delta
+
+
+def test_one_confident_mistake_ends_the_tests_from_the_top_but_not_from_a_least_coverage() -> None:
+    # 120 runs: the third most confident answer is wrong, the next 40 right, the rest wrong.
+    conf = [1.0 - i / 1000 for i in range(120)]
+    wrong = [i == 2 or i >= 43 for i in range(120)]
+    from_top = choose_threshold(conf, wrong, target_risk=0.10, delta=0.10)
+    assert from_top.threshold is None  # 22 runs with 1 wrong: P(Bin(22, 0.1) <= 1) = 0.34
+    # From a third (40 runs, 1 wrong: p = 0.08) the mistake is outweighed; 43 pass, 44 not.
+    from_third = choose_threshold(conf, wrong, target_risk=0.10, delta=0.10, min_coverage=1 / 3)
+    assert from_third.threshold == conf[42] and from_third.selected == 43
+    assert from_third.errors == 1 and from_third.min_coverage == 1 / 3
+    assert from_third.error_upper is not None and from_third.error_upper <= 0.10
+    # A start below what the data can certify certifies nothing: the start is a floor.
+    assert choose_threshold(
+        conf, wrong, target_risk=0.10, delta=0.10, min_coverage=0.5
+    ).threshold is None
+
+
 def test_no_threshold_when_the_target_cannot_be_certified() -> None:
     conf = [0.9, 0.8, 0.7, 0.6]
     chosen = choose_threshold(conf, [False, True, False, True], target_risk=0.05, delta=0.1)
@@ -64,6 +101,8 @@ def test_input_validation() -> None:
         choose_threshold([0.5], [True, False], target_risk=0.1)
     with pytest.raises(ValueError):
         choose_threshold([0.5], [True], target_risk=0.0)
+    with pytest.raises(ValueError, match="min_coverage"):
+        choose_threshold([0.5], [True], target_risk=0.1, min_coverage=1.0)
 
 
 def test_clopper_pearson_upper_known_values() -> None:

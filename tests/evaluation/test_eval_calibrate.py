@@ -22,6 +22,7 @@ from graph.evaluation.calibrate import (
 )
 from graph.evaluation.dataset import Question
 from graph.evaluation.record import RunRecord
+from tests.cli_runner import invoke_cli
 
 
 def _records(n: int, seed: int = 0) -> list[RunRecord]:
@@ -113,3 +114,28 @@ def test_no_threshold_is_written_when_none_is_certified() -> None:
     assert guarantee_for(fit, "silent", 0.10, 0.10) is None
     snippet = calibration_snippet(fit.params, GraceSettings().confidence.thresholds, [])
     assert "thresholds" not in yaml.safe_load(snippet)["confidence"]
+
+
+def test_calibrate_command_records_where_the_tests_started(
+    offline_services: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
+    written = tmp_path / "cal.yaml"
+    result = invoke_cli(
+        "calibrate", str(sample_dir()), "--target-risk", "0.2", "--min-coverage", "0.5",
+        "-o", str(written),
+    )
+    assert "silent: threshold" in result.stdout
+    confidence = yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
+    (silent,) = confidence["guarantees"]
+    assert silent["min_coverage"] == 0.5 and silent["selected"] >= 15
+    assert silent["error_upper"] <= 0.2
+    assert confidence["thresholds"]["silent"] == silent["threshold"]
+    # A target 30 runs cannot certify (0.01 needs 230 error-free ones): said, with where the
+    # tests started, and no threshold written.
+    refused = invoke_cli(
+        "calibrate", str(sample_dir()), "--target-risk", "0.01", "--min-coverage", "0.9",
+        "-o", str(written),
+    )
+    assert "no threshold certifies" in refused.stdout and "from 90% coverage" in refused.stdout
+    assert "thresholds" not in yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
