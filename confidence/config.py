@@ -145,7 +145,7 @@ class ThresholdGuarantee(BaseModel):
     error_upper: float = Field(ge=0.0, le=1.0)
     """Exact upper bound (level 1 − δ) of their error rate."""
     min_coverage: float = Field(default=0.0, ge=0.0, lt=1.0)
-    """Share of the runs the first test selected at least (``--min-coverage``; 0: the top)."""
+    """The least share of the runs the first test selected (``--min-coverage``; 0: the top)."""
     method: str = ""
     """The selection method."""
     data: str = ""

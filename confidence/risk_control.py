@@ -71,7 +71,7 @@ class RiskControlledThreshold:
     error_upper: float | None
     """Clopper–Pearson upper bound (level 1 − δ) of their error rate."""
     min_coverage: float = 0.0
-    """Share of the runs the first test selected at least (0: from the top)."""
+    """The least share of the runs the first test selected (0: from the top)."""
     method: str = METHOD
     """How the threshold was chosen."""
 
