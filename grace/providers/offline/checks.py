@@ -89,10 +89,11 @@ def _swapped_slot(c: CheckInput) -> str | None:
     """
     asked = normalise_text(c.question)
     stated = normalise_text(c.sentence)
+    stated_slots = _slots(c.sentence)
     for prep, name in _slots(c.question):
         if name in stated:
             continue
-        instead = [n for p, n in _slots(c.sentence) if p == prep and n not in asked]
+        instead = [n for p, n in stated_slots if p == prep and n not in asked]
         if instead:
             return f"the question asks {prep} {name}; the sentence says {prep} {instead[0]}"
     return None
