@@ -75,9 +75,8 @@ _JA_ANY_RE = re.compile(rf"[{_JA_CHARS}]")
 _JA_INTERROGATIVES = frozenset(
     {"誰", "何故", "如何", "幾ら", "幾つ", "いくつ", "いくら", "どう", "どんな", "どちら", "どなた"}
 )
-_JA_INTERROGATIVE_PREFIXES = ("何", "幾")
-_JA_Q = frozenset(_JA_INTERROGATIVE_PREFIXES)
-"""First characters of interrogative tokens (``t[:1] in _JA_Q`` is ``t.startswith(…)``)."""
+_JA_INTERROGATIVE_FIRST = frozenset("何幾")
+"""First characters that make a token interrogative (tested as ``t[:1] in …``)."""
 
 _local = threading.local()
 
@@ -140,7 +139,11 @@ class Tokenizer:
         if self.drop_interrogatives:
             # One pass over all tokens: Latin-run tokens never hold 何 / 幾 nor match a
             # Japanese question word, so only Japanese tokens are dropped.
-            return [t for t in tokens if t not in _JA_INTERROGATIVES and t[:1] not in _JA_Q]
+            return [
+                t
+                for t in tokens
+                if t not in _JA_INTERROGATIVES and t[:1] not in _JA_INTERROGATIVE_FIRST
+            ]
         return tokens
 
     def _flush(self, words: list[str], tokens: list[str]) -> None:
