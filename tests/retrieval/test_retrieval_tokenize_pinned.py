@@ -6,13 +6,13 @@ sparse vector, so the retrieval figures with it.
 """
 
 import hashlib
-from pathlib import Path
 
 import pytest
 
+from grace.data import sample_dir
 from grace.retrieval.tokenize import Tokenizer
 
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "grace" / "data" / "sample" / "corpus"
+SAMPLE_CORPUS = sample_dir() / "corpus"
 TEXT = "何年に東京タワーが建てられましたか。1958年、アメリカ軍の施設の隣に完成し、誰もが驚いた。"
 
 

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from grace.data import sample_dir
 from grace.retrieval import tokenize_sudachi
 from grace.retrieval.tokenize import _RUN_RE
 from grace.retrieval.tokenize_sudachi import SEPARATOR, words_of_runs
 
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "grace" / "data" / "sample" / "corpus"
+SAMPLE_CORPUS = sample_dir() / "corpus"
 
 
 def _runs(text: str) -> list[str]:
