@@ -140,11 +140,11 @@ def test_eval_writes_under_the_data_dir_by_default(tmp_path: Path,
         get_settings.cache_clear()
 
 
-def test_the_readme_notebook_command_is_installed_by_its_extra() -> None:
+def test_the_docs_notebook_command_is_installed_by_its_extra() -> None:
     import tomllib
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert 'pip install -e ".[notebook]" && jupyter lab notebooks/' in readme
+    page = (ROOT / "docs" / "studio.md").read_text(encoding="utf-8")
+    assert 'pip install -e ".[notebook]" && jupyter lab notebooks/' in page
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
     ]
