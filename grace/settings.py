@@ -292,6 +292,16 @@ class GraceSettings(BaseSettings):
         """Resolved SQLite file of the long-term store (learned thresholds)."""
         return self.data_dir / "store.sqlite"
 
+    @property
+    def library_path(self) -> Path:
+        """Resolved SQLite file of the library record (what was ingested from where)."""
+        return self.data_dir / "library.sqlite"
+
+    def index_engine(self) -> str:
+        """What builds a collection's vectors: the store backend, sparse, and any embeddings."""
+        dense = f" + dense {self.models.embeddings}" if self.models.embeddings else ""
+        return f"qdrant {self.store_backend()}: sparse{dense}"
+
     def google_api_key(self) -> str | None:
         """The Gemini API key from the environment; never stored in settings or state."""
         return os.environ.get("GOOGLE_API_KEY") or None

@@ -28,6 +28,7 @@ from checkpoints import open_checkpointer, open_store
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.hitl import parse_human_response
+from grace.library import Library
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from grace.storage_faults import storage_faults
@@ -193,6 +194,12 @@ class GraceApp:
             data_dir = settings.data_dir
             with storage_faults("cannot write under the data directory", data_dir, _SQLITE):
                 yield cls(settings, use_grace_serializer(saver), store)
+
+    def library(self) -> Library:
+        """Your documents: ingest (mirroring folders), collections, documents, remove."""
+        from grace.services import get_services
+
+        return Library(get_services().store, self.settings)
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}

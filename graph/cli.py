@@ -1,4 +1,4 @@
-"""The ``grace`` command: ask, resume, ingest, threads, show (and eval).
+"""The ``grace`` command: ask, resume, ingest, collections, documents, remove, threads, show.
 
 In a terminal ``grace ask`` shows a live view of the run (the plan, each step's status and
 confidence, notices) and asks you at CONFIRM / ESCALATE, showing the request's Markdown
@@ -359,52 +359,166 @@ def resume(
         _drive(grace, outcome, interactive, as_json, progress)
 
 
+_FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"
+
+
+def _library() -> Any:
+    """The configured store's library (imported here: ``grace --help`` stays fast)."""
+    from grace.library import Library
+    from grace.services import get_services
+    from grace.settings import get_settings
+
+    return Library(get_services().store, get_settings())
+
+
 @app.command()
 def ingest(
     paths: Annotated[
-        list[Path], typer.Argument(help="Files or folders (md, txt, html, pdf, docx, csv).")
+        list[Path], typer.Argument(help=f"Files or folders ({_FORMATS}).")
     ],
     collection: Annotated[
         str | None, typer.Option(help="Target collection (default: settings).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Add documents to a collection (re-ingesting a file replaces its chunks).
+    """Add documents to a collection; re-ingesting a folder makes the collection mirror it.
+
+    Each file is reported added / updated / unchanged / removed / skipped. Nothing outside
+    the folders you name is read (a link that leaves one is skipped). Formats: pdf, docx,
+    pptx, xlsx, csv, html, md, txt; other files in a folder are noted, not read.
+    Exit status: 0 all read, 4 some supported files failed, 1 none ingested.
 
     Example: grace ingest docs/ notes.md --collection mydocs
     """
-    from grace.retrieval import ingest_paths
-    from grace.services import get_services
-    from grace.settings import get_settings
-
-    settings = get_settings()
-    store = get_services().store
-    target = collection or settings.retrieval.collection
-    report = ingest_paths(
-        store,
-        paths,
-        collection=target,
-        chunk_size=settings.retrieval.chunk_size,
-        chunk_overlap=settings.retrieval.chunk_overlap,
-        progress=not as_json and console.is_terminal,
-        max_file_bytes=int(settings.retrieval.max_file_mb * 1_000_000),
-    )
+    library = _library()
+    target = collection or library.settings.retrieval.collection
+    report = library.ingest(paths, target, progress=not as_json and console.is_terminal)
     if as_json:
         _emit_json(report.model_dump(mode="json"))
     else:
-        for problem in report.problems:
-            console.print(
-                Text.assemble(("skipped ", "yellow"), term(f"{problem.path}: {problem.reason}"))
-            )
-        out.print(
-            f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
-            f"'{target}' in {report.seconds:.2f}s",
-            markup=False,
-        )
+        _print_ingest(report, target)
     if report.files == 0 and report.problems:
         raise typer.Exit(1)
     if report.problems:
         raise typer.Exit(INGEST_PARTIAL_EXIT)
+
+
+def _print_ingest(report: Any, target: str) -> None:
+    for problem in report.problems:
+        console.print(
+            Text.assemble(("skipped ", "yellow"), term(f"{problem.path}: {problem.reason}"))
+        )
+    for notice in report.notices:
+        console.print(Text.assemble(("note: ", "cyan"), term(f"{notice.path}: {notice.reason}")))
+    for change in report.documents:
+        if change.status == "removed":
+            console.print(
+                Text.assemble(("removed ", "magenta"), term(f"{change.source}: {change.reason}"))
+            )
+    counts = ", ".join(
+        f"{getattr(report, s)} {s}" for s in ("added", "updated", "unchanged", "removed")
+    )
+    out.print(
+        f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
+        f"'{target}' ({counts}) in {report.seconds:.2f}s",
+        markup=False,
+    )
+
+
+def _when(timestamp: float | None) -> str:
+    import datetime
+
+    if not timestamp:
+        return "—"
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+@app.command()
+def collections(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List the collections: documents, chunks, last ingest and what built them.
+
+    Example: grace collections --json
+    """
+    rows = _library().collections()
+    if as_json:
+        _emit_json([row.__dict__ for row in rows])
+        return
+    table = Table(box=None, pad_edge=False)
+    for column in ("collection", "documents", "chunks", "last ingest", "engine"):
+        table.add_column(column, no_wrap=True)
+    for row in rows:
+        table.add_row(
+            term_text(row.name), str(row.documents), str(row.chunks), _when(row.last_ingest),
+            term_text(row.engine or "—"),
+        )
+    out.print(table if rows else "no collections yet — try: grace ingest FOLDER")
+
+
+@app.command()
+def documents(
+    collection: Annotated[
+        str | None, typer.Option(help="Collection (default: settings).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List a collection's documents: source as cited, format, chunks, size, when ingested.
+
+    Example: grace documents --collection mydocs
+    """
+    library = _library()
+    name = _known_collection(library, collection)
+    rows = library.documents(name)
+    if as_json:
+        _emit_json([row.__dict__ for row in rows])
+        return
+    table = Table(box=None, pad_edge=False)
+    for column in ("source", "format", "chunks", "size", "ingested"):
+        table.add_column(column, no_wrap=column != "source")
+    for row in rows:
+        size = f"{row.size / 1000:.1f} kB" if row.size else "—"
+        table.add_row(
+            term_text(row.source), row.format, str(row.chunks), size, _when(row.ingested_at)
+        )
+    out.print(table if rows else f"collection '{name}' holds no documents")
+
+
+@app.command()
+def remove(
+    sources: Annotated[
+        list[str], typer.Argument(help="Documents by source, as `grace documents` lists them.")
+    ],
+    collection: Annotated[
+        str | None, typer.Option(help="Collection (default: settings).")
+    ] = None,
+) -> None:
+    """Remove documents from a collection: their chunks leave the store.
+
+    Example: grace remove notes/old.md --collection mydocs
+    """
+    from grace.retrieval.library import UnknownSourceError
+
+    library = _library()
+    name = _known_collection(library, collection)
+    try:
+        removed = library.remove(sources, name)
+    except UnknownSourceError as exc:
+        raise _fail(str(exc)) from None
+    for source, chunks in removed.items():
+        out.print(Text.assemble("removed ", term_text(source), f" ({_plural(chunks, 'chunk')})"))
+
+
+def _known_collection(library: Any, collection: str | None) -> str:
+    """The collection to use; an unknown name is refused, naming the known ones."""
+    name: str = collection or library.settings.retrieval.collection
+    known = sorted(library.store.list_collections())
+    if name not in known:
+        raise _fail(
+            f"unknown collection '{name}' (known: {', '.join(known) or 'none'}; "
+            "`grace ingest` makes a new one)"
+        )
+    return name
 
 
 @app.command()

@@ -18,6 +18,13 @@
 - Idempotent: point ids are ``uuid5(collection, source, chunk_index, sha256(chunk))``.
   Re-ingesting an unchanged file writes nothing; a changed file's new chunks are written
   and its old chunks deleted.
+- Nothing outside the roots you name is read: a link under a folder that resolves outside
+  it (file or folder) is skipped and listed, as ``rsync --safe-links`` does; a link inside
+  the folder is read; a file named on its own is a root of its own.
+- Mirroring (with a :class:`~grace.retrieval.library.LibraryRecord`): re-ingesting a root
+  makes the collection mirror it — documents recorded under that root that it no longer
+  holds are removed, and each file is reported added / updated / unchanged / removed /
+  skipped. A file that is there but cannot be read this time keeps its previous chunks.
 - Bad input (missing path, binary file, empty file, undecodable text) becomes one
   :class:`FileProblem` each; the other files are still ingested.
 """
@@ -30,20 +37,23 @@ import stat
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, Field
 
 from grace.collection_names import check_collection_name
 from grace.documents import CONVERTERS, ConvertError, Section, convert
+from grace.retrieval.library import DocumentRecord, LibraryRecord
 from grace.retrieval.store import CorpusStore
 
 __all__ = [
     "SAMPLE_CORPUS_DIR",
     "SUPPORTED_SUFFIXES",
+    "DocumentChange",
     "FileProblem",
     "IngestReport",
     "LoadedDocument",
@@ -57,6 +67,8 @@ TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".html", ".htm"}
 """Suffixes read as text here (paragraph chunking)."""
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | frozenset(CONVERTERS)
 """Suffixes picked up when walking a directory."""
+LINK_LEAVES = "a link that leaves the folder: not read (only files inside the roots you name are)"
+"""Why a link under a folder that resolves outside it is skipped."""
 MAX_FILE_BYTES = 100_000_000
 """Default per-file size cap: larger files are skipped with a message."""
 SAMPLE_CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus"
@@ -77,6 +89,23 @@ class FileProblem(BaseModel):
     """Human-readable reason (one line)."""
 
 
+ChangeStatus = Literal["added", "updated", "unchanged", "removed", "skipped"]
+
+
+class DocumentChange(BaseModel):
+    """What one ingest did to one document."""
+
+    source: str
+    """The document's name in the collection (as cited)."""
+    path: str
+    """The file as found (for ``removed``: where it was)."""
+    status: ChangeStatus
+    chunks: int = 0
+    """Chunks the document has now (0 when removed or skipped)."""
+    reason: str = ""
+    """Why it was skipped or removed."""
+
+
 class IngestReport(BaseModel):
     """Summary of one :func:`ingest_paths` call."""
 
@@ -89,11 +118,29 @@ class IngestReport(BaseModel):
     written: int = 0
     """Chunks written (new or changed)."""
     deleted: int = 0
-    """Stale chunks deleted (from changed files)."""
+    """Stale chunks deleted (from changed and removed files)."""
+    added: int = 0
+    """Documents new to the collection."""
+    updated: int = 0
+    """Documents whose chunks changed."""
+    unchanged: int = 0
+    """Documents already in the collection as they are."""
+    removed: int = 0
+    """Documents removed: gone from their root, or a link that leaves it."""
     seconds: float = 0.0
     """Wall-clock duration."""
     problems: list[FileProblem] = Field(default_factory=list)
-    """Files that were skipped, with reasons."""
+    """Files that were skipped, with reasons (they make the exit status non-zero)."""
+    notices: list[FileProblem] = Field(default_factory=list)
+    """What was passed over on purpose: a folder's unsupported files (not an error)."""
+    documents: list[DocumentChange] = Field(default_factory=list)
+    """Per file: added / updated / unchanged / removed / skipped (why)."""
+
+    def count(self, change: DocumentChange) -> None:
+        """Add one document's change to the report."""
+        self.documents.append(change)
+        if change.status != "skipped":
+            setattr(self, change.status, getattr(self, change.status) + 1)
 
 
 class LoadedDocument(BaseModel):
@@ -111,6 +158,19 @@ class _DocumentLoadError(Exception):
     """A file could not be turned into text (reason in the message)."""
 
 
+@dataclass
+class _Run:
+    """One ingest's fixed inputs."""
+
+    store: CorpusStore
+    collection: str
+    chunk_size: int
+    splitter: RecursiveCharacterTextSplitter
+    records: LibraryRecord | None
+    report: IngestReport
+    known: dict[str, set[str]] | None
+
+
 def ingest_paths(
     store: CorpusStore,
     paths: Sequence[Path],
@@ -120,54 +180,128 @@ def ingest_paths(
     chunk_overlap: int = 100,
     progress: bool = False,
     max_file_bytes: int = MAX_FILE_BYTES,
+    records: LibraryRecord | None = None,
+    engine: str = "",
 ) -> IngestReport:
     """Ingest files and directories into ``collection`` (default: the store's default).
 
     Args:
         store: Where the chunks go; the collection is created if needed.
-        paths: Files and/or directories (walked recursively).
+        paths: Files and/or directories (walked recursively); each is a root.
         collection: Target collection name.
         chunk_size: Longest chunk in characters; longer paragraphs are split.
         chunk_overlap: Overlap in characters between pieces of a split paragraph.
         progress: Show a rich progress bar.
         max_file_bytes: Files larger than this are skipped with a message.
+        records: The library record; with it each root is mirrored (documents it no
+            longer holds are removed) and the collection's documents can be listed.
+        engine: What builds the collection (store and vectors), noted in ``records``.
 
     Returns:
-        Files, chunks, seconds and the per-file problems.
+        Files, chunks, per-document changes, seconds and the per-file problems.
 
     """
     start = time.perf_counter()
     name = check_collection_name(store.resolve(collection))
     report = IngestReport(collection=name)
-    files = list(_expand(paths, report.problems, max_file_bytes))
+    walk = _expand(paths, report, max_file_bytes)
     store.ensure_collection(name)
-    splitter = _splitter(chunk_size, chunk_overlap)
     # Local mode filters by scanning every payload: read the id map once instead of per file.
     known = store.point_ids_by_source(name) if store.is_local else None
-    for path, source in _progress(files, progress):
-        try:
-            doc = load_document(path, source=source)
-        except (_DocumentLoadError, ConvertError) as exc:
-            report.problems.append(FileProblem(path=str(path), reason=str(exc)))
-            continue
-        chunks = _chunk_document(doc, chunk_size, splitter)
-        if not chunks:
-            report.problems.append(FileProblem(path=str(path), reason="no text to index"))
-            continue
-        existing = (
-            known.get(doc.source, set())
-            if known is not None
-            else store.source_point_ids(name, doc.source)
-        )
-        written, deleted, ids = _upsert_document(store, name, doc, chunks, existing)
-        if known is not None:
-            known[doc.source] = ids
-        report.files += 1
-        report.chunks += len(chunks)
-        report.written += written
-        report.deleted += deleted
+    run = _Run(
+        store, name, chunk_size, _splitter(chunk_size, chunk_overlap), records, report, known
+    )
+    for path, source, root in _progress(walk.files, progress):
+        _ingest_file(run, path, source, root)
+    for link, source in walk.escaping:
+        if not _remove(run, source, link, LINK_LEAVES):
+            report.count(
+                DocumentChange(source=source, path=link, status="skipped", reason=LINK_LEAVES)
+            )
+    if records is not None:
+        for root in walk.walked_roots:
+            _mirror_root(run, root, walk.present)
+        records.touch_collection(name, engine)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _ingest_file(run: _Run, path: Path, source: str, root: str) -> None:
+    """Read, chunk and upsert one file, recording it first."""
+    report = run.report
+    try:
+        doc = load_document(path, source=source)
+    except (_DocumentLoadError, ConvertError) as exc:
+        _skip(report, path, source, str(exc))
+        return
+    chunks = _chunk_document(doc, run.chunk_size, run.splitter)
+    if not chunks:
+        _skip(report, path, source, "no text to index")
+        return
+    existing = (
+        run.known.get(doc.source, set())
+        if run.known is not None
+        else run.store.source_point_ids(run.collection, doc.source)
+    )
+    if run.records is not None:
+        run.records.put(_record(run.collection, doc.source, root, path, len(chunks)))
+    written, deleted, ids = _upsert_document(run.store, run.collection, doc, chunks, existing)
+    if run.known is not None:
+        run.known[doc.source] = ids
+    report.files += 1
+    report.chunks += len(chunks)
+    report.written += written
+    report.deleted += deleted
+    status: ChangeStatus = (
+        "added" if not existing else "updated" if written or deleted else "unchanged"
+    )
+    report.count(DocumentChange(source=doc.source, path=str(path), status=status,
+                                chunks=len(chunks)))
+
+
+def _skip(report: IngestReport, path: Path, source: str, reason: str) -> None:
+    report.problems.append(FileProblem(path=str(path), reason=reason))
+    report.count(DocumentChange(source=source, path=str(path), status="skipped", reason=reason))
+
+
+def _record(collection: str, source: str, root: str, path: Path, chunks: int) -> DocumentRecord:
+    with path.open("rb") as handle:
+        digest = hashlib.file_digest(handle, "sha256").hexdigest()
+    return DocumentRecord(
+        collection=collection,
+        source=source,
+        root=root,
+        format=path.suffix.lower().lstrip(".") or "txt",
+        size=path.stat().st_size,
+        sha256=digest,
+        chunks=chunks,
+        ingested_at=time.time(),
+    )
+
+
+def _remove(run: _Run, source: str, where: str, reason: str) -> bool:
+    """Take ``source`` out of the collection (and the record); report it if it was there."""
+    removed = run.store.delete_source(run.collection, source)
+    recorded = run.records is not None and run.records.get(run.collection, source) is not None
+    if run.records is not None:
+        run.records.forget(run.collection, source)
+    if run.known is not None:
+        run.known.pop(source, None)
+    if removed or recorded:
+        run.report.deleted += removed
+        run.report.count(
+            DocumentChange(source=source, path=where, status="removed", reason=reason)
+        )
+        return True
+    return False
+
+
+def _mirror_root(run: _Run, root: str, present: set[tuple[str, str]]) -> None:
+    """Remove the documents recorded under ``root`` that the walk did not find there."""
+    assert run.records is not None
+    for record in run.records.under_root(run.collection, root):
+        if (root, record.source) not in present:
+            _remove(run, record.source, str(Path(root) / record.source), "no longer in the folder")
 
 
 def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> IngestReport | None:
@@ -407,45 +541,78 @@ def _upsert_document(
     return len(new), len(stale), set(ids)
 
 
-def _expand(
-    paths: Iterable[Path], problems: list[FileProblem], max_bytes: int
-) -> Iterator[tuple[Path, str]]:
+@dataclass
+class _Walk:
+    """What the roots hold: files to read, links that leave a root, and every name found."""
+
+    files: list[tuple[Path, str, str]] = field(default_factory=list)
+    """``(path, source, root)`` of each readable file, in order."""
+    escaping: list[tuple[str, str]] = field(default_factory=list)
+    """``(path, source)`` of each link under a folder that resolves outside it."""
+    present: set[tuple[str, str]] = field(default_factory=set)
+    """``(root, source)`` of every supported file found, readable or not."""
+    walked_roots: list[str] = field(default_factory=list)
+    """The folders walked (resolved): only these are mirrored."""
+
+
+def _expand(paths: Iterable[Path], report: IngestReport, max_bytes: int) -> _Walk:
     """Files to ingest with their source names (path relative to the folder given)."""
+    walk = _Walk()
     seen: set[Path] = set()
     for given in paths:
         path = Path(given)
         if not path.exists():
-            problems.append(FileProblem(path=str(path), reason="no such file or directory"))
+            report.problems.append(FileProblem(path=str(path), reason="no such file or directory"))
             continue
-        found = _walk(path, problems) if path.is_dir() else [(path, path.name)]
+        root = path.resolve()
+        if path.is_dir():
+            found = _walk(path, root, report, walk)
+            walk.walked_roots.append(str(root))
+        else:
+            found = [(path, path.name)]
         for p, source in found:
+            walk.present.add((str(root), source))
             reason = _unreadable_reason(p, max_bytes)
             if reason:
-                problems.append(FileProblem(path=str(p), reason=reason))
+                _skip(report, p, source, reason)
                 continue
             key = p.resolve()
             if key not in seen:
                 seen.add(key)
-                yield p, source
+                walk.files.append((p, source, str(root)))
+    return walk
 
 
-def _walk(root: Path, problems: list[FileProblem]) -> list[tuple[Path, str]]:
-    """Supported files under ``root``; unsupported ones are named in one problem."""
+def _walk(
+    top: Path, root: Path, report: IngestReport, walk: _Walk
+) -> list[tuple[Path, str]]:
+    """Supported files under ``top`` (resolved: ``root``) that stay inside it.
+
+    A link that resolves outside the folder is listed in ``walk.escaping`` (and as a
+    problem) and never read; unsupported files are named in one notice.
+    """
     found: list[tuple[Path, str]] = []
     unsupported: list[str] = []
-    for p in sorted(root.rglob("*")):
-        relative = p.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts) or p.is_dir():
+    for p in sorted(top.rglob("*")):
+        relative = p.relative_to(top)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if p.is_symlink() and not p.resolve().is_relative_to(root):
+            walk.escaping.append((str(p), relative.as_posix()))
+            report.notices.append(FileProblem(path=str(p), reason=LINK_LEAVES))
+            continue
+        if p.is_dir():
             continue
         if p.suffix.lower() in SUPPORTED_SUFFIXES:
             found.append((p, relative.as_posix()))
         else:
             unsupported.append(relative.as_posix())
+    found.sort(key=lambda item: item[0].is_symlink())  # a file before a link to it
     if unsupported:
         shown = ", ".join(unsupported[:5]) + (" …" if len(unsupported) > 5 else "")
-        problems.append(
+        report.notices.append(
             FileProblem(
-                path=str(root),
+                path=str(top),
                 reason=f"{len(unsupported)} unsupported file(s) not read: {shown}",
             )
         )
@@ -481,7 +648,9 @@ def _unreadable_reason(path: Path, max_bytes: int) -> str:
     return ""
 
 
-def _progress(files: list[tuple[Path, str]], enabled: bool) -> Iterator[tuple[Path, str]]:
+def _progress(
+    files: list[tuple[Path, str, str]], enabled: bool
+) -> Iterator[tuple[Path, str, str]]:
     if not enabled:
         yield from files
         return
@@ -489,7 +658,7 @@ def _progress(files: list[tuple[Path, str]], enabled: bool) -> Iterator[tuple[Pa
 
     with Progress(transient=False) as bar:
         task = bar.add_task("Ingesting", total=len(files))
-        for path, source in files:
+        for path, source, root in files:
             bar.update(task, description=f"Ingesting {source}")
-            yield path, source
+            yield path, source, root
             bar.advance(task)

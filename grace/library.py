@@ -1,0 +1,70 @@
+"""Your library: ingest, list and remove documents — one facade for the CLI and notebooks.
+
+``grace ingest`` / ``collections`` / ``documents`` / ``remove`` and
+:meth:`graph.app.GraceApp.library` both use :class:`Library`, so the two cannot drift apart.
+The record of what came from where is :class:`grace.retrieval.library.LibraryRecord`
+(``<data_dir>/library.sqlite``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from grace.retrieval.ingest import IngestReport, ingest_paths
+from grace.retrieval.library import (
+    CollectionSummary,
+    DocumentRecord,
+    LibraryRecord,
+    list_collections,
+    list_documents,
+    remove_documents,
+)
+from grace.retrieval.store import CorpusStore
+from grace.settings import GraceSettings
+
+__all__ = ["Library"]
+
+
+class Library:
+    """The documents of a store's collections, with the record of where each came from."""
+
+    def __init__(self, store: CorpusStore, settings: GraceSettings) -> None:
+        """Use ``store`` with the record and ingest settings of ``settings``."""
+        self.store = store
+        self.settings = settings
+        self.records = LibraryRecord(settings.library_path)
+
+    def _name(self, collection: str | None) -> str:
+        return collection or self.settings.retrieval.collection
+
+    def ingest(
+        self, paths: Sequence[Path], collection: str | None = None, *, progress: bool = False
+    ) -> IngestReport:
+        """Ingest files and folders; re-ingesting a folder makes the collection mirror it."""
+        retrieval = self.settings.retrieval
+        report = ingest_paths(
+            self.store,
+            paths,
+            collection=self._name(collection),
+            chunk_size=retrieval.chunk_size,
+            chunk_overlap=retrieval.chunk_overlap,
+            progress=progress,
+            max_file_bytes=int(retrieval.max_file_mb * 1_000_000),
+            records=self.records,
+            engine=self.settings.index_engine(),
+        )
+        self.store.flush()
+        return report
+
+    def collections(self) -> list[CollectionSummary]:
+        """Each collection: documents, chunks, engine, last ingest."""
+        return list_collections(self.store, self.records)
+
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        """Each document of a collection (source as cited, format, chunks, size, when)."""
+        return list_documents(self.store, self.records, self._name(collection))
+
+    def remove(self, sources: Sequence[str], collection: str | None = None) -> dict[str, int]:
+        """Remove documents by source; chunks removed per source (UnknownSourceError)."""
+        return remove_documents(self.store, self.records, self._name(collection), list(sources))

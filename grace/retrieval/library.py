@@ -1,0 +1,248 @@
+"""The library record: which document of a collection came from which ingest root.
+
+LangChain's indexing API keeps a *record manager* beside the vector store so that
+re-indexing a source with ``cleanup="full"`` deletes what that source no longer holds.
+GRACE does the same per ingest root: every document ingested from a folder (or a file named
+on its own, a root of its own) is recorded with its root, format, size, content digest,
+chunk count and time, in one SQLite file next to the store (``<data_dir>/library.sqlite``).
+Re-ingesting a root then removes the documents recorded under it that the root no longer
+holds, and ``grace documents`` / ``grace collections`` read the record.
+
+Crash safety: a document's row is written *before* its chunks, so a process killed in
+between leaves a row whose chunks are missing (the next ingest writes them), never chunks
+no row points at. Documents ingested before the record existed (or into a store shared by
+several machines, each with its own record) have no row: they are listed with an unknown
+root, and only ``grace remove`` takes them out.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from grace.retrieval.store import CorpusStore
+
+__all__ = [
+    "CollectionSummary",
+    "DocumentRecord",
+    "LibraryRecord",
+    "UnknownSourceError",
+    "list_collections",
+    "list_documents",
+    "remove_documents",
+]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    collection TEXT NOT NULL,
+    source TEXT NOT NULL,
+    root TEXT NOT NULL,
+    format TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    chunks INTEGER NOT NULL,
+    ingested_at REAL NOT NULL,
+    PRIMARY KEY (collection, source)
+);
+CREATE TABLE IF NOT EXISTS collections (
+    name TEXT PRIMARY KEY,
+    engine TEXT NOT NULL,
+    last_ingest REAL NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    """One ingested document, as recorded."""
+
+    collection: str
+    source: str
+    """The document's name in its collection, as cited (path relative to its root)."""
+    root: str
+    """The resolved folder (or file) it was ingested from."""
+    format: str
+    """File suffix without the dot (``pdf``, ``md`` …)."""
+    size: int
+    """File size in bytes when ingested."""
+    sha256: str
+    """Digest of the file's bytes when ingested."""
+    chunks: int
+    ingested_at: float
+    """Unix time of the ingest that last wrote it."""
+
+
+class LibraryRecord:
+    """The SQLite record of ingested documents (one file, shared by every collection)."""
+
+    def __init__(self, path: Path) -> None:
+        """Open (creating) the record at ``path``."""
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def get(self, collection: str, source: str) -> DocumentRecord | None:
+        """The record of one document, or ``None``."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT * FROM documents WHERE collection = ? AND source = ?",
+                (collection, source),
+            ).fetchone()
+        return DocumentRecord(*row) if row else None
+
+    def put(self, record: DocumentRecord) -> None:
+        """Record (or re-record) a document; written before its chunks."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.collection,
+                    record.source,
+                    record.root,
+                    record.format,
+                    record.size,
+                    record.sha256,
+                    record.chunks,
+                    record.ingested_at,
+                ),
+            )
+
+    def forget(self, collection: str, source: str) -> None:
+        """Drop a document's record (after its chunks left the store)."""
+        with self._connect() as db:
+            db.execute(
+                "DELETE FROM documents WHERE collection = ? AND source = ?", (collection, source)
+            )
+
+    def under_root(self, collection: str, root: str) -> list[DocumentRecord]:
+        """The documents recorded as ingested from ``root``."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT * FROM documents WHERE collection = ? AND root = ? ORDER BY source",
+                (collection, root),
+            ).fetchall()
+        return [DocumentRecord(*row) for row in rows]
+
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        """Every recorded document (of one collection, or of all), by collection and source."""
+        query = "SELECT * FROM documents"
+        args: tuple[str, ...] = ()
+        if collection is not None:
+            query += " WHERE collection = ?"
+            args = (collection,)
+        with self._connect() as db:
+            rows = db.execute(query + " ORDER BY collection, source", args).fetchall()
+        return [DocumentRecord(*row) for row in rows]
+
+    def touch_collection(self, name: str, engine: str) -> None:
+        """Note an ingest into ``name`` now, with the engine that built it."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO collections VALUES (?, ?, ?)", (name, engine, time.time())
+            )
+
+    def collection_info(self, name: str) -> tuple[str, float] | None:
+        """``(engine, last ingest time)`` of a collection, or ``None`` if never recorded."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT engine, last_ingest FROM collections WHERE name = ?", (name,)
+            ).fetchone()
+        return (str(row[0]), float(row[1])) if row else None
+
+    def forget_collection(self, name: str) -> None:
+        """Drop every record of a collection."""
+        with self._connect() as db:
+            db.execute("DELETE FROM documents WHERE collection = ?", (name,))
+            db.execute("DELETE FROM collections WHERE name = ?", (name,))
+
+
+@dataclass(frozen=True)
+class CollectionSummary:
+    """One collection of the store, with what the record knows of it."""
+
+    name: str
+    documents: int
+    """Documents (distinct sources) in the store."""
+    chunks: int
+    engine: str
+    """What built it (``qdrant edge: sparse`` …), or ``""`` if never recorded."""
+    last_ingest: float | None
+    """Unix time of the last recorded ingest."""
+
+
+class UnknownSourceError(LookupError):
+    """``grace remove`` named a document the collection does not hold."""
+
+
+def list_documents(
+    store: CorpusStore, records: LibraryRecord, collection: str
+) -> list[DocumentRecord]:
+    """Every document of ``collection``: its record, or an unrecorded row for older ones."""
+    recorded = {r.source: r for r in records.documents(collection)}
+    chunks = {source: len(ids) for source, ids in store.point_ids_by_source(collection).items()}
+    rows = []
+    for source in sorted(set(chunks) | set(recorded)):
+        record = recorded.get(source)
+        if record is None:
+            suffix = Path(source).suffix.lower().lstrip(".")
+            record = DocumentRecord(collection, source, "", suffix, 0, "", 0, 0.0)
+        rows.append(replace(record, chunks=chunks.get(source, 0)))
+    return rows
+
+
+def list_collections(store: CorpusStore, records: LibraryRecord) -> list[CollectionSummary]:
+    """Every collection of the store with its documents, chunks, engine and last ingest."""
+    rows = []
+    for name in sorted(store.list_collections()):
+        by_source = store.point_ids_by_source(name)
+        engine, last = records.collection_info(name) or ("", None)
+        rows.append(
+            CollectionSummary(
+                name=name,
+                documents=len(by_source),
+                chunks=sum(len(ids) for ids in by_source.values()),
+                engine=engine,
+                last_ingest=last,
+            )
+        )
+    return rows
+
+
+def remove_documents(
+    store: CorpusStore, records: LibraryRecord, collection: str, sources: list[str]
+) -> dict[str, int]:
+    """Remove documents (their chunks leave the store); chunks removed per source.
+
+    Raises:
+        UnknownSourceError: a source the collection does not hold (nothing is removed).
+
+    """
+    held = set(store.list_sources(collection)) | {
+        r.source for r in records.documents(collection)
+    }
+    unknown = [s for s in sources if s not in held]
+    if unknown:
+        raise UnknownSourceError(
+            f"collection '{collection}' holds no document {', '.join(map(repr, unknown))} "
+            "(see `grace documents`)"
+        )
+    removed = {}
+    for source in sources:
+        removed[source] = store.delete_source(collection, source)
+        records.forget(collection, source)
+    store.flush()
+    return removed
