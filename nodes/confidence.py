@@ -46,6 +46,7 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
+from grace.learned_decision import learned_decision
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -330,9 +331,19 @@ def _overall_decision(
     if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
         # Searches the answer did not use are no evidence for or against it.
         ordered = [scores[final.step_id].score]
-    overall, decision = _final_decision(
-        services, services.aggregator.aggregate(ordered), thresholds
-    )
+    model = services.calculator.config.model
+    if drafted is not None and model is not None and model.applies_to(services.provider) and (
+        not rests_on_the_person(drafted.sources)
+    ):
+        executed = [results[s.step_id] for s in plan.steps if s.step_id in results]
+        step_scores = {k: (v.score, v.breakdown) for k, v in scores.items()}
+        overall, decision = learned_decision(
+            model, services.calculator, plan.original_query, executed, step_scores, thresholds
+        )
+    else:
+        overall, decision = _final_decision(
+            services, services.aggregator.aggregate(ordered), thresholds
+        )
     if drafted is not None and answered_from_person(drafted.sources):
         decision = person_decision(overall, drafted.sources)
     return overall, decision

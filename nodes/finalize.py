@@ -10,7 +10,13 @@ from confidence import Thresholds
 from grace.context import GraceContext
 from grace.events import emit
 from grace.hitl_chat import answer_message
-from grace.human_reply import answered_from_person, person_decision, person_source
+from grace.human_reply import (
+    answered_from_person,
+    person_decision,
+    person_source,
+    rests_on_the_person,
+)
+from grace.learned_decision import final_thresholds
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
@@ -90,8 +96,13 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
     ]
     overall = state.confidence
+    model = services.calculator.config.model
     if overall is None or (best is not None and best.confidence is None):
         overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
+    elif model is not None and model.applies_to(services.provider) and not (
+        rests_on_the_person(sources)
+    ):  # the confidence node's P(correct) came from the learned model: decide it the same way
+        thresholds = final_thresholds(services.calculator, model, thresholds)
     decision = services.calculator.decide_action(overall, thresholds)
     if answered_from_person(sources):
         decision = person_decision(overall, sources)

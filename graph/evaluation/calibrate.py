@@ -38,6 +38,7 @@ from confidence.risk_control import choose_threshold
 from grace.providers.models import calibration_label
 from grace.settings import GraceSettings
 from graph.evaluation.dataset import DatasetError, parse_part
+from graph.evaluation.learn import LearnedFit, fit_learned_model, read_runs
 from graph.evaluation.metrics import auroc, ece
 from graph.evaluation.record import RunRecord
 from graph.evaluation.report import is_correct_run
@@ -130,6 +131,8 @@ class CalibrationFit:
     """Whether each run's answer was wrong (:func:`~graph.evaluation.selective.is_right`)."""
     data: str
     """Where the runs came from (data set, part, size, date)."""
+    runs: list[dict[str, Any]]
+    """The runs as ``grace eval`` recorded them (what the learned model is fitted on)."""
 
 
 def calibrate_dataset(
@@ -145,12 +148,15 @@ def calibrate_dataset(
 ) -> CalibrationFit:
     """Run the dataset with raw confidence and fit ``confidence.calibration`` on it."""
     base = settings if settings is not None else GraceSettings()
-    raw_config = base.confidence.model_copy(update={"calibration": CalibrationParams()})
+    raw_config = base.confidence.model_copy(
+        update={"calibration": CalibrationParams(), "model": None}
+    )
     raw = base.model_copy(update={"confidence": raw_config})
     with tempfile.TemporaryDirectory(prefix="grace-calibrate-") as tmp:
         out = eval_output if eval_output is not None else Path(tmp)
         run_eval(Path(dataset_dir), out, settings=raw, progress=progress, n_boot=0, part=part)
         records = _read_records(out / "runs.jsonl")
+        runs = read_runs(out / "runs.jsonl")
     scores, labels = _labelled(records)
     where = Path(dataset_dir).name + (f" part {part[0]}/{part[1]} by article" if part else "")
     note = f"{where}: {len(records)} runs, {method}, {date.today().isoformat()}"
@@ -174,6 +180,7 @@ def calibrate_dataset(
         calibrated=fitted,
         wrong=[not is_right(r) for r in records],
         data=note,
+        runs=runs,
     )
 
 
@@ -277,8 +284,12 @@ def calibration_snippet(
     params: CalibrationParams,
     thresholds: Thresholds | None = None,
     guarantees: Sequence[ThresholdGuarantee] = (),
+    learned: LearnedFit | None = None,
 ) -> str:
-    """The ``grace.yaml`` lines that set this calibration (and risk-controlled thresholds)."""
+    """The ``grace.yaml`` lines that set this calibration (and risk-controlled thresholds).
+
+    With ``learned``, also the learned model (``confidence.model``) as data.
+    """
     data = params.model_dump(mode="json")
     if params.method != "isotonic":
         data.pop("x"), data.pop("y"), data.pop("min_bin_size")
@@ -288,6 +299,8 @@ def calibration_snippet(
     if thresholds is not None and guarantees:
         confidence["thresholds"] = thresholds.model_dump(mode="json")
         confidence["guarantees"] = [g.model_dump(mode="json") for g in guarantees]
+    if learned is not None:
+        confidence["model"] = learned.model.model_dump(mode="json")
     return yaml.safe_dump({"confidence": confidence}, sort_keys=False, allow_unicode=True)
 
 
@@ -325,6 +338,41 @@ def _risk_lines(
     return guarantees, lines
 
 
+def _learn(fit: CalibrationFit, risk: RiskTargets, lines: list[str]) -> LearnedFit | None:
+    """Fit the learned model, certifying SILENT on its out-of-fold scores; say what came out."""
+    target = risk.silent if risk.silent is not None else 0.10
+    try:
+        learned = fit_learned_model(
+            fit.runs,
+            provider=fit.params.provider,
+            data=fit.data,
+            target_risk=target,
+            delta=risk.delta,
+            min_coverage=risk.min_coverage,
+        )
+    except ValueError as exc:
+        lines.append(f"learned model: not fitted ({exc})")
+        return None
+    cv = learned.model.cross_validated
+    head = (
+        f"learned model: cross-fitted by article, AUROC {cv.get('auroc', 0):.3f}, "
+        f"answerability AUROC {cv.get('answerability_auroc', 0):.3f} (out of fold); "
+    )
+    if learned.certified:
+        g = learned.model.guarantees[0]
+        lines.append(
+            head + f"silent threshold {g['threshold']:.4f} — {g['selected']}/{g['n']} runs, "
+            f"{g['errors']} wrong; P(wrong) <= {g['error_upper']:.3f} with probability >= "
+            f"{1 - risk.delta:.2f} (on runs the model was not fitted on)."
+        )
+    else:
+        lines.append(
+            head + f"no silent threshold certifies P(wrong) <= {target:.2f} on its out-of-fold "
+            "scores; the model is written with SILENT off (threshold 1.0)."
+        )
+    return learned
+
+
 def calibrate(
     dataset_dir: Path,
     output: Path,
@@ -335,11 +383,15 @@ def calibrate(
     eval_output: Path | None,
     risk: RiskTargets,
     part: str | None,
+    model: str = "logistic",
 ) -> None:
     """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
     console = Console()
     if not (dataset_dir / "questions.jsonl").is_file():
         console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
+        raise typer.Exit(code=2)
+    if model not in ("logistic", "none"):
+        console.print(term_text(f"--model must be logistic or none, not {model!r}", "red"))
         raise typer.Exit(code=2)
     if method not in ("platt", "isotonic"):
         console.print(term_text(f"--method must be platt or isotonic, not {method!r}", "red"))
@@ -360,7 +412,8 @@ def calibrate(
     )
     guarantees, lines = _risk_lines(fit, risk)
     thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, guarantees)
-    snippet = calibration_snippet(fit.params, thresholds, guarantees)
+    learned = _learn(fit, risk, lines) if model == "logistic" else None
+    snippet = calibration_snippet(fit.params, thresholds, guarantees, learned)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(snippet, encoding="utf-8")
     console.print(

@@ -107,6 +107,15 @@ def calibrate_command(
     delta: _Delta = 0.1,
     min_coverage: _MinCoverage = 0.0,
     part: Annotated[str | None, typer.Option("--part", help=_PART_HELP)] = None,
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            help="logistic (default): also fit the learned confidence model, cross-fitted by "
+            "article, its SILENT threshold certified on runs it was not fitted on; none: "
+            "only the calibration map.",
+        ),
+    ] = "logistic",
 ) -> None:
     """Fit the confidence calibration (and risk-controlled thresholds) on a labelled dataset.
 
@@ -125,4 +134,5 @@ def calibrate_command(
             silent=target_risk, notify=notify_risk, delta=delta, min_coverage=min_coverage
         ),
         part=part,
+        model=model,
     )

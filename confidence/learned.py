@@ -1,0 +1,175 @@
+"""A learned confidence model: P(answer correct) from the run's own signals.
+
+After Kamath, Jia & Liang, "Selective Question Answering under Domain Shift" (ACL 2020): a
+small calibrator over the QA system's own signals predicts whether its answer is right, and
+does better than its raw score. GRACE's is an L2-regularised logistic regression over the
+named features of a run (``grace.run_features``: search statistics, reader margin, judge,
+coverage, answer checks, question and answer features, and features aimed at SQuAD 2.0's
+adversarial questions), fitted by ``grace calibrate`` on labelled runs.
+
+It is stored as **data** — feature names, standardisation, coefficients, intercept and the
+thresholds certified on runs it was not fitted on — in YAML or JSON, never as a pickle
+(loading a pickle runs code). :func:`load_model` validates a file strictly and refuses a
+malformed or hostile one with one line (:class:`LearnedModelError`).
+
+A pure module: numpy and pydantic only.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, Self
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+__all__ = [
+    "MAX_FEATURES",
+    "SHIPPED_MODEL",
+    "LearnedModel",
+    "LearnedModelError",
+    "ModelThresholds",
+    "default_model",
+    "load_model",
+    "model_thresholds",
+    "predict",
+]
+
+MAX_FEATURES = 256
+"""Most features a model file may name (a larger file is refused, not read into memory)."""
+_MAX_FILE_BYTES = 1_000_000
+
+
+class LearnedModelError(ValueError):
+    """A model file that cannot be used (the message names the file and what is wrong)."""
+
+
+class ModelThresholds(BaseModel):
+    """Decision thresholds on the model's P(correct): silent ≥ notify ≥ confirm."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    silent: float = Field(ge=0.0, le=1.0)
+    notify: float = Field(ge=0.0, le=1.0)
+    confirm: float = Field(ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not self.silent >= self.notify >= self.confirm:
+            raise ValueError("thresholds must satisfy silent >= notify >= confirm")
+        return self
+
+
+class LearnedModel(BaseModel):
+    """A fitted logistic model of P(answer correct) (settings ``confidence.model``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["logistic"] = "logistic"
+    """The model family (only logistic regression is defined)."""
+    features: list[str] = Field(min_length=1, max_length=MAX_FEATURES)
+    """Feature names, in coefficient order."""
+    mean: list[float]
+    """Per-feature mean used to standardise (fitted on the training runs)."""
+    scale: list[float]
+    """Per-feature standard deviation used to standardise (> 0)."""
+    coef: list[float]
+    """Coefficients on the standardised features."""
+    intercept: float
+    thresholds: ModelThresholds
+    """The decision thresholds on this model's P(correct) (SILENT certified when
+    ``guarantees`` says so)."""
+    guarantees: list[dict[str, Any]] = Field(default_factory=list)
+    """How SILENT's threshold was certified: data, split, method, bound."""
+    provider: str = "offline"
+    """Engine whose runs it was fitted on; runs of another engine are not scored by it."""
+    fitted_on: str = ""
+    """Data, split and date (for the reader)."""
+    cross_validated: dict[str, float] = Field(default_factory=dict)
+    """Figures of the out-of-fold predictions it was certified on (for the reader)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        n = len(self.features)
+        if not (len(self.mean) == len(self.scale) == len(self.coef) == n):
+            raise ValueError("features, mean, scale and coef must have the same length")
+        numbers = [*self.mean, *self.scale, *self.coef, self.intercept]
+        if not all(math.isfinite(v) for v in numbers):
+            raise ValueError("every number must be finite")
+        if any(s <= 0 for s in self.scale):
+            raise ValueError("every scale must be > 0")
+        if len(set(self.features)) != n:
+            raise ValueError("feature names must be unique")
+        return self
+
+    def applies_to(self, provider: str) -> bool:
+        """Whether this model scores runs of ``provider``'s engine."""
+        return self.provider in ("any", provider)
+
+
+def predict(model: LearnedModel, features: Mapping[str, float]) -> float:
+    """P(answer correct) for one run's features (a feature it lacks counts as 0)."""
+    x = np.array([float(features.get(name, 0.0)) for name in model.features])
+    z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
+    logit = float(np.dot(z, np.asarray(model.coef)) + model.intercept)
+    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+
+
+def model_thresholds(model: LearnedModel, shift: float) -> ModelThresholds:
+    """The model's thresholds moved by a user's learned ``shift`` (NOTIFY and CONFIRM only).
+
+    As with the configured thresholds, a person's replies never move SILENT: the certified
+    threshold stays the floor.
+    """
+    t = model.thresholds
+    notify = min(max(t.notify + shift, 0.0), t.silent)
+    confirm = min(max(t.confirm + shift, 0.0), notify)
+    return ModelThresholds(silent=t.silent, notify=notify, confirm=confirm)
+
+
+def load_model(source: Path | str) -> LearnedModel:
+    """Read and validate a model file (JSON or YAML); one-line :class:`LearnedModelError`.
+
+    Only plain data is read: YAML through ``safe_load`` (no tags that build objects), and a
+    file over 1 MB is refused before it is parsed.
+    """
+    import yaml
+
+    path = Path(source)
+    try:
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            raise LearnedModelError(f"{path}: over {_MAX_FILE_BYTES:,} bytes, not a model file")
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except LearnedModelError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+        raise LearnedModelError(f"{path}: cannot read a model: {_one_line(exc)}") from None
+    if isinstance(data, dict) and "confidence" in data:
+        data = (data["confidence"] or {}).get("model")
+    try:
+        return LearnedModel.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the file"
+        raise LearnedModelError(f"{path}: not a model ({where}: {first['msg']})") from None
+
+
+SHIPPED_MODEL = Path(__file__).resolve().parent / "data" / "offline-model.json"
+"""The model GRACE ships for its offline engine (written by ``grace calibrate``)."""
+
+
+@functools.lru_cache(maxsize=1)
+def default_model() -> LearnedModel | None:
+    """The shipped model (immutable, read once), or ``None`` where it is not installed."""
+    if not SHIPPED_MODEL.is_file():
+        return None
+    return load_model(SHIPPED_MODEL)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]

@@ -1,0 +1,283 @@
+"""The signals of one run as named numbers: what the learned confidence model weighs.
+
+The model (:mod:`confidence.learned`, docs/architecture.md §4) predicts P(answer correct)
+from everything GRACE already measures about a run, plus features aimed at what fails: the
+adversarial questions of SQuAD 2.0 (a date, number or name swapped; a negation; a premise
+the text contradicts) and answers taken from a passage on the right topic that does not state
+the fact. Every feature is general — a property of the question, the passages and the
+answer — and none is a veto: the model decides how much each weighs.
+
+:func:`run_features` is computed the same way inside the graph (from the state, in the
+``confidence`` node) and when the model is fitted (from the runs ``grace eval`` recorded),
+so what was fitted is what runs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grace.providers.offline.evidence import Evidence, assess
+from grace.providers.offline.word_forms import match_tokens
+from grace.schemas import Source
+from grace.text import answer_type, is_negated, key_terms, normalise_text
+
+__all__ = [
+    "FEATURE_NAMES",
+    "RunSignals",
+    "number_role_mismatch",
+    "run_features",
+    "signals_of",
+]
+
+_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
+_CITATION = re.compile(r"\s*\[(?:S|H)\d+\]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_WH = {
+    "who": ("who", "whom", "whose"),
+    "when": ("when", "what year", "which year"),
+    "where": ("where",),
+    "how_many": ("how many", "how much", "how long", "how far", "how old"),
+    "why": ("why",),
+    "what": ("what", "which"),
+}
+"""English question words (first match wins, in this order)."""
+_WH_JA = {
+    "who": ("誰", "だれ"),
+    "when": ("いつ", "何年", "何月", "何日", "何世紀"),
+    "where": ("どこ",),
+    "how_many": ("いくつ", "何人", "何個", "何回", "どれくらい", "どのくらい", "何%"),
+    "why": ("なぜ", "何故"),
+    "what": ("何", "なに", "どの", "どんな"),
+}
+
+
+@dataclass(frozen=True)
+class RunSignals:
+    """What a finished run measured: the inputs of :func:`run_features`."""
+
+    question: str
+    passages: Sequence[Source]
+    """Every passage the run's searches returned (deduplicated)."""
+    answer: str
+    """The answer as drafted ("" when there is none)."""
+    search: Mapping[str, float]
+    """The best search step's statistics (``result_count``, ``max_score`` …)."""
+    answer_factors: Mapping[str, float]
+    """The answer step's factors and score breakdown (``answer_margin``, ``check:…``)."""
+    search_score: float
+    answer_score: float
+
+
+def _is_search(step: Any) -> bool:
+    return "result_count" in (step.factors or {})
+
+
+def signals_of(
+    question: str, steps: Sequence[Any], scores: Mapping[str, tuple[float, Mapping[str, float]]]
+) -> RunSignals:
+    """A run's signals from its steps and their scores — the graph's state or a run record.
+
+    Args:
+        question: The question the plan answers.
+        steps: The plan's executed steps, in order: each with ``step_id``, ``status``,
+            ``factors``, ``output`` and ``sources`` (``source_id``, ``source``,
+            ``chunk_index``, ``score``, ``text``).
+        scores: Per step id, its score and breakdown.
+
+    """
+    searches = [s for s in steps if _is_search(s)]
+    seen: set[tuple[str, int]] = set()
+    passages: list[Source] = []
+    for step in searches:
+        for src in step.sources:
+            key = (src.source, src.chunk_index)
+            if key not in seen:
+                seen.add(key)
+                passages.append(
+                    Source(source_id=src.source_id, source=src.source,
+                           chunk_index=src.chunk_index, score=src.score, text=src.text)
+                )
+    best = max(searches, key=lambda s: s.factors.get("max_score", 0.0), default=None)
+    others = [s for s in steps if not _is_search(s) and str(s.status) != "skipped"]
+    last = others[-1] if others else None
+    factors: dict[str, float] = {}
+    if last is not None:
+        factors = {**last.factors, **scores.get(last.step_id, (0.0, {}))[1]}
+    abstained = factors.get("abstained", 0.0) > 0
+    return RunSignals(
+        question=question,
+        passages=passages,
+        answer="" if last is None or abstained else str(last.output or ""),
+        search=dict(best.factors) if best is not None else {},
+        answer_factors=factors,
+        search_score=scores.get(best.step_id, (0.0, {}))[0] if best is not None else 0.0,
+        answer_score=scores.get(last.step_id, (0.0, {}))[0] if last is not None else 0.0,
+    )
+
+
+def _wh(question: str, ja: bool) -> str:
+    text = question.lower()
+    for name, cues in (_WH_JA if ja else _WH).items():
+        if any(cue in text for cue in cues):
+            return name
+    return "other"
+
+
+def _sentence_of(answer: str, ranked: list[Evidence]) -> tuple[Evidence | None, int]:
+    """The evidence row of the answer's sentence (the reader's choice) and its rank."""
+    plain = normalise_text(_CITATION.sub("", answer)).strip()
+    for i, row in enumerate(ranked):
+        sentence = normalise_text(row.sentence).strip()
+        if sentence and (sentence in plain or plain in sentence):
+            return row, i
+    return (ranked[0], 0) if ranked else (None, -1)
+
+
+def number_role_mismatch(question: str, sentence: str) -> float:
+    """1.0 when a number of the question appears in the sentence only in another role.
+
+    A number the question ties to a word ("item number 7", "7 grams", 「第7号」) that the
+    sentence holds next to other words only ("… weighs 7 grams" for "item number 7") is the
+    same digits in a different role: the sentence is about something else. 0.0 when every
+    such number keeps a neighbour, or when the question has none the sentence contains.
+    """
+    q_text, s_text = normalise_text(question).lower(), normalise_text(sentence).lower()
+    mismatched = False
+    for match in _NUMBER.finditer(q_text):
+        number = match.group()
+        q_near = _neighbours(q_text, match.start(), match.end())
+        places = [m for m in _NUMBER.finditer(s_text) if m.group() == number]
+        if not places or not q_near:
+            continue
+        if not any(q_near & _neighbours(s_text, m.start(), m.end()) for m in places):
+            mismatched = True
+    return 1.0 if mismatched else 0.0
+
+
+def _neighbours(text: str, start: int, end: int) -> set[str]:
+    """The word before and the word after a span (Japanese: the two characters either side)."""
+    before = _WORD.findall(text[max(0, start - 30) : start])
+    after = _WORD.findall(text[end : end + 30])
+    near = {w for w in (before[-1:] + after[:1]) if len(w) > 1 or _JA.search(w)}
+    if _JA.search(text[max(0, start - 2) : end + 2]):
+        near |= {text[max(0, start - 2) : start], text[end : end + 2]} - {""}
+    return near
+
+
+def _evidence_features(question: str, answer: str, passages: Sequence[Source]) -> dict[str, float]:
+    ranked = assess(question, passages) if passages and question.strip() else []
+    row, rank = _sentence_of(answer, ranked)
+    if row is None:
+        return {"has_evidence": 0.0}
+    others = [r for r in ranked if r is not row]
+    runner = others[0].rank if others else 0.0
+    return {
+        "has_evidence": 1.0,
+        "ev_rank": row.rank,
+        "ev_lexical": row.lexical,  # 1 − the IDF-weighted share of question words it lacks
+        "ev_window": row.window,
+        "ev_key_share": row.key_share,
+        "ev_missing_keys": float(len(row.missing)),
+        "ev_hard_miss": float(row.hard_miss),
+        "ev_absent": float(bool(row.absent)),
+        "ev_type_ok": {True: 1.0, False: 0.0, None: 0.5}[row.type_ok],
+        "ev_negation_ok": float(row.negation_ok),
+        "ev_contrast": float(bool(row.contrast)),
+        "ev_margin": row.rank - runner,
+        "ev_not_best": float(rank > 0),
+        "ev_number_role": number_role_mismatch(question, row.sentence),
+    }
+
+
+_FACTORS = (
+    "answer_margin",
+    "abstained",
+    "llm_self_eval",
+    "query_coverage",
+    "check:polarity",
+    "check:swapped_term",
+)
+_SEARCH = ("max_score", "mean_score", "spread")
+
+
+def _new_content(question: str, answer: str) -> dict[str, float]:
+    """How much the answer adds to the question.
+
+    A sentence that only restates the question ("…が寄港している" for "…が寄港した場所は？")
+    names no answer, whatever it matches.
+    """
+    tokens = set(match_tokens(answer))
+    if not tokens:
+        return {"a_new_share": 0.0, "a_new_count": 0.0}
+    new = tokens - set(match_tokens(question))
+    return {"a_new_share": len(new) / len(tokens), "a_new_count": math.log1p(len(new))}
+
+
+def run_features(signals: RunSignals) -> dict[str, float]:
+    """The run's features by name (:data:`FEATURE_NAMES`; a missing factor counts as 0)."""
+    q = signals.question
+    ja = bool(_JA.search(q))
+    wh = _wh(q, ja)
+    answer = _CITATION.sub("", signals.answer or "").strip()
+    features = {
+        "search_score": signals.search_score,
+        "answer_score": signals.answer_score,
+        "result_count": min(signals.search.get("result_count", 0.0), 5.0) / 5.0,
+        **{f"search_{k}": float(signals.search.get(k, 0.0)) for k in _SEARCH},
+        **{
+            f"f_{k.replace(':', '_')}": float(signals.answer_factors.get(k, 0.0))
+            for k in _FACTORS
+        },
+        **{f"m_{k.replace(':', '_')}": float(k not in signals.answer_factors) for k in _FACTORS},
+        "lang_ja": float(ja),
+        **{f"wh_{name}": float(wh == name) for name in (*_WH, "other")},
+        "q_length": math.log1p(len(q)),
+        "q_keys": float(len(key_terms(q))),
+        "q_negated": float(is_negated(q)),
+        "q_typed": float(answer_type(q) is not None),
+        "a_length": math.log1p(len(answer)),
+        "a_has_number": float(bool(_NUMBER.search(answer))),
+        **_new_content(q, answer),
+    }
+    features.update(_evidence_features(q, answer, signals.passages))
+    return {name: features.get(name, 0.0) for name in FEATURE_NAMES}
+
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "search_score",
+    "answer_score",
+    "result_count",
+    *(f"search_{k}" for k in _SEARCH),
+    *(f"f_{k.replace(':', '_')}" for k in _FACTORS),
+    *(f"m_{k.replace(':', '_')}" for k in _FACTORS),
+    "lang_ja",
+    *(f"wh_{name}" for name in (*_WH, "other")),
+    "q_length",
+    "q_keys",
+    "q_negated",
+    "q_typed",
+    "a_length",
+    "a_has_number",
+    "a_new_share",
+    "a_new_count",
+    "has_evidence",
+    "ev_rank",
+    "ev_lexical",
+    "ev_window",
+    "ev_key_share",
+    "ev_missing_keys",
+    "ev_hard_miss",
+    "ev_absent",
+    "ev_type_ok",
+    "ev_negation_ok",
+    "ev_contrast",
+    "ev_margin",
+    "ev_not_best",
+    "ev_number_role",
+)
+"""Every feature, in the order the model's coefficients are stored."""

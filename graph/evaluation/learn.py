@@ -1,0 +1,205 @@
+"""Fit the learned confidence model on labelled runs and certify its SILENT threshold.
+
+``grace calibrate`` runs a dataset, then (docs/architecture.md §4):
+
+1. turns each run into its features (:func:`grace.run_features.run_features`, the same
+   function the ``confidence`` node calls) and a label — answered correctly or not;
+2. **cross-fits by article**: the runs are split into ``folds`` groups of articles
+   (GroupKFold on the question's ``source``; a question without one — out of corpus — is
+   grouped by the article its id names, else by itself), and each run is scored by a model
+   fitted on the other folds only, so no article is on both sides;
+3. certifies the SILENT threshold on those out-of-fold scores (Learn-then-Test,
+   :mod:`confidence.risk_control`): the model that scored a run never saw it, so the bound
+   holds for the procedure; certifying on the fitting data would void it;
+4. fits the shipped model on all runs and writes it, as data, with the thresholds, the
+   guarantee (data, split, method, bound) and the cross-validated figures.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from confidence.learned import LearnedModel, ModelThresholds
+from confidence.risk_control import choose_threshold
+from grace.run_features import FEATURE_NAMES, RunSignals, run_features, signals_of
+from graph.evaluation.answers import match_answer
+from graph.evaluation.metrics import auroc
+
+__all__ = [
+    "DEFAULT_CONFIRM",
+    "DEFAULT_NOTIFY",
+    "LearnedFit",
+    "article_of",
+    "cross_fitted",
+    "fit_learned_model",
+    "record_signals",
+    "read_runs",
+]
+
+DEFAULT_NOTIFY = 0.4
+"""P(correct) under which a run pauses (CONFIRM). Chosen on the calibration set's out-of-fold
+scores: it pauses as many answerable questions as the previous score did and more of the
+unanswerable ones."""
+DEFAULT_CONFIRM = 0.2
+"""P(correct) under which a pause is an ESCALATE (no plain accept; a broadening replan first)."""
+REGULARISATION = 0.1
+"""Inverse L2 strength of the logistic regression (chosen by article-grouped CV on calib)."""
+
+_JSQUAD_ARTICLE = re.compile(r"^jsquad:a(\d+)p")
+
+
+def read_runs(path: Path) -> list[dict[str, Any]]:
+    """The lines of a ``runs.jsonl``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _ns(value: Any) -> Any:
+    if isinstance(value, dict):
+        return SimpleNamespace(**{k: _ns(v) if k == "sources" else v for k, v in value.items()})
+    if isinstance(value, list):
+        return [SimpleNamespace(**v) if isinstance(v, dict) else v for v in value]
+    return value
+
+
+def record_signals(run: dict[str, Any]) -> RunSignals:
+    """The signals of one recorded run (the same builder the graph uses on its state)."""
+    steps = [_ns(s) for s in run.get("steps", []) if s.get("status") != "pending"]
+    scores = {k: (float(v["score"]), v.get("breakdown", {})) for k, v in run["scores"].items()}
+    return signals_of(run["question"]["question"], steps, scores)
+
+
+def _correct(run: dict[str, Any]) -> bool:
+    q = run["question"]
+    if not q["answerable"] or not run["answered"]:
+        return False
+    return match_answer(run["answer"], q["answers"], q["lang"], q.get("patterns") or ()).correct
+
+
+def _wrong(run: dict[str, Any]) -> bool:
+    """Not right (:func:`graph.evaluation.selective.is_right`).
+
+    A wrong answer, an answer to an unanswerable question, or an abstention on an answerable one.
+    """
+    if run["question"]["answerable"]:
+        return not _correct(run)
+    return bool(run["answered"])
+
+
+def article_of(question: dict[str, Any]) -> str:
+    """The article a question was written on: its ``source``, else the one its id names."""
+    if question.get("source"):
+        return str(question["source"])
+    match = _JSQUAD_ARTICLE.match(str(question["id"]))
+    return f"out:{match.group(1)}" if match else f"out:{question['id']}"
+
+
+def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    from sklearn.linear_model import LogisticRegression
+
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    model = LogisticRegression(C=REGULARISATION, max_iter=5000)
+    model.fit((x - mean) / scale, y)
+    return mean, scale, model.coef_[0], float(model.intercept_[0])
+
+
+def _predict(params: tuple[np.ndarray, np.ndarray, np.ndarray, float], x: np.ndarray) -> Any:
+    mean, scale, coef, intercept = params
+    return 1.0 / (1.0 + np.exp(-(((x - mean) / scale) @ coef + intercept)))
+
+
+def cross_fitted(x: np.ndarray, y: np.ndarray, groups: Sequence[str], folds: int = 5) -> Any:
+    """Out-of-fold P(correct): each run scored by a model fitted without its article."""
+    from sklearn.model_selection import GroupKFold
+
+    k = min(folds, len(set(groups)))
+    out = np.zeros(len(y))
+    for train, test in GroupKFold(n_splits=k).split(x, y, list(groups)):
+        if len(set(y[train].tolist())) < 2:
+            raise ValueError("a fold has only right or only wrong runs: label more questions")
+        out[test] = _predict(_fit(x[train], y[train]), x[test])
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class LearnedFit:
+    """The fitted model and its out-of-fold figures."""
+
+    model: LearnedModel
+    out_of_fold: list[float]
+    wrong: list[bool]
+    certified: bool
+
+
+def fit_learned_model(
+    runs: Sequence[dict[str, Any]],
+    *,
+    provider: str,
+    data: str,
+    target_risk: float = 0.10,
+    delta: float = 0.10,
+    min_coverage: float = 0.0,
+    folds: int = 5,
+) -> LearnedFit:
+    """Cross-fit by article, certify SILENT on the out-of-fold scores, fit on all runs."""
+    x = np.array([[run_features(record_signals(r))[n] for n in FEATURE_NAMES] for r in runs])
+    y = np.array([_correct(r) for r in runs])
+    wrong = [_wrong(r) for r in runs]
+    groups = [article_of(r["question"]) for r in runs]
+    oof = cross_fitted(x, y, groups, folds)
+    chosen = choose_threshold(
+        oof.tolist(), wrong, target_risk=target_risk, delta=delta, min_coverage=min_coverage
+    )
+    threshold, upper = chosen.threshold, chosen.error_upper
+    certified = threshold is not None and upper is not None
+    silent = round(float(threshold), 4) if threshold is not None and certified else 1.0
+    split = f"{folds}-fold GroupKFold by article, {len(set(groups))} articles"
+    guarantee = {
+        "level": "silent",
+        "threshold": silent,
+        "target_risk": target_risk,
+        "delta": delta,
+        "n": chosen.n,
+        "selected": chosen.selected,
+        "errors": chosen.errors,
+        "error_upper": round(float(upper), 4) if upper is not None else None,
+        "min_coverage": min_coverage,
+        "method": f"{chosen.method} on out-of-fold scores ({split})",
+        "data": data,
+    }
+    mean, scale, coef, intercept = _fit(x, y)
+    model = LearnedModel(
+        features=list(FEATURE_NAMES),
+        mean=[round(float(v), 6) for v in mean],
+        scale=[round(float(v), 6) for v in scale],
+        coef=[round(float(v), 6) for v in coef],
+        intercept=round(intercept, 6),
+        thresholds=ModelThresholds(
+            silent=silent,
+            notify=min(DEFAULT_NOTIFY, silent),
+            confirm=min(DEFAULT_CONFIRM, silent),
+        ),
+        guarantees=[guarantee] if certified else [],
+        provider=provider,
+        fitted_on=f"{data}; logistic regression, C={REGULARISATION}; split: {split}",
+        cross_validated=_figures(oof, y, [bool(r["question"]["answerable"]) for r in runs]),
+    )
+    return LearnedFit(model=model, out_of_fold=oof.tolist(), wrong=wrong, certified=certified)
+
+
+def _figures(oof: Any, y: Any, answerable: list[bool]) -> dict[str, float]:
+    values = {
+        "auroc": auroc(y.tolist(), oof.tolist()),
+        "answerability_auroc": auroc(answerable, oof.tolist()),
+    }
+    return {k: round(v, 4) for k, v in values.items() if v is not None}

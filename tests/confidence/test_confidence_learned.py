@@ -1,0 +1,166 @@
+"""The learned confidence model: features on hand-written sentences, the model file as data
+(a hostile file is refused in one line), prediction and cross-fitting by article."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from confidence.learned import (
+    SHIPPED_MODEL,
+    LearnedModel,
+    LearnedModelError,
+    default_model,
+    load_model,
+    model_thresholds,
+    predict,
+)
+from grace.run_features import FEATURE_NAMES, RunSignals, number_role_mismatch, run_features
+from grace.schemas import Source
+from graph.evaluation.learn import article_of, cross_fitted
+
+
+def _signals(question: str, answer: str, passage: str) -> RunSignals:
+    src = Source(source_id="d#0", source="d.md", chunk_index=0, score=0.9, text=passage)
+    return RunSignals(
+        question=question,
+        passages=[src],
+        answer=answer,
+        search={"result_count": 1.0, "max_score": 0.9, "mean_score": 0.9, "spread": 0.0},
+        answer_factors={"answer_margin": 1.0, "abstained": 0.0},
+        search_score=0.8,
+        answer_score=0.9,
+    )
+
+
+def test_number_role_mismatch_en_and_ja() -> None:
+    asked = "What is item number 7 called?"
+    other = "The item number 1692 is called Gizmo1692 and weighs 7 grams."
+    same = "The item number 7 is called Gizmo7 and weighs 12 grams."
+    assert number_role_mismatch(asked, other) == 1.0
+    assert number_role_mismatch(asked, same) == 0.0
+    assert number_role_mismatch("What is item 7?", "Nothing numeric here.") == 0.0
+    assert number_role_mismatch("第7号の名前は？", "第7号はギズモと呼ばれる。") == 0.0
+    assert number_role_mismatch("第7号の名前は？", "第1692号は重さ7グラムである。") == 1.0
+
+
+def test_features_see_a_swapped_year_and_a_missing_name() -> None:
+    right = run_features(_signals(
+        "When did Alice Smith open the bakery?", "Alice Smith opened the bakery in 1901. [S1]",
+        "Alice Smith opened the bakery in 1901. It closed later."))
+    swapped = run_features(_signals(
+        "When did Alice Smith open the bakery in 1950?",
+        "Alice Smith opened the bakery in 1901. [S1]",
+        "Alice Smith opened the bakery in 1901. It closed later."))
+    assert right["ev_hard_miss"] == 0.0 and swapped["ev_hard_miss"] == 1.0
+    named = run_features(_signals(
+        "When did Bob Jones open the bakery?", "Alice Smith opened the bakery in 1901. [S1]",
+        "Alice Smith opened the bakery in 1901."))
+    assert named["ev_missing_keys"] > right["ev_missing_keys"]
+    assert named["ev_key_share"] < right["ev_key_share"]
+
+
+def test_features_see_negation_and_an_answer_that_only_restates() -> None:
+    negated = run_features(_signals(
+        "Which river does not flow into the lake?", "The Aire river flows into the lake. [S1]",
+        "The Aire river flows into the lake."))
+    assert negated["q_negated"] == 1.0 and negated["ev_negation_ok"] == 0.0
+    restating = run_features(_signals(
+        "ビーグル号が寄港したのはどこ？", "ビーグル号が寄港している。 [S1]",
+        "ビーグル号が寄港している。"))
+    answering = run_features(_signals(
+        "ビーグル号が寄港したのはどこ？", "ビーグル号はリオデジャネイロに寄港した。 [S1]",
+        "ビーグル号はリオデジャネイロに寄港した。"))
+    assert restating["lang_ja"] == 1.0 and restating["wh_where"] == 1.0
+    assert answering["a_new_share"] > restating["a_new_share"]
+
+
+def test_features_are_named_and_complete() -> None:
+    features = run_features(_signals("Who founded it?", "", ""))
+    assert list(features) == list(FEATURE_NAMES)
+    assert features["has_evidence"] == 0.0 and features["a_length"] == 0.0
+
+
+def _model(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "features": ["a", "b"], "mean": [0.0, 1.0], "scale": [1.0, 2.0], "coef": [2.0, -1.0],
+        "intercept": 0.5, "thresholds": {"silent": 0.9, "notify": 0.4, "confirm": 0.2},
+    }
+    data.update(changes)
+    return data
+
+
+def test_predict_is_the_logistic_of_the_standardised_features() -> None:
+    model = LearnedModel.model_validate(_model())
+    z = 2.0 * 1.0 + (-1.0) * ((3.0 - 1.0) / 2.0) + 0.5
+    assert predict(model, {"a": 1.0, "b": 3.0}) == pytest.approx(1 / (1 + np.exp(-z)))
+    assert predict(model, {}) == pytest.approx(1 / (1 + np.exp(-(0.5 + 0.5))))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("!!python/object/apply:os.system ['touch /tmp/pwned-grace']", "cannot read a model"),
+        ("features: [a]\nmean: [0]\nscale: [0]\ncoef: [1]\nintercept: 0\n"
+         "thresholds: {silent: 0.9, notify: 0.4, confirm: 0.2}", "scale"),
+        (json.dumps(_model(coef=[1.0])), "same length"),
+        (json.dumps(_model(intercept="nan")), "finite"),
+        (json.dumps(_model(extra="x")), "extra"),
+        (json.dumps(_model(thresholds={"silent": 0.2, "notify": 0.4, "confirm": 0.1})), "silent"),
+        ("- a list\n", "not a model"),
+    ],
+)
+def test_a_hostile_or_malformed_model_file_is_refused_in_one_line(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "model.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(LearnedModelError) as caught:
+        load_model(path)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+    assert not Path("/tmp/pwned-grace").exists()
+
+
+def test_a_huge_model_file_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "model.json"
+    path.write_text(" " * 2_000_000, encoding="utf-8")
+    with pytest.raises(LearnedModelError, match="over"):
+        load_model(path)
+
+
+def test_the_shipped_model_loads_and_names_its_split() -> None:
+    model = default_model()
+    assert model is not None and SHIPPED_MODEL.suffix == ".json"
+    assert model.features == list(FEATURE_NAMES) and model.provider == "offline"
+    (guarantee,) = model.guarantees
+    assert "GroupKFold by article" in guarantee["method"] and guarantee["data"]
+    assert guarantee["error_upper"] <= guarantee["target_risk"]
+
+
+def test_a_user_shift_moves_notify_and_confirm_never_silent() -> None:
+    model = LearnedModel.model_validate(_model())
+    moved = model_thresholds(model, 0.1)
+    assert (moved.silent, moved.notify, moved.confirm) == pytest.approx((0.9, 0.5, 0.3))
+    assert model_thresholds(model, 0.8).notify == 0.9  # never above silent
+
+
+def test_out_of_corpus_questions_are_grouped_by_their_article() -> None:
+    assert article_of({"id": "x", "source": "warsaw.md"}) == "warsaw.md"
+    assert article_of({"id": "jsquad:a27572p6q1", "source": None}) == "out:27572"
+    assert article_of({"id": "jsquad:a27572p9q0", "source": None}) == "out:27572"
+
+
+def test_cross_fitting_never_scores_a_run_with_its_own_article() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(60, 2))
+    y = x[:, 0] > 0
+    groups = [f"g{i % 6}" for i in range(60)]
+    # An article whose label depends only on it: a model that saw it would fit it perfectly.
+    x[groups.index("g0") :: 6, 1] = 50.0
+    y[0::6] = True
+    oof = cross_fitted(x, y, groups, folds=3)
+    assert oof.shape == (60,) and np.all((0 <= oof) & (oof <= 1))
+    assert float(np.mean(oof[1::6][y[1::6]])) > float(np.mean(oof[1::6][~y[1::6]]))
