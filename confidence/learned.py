@@ -132,25 +132,21 @@ def model_thresholds(model: LearnedModel, shift: float) -> ModelThresholds:
 
 
 def load_model(source: Path | str) -> LearnedModel:
-    """Read and validate a model file (JSON or YAML); one-line :class:`LearnedModelError`.
+    """Read and validate a JSON model file; a one-line :class:`LearnedModelError` otherwise.
 
-    Only plain data is read: YAML through ``safe_load`` (no tags that build objects), and a
-    file over 1 MB is refused before it is parsed.
+    Only plain data is read (JSON: no tags, nothing that builds an object), and a file over
+    1 MB is refused before it is parsed. In ``grace.yaml`` the same fields go under
+    ``confidence.model`` and are validated the same way.
     """
-    import yaml
-
     path = Path(source)
     try:
         if path.stat().st_size > _MAX_FILE_BYTES:
             raise LearnedModelError(f"{path}: over {_MAX_FILE_BYTES:,} bytes, not a model file")
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except LearnedModelError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise LearnedModelError(f"{path}: cannot read a model: {_one_line(exc)}") from None
-    if isinstance(data, dict) and "confidence" in data:
-        data = (data["confidence"] or {}).get("model")
     try:
         return LearnedModel.model_validate(data)
     except ValidationError as exc:

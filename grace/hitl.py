@@ -270,6 +270,21 @@ def _from_agent_inbox(value: object) -> HumanResponse:
         ) from None
 
 
+def _check_edited_action(value: dict[str, Any], request: GraceInterrupt) -> None:
+    """An edit names the pending action (``review_answer`` / ``review_step``), not another."""
+    decision = value["decisions"][0]
+    if not isinstance(decision, dict) or decision.get("type") != "edit":
+        return
+    name = (decision.get("edited_action") or {}).get("name")
+    pending = request.action.name
+    if name != pending:
+        raise InvalidHumanResponseError(
+            f"the edit names the action {name!r}, but the pending action is {pending!r}: "
+            f'send {{"decisions": [{{"type": "edit", "edited_action": {{"name": "{pending}", '
+            '"args": {...}}]}'
+        )
+
+
 def _check_allowed(reply: HumanResponse, request: GraceInterrupt) -> None:
     allowed = request.allowed_replies
     if reply.type not in allowed:
@@ -326,6 +341,7 @@ def parse_human_response(
     pending = request if isinstance(request, GraceInterrupt) else GraceInterrupt.from_value(request)
     if isinstance(value, dict) and "decisions" in value:
         reply = _from_decisions(value)
+        _check_edited_action(value, pending)
     else:
         reply = _from_agent_inbox(value)
     _check_allowed(reply, pending)

@@ -12,11 +12,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from confidence import ActionDecision, ConfidenceCalculator, Thresholds
+from confidence import ActionDecision, ConfidenceCalculator, InterventionLevel, Thresholds
 from confidence.learned import LearnedModel, model_thresholds, predict
+from grace.human_reply import rests_on_the_person
 from grace.run_features import run_features, signals_of
 
-__all__ = ["final_thresholds", "learned_decision"]
+__all__ = ["decide_learned", "final_thresholds", "learned_decision", "model_scores"]
+
+
+def model_scores(model: LearnedModel | None, provider: str, drafted: Any) -> bool:
+    """Whether the learned model takes the decision on a run whose answer step gave ``drafted``.
+
+    It scores the runs of the engine it was fitted on; an answer that rests on a person's
+    reply is decided as theirs (:mod:`grace.human_reply`).
+    """
+    if model is None or drafted is None or not model.applies_to(provider):
+        return False
+    return not rests_on_the_person(drafted.sources)
 
 
 def final_thresholds(
@@ -25,10 +37,32 @@ def final_thresholds(
     """The thresholds a learned P(correct) is decided on: the model's, moved by the user's shift.
 
     ``in_force`` are the user's thresholds (the configured ones plus their learned shift).
+    Thresholds you set yourself (``confidence.thresholds`` in ``grace.yaml``, or in code) win
+    over the model's: then ``in_force`` is returned unchanged.
     """
+    if "thresholds" in calculator.config.model_fields_set:
+        return in_force
     shift = in_force.notify - calculator.config.thresholds.notify
     t = model_thresholds(model, shift)
     return Thresholds(silent=t.silent, notify=t.notify, confirm=t.confirm)
+
+
+def decide_learned(
+    calculator: ConfidenceCalculator,
+    model: LearnedModel,
+    p: float,
+    thresholds: Thresholds,
+    *,
+    abstained: bool,
+) -> ActionDecision:
+    """The level for the model's ``p``; a pause on an abstention is an ESCALATE.
+
+    An abstention has no answer to approve, so a pause on it asks for the person's input.
+    """
+    decision = calculator.decide_action(p, final_thresholds(calculator, model, thresholds))
+    if abstained and decision.level == InterventionLevel.CONFIRM:
+        decision = decision.model_copy(update={"level": InterventionLevel.ESCALATE})
+    return decision
 
 
 def learned_decision(
@@ -40,7 +74,8 @@ def learned_decision(
     thresholds: Thresholds,
 ) -> tuple[float, ActionDecision]:
     """P(correct) from the model and the decision on it (``thresholds``: the user's in force)."""
-    p = predict(model, run_features(signals_of(question, steps, scores)))
-    decision = calculator.decide_action(p, final_thresholds(calculator, model, thresholds))
+    signals = signals_of(question, steps, scores)
+    p = predict(model, run_features(signals))
+    decision = decide_learned(calculator, model, p, thresholds, abstained=not signals.answer)
     reason = f"{decision.reason}; P(correct) {p:.3f} from the learned confidence model"
     return p, decision.model_copy(update={"reason": reason})

@@ -11,10 +11,18 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -129,6 +137,13 @@ class RetrievalSettings(BaseModel):
     """Qdrant server or cluster URL (the ``server`` backend)."""
     qdrant_path: Path | None = None
     """Directory of the embedded store; defaults to ``<data_dir>/qdrant``."""
+
+    @field_validator("qdrant_path")
+    @classmethod
+    def _a_directory(cls, value: Path | None) -> Path | None:
+        if value is not None and value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is a file, not a directory")
+        return value
     lock_timeout_seconds: float = Field(default=30.0, ge=0.0)
     """How long a process waits for a collection another process holds (``edge``)."""
     qdrant_api_key: SecretStr | None = None
@@ -141,7 +156,7 @@ class RetrievalSettings(BaseModel):
     """Target chunk size in characters at ingestion."""
     chunk_overlap: int = Field(default=100, ge=0)
     """Overlap between consecutive chunks in characters."""
-    max_file_mb: float = Field(default=100.0, gt=0)
+    max_file_mb: float = Field(default=100.0, gt=0, le=1_000_000, allow_inf_nan=False)
     """Per-file size cap at ingestion in MB; larger files are skipped with a message."""
     auto_ingest_sample: bool = True
     """Ingest the bundled sample corpus when the default collection is missing or empty."""
@@ -158,6 +173,12 @@ class CheckpointSettings(BaseModel):
     """SQLite file; defaults to ``<data_dir>/checkpoints.sqlite``."""
     postgres_url: str | None = None
     """PostgreSQL connection URL, required for ``kind: postgres``."""
+
+    @model_validator(mode="after")
+    def _postgres_needs_a_url(self) -> Self:
+        if self.kind == "postgres" and not (self.postgres_url or "").strip():
+            raise ValueError("kind: postgres needs postgres_url (postgresql://user:pw@host/db)")
+        return self
 
 
 class RunSettings(BaseModel):
@@ -365,6 +386,25 @@ def _describe(exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+def _check_config_file() -> None:
+    """The settings file is UTF-8 YAML holding a mapping; else one error naming the file."""
+    path = config_file_path()
+    if path is None or not path.is_file():
+        return
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
+    if data is not None and not isinstance(data, dict):
+        raise SettingsError(
+            f"{path}: must hold a mapping of settings (key: value), not a {type(data).__name__}"
+        )
+
+
 def load_settings() -> GraceSettings:
     """Build the settings, turning any problem into one :class:`SettingsError`.
 
@@ -373,6 +413,7 @@ def load_settings() -> GraceSettings:
             with the file or variable and the field named.
 
     """
+    _check_config_file()
     try:
         return GraceSettings()
     except ValidationError as exc:

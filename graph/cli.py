@@ -151,6 +151,16 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _utf8(value: str | None) -> str | None:
+    """Refuse an argument holding bytes that are not UTF-8 (one line, exit 2)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise typer.BadParameter("is not UTF-8 text (it holds a byte outside UTF-8)") from None
+    return value
+
+
 def _plural(count: int, word: str) -> str:
     """``1 file``, ``2 files``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
@@ -247,16 +257,22 @@ def _drive(
 _JSON_HELP = "Print one JSON object on stdout; never wait for input."
 
 
+_ThreadOption = Annotated[
+    str | None,
+    typer.Option(help="Thread id (default: a new one).", show_default=False, callback=_utf8),
+]
+
+
 @app.command(epilog=_EXAMPLES_ASK)
 def ask(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
-    thread_id: Annotated[
-        str | None, typer.Option(help="Thread id (default: a new one).", show_default=False)
-    ] = None,
+    thread_id: _ThreadOption = None,
     collection: Annotated[
         str | None, typer.Option(help="Collection to search (default: settings).")
     ] = None,
-    user: Annotated[str | None, typer.Option(help="User whose learned thresholds apply.")] = None,
+    user: Annotated[
+        str | None, typer.Option(help="User whose learned thresholds apply.", callback=_utf8)
+    ] = None,
     model: Annotated[
         str | None,
         typer.Option(
@@ -310,7 +326,9 @@ def ask(
 
 @app.command(epilog=_EXAMPLES_RESUME)
 def resume(
-    thread_id: Annotated[str, typer.Argument(help="The paused thread (see `grace threads`).")],
+    thread_id: Annotated[
+        str, typer.Argument(help="The paused thread (see `grace threads`).", callback=_utf8)
+    ],
     response: Annotated[
         str | None,
         typer.Option(
@@ -571,7 +589,9 @@ def threads(
 
 @app.command()
 def show(
-    thread_id: Annotated[str, typer.Argument(help="Thread id (see `grace threads`).")],
+    thread_id: Annotated[
+        str, typer.Argument(help="Thread id (see `grace threads`).", callback=_utf8)
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the history as JSON.")] = False,
 ) -> None:
     """Show a thread's history: plan, steps with scores, interventions, replans, answer.
@@ -626,7 +646,7 @@ def main() -> None:
         app()
     except SettingsError as exc:
         _print_error(str(exc))
-        console.print("Fix the file or variable above (see the README's Configuration).")
+        console.print("Fix the file or variable above (see docs/configuration.md).")
         sys.exit(2)
     except (InvalidCollectionError, StorageError, ModelSetupError, ModelUnavailableError) as exc:
         _print_error(str(exc))

@@ -46,7 +46,7 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import learned_decision
+from grace.learned_decision import learned_decision, model_scores
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -332,9 +332,7 @@ def _overall_decision(
         # Searches the answer did not use are no evidence for or against it.
         ordered = [scores[final.step_id].score]
     model = services.calculator.config.model
-    if drafted is not None and model is not None and model.applies_to(services.provider) and (
-        not rests_on_the_person(drafted.sources)
-    ):
+    if model is not None and model_scores(model, services.provider, drafted):
         executed = [results[s.step_id] for s in plan.steps if s.step_id in results]
         step_scores = {k: (v.score, v.breakdown) for k, v in scores.items()}
         overall, decision = learned_decision(

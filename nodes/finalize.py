@@ -6,7 +6,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from confidence import Thresholds
+from confidence import ActionDecision, Thresholds
 from grace.context import GraceContext
 from grace.events import emit
 from grace.hitl_chat import answer_message
@@ -14,9 +14,8 @@ from grace.human_reply import (
     answered_from_person,
     person_decision,
     person_source,
-    rests_on_the_person,
 )
-from grace.learned_decision import final_thresholds
+from grace.learned_decision import decide_learned, model_scores
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
@@ -75,6 +74,29 @@ def _persons_answer(state: State) -> dict[str, Any]:
     }
 
 
+def _final_decision(
+    state: State,
+    services: Services,
+    best: StepResult | None,
+    scored: list[float],
+    thresholds: Thresholds,
+) -> tuple[float, ActionDecision]:
+    """The run's confidence and the level decided on it, as the ``confidence`` node did."""
+    overall = state.confidence
+    if overall is None or (best is not None and best.confidence is None):
+        overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
+        return overall, services.calculator.decide_action(overall, thresholds)
+    model = services.calculator.config.model
+    if model is not None and model_scores(model, services.provider, best):
+        # The confidence node's P(correct) came from the learned model: decide it the same way.
+        abstained = best is not None and best.factors.get("abstained", 0.0) > 0
+        decision = decide_learned(
+            services.calculator, model, overall, thresholds, abstained=abstained
+        )
+        return overall, decision
+    return overall, services.calculator.decide_action(overall, thresholds)
+
+
 def _output(state: State, services: Services, thresholds: Thresholds) -> dict[str, Any]:
     """The run's output, decided with ``thresholds``."""
     notes: list[str] = []
@@ -95,15 +117,7 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         for sid, s in state.scores.items()
         if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
     ]
-    overall = state.confidence
-    model = services.calculator.config.model
-    if overall is None or (best is not None and best.confidence is None):
-        overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
-    elif model is not None and model.applies_to(services.provider) and not (
-        rests_on_the_person(sources)
-    ):  # the confidence node's P(correct) came from the learned model: decide it the same way
-        thresholds = final_thresholds(services.calculator, model, thresholds)
-    decision = services.calculator.decide_action(overall, thresholds)
+    overall, decision = _final_decision(state, services, best, scored, thresholds)
     if answered_from_person(sources):
         decision = person_decision(overall, sources)
         cited = ", ".join(s.source_id for s in sources)

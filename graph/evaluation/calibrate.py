@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -131,7 +131,7 @@ class CalibrationFit:
     """Whether each run's answer was wrong (:func:`~graph.evaluation.selective.is_right`)."""
     data: str
     """Where the runs came from (data set, part, size, date)."""
-    runs: list[dict[str, Any]]
+    runs: list[dict[str, Any]] = field(default_factory=list)
     """The runs as ``grace eval`` recorded them (what the learned model is fitted on)."""
 
 
@@ -296,7 +296,7 @@ def calibration_snippet(
     if params.method != "platt":
         data.pop("a"), data.pop("b")
     confidence: dict[str, Any] = {"calibration": data}
-    if thresholds is not None and guarantees:
+    if thresholds is not None and guarantees and learned is None:
         confidence["thresholds"] = thresholds.model_dump(mode="json")
         confidence["guarantees"] = [g.model_dump(mode="json") for g in guarantees]
     if learned is not None:

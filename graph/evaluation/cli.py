@@ -87,6 +87,24 @@ def summary_table(report: EvalReport) -> Table:
     return table
 
 
+def kind_table(report: EvalReport) -> Table:
+    """The figures per question kind: how GRACE does on each way a question can be hard."""
+    table = Table(title="per question kind")
+    for column in ("kind", "n", "accuracy", "silent rate / error", "pauses"):
+        table.add_column(column, justify="left" if column == "kind" else "right")
+    for kind, f in report.by_kind.items():
+        rates = f["intervention_rate"]
+        pause = rates["answerable"] if rates["answerable"] is not None else rates["unanswerable"]
+        table.add_row(
+            kind,
+            str(f["n"]),
+            _fmt(f["accuracy"]),
+            f"{_fmt(f.get('silent_rate'))} / {_fmt(f.get('silent_error'))}",
+            _fmt(pause),
+        )
+    return table
+
+
 def default_output(dataset_dir: Path) -> Path:
     """Where ``grace eval`` writes when no ``--output`` is given: under the data directory."""
     from grace.settings import get_settings
@@ -113,6 +131,7 @@ def evaluate(
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
         console.print(summary_table(report))
+        console.print(kind_table(report))
         console.print(
             term(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png"),
             markup=False,

@@ -11,7 +11,7 @@ import numpy as np
 from graph.evaluation.answers import contains
 from graph.evaluation.metrics import aurc, auroc, bootstrap_ci, ece
 from graph.evaluation.record import RunRecord
-from graph.evaluation.selective import is_correct_run, selective_figures
+from graph.evaluation.selective import is_correct_run, is_right, selective_figures
 
 __all__ = [
     "EvalReport",
@@ -41,6 +41,15 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+def _silent_figures(records: Sequence[RunRecord]) -> dict[str, float | None]:
+    """The share of runs answered SILENT and the share of those that are wrong."""
+    silent = [r for r in records if r.level == "silent"]
+    return {
+        "silent_rate": _mean([r.level == "silent" for r in records]),
+        "silent_error": _mean([not is_right(r) for r in silent]),
+    }
+
+
 def figures(records: Sequence[RunRecord]) -> dict[str, Any]:
     """Accuracy, recall@k, AUROCs, ECE, AURC, intervention rates, cost and latency."""
     answerable = [r for r in records if r.question.answerable]
@@ -58,6 +67,7 @@ def figures(records: Sequence[RunRecord]) -> dict[str, Any]:
         "answerability_auroc": _round(auroc([r.question.answerable for r in records], conf)),
         "ece": _round(ece(conf, correct)),
         "aurc": _round(aurc(conf, correct)),
+        **_silent_figures(records),
         "intervention_rate": {
             "answerable": _mean([r.intervened for r in answerable]),
             "unanswerable": _mean([r.intervened for r in unanswerable]),

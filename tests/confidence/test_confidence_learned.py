@@ -103,20 +103,20 @@ def test_predict_is_the_logistic_of_the_standardised_features() -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("!!python/object/apply:os.system ['touch /tmp/pwned-grace']", "cannot read a model"),
-        ("features: [a]\nmean: [0]\nscale: [0]\ncoef: [1]\nintercept: 0\n"
-         "thresholds: {silent: 0.9, notify: 0.4, confirm: 0.2}", "scale"),
+        ('{"__class__": "os.system", "args": ["touch /tmp/pwned-grace"]}', "not a model"),
+        (json.dumps(_model(scale=[0.0, 1.0])), "scale"),
         (json.dumps(_model(coef=[1.0])), "same length"),
         (json.dumps(_model(intercept="nan")), "finite"),
         (json.dumps(_model(extra="x")), "extra"),
         (json.dumps(_model(thresholds={"silent": 0.2, "notify": 0.4, "confirm": 0.1})), "silent"),
-        ("- a list\n", "not a model"),
+        ('["a list"]', "not a model"),
+        ("{not json", "cannot read a model"),
     ],
 )
 def test_a_hostile_or_malformed_model_file_is_refused_in_one_line(
     tmp_path: Path, content: str, message: str
 ) -> None:
-    path = tmp_path / "model.yaml"
+    path = tmp_path / "model.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(LearnedModelError) as caught:
         load_model(path)
@@ -164,3 +164,24 @@ def test_cross_fitting_never_scores_a_run_with_its_own_article() -> None:
     oof = cross_fitted(x, y, groups, folds=3)
     assert oof.shape == (60,) and np.all((0 <= oof) & (oof <= 1))
     assert float(np.mean(oof[1::6][y[1::6]])) > float(np.mean(oof[1::6][~y[1::6]]))
+
+
+def test_a_yaml_tag_in_the_settings_model_is_refused_without_running_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grace.errors import SettingsError
+    from grace.settings import load_settings
+
+    config = tmp_path / "grace.yaml"
+    config.write_text(
+        "confidence:\n  model: !!python/object/apply:os.system ['touch /tmp/pwned-grace']\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("GRACE_CONFIG", str(config))
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(config) in str(caught.value) and "not valid YAML" in str(caught.value)
+    assert not Path("/tmp/pwned-grace").exists()
+    config.write_text("confidence:\n  model: {features: [a], coef: [1]}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match="model"):
+        load_settings()

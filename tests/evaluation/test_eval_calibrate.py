@@ -123,7 +123,7 @@ def test_calibrate_command_records_where_the_tests_started(
     written = tmp_path / "cal.yaml"
     result = invoke_cli(
         "calibrate", str(sample_dir()), "--target-risk", "0.2", "--min-coverage", "0.5",
-        "-o", str(written),
+        "-o", str(written), "--model", "none",
     )
     assert "silent: threshold" in result.stdout
     confidence = yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
@@ -135,7 +135,25 @@ def test_calibrate_command_records_where_the_tests_started(
     # tests started, and no threshold written.
     refused = invoke_cli(
         "calibrate", str(sample_dir()), "--target-risk", "0.01", "--min-coverage", "0.9",
-        "-o", str(written),
+        "-o", str(written), "--model", "none",
     )
     assert "no threshold certifies" in refused.stdout and "from 90% coverage" in refused.stdout
     assert "thresholds" not in yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
+
+
+def test_calibrate_fits_the_learned_model_and_names_its_split(
+    offline_services: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
+    written = tmp_path / "cal.yaml"
+    result = invoke_cli("calibrate", str(sample_dir()), "--target-risk", "0.2", "-o", str(written))
+    assert "learned model" in result.stdout
+    confidence = yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
+    if "model" in confidence:  # fitted: its guarantee (if any) names the split, never in-sample
+        model = confidence["model"]
+        assert "GroupKFold by article" in model["fitted_on"]
+        assert all("out-of-fold" in g["method"] for g in model["guarantees"])
+        monkeypatch.setenv("GRACE_CONFIG", str(written))
+        assert GraceSettings().confidence.model is not None
+    else:  # 30 easy runs may leave a fold with only right answers: said, nothing written
+        assert "not fitted" in result.stdout

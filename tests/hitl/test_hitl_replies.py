@@ -157,3 +157,11 @@ def test_python_api_refuses_a_long_edited_question_and_a_deep_reply(offline_serv
         assert grace.outcome("api-bounds").status == "interrupted"  # nothing changed
         done = grace.resume("api-bounds", {"decisions": [{"type": "reject"}]})
         assert done.status == "completed"
+
+
+def test_an_edit_of_another_action_is_refused() -> None:
+    other = {"type": "edit", "edited_action": {"name": "other_tool", "args": {"query": "x"}}}
+    with pytest.raises(InvalidHumanResponseError, match="pending action is 'review_answer'"):
+        parse_human_response({"decisions": [other]}, REQUEST)
+    same = {"type": "edit", "edited_action": {"name": "review_answer", "args": {"query": "x"}}}
+    assert parse_human_response({"decisions": [same]}, REQUEST).type == "edit"
