@@ -144,7 +144,18 @@ def split_sentences(text: str) -> list[str]:
             out[-1] = f"{out[-1]} {piece}"
         else:
             out.append(piece)
-    return out
+    return [line for sentence in out for line in _lines_of_a_long_run(sentence)]
+
+
+LONG_RUN_CHARS = 500
+"""A "sentence" longer than this that spans lines (headings, list items, table rows without
+full stops) is split into its lines, so no answer quotes a whole block."""
+
+
+def _lines_of_a_long_run(sentence: str) -> list[str]:
+    if len(sentence) <= LONG_RUN_CHARS or "\n" not in sentence:
+        return [sentence]
+    return [line.strip() for line in sentence.split("\n") if line.strip()]
 
 
 def _ends_with_abbreviation(sentence: str) -> bool:

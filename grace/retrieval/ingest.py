@@ -231,10 +231,13 @@ def _ingest_file(run: _Run, path: Path, source: str, root: str) -> None:
     report = run.report
     try:
         doc = load_document(path, source=source)
+        chunks = _chunk_document(doc, run.chunk_size, run.splitter)
     except (_DocumentLoadError, ConvertError) as exc:
         _skip(report, path, source, str(exc))
         return
-    chunks = _chunk_document(doc, run.chunk_size, run.splitter)
+    except Exception as exc:  # noqa: BLE001 — one bad file never ends the folder's ingest
+        _skip(report, path, source, f"could not be read ({type(exc).__name__}: {exc})"[:300])
+        return
     if not chunks:
         _skip(report, path, source, "no text to index")
         return
@@ -355,8 +358,8 @@ def _decode(data: bytes) -> str:
     if not data.strip():
         raise _DocumentLoadError("empty file")
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="strict")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        data = data[3:]  # the UTF-8 byte-order mark; the rest must be UTF-8 like any text
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
@@ -483,13 +486,20 @@ def split_paragraphs(
         if heading:
             para = "\n".join([*heading, para])
             heading = []
-        if len(para) <= chunk_size:
-            chunks.append(para)
-        else:
-            chunks.extend(c.strip() for c in splitter.split_text(para) if c.strip())
-    if heading:
-        chunks.append("\n".join(heading))
+        _add_piece(chunks, para, chunk_size, splitter)
+    if heading:  # a trailing run of headings: split like any long paragraph
+        _add_piece(chunks, "\n".join(heading), chunk_size, splitter)
     return chunks
+
+
+def _add_piece(
+    chunks: list[str], para: str, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+) -> None:
+    """Append ``para`` as one chunk, or split at line, sentence and word boundaries."""
+    if len(para) <= chunk_size:
+        chunks.append(para)
+    else:
+        chunks.extend(c.strip() for c in splitter.split_text(para) if c.strip())
 
 
 _Chunk = tuple[str, dict[str, str | int]]

@@ -149,3 +149,60 @@ def test_source_citation_names_file_and_place() -> None:
 
     assert Source(source_id="S1", source="rules.pdf", location="p. 3").citation == "rules.pdf p. 3"
     assert Source(source_id="S2", source="notes.md").citation == "notes.md"
+
+
+def test_a_bom_then_an_invalid_byte_skips_that_file_only(
+    store: CorpusStore, tmp_path: Path
+) -> None:
+    d = tmp_path / "bom"
+    d.mkdir()
+    (d / "a-bad.txt").write_bytes(b"\xef\xbb\xbfHello \xff world\n")
+    (d / "b-good.txt").write_text("The ferry leaves at nine.\n", encoding="utf-8")
+    (d / "c-bom.txt").write_bytes("\ufeffThe tram leaves at ten.\n".encode())
+    report = ingest_paths(store, [d], collection="bom")
+    reasons = {Path(p.path).name: p.reason for p in report.problems}
+    assert "not valid UTF-8" in reasons["a-bad.txt"]
+    assert report.files == 2  # the files after it are read, the BOM is not part of the text
+    hits = store.search("tram leaves ten", collection="bom", k=1).hits
+    assert hits[0].text.startswith("The tram")
+
+
+def test_a_converter_crash_skips_that_file_only(
+    store: CorpusStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grace.retrieval import ingest
+
+    d = tmp_path / "crash"
+    d.mkdir()
+    (d / "a.md").write_text("Alpha.\n", encoding="utf-8")
+    (d / "b.md").write_text("Beta.\n", encoding="utf-8")
+    real = ingest.load_document
+
+    def flaky(path: Path, source: str | None = None) -> object:
+        if path.name == "a.md":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(path, source=source)
+
+    monkeypatch.setattr(ingest, "load_document", flaky)
+    report = ingest_paths(store, [d], collection="crash")
+    assert report.files == 1
+    assert "RecursionError" in report.problems[0].reason
+
+
+def test_a_markdown_file_of_headings_only_has_no_chunk_over_chunk_size() -> None:
+    from grace.retrieval.ingest import split_paragraphs
+
+    text = "\n\n".join(f"## Heading number {i} about Yak{i}" for i in range(5000))
+    chunks = split_paragraphs(text, chunk_size=800)
+    assert len(chunks) > 100 and max(map(len, chunks)) <= 800
+    assert "Yak4999" in chunks[-1]
+
+
+def test_a_block_of_lines_is_split_into_lines_but_prose_is_not() -> None:
+    from grace.text import LONG_RUN_CHARS, split_sentences
+
+    block = "\n".join(f"## Heading number {i} about Yak{i}" for i in range(40))
+    assert len(block) > LONG_RUN_CHARS
+    assert split_sentences(block)[7] == "## Heading number 7 about Yak7"
+    titled = "# Lumen Bay\nThe horse tram line opened in 1881."
+    assert split_sentences(titled) == [titled]  # a short run keeps its heading
