@@ -179,7 +179,7 @@ def test_invoke_still_uses_the_sync_implementations(offline_services: Any) -> No
     values = app.get_state(_cfg("sync-path")).values
     assert values["results"]["s1"].status == StepStatus.FAILED
     assert "sync rag_search.run under ainvoke" in (values["results"]["s1"].error or "")
-    assert "__interrupt__" in out or out.get("answer")
+    assert "__interrupt__" in out  # no step succeeded: the run asks the person
 
 
 def _check_overlap(results: dict[str, StepResult], limit: int | None = None) -> None:

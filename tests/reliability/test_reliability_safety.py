@@ -151,8 +151,9 @@ def test_a_fake_api_key_never_reaches_checkpoints_events_or_logs(
             cmd = Command(resume={"type": "ignore"})
             chunks += list(app.stream(cmd, cfg("key"), stream_mode=stream_modes))
     history = list(app.get_state_history(cfg("key")))
+    final = app.get_state(cfg("key"))
     conn.close()
-    assert app.get_state  # the run finished
+    assert not final.next and final.values.get("answer")  # the run finished, with an answer
     blobs = b"".join(p.read_bytes() for p in tmp_path.glob("cp.sqlite*"))
     assert len(blobs) > 1000
     for needle in (FAKE_KEY, FAKE_KEY[4:20]):

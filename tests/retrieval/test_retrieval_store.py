@@ -39,7 +39,9 @@ def _check_stats(result: SearchResult) -> None:
         assert result.stats.max_score == pytest.approx(max(scores))
         assert result.stats.mean_score == pytest.approx(sum(scores) / len(scores))
         assert result.stats.spread == pytest.approx(max(scores) - min(scores))
-        assert scores == sorted(scores, reverse=True) or result.hits[0].raw_score >= 0
+        assert scores == sorted(scores, reverse=True), f"hits out of rank order: {scores}"
+        raw = [h.raw_score for h in result.hits]
+        assert raw == sorted(raw, reverse=True), f"raw scores out of rank order: {raw}"
 
 
 def test_japanese_question_retrieves_japanese_passage(store: CorpusStore, corpus_dir: Path) -> None:
