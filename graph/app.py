@@ -69,6 +69,20 @@ the next step starts ("async" overlaps the write with the next step, so a SIGKIL
 the latest completed step and run it again on resume; "exit" writes only at the end)."""
 
 
+_SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score"}
+
+
+def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any] | None:
+    """The draft answer and its cited sources a pause asks the person to review, if any."""
+    actions = request.get("action_requests") or [{}]
+    answer = (actions[0].get("args") or {}).get("answer")
+    if not answer:
+        return None
+    result = (values.get("results") or {}).get(request.get("step_id"))
+    sources = [s.model_dump(include=_SOURCE_FIELDS) for s in getattr(result, "sources", [])]
+    return {"answer": answer, "sources": sources}
+
+
 def _level_name(level: Any) -> str | None:
     """The level's name; a checkpointer may hand the enum back as a plain string (Postgres)."""
     if level is None:
@@ -129,6 +143,8 @@ class RunOutcome(BaseModel):
     """Things the person should know."""
     usage: dict[str, int] = Field(default_factory=dict)
     """Model calls and tokens of the run so far."""
+    draft: dict[str, Any] | None = None
+    """Interrupted runs with a cited draft: ``{answer, sources}`` — what the person reviews."""
 
 
 @dataclass
@@ -246,6 +262,7 @@ class GraceApp:
                 interrupt=request,
                 notes=list(values.get("notes", [])),
                 usage=usage_dict,
+                draft=_draft_of(request, values),
             )
         level = values.get("level")
         return RunOutcome(
@@ -254,12 +271,7 @@ class GraceApp:
             answer=values.get("answer"),
             confidence=values.get("confidence"),
             level=_level_name(level),
-            sources=[
-                s.model_dump(
-                    include={"source_id", "source", "title", "chunk_index", "location", "score"}
-                )
-                for s in values.get("sources", [])
-            ],
+            sources=[s.model_dump(include=_SOURCE_FIELDS) for s in values.get("sources", [])],
             notes=list(values.get("notes", [])),
             usage=usage_dict,
         )
@@ -356,11 +368,16 @@ class GraceApp:
             return self._run(resume, thread_id, context or GraceContext(), on_event)
 
     def threads(
-        self, limit: int = 50, *, on_unreadable: UnreadableHandler | None = None
+        self,
+        limit: int = 50,
+        *,
+        status: str | None = None,
+        on_unreadable: UnreadableHandler | None = None,
     ) -> list[ThreadSummary]:
-        """Threads with their latest status, newest first.
+        """Threads with their latest status, newest first (only ``status`` ones, if given).
 
-        A thread whose checkpoint cannot be read (a damaged row) is left out and reported to
+        ``limit`` applies after the status filter: the newest ``limit`` threads *with* that
+        status. A thread whose checkpoint cannot be read (a damaged row) is left out and reported to
         ``on_unreadable(thread_id, error)`` (default: a logged warning), so one bad row never
         hides the other threads.
         """
@@ -376,13 +393,18 @@ class GraceApp:
                     )
         except Exception as exc:  # noqa: BLE001 - undecodable row: keep the threads listed so far
             report("(listing)", exc)
-        ordered = sorted(seen.items(), key=lambda kv: kv[1], reverse=True)[:limit]
-        rows = []
+        ordered = sorted(seen.items(), key=lambda kv: kv[1], reverse=True)
+        rows: list[ThreadSummary] = []
         for thread, ts in ordered:
+            if len(rows) >= limit:
+                break
             try:
-                rows.append(self.summary(thread, ts))
+                row = self.summary(thread, ts)
             except Exception as exc:  # noqa: BLE001 - a damaged thread must not hide the rest
                 report(thread, exc)
+                continue
+            if status is None or row.status == status:
+                rows.append(row)
         return rows
 
     def summary(self, thread_id: str, updated_at: str = "") -> ThreadSummary:

@@ -128,6 +128,7 @@ def _print_outcome(outcome: RunOutcome) -> None:
 
 _JSON_FIELDS = {
     "status",
+    "draft",
     "thread_id",
     "answer",
     "confidence",
@@ -303,6 +304,8 @@ def ask(
     from nodes.common import InvalidQuestionError
 
     check_model(get_settings(), model)  # a missing package, key or server: one line, no run
+    if collection is not None:  # a mistyped name is refused before a run, naming the known ones
+        _known_collection(_library(), collection)
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
@@ -560,9 +563,9 @@ def threads(
         )
 
     with GraceApp.open() as grace:
-        rows = grace.threads(limit, on_unreadable=unreadable)
-    if status:
-        rows = [r for r in rows if r.status == status]
+        rows = grace.threads(
+            limit, status=status.value if status else None, on_unreadable=unreadable
+        )
     if as_json:
         _emit_json([r.__dict__ for r in rows])
         return
