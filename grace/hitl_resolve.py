@@ -7,9 +7,12 @@ client is told "resolved" while the thread stays paused. ``intervene`` asks this
 its interrupt finds no reply, whether the checkpoint holds that write, and then finishes the
 run with the answer as it stands (and says so) instead of pausing silently again.
 
-The checkpointer is read from the task's config under LangGraph's own key (the same one its
-``interrupt()`` machinery uses); without a checkpointer nothing can be paused, so the answer
-is simply "no".
+The checkpointer is read from the task's config under ``langgraph.constants.
+CONFIG_KEY_CHECKPOINTER`` (public: the key LangGraph's own server reads); the paused
+checkpoint is the thread's latest in the task's graph namespace — a resume writes its command
+as pending writes on it and saves no new checkpoint before the paused node runs again. Without
+a checkpointer nothing can be paused, so the answer is simply "no". Only public LangGraph APIs
+are used (docs/architecture.md §1).
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph._internal._constants import CONFIG_KEY_CHECKPOINT_MAP, CONFIG_KEY_CHECKPOINTER
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.config import get_config
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph import END
 
 __all__ = ["END_WRITE", "aresolve_requested", "resolve_requested"]
@@ -34,17 +37,11 @@ def _paused_checkpoint() -> tuple[BaseCheckpointSaver[Any], RunnableConfig] | No
     saver = conf.get(CONFIG_KEY_CHECKPOINTER)
     if not isinstance(saver, BaseCheckpointSaver):
         return None
-    graph_ns = str(conf.get("checkpoint_ns", "")).rpartition("|")[0]  # the task's graph
-    checkpoint_id = conf.get(CONFIG_KEY_CHECKPOINT_MAP, {}).get(graph_ns)
-    if checkpoint_id is None:
+    thread_id = conf.get("thread_id")
+    if thread_id is None:
         return None
-    target: RunnableConfig = {
-        "configurable": {
-            "thread_id": conf.get("thread_id"),
-            "checkpoint_ns": graph_ns,
-            "checkpoint_id": checkpoint_id,
-        }
-    }
+    graph_ns = str(conf.get("checkpoint_ns", "")).rpartition("|")[0]  # the task's graph
+    target: RunnableConfig = {"configurable": {"thread_id": thread_id, "checkpoint_ns": graph_ns}}
     return saver, target
 
 

@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -100,13 +100,23 @@ class Services:
         """These services with the chat model ``spec`` instead (built once, same store).
 
         A run names its model in its context (``grace ask --model``, Studio's assistant
-        config); ``None`` or the model in force returns ``self``.
+        config); ``None`` or the model in force returns ``self``. Only the model-backed parts
+        (planner, reader, judge, evaluator) change: the tool registry, the confidence
+        calculator and the aggregators are these services' own objects, so a tool or factor
+        registered through the public API is used whatever model a run names.
         """
         if spec is None or self.settings.chat_spec(spec) == self.settings.chat_spec():
             return self
         with self._variants_lock:
             if spec not in self._variants:
-                self._variants[spec] = build_services(self.settings, model=spec, store=self.store)
+                built = build_services(self.settings, model=spec, store=self.store)
+                self._variants[spec] = replace(
+                    built,
+                    tools=self.tools,
+                    calculator=self.calculator,
+                    aggregator=self.aggregator,
+                    agreement=self.agreement,
+                )
             return self._variants[spec]
 
     def ready_with_model(self, spec: str | None) -> Services | None:

@@ -2,7 +2,7 @@
 
 ``graph`` is what LangGraph Studio / ``langgraph dev`` loads (the server brings its own
 checkpointer). In your code compile ``builder`` with a checkpointer, or use
-:func:`graph.build_graph`.
+:class:`graph.app.GraceApp`.
 """
 
 from __future__ import annotations
