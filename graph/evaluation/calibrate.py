@@ -338,6 +338,31 @@ def _risk_lines(
     return guarantees, lines
 
 
+def _failed(run: dict[str, Any]) -> bool:
+    """The run met a model or tool error (its own, or a step's)."""
+    return bool(run.get("error")) or any(s.get("error") for s in run.get("steps", []))
+
+
+def _fit_or_exit(console: Console, dataset_dir: Path, **options: Any) -> CalibrationFit:
+    """Run and fit; a malformed dataset (exit 2) or runs that all errored (exit 1): one line."""
+    try:
+        fit = calibrate_dataset(dataset_dir, **options)
+    except DatasetError as exc:  # the message alone: it names the file, line and field
+        console.print(term_text(f"grace calibrate: {exc}", style="red"))
+        raise typer.Exit(code=2) from None
+    if fit.runs and all(_failed(run) for run in fit.runs):
+        console.print(
+            term_text(
+                f"grace calibrate: every one of the {len(fit.runs)} runs met a model or tool "
+                "error, so there is nothing to calibrate on; nothing written (see "
+                "`grace eval` for the errors)",
+                style="red",
+            )
+        )
+        raise typer.Exit(code=1)
+    return fit
+
+
 def _learn(fit: CalibrationFit, risk: RiskTargets, lines: list[str]) -> LearnedFit | None:
     """Fit the learned model, certifying SILENT on its out-of-fold scores; say what came out."""
     target = risk.silent if risk.silent is not None else 0.10
@@ -402,7 +427,8 @@ def calibrate(
         console.print(term_text(exc, style="red"))
         raise typer.Exit(code=2) from None
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
-    fit = calibrate_dataset(
+    fit = _fit_or_exit(
+        console,
         dataset_dir,
         method=chosen,
         min_bin_size=min_bin_size,

@@ -126,7 +126,11 @@ def evaluate(
     except DatasetError as exc:
         console.print(term_text(exc, style="red"))
         raise typer.Exit(code=2) from None
-    report = run_eval(dataset_dir, output, progress=not json_output, part=chosen)
+    try:
+        report = run_eval(dataset_dir, output, progress=not json_output, part=chosen)
+    except DatasetError as exc:  # the message alone: it names the file, line and field
+        Console(stderr=True).print(term_text(f"grace eval: {exc}", style="red"))
+        raise typer.Exit(code=2) from None
     if json_output:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

@@ -75,25 +75,42 @@ class Dataset:
         return self.root.name
 
 
+def _typed(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """``obj[key]`` if it has the type a question line needs; else one error naming both."""
+    value = obj.get(key)
+    if value is not None and not isinstance(value, kind):
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise DatasetError(f"{where}: field {key!r} must be {names}, not {type(value).__name__}")
+    return value
+
+
+def _strings(obj: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    values = _typed(obj, key, list, where) or []
+    if not all(isinstance(v, str) for v in values):
+        raise DatasetError(f"{where}: field {key!r} must be a list of strings")
+    return tuple(values)
+
+
 def _question(obj: dict[str, Any], where: str) -> Question:
-    try:
-        qid, text = str(obj["id"]), str(obj["question"])
-    except KeyError as exc:
-        raise DatasetError(f"{where}: missing field {exc.args[0]!r}") from None
-    answers = tuple(str(a) for a in obj.get("answers") or ())
-    answerable = bool(obj.get("answerable", bool(answers)))
+    for key in ("id", "question"):
+        if key not in obj:
+            raise DatasetError(f"{where}: missing field {key!r}")
+    qid, text = _typed(obj, "id", str, where), _typed(obj, "question", str, where)
+    answers = _strings(obj, "answers", where)
+    flag = _typed(obj, "answerable", bool, where)
+    answerable = bool(answers) if flag is None else flag
     actions = obj.get("expected_actions")
     return Question(
         id=qid,
         question=text,
-        lang=str(obj.get("lang") or "en"),
+        lang=_typed(obj, "lang", str, where) or "en",
         answerable=answerable,
         answers=answers,
-        source=obj.get("source"),
-        kind=str(obj.get("kind") or ("in_corpus" if answerable else "unanswerable")),
-        patterns=tuple(str(p) for p in obj.get("patterns") or ()),
-        expected_actions=tuple(str(a) for a in actions) if actions is not None else None,
-        collection=obj.get("collection"),
+        source=_typed(obj, "source", str, where),
+        kind=_typed(obj, "kind", str, where) or ("in_corpus" if answerable else "unanswerable"),
+        patterns=_strings(obj, "patterns", where),
+        expected_actions=_strings(obj, "expected_actions", where) if actions is not None else None,
+        collection=_typed(obj, "collection", str, where),
     )
 
 
@@ -139,7 +156,13 @@ def load_dataset(root: Path) -> Dataset:
         raise DatasetError(f"{root}: no questions.jsonl")
     questions: list[Question] = []
     seen: set[str] = set()
-    for n, line in enumerate(qfile.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        lines = qfile.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise DatasetError(
+            f"{qfile}: not UTF-8 text (byte {exc.start}): not a questions file"
+        ) from None
+    for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         where = f"{qfile.name}:{n}"
