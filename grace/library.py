@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from grace.documents import DocumentLimits
 from grace.retrieval.ingest import IngestReport, ingest_paths
 from grace.retrieval.library import (
     CollectionSummary,
@@ -53,6 +54,12 @@ class Library:
             max_file_bytes=int(retrieval.max_file_mb * 1_000_000),
             records=self.records,
             engine=self.settings.index_engine(),
+            limits=DocumentLimits(
+                max_uncompressed_mb=retrieval.max_uncompressed_mb,
+                max_elements=retrieval.max_elements_per_file,
+                max_cells=retrieval.max_cells_per_file,
+                max_chunks=retrieval.max_chunks_per_file,
+            ),
         )
         self.store.flush()
         return report

@@ -158,6 +158,14 @@ class RetrievalSettings(BaseModel):
     """Overlap between consecutive chunks in characters."""
     max_file_mb: float = Field(default=100.0, gt=0, le=1_000_000, allow_inf_nan=False)
     """Per-file size cap at ingestion in MB; larger files are skipped with a message."""
+    max_uncompressed_mb: float = Field(default=50.0, gt=0, le=100_000, allow_inf_nan=False)
+    """An Office file (DOCX, PPTX, XLSX) whose parts expand past this is skipped."""
+    max_elements_per_file: int = Field(default=500_000, gt=0)
+    """Paragraphs (DOCX, PPTX), rows and shared strings (XLSX) one file may hold."""
+    max_cells_per_file: int = Field(default=2_000_000, gt=0)
+    """Spreadsheet cells actually present in one workbook (not its declared dimension)."""
+    max_chunks_per_file: int = Field(default=20_000, gt=0)
+    """Chunks one file may become; a larger file is skipped with this setting named."""
     auto_ingest_sample: bool = True
     """Ingest the bundled sample corpus when the default collection is missing or empty."""
 

@@ -12,16 +12,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grace.documents.docx import convert_docx
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits, check_archive
 from grace.documents.pdf import convert_pdf
 from grace.documents.pptx import convert_pptx
 from grace.documents.tabular import convert_csv
 from grace.documents.types import ConvertError, Section
 from grace.documents.xlsx import convert_xlsx
 
-__all__ = ["CONVERTERS", "ConvertError", "Converter", "Section", "convert"]
+__all__ = [
+    "CONVERTERS",
+    "ConvertError",
+    "Converter",
+    "DocumentLimits",
+    "Section",
+    "convert",
+]
 
-Converter = Callable[[Path], list[Section]]
-"""Reads one file; raises :class:`ConvertError` with a one-line reason."""
+Converter = Callable[[Path, DocumentLimits], list[Section]]
+"""Reads one file within the per-file limits; raises :class:`ConvertError` (one line)."""
 
 CONVERTERS: dict[str, Converter] = {
     ".pdf": convert_pdf,
@@ -33,18 +41,22 @@ CONVERTERS: dict[str, Converter] = {
 """Suffix (lower case, with dot) → converter. Add a format by adding a row."""
 
 
-def convert(path: Path) -> list[Section]:
-    """Convert ``path`` with the converter for its suffix.
+def convert(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
+    """Convert ``path`` with the converter for its suffix, within ``limits``.
+
+    An Office file's archive is checked first (:func:`~grace.documents.limits.check_archive`):
+    nothing is parsed from a file that expands or multiplies past the limits.
 
     Raises:
-        ConvertError: No converter for the suffix, or the converter failed.
+        ConvertError: No converter for the suffix, a limit exceeded, or the converter failed.
 
     """
     converter = CONVERTERS.get(path.suffix.lower())
     if converter is None:
         raise ConvertError(f"unsupported file type {path.suffix or '(none)'!r}")
+    check_archive(path, limits)
     try:
-        return converter(path)
+        return converter(path, limits)
     except ConvertError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser bug on one file must not stop the ingest

@@ -5,6 +5,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_docx"]
@@ -20,7 +21,7 @@ def _heading_level(style_name: str) -> int:
     return 0
 
 
-def convert_docx(path: Path) -> list[Section]:
+def convert_docx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
     """Paragraphs grouped under their headings; tables become ``a | b`` lines.
 
     Raises:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_pdf"]
@@ -11,7 +12,7 @@ __all__ = ["convert_pdf"]
 _NO_TEXT = "no text layer (image-only or scanned PDF); OCR is not included"
 
 
-def convert_pdf(path: Path) -> list[Section]:
+def convert_pdf(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
     """Extract the text of every page; the page number goes in the location.
 
     Raises:

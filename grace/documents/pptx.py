@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_pptx"]
@@ -21,7 +22,7 @@ def _shape_texts(shape: Any) -> list[str]:
     return []
 
 
-def convert_pptx(path: Path) -> list[Section]:
+def convert_pptx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
     """Slide texts (titles, bodies, tables, speaker notes) with ``slide N`` locations.
 
     Raises:

@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["ROWS_PER_CHUNK", "convert_csv", "rows_to_sections"]
@@ -37,7 +38,7 @@ def rows_to_sections(rows: list[list[str]], sheet: str = "") -> list[Section]:
     return sections
 
 
-def convert_csv(path: Path) -> list[Section]:
+def convert_csv(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
     """Read a UTF-8 (optionally BOM-prefixed) CSV file.
 
     Raises:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.tabular import rows_to_sections
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_xlsx"]
 
 
-def convert_xlsx(path: Path) -> list[Section]:
+def convert_xlsx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
     """Every sheet's first row is its header; cached formula values are read, not formulas.
 
     Raises:
@@ -26,11 +27,18 @@ def convert_xlsx(path: Path) -> list[Section]:
         raise ConvertError(f"corrupt or unreadable XLSX ({type(exc).__name__})") from exc
     sections: list[Section] = []
     try:
+        cells = 0
         for sheet in workbook.worksheets:
-            rows = [
-                ["" if cell is None else str(cell) for cell in row]
-                for row in sheet.iter_rows(values_only=True)
-            ]
+            # read-only mode pads every row to the declared <dimension>: trust the cells present
+            sheet.reset_dimensions()
+            rows = []
+            for row in sheet.iter_rows(values_only=True):
+                cells += len(row)
+                if cells > limits.max_cells:
+                    raise ConvertError(
+                        f"over {limits.max_cells:,} cells (setting retrieval.max_cells_per_file)"
+                    )
+                rows.append(["" if cell is None else str(cell) for cell in row])
             try:
                 sections.extend(rows_to_sections(rows, sheet=sheet.title))
             except ConvertError:

@@ -46,7 +46,8 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, Field
 
 from grace.collection_names import check_collection_name
-from grace.documents import CONVERTERS, ConvertError, Section, convert
+from grace.documents import CONVERTERS, ConvertError, DocumentLimits, Section, convert
+from grace.documents.limits import DEFAULT_LIMITS
 from grace.retrieval.library import DocumentRecord, LibraryRecord
 from grace.retrieval.store import CorpusStore
 
@@ -169,6 +170,7 @@ class _Run:
     records: LibraryRecord | None
     report: IngestReport
     known: dict[str, set[str]] | None
+    limits: DocumentLimits = DEFAULT_LIMITS
 
 
 def ingest_paths(
@@ -182,6 +184,7 @@ def ingest_paths(
     max_file_bytes: int = MAX_FILE_BYTES,
     records: LibraryRecord | None = None,
     engine: str = "",
+    limits: DocumentLimits = DEFAULT_LIMITS,
 ) -> IngestReport:
     """Ingest files and directories into ``collection`` (default: the store's default).
 
@@ -196,6 +199,8 @@ def ingest_paths(
         records: The library record; with it each root is mirrored (documents it no
             longer holds are removed) and the collection's documents can be listed.
         engine: What builds the collection (store and vectors), noted in ``records``.
+        limits: Per-file caps (uncompressed size, elements, cells, chunks): a file over one
+            is skipped with the limit and its setting named.
 
     Returns:
         Files, chunks, per-document changes, seconds and the per-file problems.
@@ -208,9 +213,8 @@ def ingest_paths(
     store.ensure_collection(name)
     # Local mode filters by scanning every payload: read the id map once instead of per file.
     known = store.point_ids_by_source(name) if store.is_local else None
-    run = _Run(
-        store, name, chunk_size, _splitter(chunk_size, chunk_overlap), records, report, known
-    )
+    splitter = _splitter(chunk_size, chunk_overlap)
+    run = _Run(store, name, chunk_size, splitter, records, report, known, limits)
     for path, source, root in _progress(walk.files, progress):
         _ingest_file(run, path, source, root)
     for link, source in walk.escaping:
@@ -230,8 +234,13 @@ def _ingest_file(run: _Run, path: Path, source: str, root: str) -> None:
     """Read, chunk and upsert one file, recording it first."""
     report = run.report
     try:
-        doc = load_document(path, source=source)
+        doc = load_document(path, source=source, limits=run.limits)
         chunks = _chunk_document(doc, run.chunk_size, run.splitter)
+        if len(chunks) > run.limits.max_chunks:
+            raise _DocumentLoadError(
+                f"{len(chunks):,} chunks, over the per-file cap of {run.limits.max_chunks:,} "
+                "(setting retrieval.max_chunks_per_file)"
+            )
     except (_DocumentLoadError, ConvertError) as exc:
         _skip(report, path, source, str(exc))
         return
@@ -323,14 +332,16 @@ def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> I
 # ---------------------------------------------------------------------- loading
 
 
-def load_document(path: Path, source: str | None = None) -> LoadedDocument:
+def load_document(
+    path: Path, source: str | None = None, limits: DocumentLimits = DEFAULT_LIMITS
+) -> LoadedDocument:
     """Read and decode one file; raise ``_DocumentLoadError`` / ``ConvertError`` with a reason.
 
     ``source`` is the document's identity in its collection (default: the file name).
     """
     source = source or path.name
     if path.suffix.lower() in CONVERTERS:
-        sections = convert(path)
+        sections = convert(path, limits)
         return LoadedDocument(source=source, title=path.stem, text="", sections=sections)
     try:
         data = path.read_bytes()

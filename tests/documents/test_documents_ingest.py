@@ -178,10 +178,10 @@ def test_a_converter_crash_skips_that_file_only(
     (d / "b.md").write_text("Beta.\n", encoding="utf-8")
     real = ingest.load_document
 
-    def flaky(path: Path, source: str | None = None) -> object:
+    def flaky(path: Path, source: str | None = None, **limits: object) -> object:
         if path.name == "a.md":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(path, source=source)
+        return real(path, source=source, **limits)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ingest, "load_document", flaky)
     report = ingest_paths(store, [d], collection="crash")
