@@ -532,7 +532,9 @@ def remove(
 
 def _known_collection(library: Any, collection: str | None) -> str:
     """The collection to use; an unknown name is refused, naming the known ones."""
-    name: str = collection or library.settings.retrieval.collection
+    from grace.collection_names import check_collection_name
+
+    name: str = check_collection_name(collection or library.settings.retrieval.collection)
     known = sorted(library.store.list_collections())
     if name not in known:
         raise _fail(
