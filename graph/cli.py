@@ -121,6 +121,12 @@ def _print_outcome(outcome: RunOutcome) -> None:
         Text.assemble("confidence ", (conf(outcome.confidence), "bold"), " level ")
         + level_text(outcome.level)
     )
+    out.print(
+        "(the run's calibrated P(answer correct), decided for the whole run; the step rows "
+        "above show each step's own score and level, which can differ)",
+        style="dim",
+        markup=False,
+    )
     for note in outcome.notes:
         out.print(Text.assemble(("note: ", "yellow"), term(note)))
     out.print(term_text(f"thread {outcome.thread_id}", style="dim"))

@@ -11,6 +11,7 @@ from langgraph.types import Overwrite
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
+from grace.followup import contextualize, earlier_questions, rewrite_note
 from grace.plan_validation import validate_plan
 from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
@@ -94,7 +95,12 @@ def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) 
 
 
 def _update(
-    state: State, services: Services, ctx: GraceContext, request: PlanRequest, outcome: PlanOutcome
+    state: State,
+    services: Services,
+    ctx: GraceContext,
+    request: PlanRequest,
+    outcome: PlanOutcome,
+    asked: str,
 ) -> dict[str, Any]:
     budget = ctx.max_replans
     turn = new_turn(state)
@@ -106,18 +112,25 @@ def _update(
         "replan_budget": services.settings.run.max_replans if budget is None else budget,
     }
     if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
-        update["messages"] = [HumanMessage(request.query)]
+        update["messages"] = [HumanMessage(asked)]
     return update
 
 
 def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
     """Plan the run's question (yields its I/O: the store's collections, the planner)."""
     ctx = context_of(runtime)
-    query = question_of(state, services.settings.run.max_question_chars)
+    asked = question_of(state, services.settings.run.max_question_chars)
+    earlier = earlier_questions(state.messages, unanswered_message(state) is not None)
+    query = contextualize(asked, earlier) or asked  # a follow-up becomes a standalone question
     collections = yield from ListCollections()
     request = plan_request(services, ctx, query, collections=collections)
     outcome = yield from PlanCall(request)
-    return _update(state, services, ctx, request, outcome)
+    update = _update(state, services, ctx, request, outcome, asked)
+    if query != asked:
+        notes = update.get("notes")
+        kept = list(notes.value) if isinstance(notes, Overwrite) else []
+        update["notes"] = Overwrite([*kept, rewrite_note(asked, query)])
+    return update
 
 
 plan = sync_node(_flow)

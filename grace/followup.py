@@ -1,0 +1,129 @@
+"""Follow-up questions: a question that leans on the conversation becomes a standalone one.
+
+On a thread, "How many passengers can the MV Sound Spirit carry?" then "And how many cars?"
+asks about the MV Sound Spirit; searched alone, the second question finds trams. Like
+LangChain's history-aware retriever ("given the chat history and the latest question, which
+might reference context in the chat history, formulate a standalone question"), the ``plan``
+node rewrites such a question before planning — here by a general offline rule, applied only
+when the question needs it:
+
+- it *leans* on the conversation when it opens with "and" / "what about" / "how about" (「では」
+  「じゃあ」「それで」), or holds a pronoun ("it", "its", "they", "that" …; 「それ」「その」「彼」)
+  with no name of its own, or has no content word beyond question words;
+- the previous question's *subject* is its longest name: a run of capitalised words with its
+  article ("the MV Sound Spirit"), or the longest kanji / katakana run (「霧ヶ丘鉄道」);
+- a question with a subject of its own ("What about the university?") is a new topic, left as
+  it is;
+- the rewrite replaces a pronoun with the subject ("What is its speed?" → "What is the MV Sound
+  Spirit's speed?"), else adds the subject ("And how many cars?" → "How many cars — the MV
+  Sound Spirit?").
+
+The rewritten question is what is planned, searched and answered, and a note shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["contextualize", "earlier_questions", "leans_on_context", "rewrite_note", "subject_of"]
+
+_OPENERS = re.compile(
+    r"^\s*(?:and|also|what about|how about|and what about|then)\b[\s,]*", re.IGNORECASE
+)
+_OPENERS_JA = re.compile(r"^\s*(?:では|じゃあ|それで|それでは|あと|また)[、,\s]*")
+_PRONOUN = re.compile(
+    r"\b(it|its|it's|they|them|their|theirs|this|that|these|those|he|him|his|she|her)\b",
+    re.IGNORECASE,
+)
+_PRONOUN_JA = re.compile(r"(それ|その|そこ|あれ|あの|彼女|彼)")
+_QUESTION_WORDS = {
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "many", "much",
+    "long", "old", "far", "is", "are", "was", "were", "do", "does", "did", "can", "could",
+    "the", "a", "an", "of", "for", "to", "in", "on", "and", "about", "also", "then",
+}
+_WORD = re.compile(r"[A-Za-z']+")
+_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
+_NAME = re.compile(r"(?:\bthe\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z0-9][\w'-]*)*")
+_NAME_JA = re.compile(r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}")
+_OWN_SUBJECT = re.compile(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
+
+
+def _names(question: str) -> list[str]:
+    """Names in ``question``, longest first (not the question word that opens it)."""
+    if _JA.search(question):
+        found = _NAME_JA.findall(question)
+    else:
+        found = [
+            m.strip()
+            for m in _NAME.findall(question)
+            if m.split()[0].lower() not in _QUESTION_WORDS or m.lower().startswith("the ")
+        ]
+    return sorted(found, key=len, reverse=True)
+
+
+def _has_own_name(question: str) -> bool:
+    body = _OPENERS.sub("", question)
+    return bool(_names(body[:1].lower() + body[1:])) or bool(_OWN_SUBJECT.search(body))
+
+
+def leans_on_context(question: str) -> bool:
+    """Whether ``question`` needs the conversation to be understood (a cheap, general test)."""
+    if _JA.search(question):
+        opener = bool(_OPENERS_JA.match(question))
+        return (opener or bool(_PRONOUN_JA.search(question))) and len(question) <= 30
+    if _OPENERS.match(question) and not _has_own_name(question):
+        return True
+    if _PRONOUN.search(question) and not _has_own_name(question):
+        return True
+    content = [w for w in _WORD.findall(question.lower()) if w not in _QUESTION_WORDS]
+    return not content
+
+
+def subject_of(question: str) -> str | None:
+    """The previous question's subject: its longest name (with its article) or kanji run."""
+    names = _names(question)
+    return names[0] if names else None
+
+
+def contextualize(question: str, previous: Sequence[str]) -> str | None:
+    """The standalone form of ``question`` after the ``previous`` questions, or ``None``.
+
+    ``None`` when the question stands on its own, or nothing earlier gives it a subject.
+    """
+    if not previous or not leans_on_context(question):
+        return None
+    subject = next((s for s in map(subject_of, reversed(previous)) if s), None)
+    if subject is None:
+        return None
+    if _JA.search(question):
+        body = _OPENERS_JA.sub("", question).strip()
+        if _PRONOUN_JA.search(body):
+            return _PRONOUN_JA.sub(subject + "の" if "その" in body else subject, body, count=1)
+        # a nominalised clause ("開業したのは…") takes the subject with が, a noun with の
+        return f"{subject}{'が' if 'のは' in body else 'の'}{body}"
+    body = _OPENERS.sub("", question).strip()
+    body = body[:1].upper() + body[1:]
+    possessive = re.compile(r"\b(its|their|his|her)\b", re.IGNORECASE)
+    if possessive.search(body):
+        return possessive.sub(f"{subject}'s", body, count=1)
+    if _PRONOUN.search(body):
+        return _PRONOUN.sub(subject, body, count=1)
+    stem = body.rstrip(" ?？")
+    return f"{stem} — {subject}?"
+
+
+def earlier_questions(messages: Sequence[object], current_is_last: bool) -> list[str]:
+    """The human questions of the earlier turns.
+
+    ``current_is_last``: the last human message is this turn's own question.
+    """
+    humans = [
+        str(getattr(m, "content", "")) for m in messages if getattr(m, "type", "") == "human"
+    ]
+    return humans[:-1] if current_is_last and humans else humans
+
+
+def rewrite_note(question: str, standalone: str) -> str:
+    """The note that shows a person what was asked."""
+    return f"Asked as a follow-up: \u201c{question}\u201d was read as \u201c{standalone}\u201d."
