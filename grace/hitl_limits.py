@@ -43,6 +43,16 @@ def _text_depth(text: str) -> int:
     return deepest
 
 
+ACCEPTED_REPLIES = (
+    '{"decisions": [{"type": "approve"}]}, '
+    '{"decisions": [{"type": "edit", "edited_action": {"name": "review_answer", '
+    '"args": {"query": "..."}}}]}, '
+    '{"decisions": [{"type": "reject", "message": "..."}]} or '
+    '{"decisions": [{"type": "reject"}]}'
+)
+"""The reply forms a person can send, for error messages."""
+
+
 def load_reply_json(
     text: str, error: type[ValueError] = ValueError, *, name: str = "the reply"
 ) -> Any:
@@ -64,7 +74,7 @@ def load_reply_json(
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise error(f"{name} is not JSON: {exc}") from None
+        raise error(f"{name} is not JSON ({exc}); send one of {ACCEPTED_REPLIES}") from None
 
 
 def check_reply_bounds(value: object, error: type[ValueError] = ValueError) -> None:

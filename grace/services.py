@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -31,8 +32,9 @@ from confidence import (
     SourceAgreementCalculator,
 )
 from grace.context import GraceContext
+from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
-from grace.providers.models import OFFLINE, calibration_label, check_reachable
+from grace.providers.models import OFFLINE, calibration_label, check_reachable, parse_spec
 from grace.providers.models import chat_model as make_chat_model
 from grace.providers.models import embeddings_model as make_embeddings
 from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
@@ -232,9 +234,22 @@ def check_model(settings: GraceSettings, override: str | None = None) -> str:
     """
     spec = settings.chat_spec(override)
     if spec != OFFLINE:
+        try:
+            parse_spec(spec)
+        except ModelSetupError as exc:  # say where the name came from
+            raise ModelSetupError(f"{_model_origin(override)}: {exc}") from None
         _models(settings, spec)
         check_reachable(spec, settings.models.base_url)
     return spec
+
+
+def _model_origin(override: str | None) -> str:
+    """Where the model name in force was set, for an error message."""
+    if override is not None:
+        return "--model (or the run's context 'model')"
+    if os.environ.get("GRACE_MODELS__CHAT"):
+        return "GRACE_MODELS__CHAT"
+    return "models.chat (grace.yaml)"
 
 
 def build_services(

@@ -333,6 +333,25 @@ def ask(
         _drive(grace, outcome, interactive, as_json, progress)
 
 
+def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
+    """No --response on a paused thread: ask for the decision in a terminal, else one line."""
+    from grace.hitl_limits import ACCEPTED_REPLIES
+    from graph.app import UnknownThreadError
+
+    try:
+        outcome = grace.outcome(thread_id)
+    except UnknownThreadError as exc:
+        raise _fail(str(exc)) from None
+    if outcome.status != "interrupted" or outcome.interrupt is None:
+        return None  # an incomplete (or finished) thread: continue_run says which
+    if interactive:
+        return _prompt_reply(outcome.interrupt)
+    raise _fail(
+        f"thread '{thread_id}' is paused for your review: add --response with one of "
+        f"{ACCEPTED_REPLIES} (`grace show {thread_id}` shows what it asks)"
+    )
+
+
 @app.command(epilog=_EXAMPLES_RESUME)
 def resume(
     thread_id: Annotated[
@@ -375,6 +394,8 @@ def resume(
         InvalidHumanResponseError,
     )
     with GraceApp.open() as grace:
+        if reply is None:
+            reply = _reply_for_a_pause(grace, thread_id, interactive)
         try:
             with progress.running():
                 if reply is None:

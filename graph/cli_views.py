@@ -290,9 +290,12 @@ def print_history(out: Console, history: Mapping[str, Any], resume_hint: str) ->
         out.print(term_text(f"replan {r['strategy']} ({r['trigger']}): {r['reason']}", "magenta"))
     for note in history.get("notes", []):
         out.print(Text.assemble(("note: ", "yellow"), term(note)))
-    if history.get("pending"):
-        description = term(history["pending"].get("description", ""))
-        out.print(Panel(Markdown(description), title="pending"))
+    pending = history.get("pending")
+    if pending:
+        actions = pending.get("action_requests") or [{}]
+        text = actions[0].get("description") or pending.get("description") or ""
+        if text:
+            out.print(Panel(Markdown(term(text)), title="pending"))
         out.print(term(f"resume with: {resume_hint}"), markup=False)
     if history["answer"]:
         out.print(Panel(term_text(history["answer"]), title="answer"))

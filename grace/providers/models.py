@@ -58,6 +58,8 @@ class ModelProvider:
     """Constructor argument that takes the server URL."""
     calibration_label: str = ""
     """Name calibration files use for it (default: the provider key)."""
+    start_hint: str = "start the server"
+    """How a user starts its local server, for the message when it does not answer."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -88,6 +90,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         extra="ollama",
         embeddings_class="OllamaEmbeddings",
         default_url="http://127.0.0.1:11434",
+        start_hint="start Ollama (`ollama serve`)",
     ),
 }
 """Providers GRACE can build by name; add a row to support another."""
@@ -192,8 +195,8 @@ def check_reachable(spec: str, base_url: str | None, timeout: float = 2.0) -> No
             return
     except OSError as exc:
         raise ModelUnavailableError(
-            f"cannot reach the {provider} server at {url} ({exc.strerror or exc}): start it "
-            "(for Ollama: `ollama serve`) or set models.base_url to where it listens"
+            f"cannot reach the {provider} server at {url} ({exc.strerror or exc}): "
+            f"{PROVIDERS[provider].start_hint}, or set models.base_url to where it listens"
         ) from None
 
 
