@@ -69,3 +69,35 @@ def offline_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     services = build_services(GraceSettings(data_dir=data_dir, provider="offline"))
     yield services
     services.close()
+
+
+REQUIRE_POSTGRES = os.environ.get("GRACE_TEST_REQUIRE_POSTGRES", "") not in ("", "0", "false")
+"""Set by ``.ci/run``: missing PostgreSQL binaries fail the Postgres tests instead of skipping."""
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """URL of a private PostgreSQL cluster on loopback, started once per session.
+
+    ``GRACE_TEST_POSTGRES_URL`` points the tests at a server of yours instead.
+    """
+    external = os.environ.get("GRACE_TEST_POSTGRES_URL")
+    if external:
+        yield external
+        return
+    from tests.integration._postgres import PostgresCluster, find_pg_bin
+
+    bindir = find_pg_bin()
+    if bindir is None:
+        message = (
+            "PostgreSQL server binaries not found (apt-get install postgresql, "
+            "or set GRACE_TEST_PG_BIN)"
+        )
+        if REQUIRE_POSTGRES:
+            pytest.fail(message + " and GRACE_TEST_REQUIRE_POSTGRES is set", pytrace=False)
+        pytest.skip(message)
+    cluster = PostgresCluster(bindir).start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()

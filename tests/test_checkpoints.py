@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import sys
 import uuid
@@ -27,9 +26,6 @@ from checkpoints import (
     open_checkpointer,
     open_store,
 )
-
-PG_URL = os.environ.get("GRACE_TEST_POSTGRES_URL")
-needs_pg = pytest.mark.skipif(not PG_URL, reason="GRACE_TEST_POSTGRES_URL not set")
 
 
 class State(TypedDict, total=False):
@@ -326,40 +322,40 @@ def test_missing_psycopg(monkeypatch: pytest.MonkeyPatch) -> None:
         open_checkpointer("postgres", postgres_url="postgresql://localhost/grace")
 
 
-# --- postgres (needs a server: GRACE_TEST_POSTGRES_URL) --------------------------------
+# --- postgres (the private cluster of the session, or GRACE_TEST_POSTGRES_URL) ---
 
 
-@needs_pg
-def test_postgres_checkpointer_resume_in_second_instance() -> None:
+@pytest.mark.slow
+def test_postgres_checkpointer_resume_in_second_instance(postgres_url: str) -> None:
     cfg = _config()
-    with open_checkpointer("postgres", postgres_url=PG_URL) as first:
+    with open_checkpointer("postgres", postgres_url=postgres_url) as first:
         _run_to_interrupt(first, cfg)
-    with open_checkpointer("postgres", postgres_url=PG_URL) as second:
+    with open_checkpointer("postgres", postgres_url=postgres_url) as second:
         assert _resume(second, cfg) == FINAL
 
 
-@needs_pg
-def test_postgres_store_put_then_get_in_second_instance() -> None:
+@pytest.mark.slow
+def test_postgres_store_put_then_get_in_second_instance(postgres_url: str) -> None:
     ns = ("grace-test", uuid.uuid4().hex)
-    with open_store("postgres", postgres_url=PG_URL) as first:
+    with open_store("postgres", postgres_url=postgres_url) as first:
         first.put(ns, "k", {"v": 1})
-    with open_store("postgres", postgres_url=PG_URL) as second:
+    with open_store("postgres", postgres_url=postgres_url) as second:
         item = second.get(ns, "k")
         assert item is not None and item.value == {"v": 1}
         second.delete(ns, "k")
 
 
-@needs_pg
-async def test_async_postgres_checkpointer_and_store() -> None:
+@pytest.mark.slow
+async def test_async_postgres_checkpointer_and_store(postgres_url: str) -> None:
     cfg = _config()
-    async with open_async_checkpointer("postgres", postgres_url=PG_URL) as first:
+    async with open_async_checkpointer("postgres", postgres_url=postgres_url) as first:
         await _arun_to_interrupt(first, cfg)
-    async with open_async_checkpointer("postgres", postgres_url=PG_URL) as second:
+    async with open_async_checkpointer("postgres", postgres_url=postgres_url) as second:
         assert await _aresume(second, cfg) == FINAL
     ns = ("grace-test", uuid.uuid4().hex)
-    async with open_async_store("postgres", postgres_url=PG_URL) as store:
+    async with open_async_store("postgres", postgres_url=postgres_url) as store:
         await store.aput(ns, "k", {"v": 2})
-    async with open_async_store("postgres", postgres_url=PG_URL) as store:
+    async with open_async_store("postgres", postgres_url=postgres_url) as store:
         item = await store.aget(ns, "k")
         assert item is not None and item.value == {"v": 2}
         await store.adelete(ns, "k")

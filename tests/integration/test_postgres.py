@@ -54,7 +54,8 @@ def test_pause_on_one_instance_resume_on_another(offline_services: Any, postgres
             done = second.resume(thread, {"type": "ignore"})
             assert done.status == "completed"
             assert done.answer
-            assert [t.thread_id for t in second.threads() if t.status == "completed"] == [thread]
+            completed = [t.thread_id for t in second.threads() if t.status == "completed"]
+            assert thread in completed  # (the cluster is shared with other tests of the session)
             history = second.history(thread)
             assert [i["response_type"] for i in history["interventions"]] == ["ignore"]
 
