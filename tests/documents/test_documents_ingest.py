@@ -206,3 +206,13 @@ def test_a_block_of_lines_is_split_into_lines_but_prose_is_not() -> None:
     assert split_sentences(block)[7] == "## Heading number 7 about Yak7"
     titled = "# Lumen Bay\nThe horse tram line opened in 1881."
     assert split_sentences(titled) == [titled]  # a short run keeps its heading
+
+
+def test_a_pdf_s_hard_wrapped_lines_are_joined() -> None:
+    from grace.documents.pdf import unwrap
+
+    text = "The guest fee per visit is\n50 euros.\nMembers pay\nnothing.\n\nA new paragraph"
+    assert unwrap(text) == (
+        "The guest fee per visit is 50 euros.\nMembers pay nothing.\n\nA new paragraph"
+    )
+    assert unwrap("料金は\n五十円です。\n次の\n行") == "料金は五十円です。\n次の行"
