@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from grace.storage_faults import explain
+
 __all__ = ["FileLock", "holder_of"]
 
 _POLL_SECONDS = 0.05
@@ -55,8 +57,11 @@ class FileLock:
         """Take the lock, waiting up to ``timeout`` seconds; raise ``busy(…)`` after."""
         if self._handle is not None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until release
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until release
+        except OSError as exc:  # a full disk or a read-only directory: one line naming it
+            raise explain("cannot create the lock file", self.path, exc) from None
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
             try:
@@ -67,11 +72,14 @@ class FileLock:
                     handle.close()
                     raise self.busy(holder_of(self.path), timeout) from None
                 time.sleep(_POLL_SECONDS)
-        handle.seek(0)
-        handle.truncate()
         command = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv else ""
-        handle.write(f"{os.getpid()} {command[:300]}\n")
-        handle.flush()
+        try:  # who holds it, for the others' message: a courtesy a full disk may refuse
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"{os.getpid()} {command[:300]}\n")
+            handle.flush()
+        except OSError:
+            pass
         self._handle = handle
 
     def release(self) -> None:

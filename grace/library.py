@@ -8,6 +8,7 @@ The record of what came from where is :class:`grace.retrieval.library.LibraryRec
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,8 +24,20 @@ from grace.retrieval.library import (
 )
 from grace.retrieval.store import CorpusStore
 from grace.settings import GraceSettings
+from grace.storage_faults import ensure_free_space
 
 __all__ = ["Library"]
+
+
+def _size_of(paths: Sequence[Path]) -> int:
+    """Bytes of the regular files under ``paths`` (links and unreadable entries count 0)."""
+    total = 0
+    for path in paths:
+        files = [path] if path.is_file() else [p for p in Path(path).rglob("*") if p.is_file()]
+        for file in files:
+            with contextlib.suppress(OSError):
+                total += file.stat().st_size
+    return total
 
 
 class Library:
@@ -42,8 +55,16 @@ class Library:
     def ingest(
         self, paths: Sequence[Path], collection: str | None = None, *, progress: bool = False
     ) -> IngestReport:
-        """Ingest files and folders; re-ingesting a folder makes the collection mirror it."""
+        """Ingest files and folders; re-ingesting a folder makes the collection mirror it.
+
+        Raises:
+            StorageError: the data directory's disk cannot hold the files (checked first: a
+                full disk would otherwise kill the process with SIGBUS).
+
+        """
         retrieval = self.settings.retrieval
+        if self.settings.store_backend() == "edge":
+            ensure_free_space(self.settings.qdrant_path, _size_of(paths), "ingest")
         report = ingest_paths(
             self.store,
             paths,

@@ -61,3 +61,28 @@ def storage_faults(
         yield
     except errors as exc:
         raise explain(what, path, exc) from exc
+
+
+FREE_SPACE_MARGIN = 16_000_000
+"""Bytes an ingest keeps free beyond its files' size (write-ahead log, segments, records)."""
+
+
+def ensure_free_space(directory: Path, needed: int, what: str = "ingest") -> None:
+    """Refuse to start writing under ``directory`` when its disk cannot hold ``needed`` bytes.
+
+    The embedded store writes through memory-mapped files: on a full disk the process would be
+    killed by SIGBUS with nothing printed, so the check comes first (one line, exit 2). The
+    store itself is not touched, and it is fine once space returns.
+    """
+    import shutil
+
+    probe = directory
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    free = shutil.disk_usage(probe).free
+    want = needed + FREE_SPACE_MARGIN
+    if free < want:
+        raise StorageError(
+            f"cannot {what}: {free / 1e6:,.1f} MB free on the disk of {directory}, about "
+            f"{want / 1e6:,.1f} MB needed — free space, or set GRACE_DATA_DIR to a larger disk"
+        )
