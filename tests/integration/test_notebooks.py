@@ -43,6 +43,9 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     # The kernel inherits this environment: offline, matplotlib without a display.
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    scratch = tmp_path / "tmp"  # the kernel's temp dir: its data directory must not outlive it
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     client = NotebookClient(
         nb,
@@ -59,3 +62,4 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         if out.output_type == "error"
     ]
     assert not errors
+    assert not list(scratch.glob("grace-notebook-*")), "the notebook left its data directory"
