@@ -125,3 +125,18 @@ def test_a_tool_role_is_declared_once(offline_services: Any, role: str) -> None:
     assert registered.role == role and f"extra_tool_{role}" in services.tools.descriptions()
     with pytest.raises(ValueError, match="registered twice"):
         services.tools.register(extra, role=role)  # type: ignore[arg-type]
+
+
+def test_offline_the_planner_uses_a_registered_tool_its_description_matches(
+    offline_services: Any,
+) -> None:
+    services = _offline(offline_services)
+    services.tools.register(staff_directory, role="search")
+    values = _run(services, "Who runs finance?", "extend-offline-tool")
+    actions = [s.action for s in values["plan"].steps]
+    assert "staff_directory" in actions and actions[-1] == "reasoning"
+    assert "Ada Lovelace" in values["answer"]
+    assert [s.source for s in values["sources"]] == ["staff_directory"]
+    # a question its description does not match is planned without it
+    other = _run(services, "When did the horse tram line open in Lumen Bay?", "extend-offline-no")
+    assert "staff_directory" not in [s.action for s in other["plan"].steps]

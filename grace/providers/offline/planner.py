@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from grace.planning import estimate_complexity, split_subquestions, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
+from grace.providers.offline.word_forms import match_tokens
+from grace.schemas import PlanStep
+from grace.tools.roles import SEARCH, role_of
 
-__all__ = ["RuleBasedPlanner", "choose_collection"]
+__all__ = ["RuleBasedPlanner", "choose_collection", "matching_tools"]
+
+
+def matching_tools(query: str, tools: Mapping[str, str]) -> list[str]:
+    """Registered search tools whose description shares a content word with the question.
+
+    Other than the document search, in registration order: "Who runs finance?" and "Look up
+    who runs a department … in the staff directory" share "runs".
+    """
+    asked = set(match_tokens(query))
+    return [
+        name
+        for name, description in tools.items()
+        if name != SEARCH and role_of(name) == "search" and asked & set(match_tokens(description))
+    ]
 
 
 def choose_collection(query: str, collections: list[str], default: str) -> str:
@@ -20,6 +38,24 @@ def choose_collection(query: str, collections: list[str], default: str) -> str:
     return default
 
 
+def _add_tool_searches(steps: list[PlanStep], names: list[str]) -> None:
+    """Search with each tool too, before the answer step, which then also depends on them."""
+    answer = steps.pop()
+    for name in names:
+        step_id = f"t{len(steps) + 1}"
+        steps.append(
+            PlanStep(
+                step_id=step_id,
+                action=name,
+                description=f"Look the question up with {name}",
+                query=answer.query,
+                expected_output="Facts that answer the question",
+            )
+        )
+        answer.depends_on.append(step_id)
+    steps.append(answer)
+
+
 class RuleBasedPlanner:
     """Plans without a model: one search per sub-question, then one grounded answer."""
 
@@ -30,6 +66,7 @@ class RuleBasedPlanner:
             request.query, list(request.collections), request.default_collection
         )
         plan = template_plan(request.query, collection, subquestions=parts)
+        _add_tool_searches(plan.steps, matching_tools(request.query, request.tools))
         plan.origin = "offline"
         plan.complexity = estimate_complexity(request.query)
         return PlanOutcome(plan=plan)
