@@ -127,6 +127,31 @@ def at_temperature_zero(model: BaseChatModel) -> BaseChatModel:
     return model.model_copy(update={"temperature": 0.0})
 
 
+_REFUSAL = re.compile(
+    r"response_format|json_schema|json_object|structured output|tool[ _]?(call|choice)?s?\b|"
+    r"function[ _]?call",
+    re.IGNORECASE,
+)
+"""An error that names the request's format: a refusal to step down from, not a failure."""
+_STEPS: dict[str, list[str]] = {
+    "ChatOpenAI": ["json_schema", "json_mode", "function_calling", "text"],
+    "AzureChatOpenAI": ["json_schema", "json_mode", "function_calling", "text"],
+}
+"""Structured-output methods to try, in order, per chat model class; others: its default."""
+_WORKING: dict[str, int] = {}
+"""Per model (class, name, endpoint): the method index that works, for the process."""
+
+
+def _methods_for(model: BaseChatModel) -> list[str]:
+    return _STEPS.get(type(model).__name__, ["default", "text"])
+
+
+def _model_key(model: BaseChatModel) -> str:
+    name = getattr(model, "model_name", None) or getattr(model, "model", "")
+    base = getattr(model, "openai_api_base", None) or getattr(model, "base_url", "") or ""
+    return f"{type(model).__name__}|{name}|{base}"
+
+
 class StructuredCall(Generic[M]):
     """``model.with_structured_output(schema, include_raw=True)``, built once and lean.
 
@@ -151,11 +176,35 @@ class StructuredCall(Generic[M]):
         self.schema = schema
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
+        self._methods = _methods_for(model)
+        self._key = _model_key(model)
+
+    @property
+    def method(self) -> str:
+        """The structured-output method in use (``json_schema``, ``json_mode`` … ``text``)."""
+        return "text" if self._json_in_text else self._methods[_WORKING.get(self._key, 0)]
+
+    def _step_down(self, exc: BaseException) -> bool:
+        """After a refusal that names the response format or tools: the next method, once."""
+        index = _WORKING.get(self._key, 0)
+        if self._json_in_text or not _REFUSAL.search(str(exc)) or index + 1 >= len(self._methods):
+            return False
+        _WORKING[self._key] = index + 1
+        self._parts = None
+        self._json_in_text = False
+        return True
 
     def _build(self) -> tuple[Runnable[Any, Any], Runnable[Any, Any] | None]:
         if self._parts is None:
+            method = self._methods[_WORKING.get(self._key, 0)]
             try:
-                chain = self.model.with_structured_output(self.schema)
+                if method == "text":
+                    raise NotImplementedError(method)
+                chain = (
+                    self.model.with_structured_output(self.schema)
+                    if method == "default"
+                    else self.model.with_structured_output(self.schema, method=method)
+                )
             except NotImplementedError:  # no tool calling / JSON mode: ask for JSON in text
                 self._json_in_text = True
                 self._parts = (self.model, None)
@@ -163,8 +212,9 @@ class StructuredCall(Generic[M]):
             if isinstance(chain, RunnableSequence) and len(chain.steps) == 2:
                 self._parts = (chain.first, chain.last)
             else:
+                options: dict[str, Any] = {} if method == "default" else {"method": method}
                 self._parts = (
-                    self.model.with_structured_output(self.schema, include_raw=True),
+                    self.model.with_structured_output(self.schema, include_raw=True, **options),
                     None,
                 )
         return self._parts
@@ -199,9 +249,34 @@ class StructuredCall(Generic[M]):
     def invoke(self, messages: Sequence[BaseMessage]) -> Any:
         """One model call; the ``include_raw=True`` dict (model exceptions propagate).
 
-        A model without structured output is asked for JSON in its text and, if the reply
-        does not validate, asked once more with the error (one repair try).
+        A refusal that names the response format (or tool calling) steps down once to the
+        next method and asks again — never the identical request; what works is remembered
+        per model for the process. A model without structured output is asked for JSON in
+        its text and, if the reply does not validate, asked once more with the error.
         """
+        while True:
+            try:
+                return self._invoke_once(messages)
+            except Exception as exc:
+                if not self._step_down(exc):
+                    raise
+
+    async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
+        """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
+        while True:
+            try:
+                return await self._ainvoke_once(messages)
+            except Exception as exc:
+                if not self._step_down(exc):
+                    raise
+
+    def _with_format(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+        """JSON mode carries no schema: the prompt says what object to return."""
+        if self.method == "json_mode":
+            return self._json_prompt(messages)
+        return list(messages)
+
+    def _invoke_once(self, messages: Sequence[BaseMessage]) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
@@ -211,11 +286,10 @@ class StructuredCall(Generic[M]):
                 return result
             return self._as_result(call.invoke(self._repair_prompt(asked, result["raw"], error)))
         if parser is None:
-            return call.invoke(list(messages))
-        return self._parse(parser, call.invoke(list(messages)))
+            return call.invoke(self._with_format(messages))
+        return self._parse(parser, call.invoke(self._with_format(messages)))
 
-    async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
-        """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
+    async def _ainvoke_once(self, messages: Sequence[BaseMessage]) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
@@ -226,5 +300,5 @@ class StructuredCall(Generic[M]):
             repair = self._repair_prompt(asked, result["raw"], error)
             return self._as_result(await call.ainvoke(repair))
         if parser is None:
-            return await call.ainvoke(list(messages))
-        return self._parse(parser, await call.ainvoke(list(messages)))
+            return await call.ainvoke(self._with_format(messages))
+        return self._parse(parser, await call.ainvoke(self._with_format(messages)))

@@ -60,6 +60,10 @@ class ModelProvider:
     """Name calibration files use for it (default: the provider key)."""
     start_hint: str = "start the server"
     """How a user starts its local server, for the message when it does not answer."""
+    retries_arg: str | None = None
+    """Constructor argument of the client's own retries: 0 against a server you name
+    (``models.base_url``), whose refusals are not worth repeating identically — GRACE's
+    ``RetryPolicy`` retries transient failures, and structured output steps down instead."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -77,6 +81,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         extra="openai",
         key_env="OPENAI_API_KEY",
         embeddings_class="OpenAIEmbeddings",
+        retries_arg="max_retries",
     ),
     "anthropic": ModelProvider(
         package="langchain_anthropic",
@@ -155,6 +160,8 @@ def chat_model(
     url = base_url or row.default_url
     if url is not None:
         kwargs[row.url_arg] = url
+    if base_url is not None and row.retries_arg is not None:
+        kwargs[row.retries_arg] = 0
     built: BaseChatModel = cls(**kwargs)
     return built
 

@@ -8,6 +8,7 @@ with ``tools`` gets a tool call, anything else a text reply. Every request body 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,10 @@ class FakeOpenAI:
 
     base_url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
+    refuse_json_schema: bool = False
+    """Answer a ``json_schema`` response format with HTTP 500, as llama.cpp's server does."""
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    """The requests refused for their response format."""
 
     def kinds(self) -> list[str]:
         """Each request's kind: the schema name it asked for, or ``text``."""
@@ -34,6 +39,10 @@ class FakeOpenAI:
 def _kind(body: dict[str, Any]) -> str:
     if body.get("response_format", {}).get("type") == "json_schema":
         return str(body["response_format"]["json_schema"]["name"])
+    if body.get("response_format", {}).get("type") == "json_object":
+        asked = str(body["messages"][-1].get("content", ""))
+        titles = re.findall(r'"title":\s*"(\w+)"', asked)  # the schema's own title is last
+        return titles[-1] if titles else "text"
     if body.get("tools"):
         return str(body["tools"][0]["function"]["name"])
     return "text"
@@ -44,7 +53,7 @@ def _completion(body: dict[str, Any], replies: Replies) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": None}
     if kind == "text":
         message["content"] = replies["text"]
-    elif body.get("tools"):
+    elif body.get("tools") and not body.get("response_format"):  # a tool call
         call = {"name": kind, "arguments": json.dumps(replies[kind])}
         message["tool_calls"] = [{"id": "call_1", "type": "function", "function": call}]
     else:
@@ -63,9 +72,18 @@ def _handler(server: FakeOpenAI, replies: Replies) -> Callable[..., BaseHTTPRequ
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fmt = body.get("response_format", {}).get("type")
+            if server.refuse_json_schema and fmt == "json_schema":
+                server.refused.append(body)
+                message = "response_format: Input should be 'text' or 'json_object'"
+                self._send(500, {"error": {"message": message, "type": "server_error"}})
+                return
             server.requests.append(body)
-            payload = json.dumps(_completion(body, replies)).encode()
-            self.send_response(200)
+            self._send(200, _completion(body, replies))
+
+        def _send(self, status: int, data: dict[str, Any]) -> None:
+            payload = json.dumps(data).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
@@ -78,10 +96,13 @@ def _handler(server: FakeOpenAI, replies: Replies) -> Callable[..., BaseHTTPRequ
 
 
 @contextmanager
-def fake_openai(replies: Replies) -> Iterator[FakeOpenAI]:
+def fake_openai(replies: Replies, *, refuse_json_schema: bool = False) -> Iterator[FakeOpenAI]:
     """Serve ``replies`` on 127.0.0.1 (a free port) for the ``with`` block."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
-    state = FakeOpenAI(base_url=f"http://127.0.0.1:{httpd.server_address[1]}/v1")
+    state = FakeOpenAI(
+        base_url=f"http://127.0.0.1:{httpd.server_address[1]}/v1",
+        refuse_json_schema=refuse_json_schema,
+    )
     httpd.RequestHandlerClass = _handler(state, replies)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
