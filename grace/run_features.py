@@ -23,12 +23,11 @@ from typing import Any
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.text import answer_type, is_negated, key_terms, normalise_text
+from grace.text import answer_type, is_negated, key_terms, normalise_text, number_role_mismatch
 
 __all__ = [
     "FEATURE_NAMES",
     "RunSignals",
-    "number_role_mismatch",
     "run_features",
     "signals_of",
 ]
@@ -136,37 +135,6 @@ def _sentence_of(answer: str, ranked: list[Evidence]) -> tuple[Evidence | None, 
         if sentence and (sentence in plain or plain in sentence):
             return row, i
     return (ranked[0], 0) if ranked else (None, -1)
-
-
-def number_role_mismatch(question: str, sentence: str) -> float:
-    """1.0 when a number of the question appears in the sentence only in another role.
-
-    A number the question ties to a word ("item number 7", "7 grams", 「第7号」) that the
-    sentence holds next to other words only ("… weighs 7 grams" for "item number 7") is the
-    same digits in a different role: the sentence is about something else. 0.0 when every
-    such number keeps a neighbour, or when the question has none the sentence contains.
-    """
-    q_text, s_text = normalise_text(question).lower(), normalise_text(sentence).lower()
-    mismatched = False
-    for match in _NUMBER.finditer(q_text):
-        number = match.group()
-        q_near = _neighbours(q_text, match.start(), match.end())
-        places = [m for m in _NUMBER.finditer(s_text) if m.group() == number]
-        if not places or not q_near:
-            continue
-        if not any(q_near & _neighbours(s_text, m.start(), m.end()) for m in places):
-            mismatched = True
-    return 1.0 if mismatched else 0.0
-
-
-def _neighbours(text: str, start: int, end: int) -> set[str]:
-    """The word before and the word after a span (Japanese: the two characters either side)."""
-    before = _WORD.findall(text[max(0, start - 30) : start])
-    after = _WORD.findall(text[end : end + 30])
-    near = {w for w in (before[-1:] + after[:1]) if len(w) > 1 or _JA.search(w)}
-    if _JA.search(text[max(0, start - 2) : end + 2]):
-        near |= {text[max(0, start - 2) : start], text[end : end + 2]} - {""}
-    return near
 
 
 def _evidence_features(question: str, answer: str, passages: Sequence[Source]) -> dict[str, float]:

@@ -28,6 +28,7 @@ __all__ = [
     "is_negated",
     "key_terms",
     "normalise_text",
+    "number_role_mismatch",
     "split_sentences",
     "typed_candidates",
 ]
@@ -259,3 +260,39 @@ def contrasts(question: str, sentence: str) -> list[str]:
             if others:
                 out.append(f"{min(pole & q_words)}≠{min(others[0] & s_words)}")
     return out
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_ROLE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_ROLE_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
+
+
+def number_role_mismatch(question: str, sentence: str) -> float:
+    """1.0 when a number of the question appears in the sentence only in another role.
+
+    A number the question ties to a word ("item number 7", "7 grams", 「第7号」) that the
+    sentence holds next to other words only ("… weighs 7 grams" for "item number 7") is the
+    same digits in a different role: the sentence is about something else. 0.0 when every
+    such number keeps a neighbour, or when the question has none the sentence contains.
+    """
+    q_text, s_text = normalise_text(question).lower(), normalise_text(sentence).lower()
+    mismatched = False
+    for match in _DIGITS.finditer(q_text):
+        number = match.group()
+        q_near = _neighbours(q_text, match.start(), match.end())
+        places = [m for m in _DIGITS.finditer(s_text) if m.group() == number]
+        if not places or not q_near:
+            continue
+        if not any(q_near & _neighbours(s_text, m.start(), m.end()) for m in places):
+            mismatched = True
+    return 1.0 if mismatched else 0.0
+
+
+def _neighbours(text: str, start: int, end: int) -> set[str]:
+    """The word before and the word after a span (Japanese: the two characters either side)."""
+    before = _ROLE_WORD.findall(text[max(0, start - 30) : start])
+    after = _ROLE_WORD.findall(text[end : end + 30])
+    near = {w for w in (before[-1:] + after[:1]) if len(w) > 1 or _ROLE_JA.search(w)}
+    if _ROLE_JA.search(text[max(0, start - 2) : end + 2]):
+        near |= {text[max(0, start - 2) : start], text[end : end + 2]} - {""}
+    return near

@@ -183,3 +183,19 @@ def test_match_tokens_folds_irregular_forms_and_keeps_ambiguous_ones() -> None:
     assert match_tokens("withdrew fled built") == match_tokens("withdraw flee build")
     # "found" (to found a city) and "left" keep their own meaning.
     assert match_tokens("founded left") == tokenize("founded left")
+
+
+def test_the_reader_reports_a_number_in_another_role() -> None:
+    from grace.providers.offline.evidence import assess
+    from grace.schemas import Source
+
+    texts = [
+        "The item number 1692 is called Gizmo1692 and weighs 7 grams.",
+        "The item number 7 is called Gizmo7 and weighs 12 grams.",
+    ]
+    passages = [
+        Source(source_id=f"d{i}", source=f"f{i}.md", chunk_index=0, score=0.9, text=t)
+        for i, t in enumerate(texts)
+    ]
+    rows = {r.sentence: r for r in assess("What is item number 7 called?", passages)}
+    assert rows[texts[0]].number_role and not rows[texts[1]].number_role
