@@ -138,12 +138,6 @@ class RetrievalSettings(BaseModel):
     qdrant_path: Path | None = None
     """Directory of the embedded store; defaults to ``<data_dir>/qdrant``."""
 
-    @field_validator("qdrant_path")
-    @classmethod
-    def _a_directory(cls, value: Path | None) -> Path | None:
-        if value is not None and value.exists() and not value.is_dir():
-            raise ValueError(f"{value} is a file, not a directory")
-        return value
     lock_timeout_seconds: float = Field(default=30.0, ge=0.0)
     """How long a process waits for a collection another process holds (``edge``)."""
     qdrant_api_key: SecretStr | None = None
@@ -168,6 +162,13 @@ class RetrievalSettings(BaseModel):
     """Chunks one file may become; a larger file is skipped with this setting named."""
     auto_ingest_sample: bool = True
     """Ingest the bundled sample corpus when the default collection is missing or empty."""
+
+    @field_validator("qdrant_path")
+    @classmethod
+    def _a_directory(cls, value: Path | None) -> Path | None:
+        if value is not None and value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is a file, not a directory")
+        return value
 
 
 class CheckpointSettings(BaseModel):
