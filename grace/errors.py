@@ -10,6 +10,7 @@ __all__ = [
     "InvalidCollectionError",
     "ModelSetupError",
     "ModelUnavailableError",
+    "ModelUnreachableError",
     "SettingsError",
     "StorageError",
     "StoreBusyError",
@@ -52,3 +53,18 @@ class ModelSetupError(ValueError):
 
 class ModelUnavailableError(RuntimeError):
     """The model's server does not answer (e.g. a local Ollama that is not running)."""
+
+
+class ModelUnreachableError(ModelUnavailableError):
+    """A run's model call could not connect (refused, no route, no name resolution).
+
+    Raised out of the graph after the client's own retries (``models.max_retries``): the
+    thread keeps its last checkpoint, and ``grace resume THREAD`` runs it on once the model
+    answers. The message names the provider, the model and the connection failure.
+    """
+
+    def __init__(self, message: str, *, provider: str, model: str) -> None:
+        """One line naming ``provider``, ``model`` and the failure."""
+        super().__init__(message)
+        self.provider = provider
+        self.model = model

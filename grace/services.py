@@ -188,6 +188,7 @@ def _models(settings: GraceSettings, spec: str) -> tuple[BaseChatModel, BaseChat
             timeout=settings.model_timeout(),
             base_url=m.base_url,
             api_key_env=m.api_key_env,
+            max_retries=m.max_retries,
         )
 
     return build(spec, settings.model_temperature()), build(m.judge or spec, 0.0)

@@ -123,6 +123,11 @@ class ModelSettings(BaseModel):
     """Sampling temperature of the answering model (default: ``gemini.temperature``)."""
     timeout_seconds: float | None = Field(default=None, gt=0.0)
     """Per-request timeout (default: ``gemini.timeout_seconds``)."""
+    max_retries: int | None = Field(default=None, ge=0, le=10)
+    """Retries of the model client itself after a failed request (a connection error, a
+    timeout, 429 / 5xx), with its own backoff; unset: 2, or 0 against ``base_url`` (a local
+    server's refusal is not worth repeating). A model that still cannot be connected to then
+    stops the run with one line, and ``grace resume THREAD`` runs it on later."""
 
 
 class RetrievalSettings(BaseModel):

@@ -269,6 +269,15 @@ _ThreadOption = Annotated[
     typer.Option(help="Thread id (default: a new one).", show_default=False, callback=_utf8),
 ]
 
+_ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Chat model of this run: provider:model (openai:gpt-4.1-mini, ollama:qwen3, "
+        "google_genai:gemini-2.5-flash) or offline (default: settings models.chat).",
+        show_default=False,
+    ),
+]
+
 
 @app.command(epilog=_EXAMPLES_ASK)
 def ask(
@@ -280,14 +289,7 @@ def ask(
     user: Annotated[
         str | None, typer.Option(help="User whose learned thresholds apply.", callback=_utf8)
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            help="Chat model of this run: provider:model (openai:gpt-4.1-mini, ollama:qwen3, "
-            "google_genai:gemini-2.5-flash) or offline (default: settings models.chat).",
-            show_default=False,
-        ),
-    ] = None,
+    model: _ModelOption = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
     """Answer QUESTION from your documents; pause and ask you when confidence is low.
@@ -303,7 +305,7 @@ def ask(
         console.print("planning …", style="dim", markup=False)
 
     from grace.context import GraceContext
-    from grace.errors import StoreBusyError
+    from grace.errors import ModelUnreachableError, StoreBusyError
     from grace.services import check_model
     from grace.settings import get_settings
     from graph.app import GraceApp, ThreadPausedError
@@ -325,12 +327,28 @@ def ask(
                     context=GraceContext(collection=collection, user_id=user, model=model),
                     on_event=progress.handler,
                 )
+            _drive(grace, outcome, interactive, as_json, progress)  # a reply runs on: same errors
         except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
         except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
             hint = f" Thread {thread_id} waits: `grace resume {thread_id}` runs it on."
             raise _fail(str(exc) + hint, code=3) from None
-        _drive(grace, outcome, interactive, as_json, progress)
+        except ModelUnreachableError as exc:
+            raise _unreachable(exc, thread_id, model) from None
+
+
+MODEL_UNREACHABLE_EXIT = 5
+"""``grace ask`` / ``resume`` exit status when the model could not be connected to mid-run
+(the thread is kept: ``grace resume THREAD`` runs it on)."""
+
+
+def _unreachable(exc: Exception, thread_id: str, model: str | None) -> typer.Exit:
+    """One line: the provider, the failure, and the command that runs the thread on."""
+    again = f"grace resume {thread_id}" + (f" --model {model}" if model else "")
+    return _fail(
+        f"{exc}. Thread {thread_id} is kept: once the model answers, `{again}` runs it on.",
+        code=MODEL_UNREACHABLE_EXIT,
+    )
 
 
 def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
@@ -365,46 +383,61 @@ def resume(
             show_default=False,
         ),
     ] = None,
+    model: _ModelOption = None,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
 ) -> None:
     """Continue a paused thread with your decision (approve / edit / reject).
 
     An invalid reply is refused with the reason and changes nothing: the thread stays paused.
-    Without --response, an incomplete thread (its run was killed) runs on from its last step.
+    Without --response, an incomplete thread (its run was killed, or its model could not be
+    reached) runs on from its last step.
     """
-    from grace.hitl import InvalidHumanResponseError, load_reply_json
+    from grace.errors import ModelUnreachableError
+    from grace.hitl import load_reply_json
+    from grace.services import check_model
+    from grace.settings import get_settings
 
     try:
         reply = load_reply_json(response, name="--response") if response is not None else None
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    from graph.app import (
-        GraceApp,
-        ThreadNotIncompleteError,
-        ThreadNotPausedError,
-        UnknownThreadError,
-    )
+    from graph.app import GraceApp
 
+    check_model(get_settings(), model)  # a missing package, key or server: one line, no run
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
+    with GraceApp.open() as grace:
+        if reply is None:
+            reply = _reply_for_a_pause(grace, thread_id, interactive)
+        try:
+            outcome = _run_on(grace, thread_id, reply, model, progress)
+            _drive(grace, outcome, interactive, as_json, progress)
+        except ModelUnreachableError as exc:
+            raise _unreachable(exc, thread_id, model) from None
+
+
+def _run_on(
+    grace: GraceApp, thread_id: str, reply: Any, model: str | None, progress: _Progress
+) -> RunOutcome:
+    """Resume with ``reply``, or run an incomplete thread on (``reply`` None); refusals: a line."""
+    from grace.context import GraceContext
+    from grace.hitl import InvalidHumanResponseError
+    from graph.app import ThreadNotIncompleteError, ThreadNotPausedError, UnknownThreadError
+
     refused = (
         UnknownThreadError,
         ThreadNotPausedError,
         ThreadNotIncompleteError,
         InvalidHumanResponseError,
     )
-    with GraceApp.open() as grace:
-        if reply is None:
-            reply = _reply_for_a_pause(grace, thread_id, interactive)
-        try:
-            with progress.running():
-                if reply is None:
-                    outcome = grace.continue_run(thread_id, on_event=progress.handler)
-                else:
-                    outcome = grace.resume(thread_id, reply, on_event=progress.handler)
-        except refused as exc:
-            raise _fail(str(exc)) from None
-        _drive(grace, outcome, interactive, as_json, progress)
+    context = GraceContext(model=model)
+    try:
+        with progress.running():
+            if reply is None:
+                return grace.continue_run(thread_id, context=context, on_event=progress.handler)
+            return grace.resume(thread_id, reply, context=context, on_event=progress.handler)
+    except refused as exc:
+        raise _fail(str(exc)) from None
 
 
 _FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"

@@ -12,8 +12,9 @@ A step whose dependency failed or was skipped is SKIPPED. Each step runs under i
   with its own retries) while replans remain, else run at once;
 - **permanent** (anything else): the step fails at once and runs its ``fallback`` tool once.
 
-No tool exception ever escapes the graph. Each result records its wall time, start/end
-timestamps and the model calls and tokens it spent.
+No tool exception escapes the graph but one: a model that cannot be connected to
+(:class:`~grace.errors.ModelUnreachableError`) stops the run, resumable. Each result records
+its wall time, start/end timestamps and the model calls and tokens it spent.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any, TypeVar
 from langgraph.runtime import Runtime
 
 from grace.context import GraceContext
+from grace.errors import ModelUnreachableError
 from grace.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
@@ -101,6 +103,8 @@ def is_transient_error(exc: BaseException) -> bool:
     seen = 0
     current: BaseException | None = exc
     while current is not None and seen < 4:
+        if isinstance(current, ModelUnreachableError):  # the client retried already: stop
+            return False
         if isinstance(current, TransientToolError | TimeoutError | ConnectionError):
             return True
         status = _status_of(current)
@@ -219,6 +223,8 @@ def _call_tool(
             result = _threads.submit(tool.run, call, env).result(timeout=timeout)
     except FutureTimeout:
         return _timed_out(action, timeout)
+    except ModelUnreachableError:  # the model cannot be connected to: the run stops, resumable
+        raise
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
         return _failed(action, exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000
@@ -266,6 +272,8 @@ async def _acall_tool(
         return _timed_out(action, timeout)
     try:
         result = task.result()
+    except ModelUnreachableError:
+        raise
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
         return _failed(action, exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000

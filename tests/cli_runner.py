@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from click.testing import Result
 from typer.testing import CliRunner
 
@@ -13,3 +18,21 @@ def invoke_cli(*args: str, code: int = 0) -> Result:
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
     return result
+
+
+def run_cli_process(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``grace ARGS`` in a child process: no ``GRACE_*`` or API key from this environment (the
+    child's data under ``tmp_path/data``) but ``env``; stdin is not a terminal."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
+    for key in ("GOOGLE_API_KEY", "OPENAI_API_KEY"):
+        base.pop(key, None)
+    base["GRACE_DATA_DIR"] = str(tmp_path / "data")
+    return subprocess.run(
+        [sys.executable, "-m", "graph.cli", *args],
+        env={**base, **env},
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +11,12 @@ from typer.testing import CliRunner
 
 from graph import cli
 from graph.cli import RunView, app
+from tests.cli_runner import run_cli_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
-    base.pop("GOOGLE_API_KEY", None)
-    base["GRACE_DATA_DIR"] = str(tmp_path / "data")
-    return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
-        env={**base, **env},
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+_run_cli = run_cli_process
 
 
 @pytest.mark.parametrize(

@@ -61,9 +61,12 @@ class ModelProvider:
     start_hint: str = "start the server"
     """How a user starts its local server, for the message when it does not answer."""
     retries_arg: str | None = None
-    """Constructor argument of the client's own retries: 0 against a server you name
-    (``models.base_url``), whose refusals are not worth repeating identically — GRACE's
-    ``RetryPolicy`` retries transient failures, and structured output steps down instead."""
+    """Constructor argument of the client's own retries (``models.max_retries``; by default
+    0 against a server you name, ``models.base_url``, whose refusals are not worth repeating
+    identically — GRACE's ``RetryPolicy`` retries transient failures, and structured output
+    steps down instead)."""
+    retries_count_first: bool = False
+    """The client's argument counts attempts, the first included (Google's SDK), not retries."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -74,6 +77,8 @@ PROVIDERS: dict[str, ModelProvider] = {
         key_env="GOOGLE_API_KEY",
         embeddings_class="GoogleGenerativeAIEmbeddings",
         calibration_label="gemini",
+        retries_arg="max_retries",
+        retries_count_first=True,
     ),
     "openai": ModelProvider(
         package="langchain_openai",
@@ -88,6 +93,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         chat_class="ChatAnthropic",
         extra="anthropic",
         key_env="ANTHROPIC_API_KEY",
+        retries_arg="max_retries",
     ),
     "ollama": ModelProvider(
         package="langchain_ollama",
@@ -150,8 +156,12 @@ def chat_model(
     timeout: float,
     base_url: str | None = None,
     api_key_env: str | None = None,
+    max_retries: int | None = None,
 ) -> BaseChatModel:
-    """The chat model ``spec`` names (``provider:model``), ready to call."""
+    """The chat model ``spec`` names (``provider:model``), ready to call.
+
+    ``max_retries``: the client's own retries (None: 0 against ``base_url``, else 2).
+    """
     provider, model = parse_spec(spec)
     row = PROVIDERS[provider]
     cls = _class(provider, row.chat_class)
@@ -160,8 +170,9 @@ def chat_model(
     url = base_url or row.default_url
     if url is not None:
         kwargs[row.url_arg] = url
-    if base_url is not None and row.retries_arg is not None:
-        kwargs[row.retries_arg] = 0
+    if row.retries_arg is not None:
+        retries = max_retries if max_retries is not None else 0 if base_url is not None else 2
+        kwargs[row.retries_arg] = retries + 1 if row.retries_count_first else retries
     built: BaseChatModel = cls(**kwargs)
     return built
 

@@ -96,9 +96,11 @@ def _handler(server: FakeOpenAI, replies: Replies) -> Callable[..., BaseHTTPRequ
 
 
 @contextmanager
-def fake_openai(replies: Replies, *, refuse_json_schema: bool = False) -> Iterator[FakeOpenAI]:
-    """Serve ``replies`` on 127.0.0.1 (a free port) for the ``with`` block."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+def fake_openai(
+    replies: Replies, *, refuse_json_schema: bool = False, port: int = 0
+) -> Iterator[FakeOpenAI]:
+    """Serve ``replies`` on 127.0.0.1 (``port``, default a free one) for the ``with`` block."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), BaseHTTPRequestHandler)
     state = FakeOpenAI(
         base_url=f"http://127.0.0.1:{httpd.server_address[1]}/v1",
         refuse_json_schema=refuse_json_schema,

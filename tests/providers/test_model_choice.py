@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.errors import ModelSetupError, ModelUnavailableError
+from grace.errors import ModelSetupError, ModelUnavailableError, ModelUnreachableError
 from grace.providers.models import PROVIDERS, chat_model, check_reachable, parse_spec
 from grace.serde import use_grace_serializer
 from grace.services import build_services, check_model, use_services
@@ -142,10 +142,11 @@ def test_a_model_that_goes_down_mid_run_leaves_a_resumable_thread(offline_servic
     )
     with use_services(services):
         app = GraceApp(offline_services.settings, use_grace_serializer(InMemorySaver()))
-        outcome = app.ask(QUESTION, thread_id="down")  # no exception escapes the run
-    assert outcome.status == "interrupted"  # GRACE asks instead of inventing an answer
-    assert outcome.interrupt is not None and outcome.interrupt["level"] == "escalate"
-    reply = {"decisions": [{"type": "reject", "message": "It opened on 2 August 1874."}]}
-    with use_services(offline_services):
-        done = app.resume("down", reply)
-    assert done.status == "completed" and "1874" in (done.answer or "")
+        # the run stops (nothing invented, no pause asking the question back), one message
+        with pytest.raises(ModelUnreachableError, match="ScriptedChatModel model .* reached"):
+            app.ask(QUESTION, thread_id="down")
+    assert app.summary("down").status == "incomplete"
+    with use_services(offline_services):  # the model is back: the thread runs on
+        done = app.continue_run("down")
+    assert done.status in ("completed", "interrupted")
+    assert "Tobias Wren" in (done.answer or (done.draft or {}).get("answer", ""))

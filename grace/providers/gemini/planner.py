@@ -12,6 +12,7 @@ from confidence.structured import StructuredCall, read_structured
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
+from grace.providers.reach import unreachable_error
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
 from grace.tools.roles import ANSWER, ASK, SEARCH
 
@@ -88,18 +89,28 @@ class LLMPlanner:
         )
         return PlanOutcome(plan=plan, usage=usage)
 
+    def _failed(self, exc: Exception) -> PlanOutcome:
+        """The template plan with the model's failure; an unreachable model stops the run."""
+        unreachable = unreachable_error(self.model, exc)
+        if unreachable is not None:
+            raise unreachable from exc
+        return PlanOutcome(
+            plan=None, usage=TokenUsage(model_calls=1), error=f"planner model failed: {exc}"
+        )
+
     def plan(self, request: PlanRequest) -> PlanOutcome:
-        """Ask the model for a plan (or return ``None`` for the template when simple)."""
+        """Ask the model for a plan (or return ``None`` for the template when simple).
+
+        Raises:
+            ModelUnreachableError: the model could not be connected to (the run stops).
+
+        """
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
         try:
             result = self._structured.invoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001 - any model failure falls back to the template
-            return PlanOutcome(
-                plan=None,
-                usage=TokenUsage(model_calls=1),
-                error=f"planner model failed: {exc}",
-            )
+            return self._failed(exc)
         return self._outcome(request, result)
 
     async def aplan(self, request: PlanRequest) -> PlanOutcome:
@@ -109,9 +120,5 @@ class LLMPlanner:
         try:
             result = await self._structured.ainvoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001
-            return PlanOutcome(
-                plan=None,
-                usage=TokenUsage(model_calls=1),
-                error=f"planner model failed: {exc}",
-            )
+            return self._failed(exc)
         return self._outcome(request, result)

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from grace.providers.base import ReaderAnswer, usage_from_message
 from grace.providers.prompts import READER_SYSTEM, format_passages
+from grace.providers.reach import stop_if_unreachable
 from grace.schemas import Source
 
 __all__ = ["INSUFFICIENT", "LLMReader"]
@@ -49,14 +50,20 @@ class LLMReader:
     def answer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
     ) -> ReaderAnswer:
-        """Answer from the passages (exceptions propagate: the step fails and falls back)."""
-        return self._parse(
-            self.model.invoke(self._messages(question, passages, feedback)), passages
-        )
+        """Answer from the passages (exceptions propagate: the step fails and falls back).
+
+        Raises:
+            ModelUnreachableError: the model could not be connected to (the run stops).
+
+        """
+        with stop_if_unreachable(self.model):
+            message = self.model.invoke(self._messages(question, passages, feedback))
+        return self._parse(message, passages)
 
     async def aanswer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
     ) -> ReaderAnswer:
         """Async :meth:`answer`."""
-        message = await self.model.ainvoke(self._messages(question, passages, feedback))
+        with stop_if_unreachable(self.model):
+            message = await self.model.ainvoke(self._messages(question, passages, feedback))
         return self._parse(message, passages)
