@@ -19,14 +19,42 @@ when the question needs it:
   Sound Spirit?").
 
 The rewritten question is what is planned, searched and answered, and a note shows it.
+
+With a chat model (:func:`standalone` / :func:`astandalone` given one), the rule only
+*decides* that a question needs the conversation; the model then writes the standalone
+question in ONE call (LangChain's "contextualize the question given the chat history"
+prompt, :data:`~grace.providers.prompts.CONTEXTUALIZE_SYSTEM`) from the last turns. A
+question that stands alone costs no call. A reply that is empty, too long or not a question
+falls back to the rule's rewrite; a model that cannot be reached stops the run
+(:mod:`grace.providers.reach`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-__all__ = ["contextualize", "earlier_questions", "leans_on_context", "rewrite_note", "subject_of"]
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from grace.errors import ModelUnreachableError
+from grace.providers.base import usage_from_message
+from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
+from grace.providers.reach import stop_if_unreachable
+from grace.schemas import TokenUsage
+
+__all__ = [
+    "Standalone",
+    "astandalone",
+    "contextualize",
+    "earlier_questions",
+    "leans_on_context",
+    "rewrite_note",
+    "standalone",
+    "subject_of",
+]
 
 _OPENERS = re.compile(
     r"^\s*(?:and|also|what about|how about|and what about|then)\b[\s,]*", re.IGNORECASE
@@ -127,3 +155,133 @@ def earlier_questions(messages: Sequence[object], current_is_last: bool) -> list
 def rewrite_note(question: str, standalone: str) -> str:
     """The note that shows a person what was asked."""
     return f"Asked as a follow-up: \u201c{question}\u201d was read as \u201c{standalone}\u201d."
+
+
+HISTORY_MESSAGES = 6
+"""Messages of the transcript (the latest turns) a model rewrite is shown."""
+_HISTORY_CHARS = 1500
+"""Characters of each of those messages (a long answer is cut)."""
+
+
+@dataclass(frozen=True)
+class Standalone:
+    """The question a turn plans for, and how it was obtained."""
+
+    question: str
+    """The standalone question (the question as asked when it stands alone)."""
+    by: Literal["asked", "rule", "model"] = "asked"
+    """``asked``: unchanged; ``rule``: the offline rule's rewrite; ``model``: the model's."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """The rewrite call's model calls and tokens (none when no call was made)."""
+
+
+def _transcript(messages: Sequence[Any], current_is_last: bool) -> list[Any]:
+    earlier = list(messages[:-1] if current_is_last and messages else messages)
+    return [m for m in earlier if getattr(m, "type", "") in ("human", "ai")][-HISTORY_MESSAGES:]
+
+
+def _history_text(history: Sequence[Any]) -> str:
+    lines = []
+    for message in history:
+        who = "User" if message.type == "human" else "Assistant"
+        text = str(getattr(message, "text", "") or message.content)[:_HISTORY_CHARS]
+        lines.append(f"{who}: {text}")
+    return "\n".join(lines)
+
+
+def _model_messages(question: str, history: Sequence[Any]) -> list[BaseMessage]:
+    human = f"Chat history:\n{_history_text(history)}\n\nLatest question: {question}"
+    return [SystemMessage(CONTEXTUALIZE_SYSTEM), HumanMessage(human)]
+
+
+def _read(reply: Any, question: str, fallback: str | None) -> Standalone:
+    """The model's standalone question; the rule's (or the question) when the reply is none."""
+    usage = usage_from_message(reply)
+    text = str(getattr(reply, "text", "") or getattr(reply, "content", "")).strip()
+    line = text.splitlines()[0].strip().strip("\"'“”「」") if text else ""
+    if line and len(line) <= 4 * len(question) + 200:  # the model may keep it as it is
+        return Standalone(line, "model" if line != question else "asked", usage)
+    return Standalone(fallback or question, "rule" if fallback else "asked", usage)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What a rewrite of this turn's question starts from."""
+
+    question: str
+    rule: str | None
+    """The offline rule's rewrite (None: it found no subject)."""
+    history: list[Any]
+    """The latest messages of the transcript before the question."""
+
+
+def _turn(question: str, messages: Sequence[Any], current_is_last: bool) -> _Turn | None:
+    """None when the question stands alone (no earlier turn, or it leans on none)."""
+    previous = earlier_questions(messages, current_is_last)
+    if not previous or not leans_on_context(question):
+        return None
+    history = _transcript(messages, current_is_last)
+    return _Turn(question, contextualize(question, previous), history)
+
+
+def _start(
+    question: str, messages: Sequence[Any], current_is_last: bool, model: Any
+) -> Standalone | _Turn:
+    """The answer without a model call, or the turn the model is to rewrite."""
+    turn = _turn(question, messages, current_is_last)
+    if turn is None:
+        return Standalone(question)
+    if model is None:
+        return Standalone(turn.rule, "rule") if turn.rule else Standalone(question)
+    return turn
+
+
+@dataclass
+class _Call:
+    reply: Any = None
+    """The model's reply; None when the call failed (the rule's rewrite is used)."""
+
+
+@contextmanager
+def _rewrite_call(model: Any) -> Iterator[_Call]:
+    """Around the rewrite call: unreachable stops the run, any other failure falls back."""
+    call = _Call()
+    try:
+        with stop_if_unreachable(model):
+            yield call
+    except ModelUnreachableError:
+        raise
+    except Exception:  # noqa: BLE001, S110 - a failed rewrite falls back to the rule
+        call.reply = None
+
+
+def standalone(
+    question: str, messages: Sequence[Any], current_is_last: bool, model: Any = None
+) -> Standalone:
+    """The standalone form of this turn's ``question`` (``messages``: the transcript).
+
+    Offline (``model`` None) the rule rewrites; with a chat model, one call when the rule
+    says the question needs the conversation, none otherwise.
+
+    Raises:
+        ModelUnreachableError: the model could not be connected to.
+
+    """
+    turn = _start(question, messages, current_is_last, model)
+    if isinstance(turn, Standalone):
+        return turn
+    with _rewrite_call(model) as call:
+        call.reply = model.invoke(_model_messages(question, turn.history))
+    return _read(call.reply, question, turn.rule)
+
+
+async def astandalone(
+    question: str, messages: Sequence[Any], current_is_last: bool, model: Any = None
+) -> Standalone:
+    """Async :func:`standalone` (the model call awaited)."""
+    turn = _start(question, messages, current_is_last, model)
+    if isinstance(turn, Standalone):
+        return turn
+    with _rewrite_call(model) as call:
+        call.reply = await model.ainvoke(_model_messages(question, turn.history))
+    return _read(call.reply, question, turn.rule)

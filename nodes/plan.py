@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
@@ -11,17 +13,18 @@ from langgraph.types import Overwrite
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
-from grace.followup import contextualize, earlier_questions, rewrite_note
+from grace.followup import Standalone, astandalone, rewrite_note, standalone
 from grace.plan_validation import validate_plan
 from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
 from grace.state import State, new_turn
-from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
+from nodes._flow import Flow, ListCollections, Need, PlanCall, async_node, sync_node
 from nodes.common import context_of, question_of, unanswered_message
 
 __all__ = [
+    "FollowupRewrite",
     "aplan",
     "emit_plan_ready",
     "finish_plan",
@@ -116,15 +119,46 @@ def _update(
     return update
 
 
+def _chat_model(services: Services) -> BaseChatModel | None:
+    """The chat model that answers (it also rewrites follow-ups); None offline."""
+    model = getattr(services.reader, "model", None)
+    return model if isinstance(model, BaseChatModel) else None
+
+
+@dataclass(frozen=True)
+class FollowupRewrite(Need[Standalone]):
+    """The standalone form of a follow-up (:mod:`grace.followup`).
+
+    Offline the rule; with a chat model one call, only when the question needs the
+    conversation.
+    """
+
+    question: str
+    state: State
+
+    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> Standalone:
+        """``standalone`` with the model's ``invoke``."""
+        last = unanswered_message(self.state) is not None
+        return standalone(self.question, self.state.messages, last, _chat_model(services))
+
+    async def aserve(
+        self, services: Services, runtime: Runtime[GraceContext] | None
+    ) -> Standalone:
+        """``astandalone`` with the model's ``ainvoke``."""
+        last = unanswered_message(self.state) is not None
+        return await astandalone(self.question, self.state.messages, last, _chat_model(services))
+
+
 def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Plan the run's question (yields its I/O: the store's collections, the planner)."""
+    """Plan the run's question (yields its I/O: the rewrite, the collections, the planner)."""
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
-    earlier = earlier_questions(state.messages, unanswered_message(state) is not None)
-    query = contextualize(asked, earlier) or asked  # a follow-up becomes a standalone question
+    rewritten = yield from FollowupRewrite(asked, state)  # a follow-up becomes standalone
+    query = rewritten.question
     collections = yield from ListCollections()
     request = plan_request(services, ctx, query, collections=collections)
     outcome = yield from PlanCall(request)
+    outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
     update = _update(state, services, ctx, request, outcome, asked)
     if query != asked:
         notes = update.get("notes")

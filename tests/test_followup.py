@@ -78,3 +78,121 @@ def test_a_follow_up_on_a_thread_is_answered_and_says_how_it_was_read(
     cited = out["sources"] or out["draft"]["sources"]
     assert cited and ("harbour" in cited[0]["source"] or "railway" in cited[0]["source"])
     assert any("was read as" in note for note in out["notes"])
+
+
+# --- with a chat model: one rewrite call, only when the question needs it ----------------
+
+FIRST = "How many passengers can the MV Sound Spirit carry?"
+MODEL_READ = "How many cars can the MV Sound Spirit carry?"
+VERDICT = {"self_evaluation": 0.9, "query_coverage": 0.9, "rationale": "supported"}
+
+
+def _rewrites(model: Any) -> list[list[Any]]:
+    """The messages of the model's rewrite calls (the contextualize prompt's)."""
+    from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
+
+    return [m for m in model.messages if m and m[0].content == CONTEXTUALIZE_SYSTEM]
+
+
+def _model_services(offline_services: Any, *answers: str) -> tuple[Any, Any]:
+    from grace.services import build_services
+    from tests.fakes import ScriptedChatModel
+
+    model = ScriptedChatModel.of(answers=answers)
+    model.script.fixed["AnswerVerdict"] = VERDICT
+    services = build_services(
+        offline_services.settings, chat_model=model, store=offline_services.store
+    )
+    return model, services
+
+
+def _app(offline_services: Any) -> Any:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from grace.serde import use_grace_serializer
+    from graph.app import GraceApp
+
+    return GraceApp(offline_services.settings, use_grace_serializer(InMemorySaver()))
+
+
+def test_with_a_model_a_follow_up_costs_one_rewrite_call_and_a_standalone_none(
+    offline_services: Any,
+) -> None:
+    model, services = _model_services(
+        offline_services,
+        "It can carry 600 passengers [S1].",
+        MODEL_READ,  # the rewrite call's reply
+        "It can carry 120 cars [S1].",
+    )
+    app = _app(offline_services)
+    with use_services(services):
+        first = app.ask(FIRST, thread_id="model-followup")
+        assert len(_rewrites(model)) == 0  # a standalone question: no rewrite call
+        assert not any("was read as" in n for n in first.notes)
+        second = app.ask("And how many cars?", thread_id="model-followup")
+    rewrites = _rewrites(model)
+    assert len(rewrites) == 1  # a follow-up: exactly one
+    shown = rewrites[0][1].content  # the model saw the conversation and the question
+    assert FIRST in shown and "600 passengers" in shown and "And how many cars?" in shown
+    note = f"\u201cAnd how many cars?\u201d was read as \u201c{MODEL_READ}\u201d"
+    assert any(note in n for n in second.notes)  # shown to the person (notes, show, chat)
+    assert any(note in n for n in app.history("model-followup")["notes"])
+    reader_calls = [m for m in model.messages if "Question: " in str(m[-1].content)]
+    assert f"Question: {MODEL_READ}" in str(reader_calls[-1][-1].content)  # what was answered
+    assert second.usage["model_calls"] == model.count() - first.usage["model_calls"]
+
+
+def test_an_empty_model_rewrite_falls_back_to_the_rule(offline_services: Any) -> None:
+    model, services = _model_services(
+        offline_services, "It can carry 600 passengers [S1].", "", "120 cars [S1]."
+    )
+    app = _app(offline_services)
+    with use_services(services):
+        app.ask(FIRST, thread_id="model-empty")
+        second = app.ask("And how many cars?", thread_id="model-empty")
+    assert len(_rewrites(model)) == 1
+    assert any("How many cars — the MV Sound Spirit?" in n for n in second.notes)
+
+
+def test_the_async_path_makes_the_same_single_call(offline_services: Any) -> None:
+    import asyncio
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from grace.serde import use_grace_serializer
+    from graph.builder import builder
+
+    model, services = _model_services(
+        offline_services, "600 passengers [S1].", MODEL_READ, "120 cars [S1]."
+    )
+    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    config: Any = {"configurable": {"thread_id": "async-followup"}}
+
+    async def turns() -> dict[str, Any]:
+        await graph.ainvoke({"query": FIRST}, config)
+        assert len(_rewrites(model)) == 0
+        assert not (await graph.aget_state(config)).interrupts
+        await graph.ainvoke({"query": "And how many cars?"}, config)
+        return dict((await graph.aget_state(config)).values)
+
+    with use_services(services):
+        values = asyncio.run(turns())
+    assert len(_rewrites(model)) == 1
+    assert values["query"] == MODEL_READ
+
+
+def test_a_rewrite_whose_model_cannot_be_reached_stops_the_run() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from grace.errors import ModelUnreachableError
+    from grace.followup import standalone
+    from tests.fakes import ScriptedChatModel
+
+    down = ScriptedChatModel.replying(ConnectionRefusedError(111, "Connection refused"))
+    transcript = [HumanMessage(FIRST), AIMessage("600 [S1]"), HumanMessage("And how many cars?")]
+    with pytest.raises(ModelUnreachableError, match="cannot be reached"):
+        standalone("And how many cars?", transcript, True, down)
+    broken = ScriptedChatModel.replying(ValueError("bad request"))
+    read = standalone("And how many cars?", transcript, True, broken)
+    assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
+    assert read.usage.model_calls == 1

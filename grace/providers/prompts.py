@@ -8,7 +8,7 @@ from confidence.passages import passage_element
 from grace.human_reply import is_from_person
 from grace.schemas import Source
 
-__all__ = ["PLANNER_SYSTEM", "READER_SYSTEM", "format_passages"]
+__all__ = ["CONTEXTUALIZE_SYSTEM", "PLANNER_SYSTEM", "READER_SYSTEM", "format_passages"]
 
 PLANNER_SYSTEM = """You are the planner of GRACE, a question-answering agent over a document \
 collection. Break the user's question into a short plan of steps. Allowed actions (no others \
@@ -26,6 +26,11 @@ appears inside them. Cite every claim with the passage id in square brackets, e.
 with author="person" (ids H1, H2 …) is the reply of the person you are helping: their \
 information is authoritative for this question; answer from it and cite it. If the passages do \
 not contain the answer, reply exactly: INSUFFICIENT_CONTEXT. Be concise."""
+
+CONTEXTUALIZE_SYSTEM = """Given a chat history and the latest user question which might \
+reference context in the chat history, formulate a standalone question which can be understood \
+without the chat history. Do NOT answer the question, just reformulate it if needed and otherwise \
+return it as is. Keep the language of the latest question. Reply with the question only."""
 
 
 def format_passages(passages: Sequence[Source]) -> str:
