@@ -350,8 +350,8 @@ def load_document(
     text = _decode(data)
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm") or (suffix not in SUPPORTED_SUFFIXES and _looks_html(text)):
-        title, body = _html_to_text(text)
-        return LoadedDocument(source=source, title=title or path.stem, text=body)
+        title, body = _html_to_text(text)  # its headings as Markdown headings
+        return LoadedDocument(source=source, title=title or path.stem, text=body, is_markdown=True)
     if not text.strip():
         raise _DocumentLoadError("empty file")
     is_md = suffix in (".md", ".markdown")
@@ -398,6 +398,7 @@ class _HTMLText(HTMLParser):
         "blockquote pre main aside nav dd dt figure figcaption".split()
     )
     _SKIP = frozenset({"script", "style", "noscript", "template", "head"})
+    _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -406,6 +407,7 @@ class _HTMLText(HTMLParser):
         self._skip = 0
         self._in_title = False
         self._in_h1 = False
+        self._level = 0  # inside <hN>: its block is written as a Markdown heading
         self.title = ""
         self.h1 = ""
 
@@ -416,6 +418,8 @@ class _HTMLText(HTMLParser):
             self._skip += 1
         if tag in self._BLOCKS:
             self._flush()
+        if tag in self._HEADINGS:
+            self._level = int(tag[1])
         if tag == "h1" and not self.h1:
             self._in_h1 = True
 
@@ -426,6 +430,8 @@ class _HTMLText(HTMLParser):
             self._skip = max(0, self._skip - 1)
         if tag in self._BLOCKS:
             self._flush()
+        if tag in self._HEADINGS:
+            self._level = 0
         if tag == "h1":
             self._in_h1 = False
 
@@ -442,7 +448,7 @@ class _HTMLText(HTMLParser):
     def _flush(self) -> None:
         text = " ".join("".join(self._current).split())
         if text:
-            self.blocks.append(text)
+            self.blocks.append(f"{'#' * self._level} {text}" if self._level else text)
         self._current = []
 
     def close(self) -> None:
@@ -456,7 +462,7 @@ def _html_to_text(html: str) -> tuple[str, str]:
     parser.close()
     title = " ".join((parser.title or parser.h1).split())
     blocks = parser.blocks
-    if blocks and title and blocks[0] == " ".join(parser.h1.split()):
+    if blocks and title and blocks[0] == "# " + " ".join(parser.h1.split()):
         blocks = blocks[1:]  # the h1 is the title
     body = "\n\n".join(blocks)
     if not body.strip():
@@ -485,21 +491,48 @@ def split_paragraphs(
 ) -> list[str]:
     """Paragraph chunks: one per paragraph, headings joined to what follows, long ones split."""
     splitter = splitter or _splitter(chunk_size, chunk_overlap)
-    chunks: list[str] = []
+    return [chunk for chunk, _ in _located_paragraphs(text, chunk_size, splitter)]
+
+
+def _heading_title(line: str) -> tuple[int, str]:
+    """``## Safety ##`` → ``(2, "Safety")``."""
+    marks = line.lstrip()
+    level = len(marks) - len(marks.lstrip("#"))
+    return level, marks[level:].strip().rstrip("#").strip()
+
+
+def _located_paragraphs(
+    text: str, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+) -> list[tuple[str, str]]:
+    """:func:`split_paragraphs`' chunks, each with the heading path it sits under.
+
+    The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``.
+    """
+    chunks: list[tuple[str, str]] = []
     heading: list[str] = []
+    path: list[tuple[int, str]] = []
+
+    def add(para: str) -> None:
+        pieces: list[str] = []
+        _add_piece(pieces, para, chunk_size, splitter)
+        where = " > ".join(title for _, title in path if title)
+        chunks.extend((piece, where) for piece in pieces)
+
     for raw in _BLANK_RE.split(text.replace("\r\n", "\n").replace("\r", "\n")):
         para = raw.strip()
         if not para:
             continue
         if _HEADING_RE.match(para) and "\n" not in para:
             heading.append(para)
+            level, title = _heading_title(para)
+            path[:] = [*(p for p in path if p[0] < level), (level, title)]
             continue
         if heading:
             para = "\n".join([*heading, para])
             heading = []
-        _add_piece(chunks, para, chunk_size, splitter)
+        add(para)
     if heading:  # a trailing run of headings: split like any long paragraph
-        _add_piece(chunks, "\n".join(heading), chunk_size, splitter)
+        add("\n".join(heading))
     return chunks
 
 
@@ -522,9 +555,10 @@ def _chunk_document(
 ) -> list[_Chunk]:
     """Paragraph chunks; a converter's sections are chunked one by one and keep their place."""
     if not doc.sections:
-        return [
-            (c, {}) for c in split_paragraphs(doc.text, chunk_size=chunk_size, splitter=splitter)
-        ]
+        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter)
+        if not doc.is_markdown:  # plain text: no headings to locate by
+            return [(chunk, {}) for chunk, _ in paragraphs]
+        return [(chunk, _heading_location(where)) for chunk, where in paragraphs]
     chunks: list[_Chunk] = []
     for section in doc.sections:
         located: dict[str, str | int] = dict(section.metadata)
@@ -533,6 +567,13 @@ def _chunk_document(
         pieces = split_paragraphs(section.text, chunk_size=chunk_size, splitter=splitter)
         chunks.extend((piece, located) for piece in pieces)
     return chunks
+
+
+def _heading_location(heading_path: str) -> dict[str, str | int]:
+    """A chunk's location under ``heading_path``, as DOCX sections carry theirs."""
+    if not heading_path:
+        return {}
+    return {"heading_path": heading_path, "location": f"§ {heading_path}"}
 
 
 # ---------------------------------------------------------------------- writing

@@ -85,3 +85,22 @@ def test_mixed_folder_with_bad_pdfs_exits_with_partial_failure(grace: Any, docs_
     assert len(messages) == 2, result.stderr
     assert any("broken.pdf" in m and "corrupt" in m for m in messages), messages
     assert any("scan.pdf" in m and "OCR is not included" in m for m in messages), messages
+
+
+def test_markdown_and_html_answers_cite_their_heading_path(grace: Any, tmp_path: Path) -> None:
+    from tests.documents.test_documents_ingest import GUIDE_HTML, GUIDE_MD
+
+    folder = tmp_path / "guides"
+    folder.mkdir()
+    (folder / "staff.md").write_text(GUIDE_MD, "utf-8")
+    (folder / "visitor.html").write_text(GUIDE_HTML, "utf-8")
+    grace("ingest", str(folder), "--collection", "guides", "--json")
+    for question, source, where in [
+        ("Where are the fire exits?", "staff.md", "§ Safety > Fire exits"),
+        ("Where do visitors park?", "visitor.html", "§ Access > Parking"),
+    ]:
+        out = json.loads(grace("ask", question, "--collection", "guides", "--json").stdout)
+        cited = out["sources"] or (out["draft"] or {}).get("sources", [])
+        assert cited and cited[0]["source"] == source and cited[0]["location"] == where
+        shown = " ".join(grace("show", out["thread_id"]).stdout.split())
+        assert f"{source} {where}" in shown

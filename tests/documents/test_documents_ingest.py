@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -216,3 +217,49 @@ def test_a_pdf_s_hard_wrapped_lines_are_joined() -> None:
         "The guest fee per visit is 50 euros.\nMembers pay nothing.\n\nA new paragraph"
     )
     assert unwrap("料金は\n五十円です。\n次の\n行") == "料金は五十円です。\n次の行"
+
+
+GUIDE_MD = """# Staff guide
+
+Welcome to the depot.
+
+## Safety
+
+### Fire exits
+
+The fire exits are at the north stairwell and behind the paint store.
+
+## Pay
+
+Wages are paid on the last Friday of each month.
+"""
+
+GUIDE_HTML = """<!doctype html><html><head><title>Visitor guide</title></head><body>
+<h1>Visitor guide</h1><p>Opening hours vary.</p>
+<h2>Access</h2><h3>Parking</h3><p>Visitors park in the gravel lot beside the ferry ramp.</p>
+<h2>Food</h2><p>The canteen serves soup until two o'clock.</p>
+</body></html>"""
+
+
+def test_markdown_and_html_chunks_carry_their_heading_path(
+    store: CorpusStore, tmp_path: Path
+) -> None:
+    folder = tmp_path / "guides"
+    folder.mkdir()
+    (folder / "staff.md").write_text(GUIDE_MD, "utf-8")
+    (folder / "visitor.html").write_text(GUIDE_HTML, "utf-8")
+    report = ingest_paths(store, [folder], collection="guides")
+    assert report.files == 2 and not report.problems
+
+    def hit(query: str) -> Any:
+        return store.search(query, collection="guides", k=1).hits[0]
+
+    exits = hit("Where are the fire exits?")
+    assert exits.source == "staff.md" and "north stairwell" in exits.text
+    assert exits.location == "§ Safety > Fire exits"  # as DOCX: § heading > sub-heading
+    assert hit("When are wages paid?").location == "§ Pay"  # a new section replaces the path
+    assert hit("Welcome to the depot").location == ""  # under the title only: no section
+    parking = hit("Where do visitors park?")
+    assert parking.source == "visitor.html" and "gravel lot" in parking.text
+    assert parking.location == "§ Access > Parking"
+    assert hit("When does the canteen serve soup?").location == "§ Food"
