@@ -47,6 +47,7 @@ from grace.human_reply import (
     rests_on_the_person,
 )
 from grace.learned_decision import learned_decision, model_scores
+from grace.run_notes import gate_note
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -258,12 +259,8 @@ def _judge_and_gate(
             kept = gate.kept
             best = kept.score if kept is not None and kept.score is not None else 0.0
             tries = gate.regenerations
-            answer.note = (
-                f"The answer did not pass the quality gate (best score {best:.2f} < "
-                f"{gate_settings.pass_threshold:.2f} after {tries} regeneration"
-                f"{'' if tries == 1 else 's'}); its confidence was lowered by "
-                f"{answer.penalty:.2f}."
-            )
+            threshold = gate_settings.pass_threshold
+            answer.note = gate_note(step.step_id, best, threshold, tries, answer.penalty)
     factors = factors_for(services, step, answer.result, scores)
     answer.factors = factors.model_copy(
         update={

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
 
 from confidence import ActionDecision, Thresholds
 from grace.context import GraceContext
@@ -16,6 +17,7 @@ from grace.human_reply import (
     person_source,
 )
 from grace.learned_decision import decide_learned, model_scores
+from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
@@ -63,13 +65,16 @@ def _persons_answer(state: State) -> dict[str, Any]:
     )
     decision = person_decision(1.0, [source])
     emit("final", confidence=1.0, level=decision.level.value)
+    notes = notes_for_final(state.notes, None)  # not the gate's verdicts on GRACE's drafts
     return {
         "answer": state.edited_answer,
         "sources": [source],
         "confidence": 1.0,
         "level": decision.level,
         "decision": decision,
-        "notes": ["The answer was written by a person at an intervention (edit): it is final."],
+        "notes": Overwrite(
+            [*notes, "The answer was written by a person at an intervention (edit): it is final."]
+        ),
         "messages": [answer_message(state.edited_answer, [source], [])],
     }
 
@@ -123,12 +128,14 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         cited = ", ".join(s.source_id for s in sources)
         notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
     emit("final", confidence=overall, level=decision.level.value)
+    # the gate's notes on drafts that are not the final answer are left out
+    notes = notes_for_final([*state.notes, *notes], best.step_id if best is not None else None)
     return {
         "answer": answer,
         "sources": sources,
         "confidence": overall,
         "level": decision.level,
         "decision": decision,
-        "notes": notes,
-        "messages": [answer_message(answer, sources, [*state.notes, *notes])],
+        "notes": Overwrite(notes),
+        "messages": [answer_message(answer, sources, notes)],
     }
