@@ -17,7 +17,9 @@ Usage::
    (goal at 100k: >= 3,000 chunks/s, p50 <= 1 ms, peak RSS <= 450 MiB);
 5. peak memory (max RSS) of 3. and 4., each measured in its own subprocess;
 6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
-   (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`).
+   (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
+7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
+   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -36,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup")
+SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable")
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
 
@@ -174,6 +176,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.startup import startup
 
         result["startup"] = startup()
+    if "unreachable" in only:
+        from bench.unreachable import unreachable
+
+        result["unreachable"] = unreachable()
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -271,6 +277,16 @@ def table(result: dict[str, Any]) -> str:
                 f"(median of {st['runs']})",
                 "<= 0.5 s / <= 1 s",
                 verdict(st),
+            )
+        )
+    if u := result.get("unreachable"):
+        rows.append(
+            (
+                "7 unreachable model",
+                f"{u['seconds']:.2f} s to one line, exit {u['exit_status']} "
+                f"(median of {u['runs']})",
+                "<= 30 s",
+                verdict(u),
             )
         )
     header = ("benchmark", "figure", "goal", "")

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import openai
 import pytest
 
+from bench.unreachable import accepts_once
 from grace.errors import ModelUnreachableError
 from grace.providers.reach import connection_failure, describe_model, unreachable_error
 from graph.cli import MODEL_UNREACHABLE_EXIT
@@ -30,29 +28,6 @@ from tests.providers.openai_server import fake_openai
 QUESTION = "How many passengers can the MV Sound Spirit carry?"
 VERDICT = {"self_evaluation": 0.9, "query_coverage": 0.9, "rationale": "supported by S1"}
 ANSWER = "The MV Sound Spirit can carry 600 passengers [S1]."
-
-
-@contextmanager
-def accepts_once() -> Iterator[int]:
-    """A loopback port that accepts one connection, then refuses every other."""
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1)
-    port = listener.getsockname()[1]
-
-    def serve() -> None:
-        conn, _ = listener.accept()
-        conn.close()
-        listener.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield port
-    finally:
-        if thread.is_alive():
-            listener.close()
 
 
 _grace = run_cli_process
