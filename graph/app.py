@@ -293,6 +293,8 @@ class GraceApp:
             InvalidCollectionError: the context names an invalid collection.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
             ThreadBusyError: another run is working on the thread (nothing changed).
+            ModelUnreachableError: the model could not be connected to; the thread keeps its
+                last checkpoint and ``continue_run`` runs it on once the model answers.
         """
         question = validate_question(question, self.settings.run.max_question_chars)
         if context is not None and context.collection is not None:
@@ -313,7 +315,10 @@ class GraceApp:
         context: GraceContext | None = None,
         on_event: EventHandler | None = None,
     ) -> RunOutcome:
-        """Run an ``incomplete`` thread (its process died mid-run) on from its last checkpoint.
+        """Run an ``incomplete`` thread on from its last checkpoint.
+
+        A thread is incomplete when its process died mid-run, or its model could not be
+        reached (:class:`~grace.errors.ModelUnreachableError`).
 
         Raises:
             UnknownThreadError: no such thread.
