@@ -8,7 +8,9 @@ which can be combined:
   (``PlanDraft``), ``verdicts`` the judge's (``AnswerVerdict``), ``answers`` plain text calls
   (the reader); ``script.by_tool[schema]`` adds a queue for any other schema;
 - in call order (:meth:`ScriptedChatModel.replying`): one reply per call, whatever the kind;
-- fixed (:meth:`ScriptedChatModel.fixed`): a reply per kind that never runs out.
+- fixed (:meth:`ScriptedChatModel.fixed`): a reply per kind that never runs out;
+- reacting (:meth:`ScriptedChatModel.reacting`): a function of the call's kind and messages
+  computes each reply (a model that reads its input, e.g. one that obeys what it reads).
 
 Reply items: a ``dict`` → a tool call to the bound schema with these args; a ``str`` → a
 plain text reply (for a structured call: malformed output); :class:`RawToolArgs` → a tool
@@ -56,6 +58,8 @@ class Script:
     """Replies in call order, for calls whose kind has no queue of its own."""
     fixed: dict[str, Any] = field(default_factory=dict)
     """Replies that never run out, by kind (``text`` or a schema name)."""
+    react: Callable[[str, list[BaseMessage]], Any] | None = None
+    """Computes every reply from the call's kind and messages (the queues are then unused)."""
     calls: list[tuple[str, list[BaseMessage]]] = field(default_factory=list)
     """Every call: its kind and its messages."""
     bound_tools: list[list[str]] = field(default_factory=list)
@@ -110,6 +114,13 @@ class ScriptedChatModel(BaseChatModel):
     def fixed(cls, replies: dict[str, Any], *, latency: float = 0.0) -> ScriptedChatModel:
         """The same reply for every call of a kind (``text`` or a schema name)."""
         return cls(script=Script(fixed=dict(replies), latency=latency))
+
+    @classmethod
+    def reacting(
+        cls, react: Callable[[str, list[BaseMessage]], Any], *, latency: float = 0.0
+    ) -> ScriptedChatModel:
+        """Each reply is ``react(kind, messages)``: a model that reads what it is sent."""
+        return cls(script=Script(react=react, latency=latency))
 
     @property
     def calls(self) -> list[tuple[str, list[BaseMessage]]]:
@@ -172,7 +183,8 @@ class ScriptedChatModel(BaseChatModel):
         with self.script.lock:
             self.script.calls.append((kind, list(messages)))
             n = len(self.script.calls)
-            item = self.script.next_reply(kind)
+            react = self.script.react
+            item = react(kind, list(messages)) if react else self.script.next_reply(kind)
         if isinstance(item, BaseException):
             raise item
         return ChatResult(generations=[ChatGeneration(message=self._message(item, n))])

@@ -16,19 +16,22 @@ ROWS_PER_CHUNK = 1
 
 
 def rows_to_sections(rows: list[list[str]], sheet: str = "") -> list[Section]:
-    """Header + each row group as ``column: value`` lines; rows numbered as in the file."""
-    rows = [r for r in rows if any(cell.strip() for cell in r)]
-    if len(rows) < 2:
+    """Header + each row group as ``column: value`` lines; rows numbered as in the file.
+
+    Blank rows are skipped but still counted, so a row keeps the number a spreadsheet shows.
+    """
+    numbered = [(n, r) for n, r in enumerate(rows, start=1) if any(cell.strip() for cell in r)]
+    if len(numbered) < 2:
         raise ConvertError("empty table (no data rows under the header)")
-    header, data = rows[0], rows[1:]
+    header, data = numbered[0][1], numbered[1:]
     sections: list[Section] = []
     prefix = f"{sheet} " if sheet else ""
     for start in range(0, len(data), ROWS_PER_CHUNK):
         group = data[start : start + ROWS_PER_CHUNK]
-        first, last = start + 2, start + 1 + len(group)  # row 1 is the header
+        first, last = group[0][0], group[-1][0]
         lines = [
             "; ".join(f"{h.strip()}: {v.strip()}" for h, v in zip(header, row, strict=False))
-            for row in group
+            for _, row in group
         ]
         label = f"row {first}" if first == last else f"rows {first}-{last}"
         meta: dict[str, str | int] = {"row": first}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,11 @@ stats_st = st.builds(
     spread=unit,
 )
 
+# The default configuration weighs answer_margin (0.4) and multiplies by every answer check.
+checks_st = st.dictionaries(
+    st.sampled_from(["polarity", "swapped_term", "extra"]), unit, max_size=3
+)
+
 factors_st = st.builds(
     ConfidenceFactors,
     is_search_step=st.booleans(),
@@ -37,6 +43,8 @@ factors_st = st.builds(
     source_agreement=maybe_unit,
     llm_self_eval=maybe_unit,
     query_coverage=maybe_unit,
+    answer_margin=maybe_unit,
+    answer_checks=checks_st,
 )
 
 LEVEL_ORDER = [
@@ -55,6 +63,45 @@ def test_every_score_in_unit_interval(factors: ConfidenceFactors) -> None:
     assert all(0.0 <= v <= 1.0 for v in s.breakdown.values())
     assert all(v >= 0.0 for v in s.penalties.values())
     assert "tool_success" in s.breakdown
+    if not factors.is_search_step:
+        assert all(s.breakdown[f"check:{n}"] == v for n, v in factors.answer_checks.items())
+        if factors.answer_margin is not None:
+            assert s.breakdown["answer_margin"] == factors.answer_margin
+
+
+@settings(max_examples=300, deadline=None)
+@given(factors_st, unit, unit)
+def test_raising_answer_margin_never_lowers_an_answer_step(
+    factors: ConfidenceFactors, a: float, b: float
+) -> None:
+    lo, hi = sorted((a, b))
+    f_lo = factors.model_copy(update={"is_search_step": False, "answer_margin": lo})
+    f_hi = factors.model_copy(update={"is_search_step": False, "answer_margin": hi})
+    assert calc.calculate(f_hi).score >= calc.calculate(f_lo).score - 1e-12
+
+
+@settings(max_examples=300, deadline=None)
+@given(factors_st, st.sampled_from(["polarity", "swapped_term"]), unit, unit)
+def test_a_check_scales_an_answer_step_and_never_raises_it(
+    factors: ConfidenceFactors, name: str, a: float, b: float
+) -> None:
+    answer = factors.model_copy(update={"is_search_step": False})
+    lo, hi = sorted((a, b))
+    passed = answer.model_copy(update={"answer_checks": {**answer.answer_checks, name: 1.0}})
+    f_lo = answer.model_copy(update={"answer_checks": {**answer.answer_checks, name: lo}})
+    f_hi = answer.model_copy(update={"answer_checks": {**answer.answer_checks, name: hi}})
+    s_lo, s_hi, s_pass = (calc.calculate(f).score for f in (f_lo, f_hi, passed))
+    assert s_lo <= s_hi + 1e-12 and s_hi <= s_pass + 1e-12
+    if not calc.penalties(answer):  # no penalty: the check multiplies the score exactly
+        assert s_lo == pytest.approx(s_pass * lo, abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(factors_st)
+def test_answer_checks_and_margin_do_not_touch_a_search_step(factors: ConfidenceFactors) -> None:
+    search = factors.model_copy(update={"is_search_step": True})
+    bare = search.model_copy(update={"answer_checks": {}, "answer_margin": None})
+    assert calc.calculate(search) == calc.calculate(bare)
 
 
 @settings(max_examples=300, deadline=None)

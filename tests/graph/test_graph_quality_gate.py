@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from confidence import seed_config
-from grace.schemas import QualityCheck
+from confidence import AnswerJudgement, seed_config
+from grace.schemas import QualityCheck, StepResult, StepStatus, TokenUsage
 from grace.serde import use_grace_serializer
 from grace.services import build_services, use_services
 from grace.settings import GraceSettings
 from graph import builder
+from nodes.quality_gate import feedback_text, gate_applies, judge_usage
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
 
@@ -310,3 +311,92 @@ def test_quality_checks_survive_the_checkpointer(run: Any, checkpointer: Any) ->
     _, values, _ = run(model, checkpointer=checkpointer)
     assert [type(c) for c in values["quality"]] == [QualityCheck, QualityCheck]
     assert [c.kept for c in values["quality"]] == [False, True]
+
+
+# --- hand-derived values ------------------------------------------------------------------
+
+SUGGESTIONS = (
+    "Answer exactly what the question asks, every part of it. Use only facts stated in the "
+    "passages and cite each one as [S1], [S2] …."
+)
+
+
+def test_the_reader_gets_the_judges_score_rationale_and_suggestions(run: Any) -> None:
+    # verdict(0.2): self-evaluation 0.20 < the 0.50 pass threshold, coverage 0.5.
+    model = ScriptedChatModel.of(answers=[ANSWER_A, ANSWER_B], verdicts=[verdict(0.2), GOOD])
+    _, values, _ = run(model)
+    expected = (
+        "A reviewer said of a previous answer: The judge rated the answer 0.20 (< 0.50): "
+        "unsupported date Suggestions: The answer addresses about 50% of the question. "
+        + SUGGESTIONS
+    )
+    assert reader_prompts(model)[1].endswith(expected)
+    first, second = values["quality"]
+    assert first.feedback == "The judge rated the answer 0.20 (< 0.50): unsupported date"
+    assert second.feedback == "The judge rated the answer 0.95 (≥ 0.50): supported"
+    assert second.suggestions == []
+    # Two reader and two judge calls at 100 input / 20 output tokens each.
+    usage = values["results"]["s2"].token_usage
+    assert (usage.model_calls, usage.input_tokens, usage.output_tokens) == (4, 400, 80)
+
+
+def test_full_coverage_adds_no_coverage_suggestion(run: Any) -> None:
+    failing = {"self_evaluation": 0.3, "query_coverage": 1.0, "rationale": ""}
+    model = ScriptedChatModel.of(answers=[ANSWER_A, ANSWER_B], verdicts=[failing, GOOD])
+    run(model)
+    assert reader_prompts(model)[1].endswith(
+        "A reviewer said of a previous answer: The judge rated the answer 0.30 (< 0.50) "
+        "Suggestions: " + SUGGESTIONS
+    )
+
+
+def test_equal_scores_keep_the_earlier_answer(run: Any) -> None:
+    model = ScriptedChatModel.of(answers=[ANSWER_A, ANSWER_C], verdicts=[verdict(0.3)] * 2)
+    _, values, _ = run(model, max_regenerations=1)
+    assert [(c.attempt, c.score, c.kept) for c in values["quality"]] == [
+        (0, 0.3, True),
+        (1, 0.3, False),
+    ]
+    assert values["results"]["s2"].output == ANSWER_A
+
+
+def test_feedback_text_joins_feedback_and_suggestions() -> None:
+    check = QualityCheck(
+        step_id="s2", attempt=0, feedback="  rated 0.10  ", suggestions=["Cite.", "Be exact."]
+    )
+    assert feedback_text(check) == "rated 0.10 Suggestions: Cite. Be exact."
+    assert feedback_text(check.model_copy(update={"suggestions": []})) == "rated 0.10"
+    empty = check.model_copy(update={"feedback": " ", "suggestions": []})
+    assert feedback_text(empty) == (
+        "The previous answer did not pass review; answer more precisely."
+    )
+
+
+def test_judge_usage_is_the_judgements_cost() -> None:
+    judgement = AnswerJudgement(self_eval=0.5, model_calls=1, input_tokens=120, output_tokens=30)
+    assert judge_usage(judgement) == TokenUsage(model_calls=1, input_tokens=120, output_tokens=30)
+
+
+@pytest.mark.parametrize(
+    ("action", "status", "output", "enabled", "applies"),
+    [
+        ("reasoning", StepStatus.SUCCESS, "It opened in 1874 [S1].", True, True),
+        ("reasoning", StepStatus.SUCCESS, "  ", True, False),  # nothing to judge
+        ("reasoning", StepStatus.FAILED, "It opened in 1874 [S1].", True, False),
+        ("rag_search", StepStatus.SUCCESS, "passages", True, False),  # not an answer
+        ("reasoning", StepStatus.SUCCESS, "It opened in 1874 [S1].", False, False),  # off
+    ],
+)
+def test_gate_applies_only_to_a_completed_answer_when_enabled(
+    offline_services: Any,
+    action: str,
+    status: StepStatus,
+    output: str,
+    enabled: bool,
+    applies: bool,
+) -> None:
+    services = build_services(
+        settings_for(offline_services, enabled=enabled), store=offline_services.store
+    )
+    result = StepResult(step_id="s2", action=action, status=status, output=output)
+    assert gate_applies(services, result) is applies

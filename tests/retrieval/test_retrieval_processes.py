@@ -7,12 +7,15 @@ who holds it — never a traceback, never a damaged shard.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +48,60 @@ def _grace(data: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[
     )
 
 
-def _spawn(data: Path, *args: str) -> subprocess.Popen[str]:
+def _spawn(data: Path, *args: str, **extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [*CLI, *args],
-        env=_env(data),
+        env=_env(data, **extra),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def _wait_for(event: Callable[[], bool], proc: subprocess.Popen[str], what: str) -> None:
+    """Poll until ``event()`` holds; fail if ``proc`` ends first or after 120 s."""
+    deadline = time.monotonic() + 120
+    while not event():
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"the process ended before {what}: {proc.returncode}\n{out}\n{err}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"timed out waiting until {what}")
+        time.sleep(0.02)
+
+
+def _holder_pid(lock: Path) -> int | None:
+    """The pid a collection lock file names (its holder writes it once it holds the lock)."""
+    try:
+        first = lock.read_text(encoding="utf-8").split(maxsplit=1)
+    except OSError:
+        return None
+    return int(first[0]) if first and first[0].isdigit() else None
+
+
+def _has_open(proc: subprocess.Popen[str], path: Path) -> bool:
+    """Whether ``proc`` has ``path`` open (Linux ``/proc/<pid>/fd``)."""
+    try:
+        return any(os.readlink(fd) == str(path) for fd in Path(f"/proc/{proc.pid}/fd").iterdir())
+    except OSError:  # a descriptor closed while listing: look again
+        return False
+
+
+def _recorded(data: Path, collection: str) -> int:
+    """Documents of ``collection`` in the library record (0 before it exists)."""
+    db = data / "library.sqlite"
+    if not db.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as conn:
+        try:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM documents WHERE collection = ?", (collection,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # the table is not created yet
+            return 0
+    return int(row[0])
 
 
 def _answer(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
@@ -89,13 +137,24 @@ def test_ask_while_ingest_runs_waits_and_answers(tmp_path: Path) -> None:
     data = tmp_path / "data"
     docs = _big_corpus(tmp_path / "docs", files=60, paragraphs=40)
     _answer(_grace(data, "ask", QUESTION, "--json"))
+    lock = data / "qdrant" / "edge" / "grace.lock"
     ingest = _spawn(data, "ingest", str(docs), "--collection", "grace", "--json")
-    time.sleep(0.5)
-    asked = _grace(data, "ask", QUESTION, "--json")
+    # The ingest holds the collection once its pid is in the lock file. Stopped there, it
+    # keeps the lock for as long as this test needs, whatever the machine's speed.
+    _wait_for(lambda: _holder_pid(lock) == ingest.pid, ingest, "the ingest took the lock")
+    ingest.send_signal(signal.SIGSTOP)
+    try:
+        asked = _spawn(data, "ask", QUESTION, "--json", GRACE_RETRIEVAL__LOCK_TIMEOUT_SECONDS="170")
+        # The ask has opened the lock file the stopped ingest holds: it waits for the ingest.
+        _wait_for(lambda: _has_open(asked, lock), asked, "the ask reached the lock")
+        assert ingest.poll() is None and _holder_pid(lock) == ingest.pid  # they overlap
+    finally:
+        ingest.send_signal(signal.SIGCONT)
     out, err = ingest.communicate(timeout=180)
     assert ingest.returncode == 0, err
     report = json.loads(out)
-    _answer(asked)
+    ask_out, ask_err = asked.communicate(timeout=180)
+    _answer(subprocess.CompletedProcess(asked.args, asked.returncode, ask_out, ask_err))
     with open_store("edge", StoreOptions(path=data / "qdrant")) as store:
         assert len(store.list_sources("grace")) == report["files"] + 8  # + the sample corpus
         assert report["chunks"] == 60 * 40
@@ -146,19 +205,20 @@ def test_sigkill_during_ingest_then_rerun_loses_and_duplicates_nothing(tmp_path:
     data = tmp_path / "data"
     docs = _big_corpus(tmp_path / "docs", files=300, paragraphs=50)
     _answer(_grace(data, "ask", QUESTION, "--json"))
-    shard = data / "qdrant" / "edge" / "ledgers"
     ingest = _spawn(data, "ingest", str(docs), "--collection", "ledgers", "--json")
-    deadline = time.monotonic() + 120
-    while not shard.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.4)
+    # Each document's row goes into the library record before its chunks go into the store
+    # (grace/retrieval/library.py): two rows mean the first document's chunks were written.
+    _wait_for(lambda: _recorded(data, "ledgers") >= 2, ingest, "two documents were recorded")
     ingest.send_signal(signal.SIGKILL)
     ingest.communicate(timeout=60)
     assert ingest.returncode == -signal.SIGKILL
+    rows = _recorded(data, "ledgers")
     with open_store("edge", StoreOptions(path=data / "qdrant")) as store:
         partial = store.count("ledgers")
-    print("partial after SIGKILL:", partial)
-    assert 0 < partial < 300 * 50  # killed mid-way, with chunks already written
+    print("documents recorded / chunks stored after SIGKILL:", rows, partial)
+    assert 2 <= rows < 300  # killed mid-way
+    # Every recorded document but the last has all its 50 chunks; the last some or none.
+    assert (rows - 1) * 50 <= partial <= rows * 50
 
     rerun = _grace(data, "ingest", str(docs), "--collection", "ledgers", "--json")
     assert rerun.returncode == 0, rerun.stderr
