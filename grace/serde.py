@@ -26,7 +26,7 @@ from grace.schemas import (
     StepStatus,
     TokenUsage,
 )
-from grace.state import ReplanRequest
+from grace.state import ReplanRequest, StepTask
 
 __all__ = [
     "STATE_TYPES",
@@ -49,6 +49,7 @@ STATE_TYPES: tuple[type, ...] = (
     Source,
     StepResult,
     StepStatus,
+    StepTask,
     TokenUsage,
 )
 """Every project type stored in the graph state."""

@@ -18,6 +18,7 @@ from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 from grace.schemas import (
     ExecutionPlan,
     InterventionRecord,
+    PlanStep,
     QualityCheck,
     ReplanRecord,
     Source,
@@ -32,6 +33,7 @@ __all__ = [
     "ReplanRequest",
     "ReviewOutcome",
     "State",
+    "StepTask",
     "new_turn",
 ]
 
@@ -55,6 +57,22 @@ class ReplanRequest:
     """What asked for a new plan."""
     detail: str = ""
     """Failed step ids, the person's new question, or their response text."""
+
+
+@dataclass(kw_only=True)
+class StepTask:
+    """What one ``execute`` task gets through ``Send``: a plan step and what it may read."""
+
+    step: PlanStep
+    """The step to run."""
+    dependencies: list[StepResult] = field(default_factory=list)
+    """Results of the steps it depends on, in ``depends_on`` order."""
+    human_sources: list[Source] = field(default_factory=list)
+    """Information the person gave in ``response`` replies."""
+    defer_fallback: bool = False
+    """A transient failure after the last retry leaves the fallback to ``replan``."""
+    skip: str | None = None
+    """Why the step is not run (a dependency failed): it is recorded as SKIPPED."""
 
 
 @dataclass(kw_only=True)

@@ -182,7 +182,7 @@ class GraceApp:
         self.store = store
         self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
             checkpointer=checkpointer, store=store, name="grace"
-        )
+        ).with_config(max_concurrency=settings.run.max_parallel_steps)
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
 

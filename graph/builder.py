@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import RunnableLambda
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -27,7 +27,8 @@ from graph.routing import (
     INTERVENE_ROUTES,
     LevelRoute,
     confidence_router,
-    route_after_intervene,
+    intervene_router,
+    steps_or_confidence,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
@@ -37,7 +38,7 @@ from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
-__all__ = ["builder", "graph", "make_builder"]
+__all__ = ["builder", "graph", "make_builder", "twins"]
 
 
 def _is_transient(exc: Exception) -> bool:
@@ -49,36 +50,26 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
-_Node = Callable[[State, Runtime[GraceContext]], dict[str, Any]]
-_ANode = Callable[[State, Runtime[GraceContext]], Awaitable[dict[str, Any]]]
+def twins(
+    func: Callable[[Any, Runtime[GraceContext]], dict[str, Any]],
+    afunc: Callable[[Any, Runtime[GraceContext]], Awaitable[dict[str, Any]]],
+    name: str,
+) -> RunnableLambda[Any, dict[str, Any]]:
+    """A node with a sync and an async implementation, both ``(state, runtime)`` functions.
 
-
-class GraceNode(Runnable[State, dict[str, Any]]):
-    """A node with a sync and an async implementation, on public LangChain / LangGraph APIs.
-
-    ``invoke`` / ``stream`` call ``func``; ``ainvoke`` / ``astream`` await ``afunc`` (instead
-    of running ``func`` in the event loop's thread pool). Both get the run's
-    :class:`~langgraph.runtime.Runtime` from :func:`langgraph.runtime.get_runtime`. Untraced,
-    like a plain function given to ``add_node``: LangGraph traces the node itself.
+    LangChain's ``RunnableLambda(func, afunc)``: ``invoke`` / ``stream`` call ``func``,
+    ``ainvoke`` / ``astream`` await ``afunc`` on the event loop (instead of running
+    ``func`` in the loop's small thread pool: docs/architecture.md §7 says why). Each gets
+    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime`.
     """
 
-    def __init__(self, name: str, func: _Node, afunc: _ANode) -> None:
-        """Wrap ``func`` (sync) and ``afunc`` (async) as the node called ``name``."""
-        self.name = name
-        self.func = func
-        self.afunc = afunc
+    def sync(state: Any) -> dict[str, Any]:
+        return func(state, get_runtime(GraceContext))
 
-    def invoke(
-        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        """Run the sync implementation."""
-        return self.func(input, get_runtime(GraceContext))
+    async def asynchronous(state: Any) -> dict[str, Any]:
+        return await afunc(state, get_runtime(GraceContext))
 
-    async def ainvoke(
-        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        """Await the async implementation."""
-        return await self.afunc(input, get_runtime(GraceContext))
+    return RunnableLambda(sync, afunc=asynchronous, name=name)
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
@@ -95,7 +86,9 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
         """Compile the graph; ``checkpointer`` is given GRACE's allow-list first."""
         if isinstance(checkpointer, BaseCheckpointSaver):
             checkpointer = allow_grace_types(checkpointer)
-        return super().compile(checkpointer=checkpointer, **kwargs)
+        compiled = super().compile(checkpointer=checkpointer, **kwargs)
+        # At most ``run.max_parallel_steps`` ``execute`` tasks of a batch run at once.
+        return compiled.with_config(max_concurrency=get_settings().run.max_parallel_steps)
 
 
 def make_builder(
@@ -118,24 +111,20 @@ def make_builder(
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
-    nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
-        ("plan", plan, aplan, retry),
-        ("execute", execute, aexecute, retry),
-        ("confidence", confidence, aconfidence, retry),
-        ("intervene", intervene, aintervene, None),
-        ("replan", replan, areplan, retry),
-        ("finalize", finalize, afinalize, None),
-    ]
-    for name, func, afunc, policy in nodes:
-        b.add_node(name, GraceNode(name, func, afunc), retry_policy=policy)
+    b.add_node("plan", twins(plan, aplan, "plan"), retry_policy=retry)
+    b.add_node("execute", twins(execute, aexecute, "execute"), retry_policy=retry)
+    b.add_node("confidence", twins(confidence, aconfidence, "confidence"), retry_policy=retry)
+    b.add_node("intervene", twins(intervene, aintervene, "intervene"))
+    b.add_node("replan", twins(replan, areplan, "replan"), retry_policy=retry)
+    b.add_node("finalize", twins(finalize, afinalize, "finalize"))
     b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
     b.add_edge(START, "plan")
-    b.add_edge("plan", "execute")
-    b.add_edge("execute", "confidence")
+    b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
+    b.add_edge("execute", "confidence")  # once every task of the batch has finished
     b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
     b.add_edge("pause", "intervene")
-    b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
-    b.add_edge("replan", "execute")
+    b.add_conditional_edges("intervene", intervene_router, INTERVENE_ROUTES)
+    b.add_conditional_edges("replan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("finalize", END)
     return b
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -18,8 +19,13 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
 from grace.state import State, new_turn
-from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
-from nodes.common import context_of, question_of, unanswered_message
+from nodes.common import (
+    aservices_for,
+    context_of,
+    question_of,
+    services_for,
+    unanswered_message,
+)
 
 __all__ = [
     "aplan",
@@ -113,27 +119,36 @@ def _update(
     }
     if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
         update["messages"] = [HumanMessage(asked)]
-    return update
-
-
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Plan the run's question (yields its I/O: the store's collections, the planner)."""
-    ctx = context_of(runtime)
-    asked = question_of(state, services.settings.run.max_question_chars)
-    earlier = earlier_questions(state.messages, unanswered_message(state) is not None)
-    query = contextualize(asked, earlier) or asked  # a follow-up becomes a standalone question
-    collections = yield from ListCollections()
-    request = plan_request(services, ctx, query, collections=collections)
-    outcome = yield from PlanCall(request)
-    update = _update(state, services, ctx, request, outcome, asked)
-    if query != asked:
+    if request.query != asked:
         notes = update.get("notes")
         kept = list(notes.value) if isinstance(notes, Overwrite) else []
-        update["notes"] = Overwrite([*kept, rewrite_note(asked, query)])
+        update["notes"] = Overwrite([*kept, rewrite_note(asked, request.query)])
     return update
 
 
-plan = sync_node(_flow)
-"""The ``plan`` node for ``invoke`` / ``stream``."""
-aplan = async_node(_flow)
-"""The ``plan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""
+def _question(state: State, services: Services) -> tuple[str, str]:
+    """The question as asked and as planned (a follow-up made standalone)."""
+    asked = question_of(state, services.settings.run.max_question_chars)
+    earlier = earlier_questions(state.messages, unanswered_message(state) is not None)
+    return asked, contextualize(asked, earlier) or asked
+
+
+def plan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Plan the run's question: the store's collections, then the planner's proposal."""
+    services = services_for(runtime)
+    ctx = context_of(runtime)
+    asked, query = _question(state, services)
+    request = plan_request(services, ctx, query)
+    outcome = services.planner.plan(request)
+    return _update(state, services, ctx, request, outcome, asked)
+
+
+async def aplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+    """Async :func:`plan` (``planner.aplan``; the store listed off the event loop)."""
+    services = await aservices_for(runtime)
+    ctx = context_of(runtime)
+    asked, query = _question(state, services)
+    collections = await asyncio.to_thread(services.store.list_collections)
+    request = plan_request(services, ctx, query, collections=collections)
+    outcome = await services.planner.aplan(request)
+    return _update(state, services, ctx, request, outcome, asked)
