@@ -7,21 +7,27 @@ checkpointer). In your code compile ``builder`` with a checkpointer, or use
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.runnables import RunnableLambda
+from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
-from confidence import InterventionLevel
+from confidence import Factor, InterventionLevel
 from grace.context import GraceContext
+from grace.providers.base import Reader
+from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
+from grace.services import Services, build_services
 from grace.settings import get_settings
 from grace.state import InputState, OutputState, State
+from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
@@ -38,7 +44,7 @@ from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
-__all__ = ["builder", "graph", "make_builder", "twins"]
+__all__ = ["builder", "graph", "make_builder", "make_graph", "twins"]
 
 
 def _is_transient(exc: Exception) -> bool:
@@ -50,24 +56,27 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
+_Node = Callable[[Any, Runtime[GraceContext], Services | None], dict[str, Any]]
+_ANode = Callable[[Any, Runtime[GraceContext], Services | None], Awaitable[dict[str, Any]]]
+
+
 def twins(
-    func: Callable[[Any, Runtime[GraceContext]], dict[str, Any]],
-    afunc: Callable[[Any, Runtime[GraceContext]], Awaitable[dict[str, Any]]],
-    name: str,
+    func: _Node, afunc: _ANode, name: str, services: Services | None = None
 ) -> RunnableLambda[Any, dict[str, Any]]:
-    """A node with a sync and an async implementation, both ``(state, runtime)`` functions.
+    """A node with a sync and an async implementation, ``(state, runtime, services)`` functions.
 
     LangChain's ``RunnableLambda(func, afunc)``: ``invoke`` / ``stream`` call ``func``,
     ``ainvoke`` / ``astream`` await ``afunc`` on the event loop (instead of running
     ``func`` in the loop's small thread pool: docs/architecture.md §7 says why). Each gets
-    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime`.
+    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime` and the ``services``
+    given to the graph factory.
     """
 
     def sync(state: Any) -> dict[str, Any]:
-        return func(state, get_runtime(GraceContext))
+        return func(state, get_runtime(GraceContext), services)
 
     async def asynchronous(state: Any) -> dict[str, Any]:
-        return await afunc(state, get_runtime(GraceContext))
+        return await afunc(state, get_runtime(GraceContext), services)
 
     return RunnableLambda(sync, afunc=asynchronous, name=name)
 
@@ -93,13 +102,17 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
 
 def make_builder(
     level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+    *,
+    services: Services | None = None,
 ) -> GraceStateGraph:
-    """Wire the six nodes and their conditional edges.
+    """Wire the nodes and their conditional edges.
 
     Args:
         level_routes: Routes after ``confidence`` for some intervention levels, replacing
             GRACE's (:data:`graph.routing.LEVEL_ROUTES`): each a pure function of the state
             returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
+        services: The nodes' dependencies (store, tools, factors, reader …); without them,
+            those of :func:`grace.services.use_services`, else the process default.
 
     """
     run = get_settings().run
@@ -111,12 +124,16 @@ def make_builder(
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
-    b.add_node("plan", twins(plan, aplan, "plan"), retry_policy=retry)
-    b.add_node("execute", twins(execute, aexecute, "execute"), retry_policy=retry)
-    b.add_node("confidence", twins(confidence, aconfidence, "confidence"), retry_policy=retry)
-    b.add_node("intervene", twins(intervene, aintervene, "intervene"))
-    b.add_node("replan", twins(replan, areplan, "replan"), retry_policy=retry)
-    b.add_node("finalize", twins(finalize, afinalize, "finalize"))
+    nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
+        ("plan", plan, aplan, retry),
+        ("execute", execute, aexecute, retry),  # one task per ready step (``Send``)
+        ("confidence", confidence, aconfidence, retry),
+        ("intervene", intervene, aintervene, None),
+        ("replan", replan, areplan, retry),
+        ("finalize", finalize, afinalize, None),
+    ]
+    for name, func, afunc, policy in nodes:
+        b.add_node(name, twins(func, afunc, name, services), retry_policy=policy)
     b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
     b.add_edge(START, "plan")
     b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
@@ -127,6 +144,47 @@ def make_builder(
     b.add_conditional_edges("replan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("finalize", END)
     return b
+
+
+def make_graph(
+    *,
+    services: Services | None = None,
+    store: CorpusStore | None = None,
+    reader: Reader | None = None,
+    tools: Sequence[Tool | BaseTool] = (),
+    factors: Sequence[Factor] = (),
+    level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+    checkpointer: Checkpointer = None,
+    **compile_kwargs: Any,
+) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
+    """The compiled GRACE graph over the dependencies you pass in.
+
+    Args:
+        services: Start from these services; default: built from the settings
+            (:func:`grace.services.build_services`) over ``store``.
+        store: The document store (default: the settings').
+        reader: The answer generator instead of the engine's.
+        tools: Tools to register as plan actions (GRACE tools, or LangChain tools with the
+            role ``other``; see ``ToolRegistry.register`` for a role).
+        factors: Confidence factors to register (:class:`confidence.Factor`).
+        level_routes: Routes after ``confidence`` per level (:func:`make_builder`).
+        checkpointer: Given GRACE's msgpack allow-list, as in ``builder.compile``.
+        **compile_kwargs: Further ``compile`` arguments (``store``, ``name`` …).
+
+    A run's ``context`` (:class:`~grace.context.GraceContext`) carries its per-run choices:
+    model, user, collection, top-k. A run naming another model keeps these tools and factors.
+
+    """
+    if services is None:
+        services = build_services(store=store)
+    if reader is not None:
+        services = replace(services, reader=reader)
+    for tool in tools:
+        services.tools.register(tool)
+    for factor in factors:
+        services.calculator.factors.register(factor)
+    b = make_builder(level_routes, services=services)
+    return b.compile(checkpointer=checkpointer, **compile_kwargs)
 
 
 builder = make_builder()

@@ -488,9 +488,11 @@ def _scored(services: Services, state: State, batch: list[str], answer: _Answer 
     return scored
 
 
-def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def confidence(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Score the steps of the latest batch and take the decision."""
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
@@ -502,9 +504,11 @@ def confidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     return _update(services, runtime, state, scored, thresholds)
 
 
-async def aconfidence(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def aconfidence(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`confidence` (``ajudge``, the store's ``aget``)."""
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)

@@ -432,19 +432,23 @@ def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
     return {"can_retry": _can_retry(runtime), "defer_fallback": task.defer_fallback}
 
 
-def execute(task: StepTask, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def execute(
+    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Run one plan step (a ``Send`` from :func:`send_steps`) with the tools' sync ``run``."""
     if task.skip is not None:
         return _skipped(task)
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     args = _step_args(services, task, runtime)
     return _written(run_step(services, *args, **_retries(task, runtime)))
 
 
-async def aexecute(task: StepTask, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def aexecute(
+    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`execute`: the tool's ``arun`` as a task under its timeout."""
     if task.skip is not None:
         return _skipped(task)
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     args = _step_args(services, task, runtime)
     return _written(await arun_step(services, *args, **_retries(task, runtime)))

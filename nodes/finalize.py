@@ -39,15 +39,19 @@ def _best_answer(state: State) -> StepResult | None:
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 
-def finalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def finalize(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Assemble the run's output, decided with the user's (learned) thresholds."""
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     return _output(state, services, learned_thresholds(services, runtime, state.user_id))
 
 
-async def afinalize(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def afinalize(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`finalize` (thresholds via ``store.aget``)."""
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
 
 

@@ -30,6 +30,7 @@ from grace.hitl_chat import pause_message, source_lines
 from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
 from grace.schemas import InterventionRecord, StepResult
+from grace.services import Services
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask
 from nodes.common import answer_step, aservices_for, services_for, validate_question
@@ -161,9 +162,11 @@ _RESOLVED = HumanResponse(type="ignore")
 """A client ended the pause without a reply (``Command(goto=END)``): finish as it stands."""
 
 
-def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def intervene(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     try:
         request, reply = _ask_person(state, services.settings.run.max_question_chars)
     except GraphInterrupt:
@@ -174,9 +177,11 @@ def intervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     return _update(state, request, reply)
 
 
-async def aintervene(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def aintervene(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     try:
         request, reply = _ask_person(state, services.settings.run.max_question_chars)
     except GraphInterrupt:

@@ -133,9 +133,11 @@ def _question(state: State, services: Services) -> tuple[str, str]:
     return asked, contextualize(asked, earlier) or asked
 
 
-def plan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def plan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Plan the run's question: the store's collections, then the planner's proposal."""
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     ctx = context_of(runtime)
     asked, query = _question(state, services)
     request = plan_request(services, ctx, query)
@@ -143,9 +145,11 @@ def plan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     return _update(state, services, ctx, request, outcome, asked)
 
 
-async def aplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def aplan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`plan` (``planner.aplan``; the store listed off the event loop)."""
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     ctx = context_of(runtime)
     asked, query = _question(state, services)
     collections = await asyncio.to_thread(services.store.list_collections)

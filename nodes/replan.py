@@ -460,9 +460,11 @@ def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[
     }
 
 
-def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+def replan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Build the next plan, say which strategy and why (the store listed, the planner asked)."""
-    services = services_for(runtime)
+    services = services_for(runtime, services)
     trigger = replan_trigger(state)
     r = _round_of(state, runtime, services, services.store.list_collections())
     choice = _STRATEGIES[trigger](r)
@@ -472,9 +474,11 @@ def replan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
     return _update(state, r, trigger, choice)
 
 
-async def areplan(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
+async def areplan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
-    services = await aservices_for(runtime)
+    services = await aservices_for(runtime, services)
     trigger = replan_trigger(state)
     collections = await asyncio.to_thread(services.store.list_collections)
     r = _round_of(state, runtime, services, collections)
