@@ -1,8 +1,8 @@
 """GRACE's public Python surface: the graph, its context and the run helpers.
 
 ``builder``, ``graph``, ``make_builder`` and ``make_graph`` (from :mod:`graph.builder`) are
-loaded on first use, so that ``grace --help`` and other light commands do not pay for building the graph.
-They are properties of the package (not plain attributes) because importing the submodule
+loaded on first use, so that ``grace --help`` and other light commands do not pay for
+building the graph. They are properties of the package (not plain attributes) because importing the submodule
 ``graph.builder`` would otherwise rebind ``graph.builder`` to the module.
 """
 
