@@ -8,50 +8,61 @@ state holds, so checkpoints load silently and nothing else is ever revived from 
 
 from __future__ import annotations
 
-from typing import TypeVar, cast
+import dataclasses
+import enum
+from typing import TypeVar, cast, get_args, get_type_hints
 
 from langchain_core import messages as lc_messages
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from pydantic import BaseModel
 
-from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
-from grace.schemas import (
-    ExecutionPlan,
-    InterventionRecord,
-    PlanStep,
-    QualityCheck,
-    ReplanRecord,
-    Source,
-    StepResult,
-    StepStatus,
-    TokenUsage,
-)
-from grace.state import ReplanRequest
+from grace.state import State, StepTask
 
 __all__ = [
     "STATE_TYPES",
     "allow_grace_types",
     "grace_serializer",
     "msgpack_allowlist",
+    "state_types",
     "use_grace_serializer",
 ]
 
-STATE_TYPES: tuple[type, ...] = (
-    ActionDecision,
-    ConfidenceScore,
-    ExecutionPlan,
-    InterventionLevel,
-    InterventionRecord,
-    PlanStep,
-    QualityCheck,
-    ReplanRecord,
-    ReplanRequest,
-    Source,
-    StepResult,
-    StepStatus,
-    TokenUsage,
-)
-"""Every project type stored in the graph state."""
+_PROJECT = ("grace.", "confidence.")
+
+
+def _annotations(cls: type) -> list[object]:
+    if isinstance(cls, type) and issubclass(cls, BaseModel):
+        return [f.annotation for f in cls.model_fields.values()]
+    if dataclasses.is_dataclass(cls):
+        return list(get_type_hints(cls, include_extras=True).values())
+    return []
+
+
+def state_types(*roots: type) -> tuple[type, ...]:
+    """Every project class reachable from ``roots``' field types (models, enums, dataclasses).
+
+    Derived from the schema, so a type added to the state is allow-listed without a second
+    hand-kept list. The roots themselves are not included.
+    """
+    found: dict[str, type] = {}
+    todo: list[object] = [a for root in roots for a in _annotations(root)]
+    while todo:
+        hint = todo.pop()
+        todo.extend(get_args(hint))
+        if not isinstance(hint, type) or not hint.__module__.startswith(_PROJECT):
+            continue
+        key = f"{hint.__module__}.{hint.__qualname__}"
+        if key not in found and (
+            issubclass(hint, BaseModel | enum.Enum) or dataclasses.is_dataclass(hint)
+        ):
+            found[key] = hint
+            todo.extend(_annotations(hint))
+    return tuple(sorted(found.values(), key=lambda t: t.__name__))
+
+
+STATE_TYPES: tuple[type, ...] = (*state_types(State, StepTask), StepTask)
+"""Every project type stored in a checkpoint: the state's, and ``StepTask`` (``Send``'s payload)."""
 
 _MESSAGE_TYPES = (
     "AIMessage",

@@ -7,8 +7,8 @@ Every field is typed (pydantic models, enums, lists and dicts of them) so the st
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Annotated, Any, Literal, get_origin, get_type_hints
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -18,6 +18,7 @@ from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 from grace.schemas import (
     ExecutionPlan,
     InterventionRecord,
+    PlanStep,
     QualityCheck,
     ReplanRecord,
     Source,
@@ -32,6 +33,8 @@ __all__ = [
     "ReplanRequest",
     "ReviewOutcome",
     "State",
+    "THREAD_FIELDS",
+    "StepTask",
     "new_turn",
 ]
 
@@ -55,6 +58,22 @@ class ReplanRequest:
     """What asked for a new plan."""
     detail: str = ""
     """Failed step ids, the person's new question, or their response text."""
+
+
+@dataclass(kw_only=True)
+class StepTask:
+    """What one ``execute`` task gets through ``Send``: a plan step and what it may read."""
+
+    step: PlanStep
+    """The step to run."""
+    dependencies: list[StepResult] = field(default_factory=list)
+    """Results of the steps it depends on, in ``depends_on`` order."""
+    human_sources: list[Source] = field(default_factory=list)
+    """Information the person gave in ``response`` replies."""
+    defer_fallback: bool = False
+    """A transient failure after the last retry leaves the fallback to ``replan``."""
+    skip: str | None = None
+    """Why the step is not run (a dependency failed): it is recorded as SKIPPED."""
 
 
 @dataclass(kw_only=True)
@@ -132,35 +151,37 @@ ABANDONED_TURN_NOTE = (
 """Note of a turn that replaced an open one (a new question sent instead of a reply)."""
 
 
+THREAD_FIELDS = frozenset({"messages", "user_id", "query", "plan", "replan_budget", "usage"})
+"""State fields a new turn does not reset: the thread's transcript and user, and those ``plan``
+writes itself for the new turn (its question, plan, budget and usage)."""
+
+
+def _turn_reset(state: State) -> dict[str, Any]:
+    """Every other field of the state's schema at its default; reducer channels by ``Overwrite``."""
+    hints = get_type_hints(type(state), include_extras=True)
+    reset: dict[str, Any] = {}
+    for f in fields(state):
+        if f.name in THREAD_FIELDS:
+            continue
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        reducer = get_origin(hints[f.name]) is Annotated
+        reset[f.name] = Overwrite(default) if reducer else default
+    return reset
+
+
 def new_turn(state: State) -> dict[str, Any]:
     """The update that clears the previous turn's working state (empty on a thread's first).
 
     A thread holds one conversation: a second question on it is a new turn, planned and run
     from scratch, with ``messages`` (the transcript) kept. Without this, the new plan's step
-    ids would find the old turn's results and the old answer would come back. Reducer
-    channels are cleared with ``Overwrite``; the earlier turns stay in the checkpoint history.
+    ids would find the old turn's results and the old answer would come back. The reset is
+    derived from the schema: every field but :data:`THREAD_FIELDS` goes back to its default,
+    reducer channels through ``Overwrite``; the earlier turns stay in the checkpoint history.
     """
     if state.plan is None:
         return {}
+    reset = _turn_reset(state)
     # A pause (or a run stopped midway) has no answer yet: the chat / SDK sent a new question
     # instead of a reply. The CLI and GraceApp refuse that; here it is said, never silent.
-    dropped: list[str] = [] if state.answer else [ABANDONED_TURN_NOTE]
-    return {
-        "results": Overwrite({}),
-        "scores": Overwrite({}),
-        "interventions": Overwrite([]),
-        "replans": Overwrite([]),
-        "quality": Overwrite([]),
-        "notes": Overwrite(dropped),
-        "last_batch": [],
-        "decision": None,
-        "review": None,
-        "replan_request": None,
-        "replan_count": 0,
-        "human_sources": [],
-        "edited_answer": None,
-        "answer": "",
-        "sources": [],
-        "confidence": None,
-        "level": None,
-    }
+    reset["notes"] = Overwrite([] if state.answer else [ABANDONED_TURN_NOTE])
+    return reset

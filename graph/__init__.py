@@ -1,9 +1,10 @@
 """GRACE's public Python surface: the graph, its context and the run helpers.
 
-``builder``, ``graph`` and ``make_builder`` (from :mod:`graph.builder`) are loaded on first
-use, so that ``grace --help`` and other light commands do not pay for building the graph.
-They are properties of the package (not plain attributes) because importing the submodule
-``graph.builder`` would otherwise rebind ``graph.builder`` to the module.
+``builder``, ``graph``, ``make_builder`` and ``make_graph`` (from :mod:`graph.builder`) are
+loaded on first use, so that ``grace --help`` and other light commands do not pay for
+building the graph. They are properties of the package (not plain attributes) because
+importing the submodule ``graph.builder`` would otherwise rebind ``graph.builder`` to the
+module.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from graph.builder import builder, graph, make_builder
+    from graph.builder import builder, graph, make_builder, make_graph
 
-__all__ = ["builder", "graph", "make_builder"]
+__all__ = ["builder", "graph", "make_builder", "make_graph"]
 
 
 def _export(name: str) -> property:
@@ -33,6 +34,7 @@ class _Package(types.ModuleType):
     builder = _export("builder")
     graph = _export("graph")
     make_builder = _export("make_builder")
+    make_graph = _export("make_graph")
 
 
 sys.modules[__name__].__class__ = _Package

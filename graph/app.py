@@ -11,7 +11,7 @@ import contextlib
 import logging
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -81,6 +81,38 @@ def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]
     result = (values.get("results") or {}).get(request.get("step_id"))
     sources = [s.model_dump(include=_SOURCE_FIELDS) for s in getattr(result, "sources", [])]
     return {"answer": answer, "sources": sources}
+
+
+_OUTCOME_KEYS = ("answer", "sources", "confidence", "level", "notes", "usage", "results")
+"""The state a run's outcome is made of (streamed as ``values`` by :meth:`GraceApp._run`)."""
+
+
+def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[Any]) -> RunOutcome:
+    """The outcome of a thread whose state is ``values`` (paused if ``interrupts``)."""
+    usage = values.get("usage")
+    usage_dict = usage.model_dump() if usage is not None else {}
+    if interrupts:
+        request = interrupts[0].value
+        return RunOutcome(
+            status="interrupted",
+            thread_id=thread_id,
+            confidence=request.get("confidence"),
+            level=request.get("level"),
+            interrupt=request,
+            notes=list(values.get("notes", [])),
+            usage=usage_dict,
+            draft=_draft_of(request, dict(values)),
+        )
+    return RunOutcome(
+        status="completed",
+        thread_id=thread_id,
+        answer=values.get("answer"),
+        confidence=values.get("confidence"),
+        level=_level_name(values.get("level")),
+        sources=[s.model_dump(include=_SOURCE_FIELDS) for s in values.get("sources", [])],
+        notes=list(values.get("notes", [])),
+        usage=usage_dict,
+    )
 
 
 def _level_name(level: Any) -> str | None:
@@ -182,7 +214,7 @@ class GraceApp:
         self.store = store
         self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
             checkpointer=checkpointer, store=store, name="grace"
-        )
+        ).with_config(max_concurrency=settings.run.max_parallel_steps)
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
 
@@ -231,50 +263,34 @@ class GraceApp:
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
         config = self._config(thread_id)
+        values: dict[str, Any] = {}
+        interrupts: Sequence[Any] = ()
         # durability="sync": each step's checkpoint is written before the next step starts,
         # so a killed process resumes after its last completed step and never re-runs it.
+        # The outcome is read from the stream itself (its last values and any interrupt),
+        # not from the checkpoint again.
         for mode, chunk in self.graph.stream(
             payload,
             config,
             context=context,
-            stream_mode=["custom", "updates"],
+            stream_mode=["custom", "updates", "values"],
+            output_keys=list(_OUTCOME_KEYS),
             durability=DURABILITY,
         ):
             if mode == "custom" and on_event is not None and isinstance(chunk, dict):
                 on_event(chunk)
-        return self.outcome(thread_id)
+            elif mode == "values" and isinstance(chunk, dict):
+                values = chunk
+            elif mode == "updates" and isinstance(chunk, dict) and "__interrupt__" in chunk:
+                interrupts = chunk["__interrupt__"]
+        return _outcome_of(thread_id, values, interrupts)
 
     def outcome(self, thread_id: str) -> RunOutcome:
         """The thread's current outcome (completed or interrupted)."""
         snapshot = self.graph.get_state(self._config(thread_id))
-        values = snapshot.values
-        if not snapshot.created_at and not values:
+        if not snapshot.created_at and not snapshot.values:
             raise UnknownThreadError(f"unknown thread id '{thread_id}'")
-        usage = values.get("usage")
-        usage_dict = usage.model_dump() if usage is not None else {}
-        if snapshot.interrupts:
-            request = snapshot.interrupts[0].value
-            return RunOutcome(
-                status="interrupted",
-                thread_id=thread_id,
-                confidence=request.get("confidence"),
-                level=request.get("level"),
-                interrupt=request,
-                notes=list(values.get("notes", [])),
-                usage=usage_dict,
-                draft=_draft_of(request, values),
-            )
-        level = values.get("level")
-        return RunOutcome(
-            status="completed",
-            thread_id=thread_id,
-            answer=values.get("answer"),
-            confidence=values.get("confidence"),
-            level=_level_name(level),
-            sources=[s.model_dump(include=_SOURCE_FIELDS) for s in values.get("sources", [])],
-            notes=list(values.get("notes", [])),
-            usage=usage_dict,
-        )
+        return _outcome_of(thread_id, snapshot.values, snapshot.interrupts)
 
     def ask(
         self,

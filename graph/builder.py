@@ -7,27 +7,34 @@ checkpointer). In your code compile ``builder`` with a checkpointer, or use
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import RunnableLambda
+from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
-from confidence import InterventionLevel
+from confidence import Factor, InterventionLevel
 from grace.context import GraceContext
+from grace.providers.base import Reader
+from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
+from grace.services import Services, build_services
 from grace.settings import get_settings
 from grace.state import InputState, OutputState, State
+from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
     LevelRoute,
     confidence_router,
-    route_after_intervene,
+    intervene_router,
+    steps_or_confidence,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
@@ -37,7 +44,7 @@ from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
-__all__ = ["builder", "graph", "make_builder"]
+__all__ = ["builder", "graph", "make_builder", "make_graph", "twins"]
 
 
 def _is_transient(exc: Exception) -> bool:
@@ -49,36 +56,29 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
-_Node = Callable[[State, Runtime[GraceContext]], dict[str, Any]]
-_ANode = Callable[[State, Runtime[GraceContext]], Awaitable[dict[str, Any]]]
+_Node = Callable[[Any, Runtime[GraceContext], Services | None], dict[str, Any]]
+_ANode = Callable[[Any, Runtime[GraceContext], Services | None], Awaitable[dict[str, Any]]]
 
 
-class GraceNode(Runnable[State, dict[str, Any]]):
-    """A node with a sync and an async implementation, on public LangChain / LangGraph APIs.
+def twins(
+    func: _Node, afunc: _ANode, name: str, services: Services | None = None
+) -> RunnableLambda[Any, dict[str, Any]]:
+    """A node with a sync and an async implementation, ``(state, runtime, services)`` functions.
 
-    ``invoke`` / ``stream`` call ``func``; ``ainvoke`` / ``astream`` await ``afunc`` (instead
-    of running ``func`` in the event loop's thread pool). Both get the run's
-    :class:`~langgraph.runtime.Runtime` from :func:`langgraph.runtime.get_runtime`. Untraced,
-    like a plain function given to ``add_node``: LangGraph traces the node itself.
+    LangChain's ``RunnableLambda(func, afunc)``: ``invoke`` / ``stream`` call ``func``,
+    ``ainvoke`` / ``astream`` await ``afunc`` on the event loop (instead of running
+    ``func`` in the loop's small thread pool: docs/architecture.md §7 says why). Each gets
+    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime` and the ``services``
+    given to the graph factory.
     """
 
-    def __init__(self, name: str, func: _Node, afunc: _ANode) -> None:
-        """Wrap ``func`` (sync) and ``afunc`` (async) as the node called ``name``."""
-        self.name = name
-        self.func = func
-        self.afunc = afunc
+    def sync(state: Any) -> dict[str, Any]:
+        return func(state, get_runtime(GraceContext), services)
 
-    def invoke(
-        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        """Run the sync implementation."""
-        return self.func(input, get_runtime(GraceContext))
+    async def asynchronous(state: Any) -> dict[str, Any]:
+        return await afunc(state, get_runtime(GraceContext), services)
 
-    async def ainvoke(
-        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        """Await the async implementation."""
-        return await self.afunc(input, get_runtime(GraceContext))
+    return RunnableLambda(sync, afunc=asynchronous, name=name)
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
@@ -95,18 +95,24 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
         """Compile the graph; ``checkpointer`` is given GRACE's allow-list first."""
         if isinstance(checkpointer, BaseCheckpointSaver):
             checkpointer = allow_grace_types(checkpointer)
-        return super().compile(checkpointer=checkpointer, **kwargs)
+        compiled = super().compile(checkpointer=checkpointer, **kwargs)
+        # At most ``run.max_parallel_steps`` ``execute`` tasks of a batch run at once.
+        return compiled.with_config(max_concurrency=get_settings().run.max_parallel_steps)
 
 
 def make_builder(
     level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+    *,
+    services: Services | None = None,
 ) -> GraceStateGraph:
-    """Wire the six nodes and their conditional edges.
+    """Wire the nodes and their conditional edges.
 
     Args:
         level_routes: Routes after ``confidence`` for some intervention levels, replacing
             GRACE's (:data:`graph.routing.LEVEL_ROUTES`): each a pure function of the state
             returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
+        services: The nodes' dependencies (store, tools, factors, reader …); without them,
+            those of :func:`grace.services.use_services`, else the process default.
 
     """
     run = get_settings().run
@@ -120,24 +126,65 @@ def make_builder(
     )
     nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
         ("plan", plan, aplan, retry),
-        ("execute", execute, aexecute, retry),
+        ("execute", execute, aexecute, retry),  # one task per ready step (``Send``)
         ("confidence", confidence, aconfidence, retry),
         ("intervene", intervene, aintervene, None),
         ("replan", replan, areplan, retry),
         ("finalize", finalize, afinalize, None),
     ]
     for name, func, afunc, policy in nodes:
-        b.add_node(name, GraceNode(name, func, afunc), retry_policy=policy)
+        b.add_node(name, twins(func, afunc, name, services), retry_policy=policy)
     b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
     b.add_edge(START, "plan")
-    b.add_edge("plan", "execute")
-    b.add_edge("execute", "confidence")
+    b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
+    b.add_edge("execute", "confidence")  # once every task of the batch has finished
     b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
     b.add_edge("pause", "intervene")
-    b.add_conditional_edges("intervene", route_after_intervene, INTERVENE_ROUTES)
-    b.add_edge("replan", "execute")
+    b.add_conditional_edges("intervene", intervene_router, INTERVENE_ROUTES)
+    b.add_conditional_edges("replan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("finalize", END)
     return b
+
+
+def make_graph(
+    *,
+    services: Services | None = None,
+    store: CorpusStore | None = None,
+    reader: Reader | None = None,
+    tools: Sequence[Tool | BaseTool] = (),
+    factors: Sequence[Factor] = (),
+    level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
+    checkpointer: Checkpointer = None,
+    **compile_kwargs: Any,
+) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
+    """The compiled GRACE graph over the dependencies you pass in.
+
+    Args:
+        services: Start from these services; default: built from the settings
+            (:func:`grace.services.build_services`) over ``store``.
+        store: The document store (default: the settings').
+        reader: The answer generator instead of the engine's.
+        tools: Tools to register as plan actions (GRACE tools, or LangChain tools with the
+            role ``other``; see ``ToolRegistry.register`` for a role).
+        factors: Confidence factors to register (:class:`confidence.Factor`).
+        level_routes: Routes after ``confidence`` per level (:func:`make_builder`).
+        checkpointer: Given GRACE's msgpack allow-list, as in ``builder.compile``.
+        **compile_kwargs: Further ``compile`` arguments (``store``, ``name`` …).
+
+    A run's ``context`` (:class:`~grace.context.GraceContext`) carries its per-run choices:
+    model, user, collection, top-k. A run naming another model keeps these tools and factors.
+
+    """
+    if services is None:
+        services = build_services(store=store)
+    if reader is not None:
+        services = replace(services, reader=reader)
+    for tool in tools:
+        services.tools.register(tool)
+    for factor in factors:
+        services.calculator.factors.register(factor)
+    b = make_builder(level_routes, services=services)
+    return b.compile(checkpointer=checkpointer, **compile_kwargs)
 
 
 builder = make_builder()

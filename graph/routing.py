@@ -13,9 +13,12 @@ from collections.abc import Callable, Hashable, Mapping
 from types import MappingProxyType
 from typing import Literal
 
+from langgraph.types import Send
+
 from confidence import InterventionLevel
 from grace.state import State
 from nodes.common import pending_steps
+from nodes.execute import send_steps
 
 __all__ = [
     "CONFIDENCE_ROUTES",
@@ -26,8 +29,10 @@ __all__ = [
     "ask_the_person",
     "confidence_router",
     "go_on",
+    "intervene_router",
     "route_after_confidence",
     "route_after_intervene",
+    "steps_or_confidence",
 ]
 
 AfterConfidence = Literal["SILENT/NOTIFY", "CONFIRM/ESCALATE", "failed/low confidence", "all done"]
@@ -104,16 +109,38 @@ def route_after_confidence(
     return routes[level](state)
 
 
+def _fan_out(label: str, ends: Mapping[Hashable, str], state: State) -> str | list[Send]:
+    """``label``, or the ready steps as ``execute`` tasks when ``label`` leads there."""
+    return send_steps(state) if ends[label] == "execute" else label
+
+
 def confidence_router(
     routes: Mapping[InterventionLevel, LevelRoute] | None = None,
-) -> Callable[[State], AfterConfidence]:
-    """:func:`route_after_confidence` with ``routes`` overriding :data:`LEVEL_ROUTES`."""
+) -> Callable[[State], str | list[Send]]:
+    """:func:`route_after_confidence` with ``routes`` overriding :data:`LEVEL_ROUTES`.
+
+    Going on fans out: one ``Send`` to ``execute`` per ready step (:func:`send_steps`).
+    """
     table = {**LEVEL_ROUTES, **(routes or {})}
 
-    def route(state: State) -> AfterConfidence:
-        return route_after_confidence(state, table)
+    def route(state: State) -> str | list[Send]:
+        return _fan_out(route_after_confidence(state, table), CONFIDENCE_ROUTES, state)
 
     return route
+
+
+def intervene_router(state: State) -> str | list[Send]:
+    """:func:`route_after_intervene`; ``accept`` fans the ready steps out to ``execute``."""
+    return _fan_out(route_after_intervene(state), INTERVENE_ROUTES, state)
+
+
+def steps_or_confidence(state: State) -> str | list[Send]:
+    """After ``plan`` / ``replan``: the plan's ready steps as ``execute`` tasks.
+
+    A new plan with no step left to run (a replan that only keeps completed steps) goes
+    straight to ``confidence``, which decides on what the run has.
+    """
+    return send_steps(state) if pending_steps(state.plan, state.results) else "confidence"
 
 
 def route_after_intervene(state: State) -> AfterIntervene:

@@ -94,23 +94,31 @@ def is_done(result: StepResult | None) -> bool:
     return result is not None and result.status in (StepStatus.SUCCESS, StepStatus.PARTIAL)
 
 
-def services_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run: those of :func:`~grace.services.use_services`, else the default."""
+def services_for(
+    runtime: Runtime[GraceContext] | None, services: Services | None = None
+) -> Services:
+    """The run's services, with the chat model its context names.
+
+    ``services`` are those given to the graph factory (``graph.builder.make_graph``); without
+    them, those of :func:`~grace.services.use_services`, else the process default.
+    """
     from grace.services import get_services
 
-    return get_services().with_model(context_of(runtime).model)
+    return (services or get_services()).with_model(context_of(runtime).model)
 
 
-async def aservices_for(runtime: Runtime[GraceContext] | None) -> Services:
-    """Services for this run, for async nodes.
+async def aservices_for(
+    runtime: Runtime[GraceContext] | None, services: Services | None = None
+) -> Services:
+    """:func:`services_for` for async nodes.
 
     Built in a worker thread the first time: opening the store (and ingesting the sample
-    corpus) must not block the event loop.
+    corpus), or building another model's planner and reader, must not block the event loop.
     """
     from grace.services import ready_services
 
-    services = ready_services()
-    ready = services.ready_with_model(context_of(runtime).model) if services else None
+    base = services or ready_services()
+    ready = base.ready_with_model(context_of(runtime).model) if base else None
     if ready is not None:
         return ready
-    return await asyncio.to_thread(services_for, runtime)
+    return await asyncio.to_thread(services_for, runtime, services)

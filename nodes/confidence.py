@@ -59,10 +59,17 @@ from grace.schemas import (
 from grace.services import Services
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
-from nodes._flow import Flow, JudgeCall, ThresholdsFor, async_node, sync_node
-from nodes.common import answer_step, pending_steps
-from nodes.learning import user_of
-from nodes.quality_gate import gate_applies, gate_flow, judge_usage
+from nodes.common import answer_step, aservices_for, pending_steps, services_for
+from nodes.learning import alearned_thresholds, learned_thresholds, user_of
+from nodes.quality_gate import (
+    GateOutcome,
+    Judged,
+    agate,
+    ajudge,
+    gate,
+    gate_applies,
+    judge,
+)
 from nodes.replan import low_confidence_replan_due
 
 __all__ = [
@@ -228,40 +235,50 @@ class _Scored:
     """Quality-gate checks of the answer."""
     notes: list[str] = field(default_factory=list)
     """Notes for the final output (a failed gate's)."""
+    batch: list[str] = field(default_factory=list)
+    """The batch's step ids, in scoring order."""
 
 
-def _judge_and_gate(
+_Due = tuple[PlanStep, StepResult]
+"""The answer step and its result, due for the judge."""
+
+
+def _question(state: State) -> str:
+    assert state.plan is not None, "confidence runs after plan"
+    return state.plan.original_query
+
+
+def _answer_due(state: State, plan: ExecutionPlan, batch: list[str]) -> _Due | None:
+    """The plan's answer step if it is in the batch and did not fail: it gets judged."""
+    final = answer_step(plan)
+    if final is None or final.step_id not in batch:
+        return None
+    result = state.results[final.step_id]
+    return None if result.status == StepStatus.FAILED else (final, result)
+
+
+def _answer(
     services: Services,
-    runtime: Runtime[GraceContext],
     state: State,
-    plan: ExecutionPlan,
     step: PlanStep,
-    result: StepResult,
-    scores: dict[str, ConfidenceScore],
-) -> Flow[_Answer]:
-    """ONE judge call on the answer (self-evaluation + coverage), then the quality gate.
-
-    A passing gate reuses that judge call; only a failed gate spends more (regeneration
-    with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
-    """
-    question = plan.original_query
-    judgement = yield from JudgeCall(question, result)
-    usage = judge_usage(judgement)
-    result = result.model_copy(update={"token_usage": result.token_usage + usage})
+    judged: Judged,
+    outcome: GateOutcome | None,
+) -> _Answer:
+    """The answer step after its judge call (and quality gate, ``outcome``)."""
+    result, judgement, usage = judged.result, judged.judgement, judged.usage
     answer = _Answer(result=result, factors=ConfidenceFactors(), usage=usage)
-    if gate_applies(services, result):
-        gate = yield from gate_flow(services, runtime, state, question, step, result, judgement)
-        answer.result, judgement, answer.checks = gate.result, gate.judgement, gate.checks
-        answer.usage = usage + gate.usage
-        if gate.passed is False:
+    if outcome is not None:
+        answer.result, judgement, answer.checks = outcome.result, outcome.judgement, outcome.checks
+        answer.usage = usage + outcome.usage
+        if outcome.passed is False:
             gate_settings = services.settings.quality_gate
             answer.penalty = gate_settings.confidence_penalty
-            kept = gate.kept
+            kept = outcome.kept
             best = kept.score if kept is not None and kept.score is not None else 0.0
-            tries = gate.regenerations
+            tries = outcome.regenerations
             threshold = gate_settings.pass_threshold
             answer.note = gate_note(step.step_id, best, threshold, tries, answer.penalty)
-    factors = factors_for(services, step, answer.result, scores)
+    factors = factors_for(services, step, answer.result, state.scores)
     answer.factors = factors.model_copy(
         update={
             "llm_self_eval": judgement.self_eval,
@@ -270,6 +287,33 @@ def _judge_and_gate(
         }
     )
     return answer
+
+
+def _judge_and_gate(
+    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due
+) -> _Answer:
+    """ONE judge call on the answer (self-evaluation + coverage), then the quality gate.
+
+    A passing gate reuses that judge call; only a failed gate spends more (regeneration
+    with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
+    """
+    (step, result), question = due, _question(state)
+    judged = judge(services, question, result)
+    gated = gate_applies(services, judged.result)
+    outcome = gate(services, runtime, state, question, step, judged) if gated else None
+    return _answer(services, state, step, judged, outcome)
+
+
+async def _ajudge_and_gate(
+    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due
+) -> _Answer:
+    """Async :func:`_judge_and_gate` (``ajudge``, the tool's ``arun``)."""
+    (step, result), question = due, _question(state)
+    judged = await ajudge(services, question, result)
+    if not gate_applies(services, judged.result):
+        return _answer(services, state, step, judged, None)
+    outcome = await agate(services, runtime, state, question, step, judged)
+    return _answer(services, state, step, judged, outcome)
 
 
 def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
@@ -284,23 +328,33 @@ def _penalised(score: ConfidenceScore, penalty: float) -> ConfidenceScore:
     )
 
 
+def _batch(state: State, plan: ExecutionPlan) -> list[str]:
+    """The latest batch: steps with a result and no score yet, the skipped ones first.
+
+    ``execute`` tasks write only their own result; the batch is what they added since the
+    last ``confidence``, in the order they were sent (:func:`nodes.execute.send_steps`).
+    """
+    new = [s.step_id for s in plan.steps if s.step_id in state.results]
+    new = [sid for sid in new if sid not in state.scores]
+    skipped = [sid for sid in new if state.results[sid].status == StepStatus.SKIPPED]
+    return skipped + [sid for sid in new if sid not in skipped]
+
+
 def _score_batch(
     services: Services,
-    runtime: Runtime[GraceContext],
     state: State,
     plan: ExecutionPlan,
-) -> Flow[_Scored]:
+    batch: list[str],
+    answer: _Answer | None,
+) -> _Scored:
     """Score every step of the latest batch (the answer step after its judge and gate)."""
     steps = {s.step_id: s for s in plan.steps}
     out = _Scored(scores=dict(state.scores), results=dict(state.results))
     final = answer_step(plan)
-    for step_id in state.last_batch:
+    for step_id in batch:
         step, result = steps[step_id], out.results[step_id]
         penalty = 0.0
-        if final is not None and step_id == final.step_id and result.status != StepStatus.FAILED:
-            answer = yield from _judge_and_gate(
-                services, runtime, state, plan, step, result, out.scores
-            )
+        if answer is not None and final is not None and step_id == final.step_id:
             result, factors, penalty = answer.result, answer.factors, answer.penalty
             out.usage = out.usage + answer.usage
             out.checks.extend(answer.checks)
@@ -367,16 +421,16 @@ def _replan_request(
     failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
     if failed:
         return ReplanRequest(trigger="step_failed", detail=", ".join(failed))
-    after = replace(state, decision=decision, results=scored.results)
+    after = replace(state, decision=decision, results=scored.results, last_batch=scored.batch)
     if low_confidence_replan_due(after, services.settings.run.low_confidence_replans):
         return ReplanRequest(trigger="low_confidence")
     return None
 
 
 def _emit_scored(
-    services: Services, state: State, scored: _Scored, decision: ActionDecision, t: Thresholds
+    services: Services, scored: _Scored, decision: ActionDecision, t: Thresholds
 ) -> None:
-    for step_id in state.last_batch:
+    for step_id in scored.batch:
         emit(
             "step_scored",
             step_id=step_id,
@@ -387,19 +441,24 @@ def _emit_scored(
         emit("notice", level="notify", confidence=decision.score, message=decision.reason)
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Score the steps of the latest batch and take the decision (yields its I/O)."""
+def _update(
+    services: Services,
+    runtime: Runtime[GraceContext],
+    state: State,
+    scored: _Scored,
+    thresholds: Thresholds,
+) -> dict[str, Any]:
+    """The node's update: the batch's scores, the decision and any replan request."""
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
-    scored = yield from _score_batch(services, runtime, state, plan)
     user = user_of(services, runtime, state.user_id)
-    thresholds = yield from ThresholdsFor(user)
-    batch = [scored.results[s] for s in state.last_batch]
+    batch = [scored.results[s] for s in scored.batch]
     update: dict[str, Any] = {
         # Only the batch's entries: the state merges them in by step id.
-        "results": {s: scored.results[s] for s in state.last_batch},
-        "scores": {s: scored.scores[s] for s in state.last_batch},
+        "results": {s: scored.results[s] for s in scored.batch},
+        "scores": {s: scored.scores[s] for s in scored.batch},
         "usage": scored.usage,
+        "last_batch": scored.batch,
     }
     if user != state.user_id:
         update["user_id"] = user
@@ -415,11 +474,44 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     decision = _asks_the_person(batch, decision)
     update["replan_request"] = _replan_request(services, state, scored, batch, decision)
     update["decision"] = decision
-    _emit_scored(services, state, scored, decision, thresholds)
+    _emit_scored(services, scored, decision, thresholds)
     return update
 
 
-confidence = sync_node(_flow)
-"""The ``confidence`` node for ``invoke`` / ``stream``."""
-aconfidence = async_node(_flow)
-"""The ``confidence`` node for ``ainvoke`` / ``astream`` (``ajudge``, ``store.aget`` …)."""
+def _scored(services: Services, state: State, batch: list[str], answer: _Answer | None) -> _Scored:
+    assert state.plan is not None
+    scored = _score_batch(services, state, state.plan, batch, answer)
+    scored.batch = batch
+    return scored
+
+
+def confidence(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Score the steps of the latest batch and take the decision."""
+    services = services_for(runtime, services)
+    plan = state.plan
+    assert plan is not None, "confidence runs after plan"
+    batch = _batch(state, plan)
+    due = _answer_due(state, plan, batch)
+    answer = _judge_and_gate(services, runtime, state, due) if due else None
+    scored = _scored(services, state, batch, answer)
+    user = user_of(services, runtime, state.user_id)
+    thresholds = learned_thresholds(services, runtime, user)
+    return _update(services, runtime, state, scored, thresholds)
+
+
+async def aconfidence(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`confidence` (``ajudge``, the store's ``aget``)."""
+    services = await aservices_for(runtime, services)
+    plan = state.plan
+    assert plan is not None, "confidence runs after plan"
+    batch = _batch(state, plan)
+    due = _answer_due(state, plan, batch)
+    answer = await _ajudge_and_gate(services, runtime, state, due) if due else None
+    scored = _scored(services, state, batch, answer)
+    user = user_of(services, runtime, state.user_id)
+    thresholds = await alearned_thresholds(services, runtime, user)
+    return _update(services, runtime, state, scored, thresholds)

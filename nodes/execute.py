@@ -1,13 +1,18 @@
-"""``execute``: run every step whose dependencies are satisfied, concurrently.
+"""``execute``: run one plan step; the ready steps fan out to it with ``Send``.
 
-A step whose dependency failed or was skipped is SKIPPED. Each step runs under its timeout
-(``timeout_seconds``, else ``run.step_timeout_seconds``). Failures are of two kinds:
+:func:`send_steps` (the edge into ``execute``) sends one task per step whose dependencies
+are satisfied, so independent steps run concurrently as LangGraph tasks of one super-step, each
+with its own ``RetryPolicy``: a step that finished is checkpointed with its task's writes and
+is not run again when a sibling is retried or the process dies. A step whose dependency
+failed or was skipped is sent with ``skip`` set and recorded as SKIPPED. Each step runs
+under its timeout (``timeout_seconds``, else ``run.step_timeout_seconds``). Failures are of
+two kinds:
 
 - **transient** (:func:`is_transient_error`: a timeout, a connection error, HTTP 408 / 429 /
   5xx, a provider's rate-limit / unavailable error): while node attempts remain the node
-  raises :class:`TransientToolError` and LangGraph's ``RetryPolicy`` runs it again with
-  backoff (``run.retry_max_attempts``, ``run.retry_initial_interval``). Steps of the batch
-  that already finished are kept for the next attempt, not run again. After the last attempt
+  raises :class:`TransientToolError` and LangGraph's ``RetryPolicy`` runs that step's task
+  again with backoff (``run.retry_max_attempts``, ``run.retry_initial_interval``). Its
+  siblings are other tasks: they are neither waited for nor run again. After the last attempt
   the step FAILS: its ``fallback`` is left to ``replan`` (strategy ``fallback``, a fresh task
   with its own retries) while replans remain, else run at once;
 - **permanent** (anything else): the step fails at once and runs its ``fallback`` tool once.
@@ -21,28 +26,25 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import queue
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
+from langgraph.types import Send
 
 from grace.context import GraceContext
 from grace.errors import ModelUnreachableError
 from grace.events import emit
-from grace.schemas import PlanStep, StepResult, StepStatus, TokenUsage, ToolResult
+from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.services import Services
 from grace.settings import get_settings
-from grace.state import State
+from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
 from grace.tools.roles import is_ask
-from nodes._flow import Flow, Need, adrive, async_node, drive, sync_node
-from nodes.common import context_of, is_done, pending_steps
+from nodes.common import aservices_for, context_of, is_done, pending_steps, services_for
 
 __all__ = [
     "TransientToolError",
@@ -52,10 +54,8 @@ __all__ = [
     "is_transient_error",
     "partition_ready",
     "run_step",
+    "send_steps",
 ]
-
-
-T = TypeVar("T")
 
 
 class TransientToolError(RuntimeError):
@@ -143,61 +143,64 @@ def partition_ready(
     return ready, skipped
 
 
-class _DaemonThreads:
-    """Long-lived daemon worker threads that never make a caller wait for a free worker.
+def _skip_all(steps: list[PlanStep]) -> list[StepResult]:
+    """Nothing can run (an unsatisfiable plan): close the remaining steps instead of looping."""
+    return [
+        StepResult(
+            step_id=s.step_id,
+            action=s.action,
+            status=StepStatus.SKIPPED,
+            error="skipped: dependencies can never be satisfied",
+        )
+        for s in steps
+    ]
 
-    :meth:`submit` hands the call to an idle worker, and starts a new daemon thread when
-    none is idle, so a tool that hangs past its timeout only keeps its own thread (the
-    caller abandons it, as before) and never delays another call. Workers idle for
-    ``idle_seconds`` exit. Compared with a new thread per tool call this saves starting a
-    thread (and waiting for it to be scheduled) on every call.
+
+def send_steps(state: State) -> list[Send]:
+    """One ``execute`` task per ready step, and one per step to record as SKIPPED.
+
+    The edge into ``execute`` (after ``plan``, ``replan``, and ``confidence`` / ``intervene``
+    going on). Skipped steps come first, then the ready ones, each in plan order: the order
+    ``confidence`` scores the batch in.
     """
-
-    def __init__(self, idle_seconds: float = 60.0) -> None:
-        self._idle_seconds = idle_seconds
-        self._lock = threading.Lock()
-        self._idle = 0  # workers waiting for a job, minus jobs queued and not yet taken
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """Run ``fn(*args)`` in this thread's context on a daemon worker; its future."""
-        future: Future[T] = Future()
-        ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
-
-        def job() -> None:
-            if not future.set_running_or_notify_cancel():
-                return
-            try:
-                future.set_result(ctx.run(fn, *args))
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                future.set_exception(exc)
-
-        with self._lock:
-            spawn = self._idle == 0
-            if not spawn:
-                self._idle -= 1
-        self._jobs.put(job)
-        if spawn:
-            threading.Thread(target=self._work, name="grace-tool", daemon=True).start()
-        return future
-
-    def _work(self) -> None:
-        while True:
-            try:
-                job = self._jobs.get(timeout=self._idle_seconds)
-            except queue.Empty:
-                with self._lock:
-                    if self._idle > 0:  # no job is reserved for this worker: leave
-                        self._idle -= 1
-                        return
-                continue  # a job was queued for this worker just now: take it
-            job()
-            del job
-            with self._lock:
-                self._idle += 1
+    results = state.results
+    pending = pending_steps(state.plan, results)
+    ready, skipped = partition_ready(pending, results)
+    if not ready and not skipped:
+        skipped = _skip_all(pending)
+    defer = state.replan_count < state.replan_budget
+    sends = [
+        Send("execute", StepTask(step=_step_of(state, r.step_id), skip=r.error)) for r in skipped
+    ]
+    for step in ready:
+        task = StepTask(
+            step=step,
+            dependencies=[results[d] for d in step.depends_on],
+            human_sources=list(state.human_sources),
+            defer_fallback=defer,
+        )
+        sends.append(Send("execute", task))
+    return sends
 
 
-_threads = _DaemonThreads()
+def _step_of(state: State, step_id: str) -> PlanStep:
+    assert state.plan is not None
+    return next(s for s in state.plan.steps if s.step_id == step_id)
+
+
+def _in_daemon_thread(tool: Any, call: ToolCall, env: ToolEnv) -> Future[ToolResult]:
+    """Run ``tool.run`` in a daemon thread of its own (in this thread's context)."""
+    future: Future[ToolResult] = Future()
+    ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
+
+    def job() -> None:
+        try:
+            future.set_result(ctx.run(tool.run, call, env))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            future.set_exception(exc)
+
+    threading.Thread(target=job, name="grace-tool", daemon=True).start()
+    return future
 
 
 def _call_tool(
@@ -205,12 +208,11 @@ def _call_tool(
 ) -> tuple[ToolResult, bool]:
     """Run one tool under ``timeout``; return its result and whether a failure is transient.
 
-    The tool runs in a daemon thread (:class:`_DaemonThreads`): a tool that hangs past its
-    timeout is abandoned (it cannot block the run, nor the interpreter's exit). A tool whose
-    ``runs_inline(env)`` is true (a search over an in-process store: CPU only, nothing to
-    hang on) runs in the caller's thread instead, saving two thread hand-offs; if it still
-    took longer than ``timeout`` its result is discarded as timed out, as a thread's would
-    have been.
+    The tool runs in a daemon thread: a tool that hangs past its timeout is abandoned (it
+    cannot block the run, nor the interpreter's exit). A tool whose ``runs_inline(env)`` is
+    true (a search over an in-process store: CPU only, nothing to hang on) runs in the
+    caller's thread instead, saving two thread hand-offs; if it still took longer than
+    ``timeout`` its result is discarded as timed out, as a thread's would have been.
     """
     tool = services.tools.get(action)
     started = time.perf_counter()
@@ -220,7 +222,7 @@ def _call_tool(
             if time.perf_counter() - started > timeout:
                 return _timed_out(action, timeout)
         else:
-            result = _threads.submit(tool.run, call, env).result(timeout=timeout)
+            result = _in_daemon_thread(tool, call, env).result(timeout=timeout)
     except FutureTimeout:
         return _timed_out(action, timeout)
     except ModelUnreachableError:  # the model cannot be connected to: the run stops, resumable
@@ -280,53 +282,38 @@ async def _acall_tool(
     return result, False
 
 
-@dataclass(frozen=True)
-class _CallTool(Need[tuple[ToolResult, bool]]):
-    """One tool call under its timeout → its result and whether a failure is transient."""
-
-    action: str
-    call: ToolCall
-    env: ToolEnv
-    timeout: float
-
-    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> _Called:
-        """In a daemon thread (or inline), see :func:`_call_tool`."""
-        return _call_tool(services, self.action, self.call, self.env, self.timeout)
-
-    async def aserve(self, services: Services, runtime: Runtime[GraceContext] | None) -> _Called:
-        """As a task under an ``asyncio`` timeout, see :func:`_acall_tool`."""
-        return await _acall_tool(services, self.action, self.call, self.env, self.timeout)
-
-
-_Called = tuple[ToolResult, bool]
-
-
-def _step_flow(
-    services: Services,
-    step: PlanStep,
-    call: ToolCall,
-    env: ToolEnv,
-    timeout: float,
-    *,
-    can_retry: bool,
-    defer_fallback: bool,
-) -> Flow[StepResult]:
-    """The logic of one step (:mod:`nodes._flow`): the tool call, then possibly its fallback."""
-    emit("step_started", step_id=step.step_id, action=step.action)
-    started_at = time.time()
-    result, transient = yield from _CallTool(step.action, call, env, timeout)
+def _after_first_call(
+    step: PlanStep, result: ToolResult, transient: bool, *, can_retry: bool
+) -> None:
+    """Raise for a retry of a transient failure, or say that no retry is left."""
     if transient and not result.success:
         if can_retry:
             raise TransientToolError(f"step {step.step_id}: {result.error}")
         result.error = f"{result.error} (transient; no retry left)"
-    action, used_fallback, usage = step.action, False, result.usage
-    run_fallback = not (transient and defer_fallback)
-    if not result.success and step.fallback and step.fallback in services.tools and run_fallback:
-        first_error = result.error
-        result, _ = yield from _CallTool(step.fallback, call, env, timeout)
-        action, used_fallback, usage = step.fallback, True, usage + result.usage
+
+
+def _fallback_due(
+    services: Services, step: PlanStep, result: ToolResult, transient: bool, defer: bool
+) -> str | None:
+    """The fallback tool to run now, if any (a deferred one is left to ``replan``)."""
+    if result.success or not step.fallback or step.fallback not in services.tools:
+        return None
+    return None if transient and defer else step.fallback
+
+
+def _step_result(
+    step: PlanStep,
+    first: ToolResult,
+    fallback: tuple[str, ToolResult] | None,
+    started_at: float,
+) -> StepResult:
+    """The step's result from its tool call (and its fallback's); emits ``step_finished``."""
+    action, result, usage = step.action, first, first.usage
+    if fallback is not None:
+        action, result = fallback
+        usage = usage + result.usage
         if result.error is None:
-            result.error = f"{step.action} failed ({first_error}); used fallback {action}"
+            result.error = f"{step.action} failed ({first.error}); used fallback {action}"
     abstained = result.confidence_factors.get("abstained", 0.0) > 0
     status = (
         StepStatus.FAILED
@@ -345,7 +332,7 @@ def _step_flow(
         execution_time_ms=round((time.time() - started_at) * 1000, 3),
         token_usage=usage,
         factors=result.confidence_factors,
-        used_fallback=used_fallback,
+        used_fallback=fallback is not None,
         started_at=started_at,
         finished_at=time.time(),
     )
@@ -371,17 +358,22 @@ def run_step(
     """Run one step with its timeout and fallback.
 
     Raises:
-        TransientToolError: only when ``can_retry`` and the failure is transient (the node
+        TransientToolError: only when ``can_retry`` and the failure is transient (the task
             is retried by LangGraph); otherwise never raises.
 
     With ``defer_fallback``, a step that failed transiently (retries used up) does not run
     its fallback here: ``replan`` switches it to the fallback.
     """
     timeout = step.timeout_seconds or default_timeout
-    flow = _step_flow(
-        services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
-    )
-    return drive(flow, services, None)
+    emit("step_started", step_id=step.step_id, action=step.action)
+    started_at = time.time()
+    first, transient = _call_tool(services, step.action, call, env, timeout)
+    _after_first_call(step, first, transient, can_retry=can_retry)
+    fallback = _fallback_due(services, step, first, transient, defer_fallback)
+    second = None
+    if fallback is not None:
+        second = (fallback, _call_tool(services, fallback, call, env, timeout)[0])
+    return _step_result(step, first, second, started_at)
 
 
 async def arun_step(
@@ -396,195 +388,75 @@ async def arun_step(
 ) -> StepResult:
     """Async :func:`run_step`: the tool's ``arun`` under ``asyncio`` timeouts."""
     timeout = step.timeout_seconds or default_timeout
-    flow = _step_flow(
-        services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
-    )
-    return await adrive(flow, services, None)
+    emit("step_started", step_id=step.step_id, action=step.action)
+    started_at = time.time()
+    first, transient = await _acall_tool(services, step.action, call, env, timeout)
+    _after_first_call(step, first, transient, can_retry=can_retry)
+    fallback = _fallback_due(services, step, first, transient, defer_fallback)
+    second = None
+    if fallback is not None:
+        second = (fallback, (await _acall_tool(services, fallback, call, env, timeout))[0])
+    return _step_result(step, first, second, started_at)
 
 
-_carried_lock = threading.Lock()
-_carried: dict[str, dict[str, StepResult]] = {}
-"""Results finished by an attempt that was then retried, by task id: the retry reuses them
-instead of running those steps again. Removed when the task returns."""
-
-
-def _attempt(runtime: Runtime[GraceContext] | None) -> tuple[str | None, bool]:
-    """This task's id and whether another attempt remains after this one."""
+def _can_retry(runtime: Runtime[GraceContext] | None) -> bool:
+    """Whether another attempt of this task remains after this one."""
     info = getattr(runtime, "execution_info", None) if runtime is not None else None
     if info is None:  # called outside a graph run: no retry machinery
-        return None, False
-    return info.task_id, info.node_attempt < get_settings().run.retry_max_attempts
+        return False
+    return bool(info.node_attempt < get_settings().run.retry_max_attempts)
 
 
-def _run_one(
-    services: Services,
-    step: PlanStep,
-    call: ToolCall,
-    env: ToolEnv,
-    timeout: float,
-    can_retry: bool,
-    defer_fallback: bool,
-) -> StepResult | TransientToolError:
-    try:
-        return run_step(
-            services, step, call, env, timeout, can_retry=can_retry, defer_fallback=defer_fallback
-        )
-    except TransientToolError as exc:
-        return exc
+def _skipped(task: StepTask) -> dict[str, Any]:
+    step = task.step
+    result = StepResult(
+        step_id=step.step_id, action=step.action, status=StepStatus.SKIPPED, error=task.skip
+    )
+    return _written(result)
 
 
-@dataclass
-class _Batch:
-    """One ``execute`` attempt: what to run, what is already known, how to finish."""
+def _written(result: StepResult) -> dict[str, Any]:
+    """The task's update: its result (merged in by step id) and the usage it spent."""
+    return {"results": {result.step_id: result}, "usage": result.token_usage}
 
-    services: Services
-    env: ToolEnv
-    results: dict[str, StepResult]
-    ready: list[PlanStep]
-    skipped: list[StepResult]
-    todo: list[tuple[PlanStep, ToolCall]]
-    outcomes: list[StepResult | TransientToolError]
-    task_id: str | None
+
+def _step_args(
+    services: Services, task: StepTask, runtime: Runtime[GraceContext]
+) -> tuple[PlanStep, ToolCall, ToolEnv, float]:
+    """The step, its tool call, the run's tool environment and the default timeout."""
+    call = ToolCall(
+        step=task.step, dependencies=task.dependencies, human_sources=task.human_sources
+    )
+    env = services.tool_env(context_of(runtime))
+    return task.step, call, env, services.settings.run.step_timeout_seconds
+
+
+class _Retries(TypedDict):
     can_retry: bool
     defer_fallback: bool
-    timeout: float
-    max_parallel: int
 
 
-def _prepare(state: State, runtime: Runtime[GraceContext], services: Services) -> _Batch:
-    """Ready and skipped steps, their tool calls, and results carried from a retried attempt."""
-    env = services.tool_env(context_of(runtime))
-    results = state.results  # read only: the update carries the new results
-    ready, skipped = partition_ready(pending_steps(state.plan, results), results)
-    if not ready and not skipped:
-        # Nothing can run (an unsatisfiable plan): close the remaining steps instead of looping.
-        skipped = [
-            StepResult(
-                step_id=s.step_id,
-                action=s.action,
-                status=StepStatus.SKIPPED,
-                error="skipped: dependencies can never be satisfied",
-            )
-            for s in pending_steps(state.plan, results)
-        ]
-    settings = services.settings.run
-    calls = [
-        ToolCall(
-            step=step,
-            dependencies=[results[d] for d in step.depends_on],
-            human_sources=list(state.human_sources),
-        )
-        for step in ready
-    ]
-    task_id, can_retry = _attempt(runtime)
-    with _carried_lock:
-        carried = _carried.get(task_id, {}) if task_id is not None else {}
-    return _Batch(
-        services=services,
-        env=env,
-        results=results,
-        ready=ready,
-        skipped=skipped,
-        todo=[(s, c) for s, c in zip(ready, calls, strict=True) if s.step_id not in carried],
-        outcomes=[carried[s.step_id] for s in ready if s.step_id in carried],
-        task_id=task_id,
-        can_retry=can_retry,
-        defer_fallback=state.replan_count < state.replan_budget,
-        timeout=settings.step_timeout_seconds,
-        max_parallel=max(1, settings.max_parallel_steps),
-    )
+def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
+    return {"can_retry": _can_retry(runtime), "defer_fallback": task.defer_fallback}
 
 
-def _finish(batch: _Batch) -> dict[str, Any]:
-    """The node's update; raise for a retry if a step failed transiently.
-
-    Steps that finished in a retried attempt are kept for the next one.
-    """
-    outcomes = batch.outcomes
-    errors = [o for o in outcomes if isinstance(o, TransientToolError)]
-    finished = [o for o in outcomes if isinstance(o, StepResult)]
-    task_id = batch.task_id
-    if errors:
-        if task_id is not None:
-            with _carried_lock:
-                _carried[task_id] = {r.step_id: r for r in finished}
-        raise TransientToolError("; ".join(str(e) for e in errors))
-    if task_id is not None:
-        with _carried_lock:
-            _carried.pop(task_id, None)
-    by_id = {r.step_id: r for r in finished}
-    new: list[StepResult] = list(batch.skipped) + [by_id[s.step_id] for s in batch.ready]
-    usage = sum((r.token_usage for r in new), TokenUsage())
-    return {
-        "results": {r.step_id: r for r in new},  # merged into the state by step id
-        "last_batch": [r.step_id for r in new],
-        "usage": usage,
-        "review": None,
-    }
+def execute(
+    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Run one plan step (a ``Send`` from :func:`send_steps`) with the tools' sync ``run``."""
+    if task.skip is not None:
+        return _skipped(task)
+    services = services_for(runtime, services)
+    args = _step_args(services, task, runtime)
+    return _written(run_step(services, *args, **_retries(task, runtime)))
 
 
-_Outcome = StepResult | TransientToolError
-
-
-@dataclass(frozen=True)
-class _RunBatch(Need[list[_Outcome]]):
-    """Run the batch's steps concurrently (at most ``run.max_parallel_steps`` at a time)."""
-
-    batch: _Batch
-
-    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> list[_Outcome]:
-        """Threads; each tool call in a daemon thread (one step runs in this thread)."""
-        batch = self.batch
-        env, todo = batch.env, batch.todo
-        timeout, can_retry, defer = batch.timeout, batch.can_retry, batch.defer_fallback
-        if len(todo) == 1:
-            step, call = todo[0]
-            return [_run_one(services, step, call, env, timeout, can_retry, defer)]
-        limit = threading.BoundedSemaphore(batch.max_parallel)
-
-        def bounded(step: PlanStep, call: ToolCall) -> _Outcome:
-            with limit:
-                return _run_one(services, step, call, env, timeout, can_retry, defer)
-
-        # Each step waits at most for its tool's timeout (twice with a fallback): ``result``
-        # returns once every step has.
-        futures = [_threads.submit(bounded, s, c) for s, c in todo]
-        return [f.result() for f in futures]
-
-    async def aserve(
-        self, services: Services, runtime: Runtime[GraceContext] | None
-    ) -> list[_Outcome]:
-        """The tools' ``arun`` as tasks."""
-        batch = self.batch
-        limit = asyncio.Semaphore(batch.max_parallel)
-
-        async def one(step: PlanStep, call: ToolCall) -> _Outcome:
-            async with limit:
-                try:
-                    return await arun_step(
-                        services,
-                        step,
-                        call,
-                        batch.env,
-                        batch.timeout,
-                        can_retry=batch.can_retry,
-                        defer_fallback=batch.defer_fallback,
-                    )
-                except TransientToolError as exc:
-                    return exc
-
-        return list(await asyncio.gather(*(one(s, c) for s, c in batch.todo)))
-
-
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Run the ready steps of the plan (yields the batch run: threads, or tasks)."""
-    batch = _prepare(state, runtime, services)
-    if batch.todo:
-        batch.outcomes.extend((yield from _RunBatch(batch)))
-    return _finish(batch)
-
-
-execute = sync_node(_flow)
-"""The ``execute`` node for ``invoke`` / ``stream`` (threads)."""
-aexecute = async_node(_flow)
-"""The ``execute`` node for ``ainvoke`` / ``astream`` (the tools' ``arun`` as tasks)."""
+async def aexecute(
+    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`execute`: the tool's ``arun`` as a task under its timeout."""
+    if task.skip is not None:
+        return _skipped(task)
+    services = await aservices_for(runtime, services)
+    args = _step_args(services, task, runtime)
+    return _written(await arun_step(services, *args, **_retries(task, runtime)))

@@ -22,9 +22,9 @@ from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
 from grace.tools.roles import is_answer
-from nodes._flow import Flow, ThresholdsFor, async_node, sync_node
-from nodes.common import answer_step, is_done
+from nodes.common import answer_step, aservices_for, is_done, services_for
 from nodes.confidence import calibrated_confidence
+from nodes.learning import alearned_thresholds, learned_thresholds
 
 __all__ = ["afinalize", "finalize"]
 
@@ -41,16 +41,20 @@ def _best_answer(state: State) -> StepResult | None:
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Assemble the run's output (yields its I/O: the user's learned thresholds)."""
-    thresholds = yield from ThresholdsFor(state.user_id)
-    return _output(state, services, thresholds)
+def finalize(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Assemble the run's output, decided with the user's (learned) thresholds."""
+    services = services_for(runtime, services)
+    return _output(state, services, learned_thresholds(services, runtime, state.user_id))
 
 
-finalize = sync_node(_flow)
-"""The ``finalize`` node for ``invoke`` / ``stream``."""
-afinalize = async_node(_flow)
-"""The ``finalize`` node for ``ainvoke`` / ``astream`` (thresholds via ``store.aget``)."""
+async def afinalize(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`finalize` (thresholds via ``store.aget``)."""
+    services = await aservices_for(runtime, services)
+    return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
 
 
 def _persons_answer(state: State) -> dict[str, Any]:

@@ -27,13 +27,14 @@ from grace.hitl import (
     parse_human_response,
 )
 from grace.hitl_chat import pause_message, source_lines
+from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import Services
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask
-from nodes._flow import Flow, RecordOutcome, ResolveRequested, async_node, sync_node
-from nodes.common import answer_step, validate_question
+from nodes.common import answer_step, aservices_for, services_for, validate_question
+from nodes.learning import arecord_outcome, record_outcome
 
 __all__ = ["aintervene", "build_interrupt", "intervene", "pause"]
 
@@ -161,22 +162,35 @@ _RESOLVED = HumanResponse(type="ignore")
 """A client ended the pause without a reply (``Command(goto=END)``): finish as it stands."""
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
+def intervene(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
+    services = services_for(runtime, services)
     try:
         request, reply = _ask_person(state, services.settings.run.max_question_chars)
     except GraphInterrupt:
-        if not (yield from ResolveRequested()):
+        if not resolve_requested():
             raise
         request, reply = build_interrupt(state), _RESOLVED
-    yield from RecordOutcome(state.user_id, request.confidence, reply.type)
+    record_outcome(services, runtime, request.confidence, reply.type, thread_user=state.user_id)
     return _update(state, request, reply)
 
 
-intervene = sync_node(_flow)
-"""``intervene`` for ``invoke`` / ``stream``."""
-aintervene = async_node(_flow)
-"""``intervene`` for ``ainvoke`` / ``astream`` (the store's async API)."""
+async def aintervene(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
+    services = await aservices_for(runtime, services)
+    try:
+        request, reply = _ask_person(state, services.settings.run.max_question_chars)
+    except GraphInterrupt:
+        if not await aresolve_requested():
+            raise
+        request, reply = build_interrupt(state), _RESOLVED
+    score, kind = request.confidence, reply.type
+    await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
+    return _update(state, request, reply)
 
 
 def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import asyncio
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -13,18 +14,22 @@ from langgraph.types import Overwrite
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
-from grace.followup import Standalone, astandalone, rewrite_note, standalone
+from grace.followup import astandalone, rewrite_note, standalone
 from grace.plan_validation import validate_plan
 from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
 from grace.services import Services
 from grace.state import State, new_turn
-from nodes._flow import Flow, ListCollections, Need, PlanCall, async_node, sync_node
-from nodes.common import context_of, question_of, unanswered_message
+from nodes.common import (
+    aservices_for,
+    context_of,
+    question_of,
+    services_for,
+    unanswered_message,
+)
 
 __all__ = [
-    "FollowupRewrite",
     "aplan",
     "emit_plan_ready",
     "finish_plan",
@@ -116,6 +121,10 @@ def _update(
     }
     if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
         update["messages"] = [HumanMessage(asked)]
+    if request.query != asked:
+        notes = update.get("notes")
+        kept = list(notes.value) if isinstance(notes, Overwrite) else []
+        update["notes"] = Overwrite([*kept, rewrite_note(asked, request.query)])
     return update
 
 
@@ -125,49 +134,36 @@ def _chat_model(services: Services) -> BaseChatModel | None:
     return model if isinstance(model, BaseChatModel) else None
 
 
-@dataclass(frozen=True)
-class FollowupRewrite(Need[Standalone]):
-    """The standalone form of a follow-up (:mod:`grace.followup`).
+def plan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Plan the run's question: a follow-up made standalone, then the planner's proposal.
 
-    Offline the rule; with a chat model one call, only when the question needs the
-    conversation.
+    Offline the follow-up rule (:mod:`grace.followup`); with a chat model one rewrite call,
+    made only when the question needs the conversation.
     """
-
-    question: str
-    state: State
-
-    def serve(self, services: Services, runtime: Runtime[GraceContext] | None) -> Standalone:
-        """``standalone`` with the model's ``invoke``."""
-        last = unanswered_message(self.state) is not None
-        return standalone(self.question, self.state.messages, last, _chat_model(services))
-
-    async def aserve(
-        self, services: Services, runtime: Runtime[GraceContext] | None
-    ) -> Standalone:
-        """``astandalone`` with the model's ``ainvoke``."""
-        last = unanswered_message(self.state) is not None
-        return await astandalone(self.question, self.state.messages, last, _chat_model(services))
-
-
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Plan the run's question (yields its I/O: the rewrite, the collections, the planner)."""
+    services = services_for(runtime, services)
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
-    rewritten = yield from FollowupRewrite(asked, state)  # a follow-up becomes standalone
-    query = rewritten.question
-    collections = yield from ListCollections()
-    request = plan_request(services, ctx, query, collections=collections)
-    outcome = yield from PlanCall(request)
+    last = unanswered_message(state) is not None
+    rewritten = standalone(asked, state.messages, last, _chat_model(services))
+    request = plan_request(services, ctx, rewritten.question)
+    outcome = services.planner.plan(request)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
-    update = _update(state, services, ctx, request, outcome, asked)
-    if query != asked:
-        notes = update.get("notes")
-        kept = list(notes.value) if isinstance(notes, Overwrite) else []
-        update["notes"] = Overwrite([*kept, rewrite_note(asked, query)])
-    return update
+    return _update(state, services, ctx, request, outcome, asked)
 
 
-plan = sync_node(_flow)
-"""The ``plan`` node for ``invoke`` / ``stream``."""
-aplan = async_node(_flow)
-"""The ``plan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""
+async def aplan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`plan` (``planner.aplan``; the store listed off the event loop)."""
+    services = await aservices_for(runtime, services)
+    ctx = context_of(runtime)
+    asked = question_of(state, services.settings.run.max_question_chars)
+    last = unanswered_message(state) is not None
+    rewritten = await astandalone(asked, state.messages, last, _chat_model(services))
+    collections = await asyncio.to_thread(services.store.list_collections)
+    request = plan_request(services, ctx, rewritten.question, collections=collections)
+    outcome = await services.planner.aplan(request)
+    outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
+    return _update(state, services, ctx, request, outcome, asked)

@@ -28,23 +28,29 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult
 from grace.context import GraceContext
 from grace.events import emit
-from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage
+from grace.providers.judge_passages import judge_passage
+from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
 from grace.state import State
 from grace.tools import ToolCall
 from grace.tools.roles import is_answer
-from nodes._flow import Flow, JudgeCall, ScoreCall, ToolRun
+from nodes.common import context_of
 
 __all__ = [
     "GateOutcome",
+    "Judged",
+    "agate",
+    "ajudge",
+    "gate",
     "gate_applies",
-    "gate_flow",
+    "judge",
     "judge_usage",
 ]
 
@@ -135,18 +141,56 @@ def _from_judgement(judgement: AnswerJudgement, threshold: float) -> EvaluationR
     )
 
 
-def _evaluate(
+def _passages(result: StepResult) -> list[str]:
+    # Titles first, the person's reply labelled (docs/architecture.md §5).
+    return [judge_passage(src) for src in result.sources]
+
+
+@dataclass
+class Judged:
+    """An answer step result after the judge's one call on it."""
+
+    result: StepResult
+    """The result, its token usage including the judge call."""
+    judgement: AnswerJudgement
+    """The judge's verdict."""
+    usage: TokenUsage
+    """What the judge call cost."""
+
+
+def _judged(result: StepResult, judgement: AnswerJudgement) -> Judged:
+    usage = judge_usage(judgement)
+    result = result.model_copy(update={"token_usage": result.token_usage + usage})
+    return Judged(result=result, judgement=judgement, usage=usage)
+
+
+def judge(services: Services, question: str, result: StepResult) -> Judged:
+    """The judge's verdict on ``result``'s answer to ``question`` (``judge.judge``)."""
+    return _judged(result, services.judge.judge(question, result.output, _passages(result)))
+
+
+async def ajudge(services: Services, question: str, result: StepResult) -> Judged:
+    """Async :func:`judge` (``judge.ajudge``)."""
+    verdict = await services.judge.ajudge(question, result.output, _passages(result))
+    return _judged(result, verdict)
+
+
+def _uses_evaluator(services: Services) -> bool:
+    return services.settings.quality_gate.evaluation == "evaluator"
+
+
+def _check(
     services: Services,
-    question: str,
     result: StepResult,
     judgement: AnswerJudgement,
+    evaluation: EvaluationResult | None,
     step_id: str,
     attempt: int,
-) -> Flow[tuple[QualityCheck, TokenUsage]]:
+) -> tuple[QualityCheck, TokenUsage]:
+    """The gate's check of one attempt: the evaluator's ``evaluation``, else the judge's."""
     gate = services.settings.quality_gate
     usage = TokenUsage()
-    if gate.evaluation == "evaluator":
-        evaluation = yield from ScoreCall(question, result)
+    if evaluation is not None:
         usage = TokenUsage(
             model_calls=evaluation.model_calls,
             input_tokens=evaluation.input_tokens,
@@ -175,6 +219,38 @@ def _evaluate(
     return check, usage
 
 
+def _evaluate(
+    services: Services,
+    question: str,
+    result: StepResult,
+    judgement: AnswerJudgement,
+    step_id: str,
+    attempt: int,
+) -> tuple[QualityCheck, TokenUsage]:
+    """The check of one attempt (an evaluator call with ``quality_gate.evaluation: evaluator``)."""
+    evaluate = services.evaluator.evaluate_scoring
+    evaluation = (
+        evaluate(question, result.output, _passages(result)) if _uses_evaluator(services) else None
+    )
+    return _check(services, result, judgement, evaluation, step_id, attempt)
+
+
+async def _aevaluate(
+    services: Services,
+    question: str,
+    result: StepResult,
+    judgement: AnswerJudgement,
+    step_id: str,
+    attempt: int,
+) -> tuple[QualityCheck, TokenUsage]:
+    """Async :func:`_evaluate` (``aevaluate_scoring``)."""
+    evaluation = None
+    if _uses_evaluator(services):
+        passages = _passages(result)
+        evaluation = await services.evaluator.aevaluate_scoring(question, result.output, passages)
+    return _check(services, result, judgement, evaluation, step_id, attempt)
+
+
 def feedback_text(check: QualityCheck) -> str:
     """The reviewer feedback given to the reader for a regeneration."""
     parts = [check.feedback.strip()] if check.feedback.strip() else []
@@ -183,30 +259,76 @@ def feedback_text(check: QualityCheck) -> str:
     return " ".join(parts) or "The previous answer did not pass review; answer more precisely."
 
 
-def _regenerate(
-    services: Services,
-    runtime: Runtime[GraceContext] | None,
-    state: State,
-    step: PlanStep,
-    result: StepResult,
-    feedback: str,
-) -> Flow[tuple[StepResult | None, TokenUsage, str | None]]:
-    """Run the answer step's tool again with ``feedback``; never raises."""
-    dependencies = [state.results[d] for d in step.depends_on if d in state.results]
-    call = ToolCall(
-        step=step,
-        dependencies=dependencies,
-        human_sources=list(state.human_sources),
-        feedback=feedback,
-    )
-    try:
-        out = yield from ToolRun(result.action, call)
-    except Exception as exc:  # noqa: BLE001 - a failed regeneration keeps the earlier answer
-        return None, TokenUsage(), f"regeneration failed: {type(exc).__name__}: {exc}"
+_Attempt = tuple[StepResult, AnswerJudgement, QualityCheck]
+"""One attempt at the answer: its result, the judge's verdict and the gate's check."""
+
+
+@dataclass
+class _Gate:
+    """One answer's gate: what every regeneration reads, and the attempts so far."""
+
+    services: Services
+    runtime: Runtime[GraceContext] | None
+    state: State
+    question: str
+    step: PlanStep
+    attempts: list[_Attempt]
+    extra: TokenUsage = field(default_factory=TokenUsage)
+    """Model calls and tokens spent beyond the first judge call."""
+
+    def call(self) -> tuple[Any, ToolCall, Any]:
+        """The answer step's tool, its call with the latest feedback, and its environment."""
+        result = self.attempts[0][0]
+        call = ToolCall(
+            step=self.step,
+            dependencies=[
+                self.state.results[d] for d in self.step.depends_on if d in self.state.results
+            ],
+            human_sources=list(self.state.human_sources),
+            feedback=feedback_text(self.attempts[-1][2]),
+        )
+        env = self.services.tool_env(context_of(self.runtime))
+        return self.services.tools.get(result.action), call, env
+
+    def regenerated(self, n: int, out: ToolResult | Exception) -> StepResult | None:
+        """The regenerated result; None (the attempt recorded) when the loop ends here."""
+        result, judgement, check = self.attempts[0]
+        new, error = _regenerated(result, out)
+        if isinstance(out, ToolResult):
+            self.extra = self.extra + out.usage
+        if new is None:
+            failed = check.model_copy(update=_failed_attempt(n, error))
+            self.attempts.append((result, judgement, failed))
+            return None
+        earlier = next((a for a in self.attempts if a[0].output == new.output), None)
+        if earlier is not None:  # the reader repeated itself: nothing new to judge
+            repeat = earlier[2].model_copy(
+                update={"attempt": n, "kept": False, "error": "same answer as before"}
+            )
+            self.attempts.append((earlier[0], earlier[1], repeat))
+            return None
+        return new
+
+    def judged(
+        self, new: StepResult, judgement: AnswerJudgement, checked: tuple[QualityCheck, TokenUsage]
+    ) -> bool:
+        """Record the judged attempt; whether the loop goes on (it did not pass)."""
+        check, eval_usage = checked
+        self.extra = self.extra + judge_usage(judgement) + eval_usage
+        self.attempts.append((new, judgement, check))
+        return check.passed is False
+
+
+def _regenerated(
+    result: StepResult, out: ToolResult | Exception
+) -> tuple[StepResult | None, str | None]:
+    """The answer step's tool output as a new attempt, or why there is none."""
+    if isinstance(out, Exception):  # a failed regeneration keeps the earlier answer
+        return None, f"regeneration failed: {type(out).__name__}: {out}"
     if not out.success:
-        return None, out.usage, f"regeneration failed: {out.error}"
+        return None, f"regeneration failed: {out.error}"
     if out.confidence_factors.get("abstained", 0.0) > 0:
-        return None, out.usage, "the regenerated answer abstained"
+        return None, "the regenerated answer abstained"
     regenerated = result.model_copy(
         update={
             "output": out.output,
@@ -215,77 +337,124 @@ def _regenerate(
             "error": None,
         }
     )
-    return regenerated, out.usage, None
+    return regenerated, None
 
 
-_Attempt = tuple[StepResult, AnswerJudgement, QualityCheck]
-"""One attempt at the answer: its result, the judge's verdict and the gate's check."""
+def _regenerate(g: _Gate) -> ToolResult | Exception:
+    """Run the answer step's tool again with the latest feedback (its error, if it raised)."""
+    tool, call, env = g.call()
+    try:
+        return tool.run(call, env)  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - a failed regeneration keeps the earlier answer
+        return exc
 
 
-def _regenerations(
-    services: Services,
-    runtime: Runtime[GraceContext] | None,
-    state: State,
-    question: str,
-    step: PlanStep,
-    attempts: list[_Attempt],
-) -> Flow[TokenUsage]:
-    """Regenerate with feedback until an attempt passes (appended to ``attempts``).
+async def _aregenerate(g: _Gate) -> ToolResult | Exception:
+    """Async :func:`_regenerate` (the tool's ``arun``)."""
+    tool, call, env = g.call()
+    try:
+        return await tool.arun(call, env)  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - the earlier answer is kept
+        return exc
+
+
+def _judge_attempt(g: _Gate, new: StepResult, n: int) -> bool:
+    """Judge and check the regenerated answer ``new``; whether the loop goes on."""
+    verdict = judge(g.services, g.question, new).judgement
+    return g.judged(
+        new, verdict, _evaluate(g.services, g.question, new, verdict, g.step.step_id, n)
+    )
+
+
+async def _ajudge_attempt(g: _Gate, new: StepResult, n: int) -> bool:
+    """Async :func:`_judge_attempt`."""
+    verdict = (await ajudge(g.services, g.question, new)).judgement
+    checked = await _aevaluate(g.services, g.question, new, verdict, g.step.step_id, n)
+    return g.judged(new, verdict, checked)
+
+
+def _regenerations(g: _Gate) -> None:
+    """Regenerate with feedback until an attempt passes (appended to ``g.attempts``).
 
     At most ``quality_gate.max_regenerations`` times; a failed or repeated regeneration
-    ends the loop. Returns the usage spent.
+    ends the loop.
     """
-    result, judgement, check = attempts[0]
-    extra = TokenUsage()
-    for n in range(1, services.settings.quality_gate.max_regenerations + 1):
-        new, spent, error = yield from _regenerate(
-            services, runtime, state, step, result, feedback_text(attempts[-1][2])
-        )
-        extra = extra + spent
-        if new is None:
-            attempts.append((result, judgement, check.model_copy(update=_failed_attempt(n, error))))
-            break
-        earlier = next((a for a in attempts if a[0].output == new.output), None)
-        if earlier is not None:  # the reader repeated itself: nothing new to judge
-            repeat = earlier[2].model_copy(
-                update={"attempt": n, "kept": False, "error": "same answer as before"}
-            )
-            attempts.append((earlier[0], earlier[1], repeat))
-            break
-        new_judgement = yield from JudgeCall(question, new)
-        new_check, eval_usage = yield from _evaluate(
-            services, question, new, new_judgement, step.step_id, n
-        )
-        extra = extra + judge_usage(new_judgement) + eval_usage
-        attempts.append((new, new_judgement, new_check))
-        if new_check.passed is not False:
-            break
-    return extra
+    for n in range(1, g.services.settings.quality_gate.max_regenerations + 1):
+        new = g.regenerated(n, _regenerate(g))
+        if new is None or not _judge_attempt(g, new, n):
+            return
 
 
-def gate_flow(
+async def _aregenerations(g: _Gate) -> None:
+    """Async :func:`_regenerations`."""
+    for n in range(1, g.services.settings.quality_gate.max_regenerations + 1):
+        new = g.regenerated(n, await _aregenerate(g))
+        if new is None or not await _ajudge_attempt(g, new, n):
+            return
+
+
+def _gate(
     services: Services,
     runtime: Runtime[GraceContext] | None,
     state: State,
     question: str,
     step: PlanStep,
-    result: StepResult,
-    judgement: AnswerJudgement,
-) -> Flow[GateOutcome]:
+    judged: Judged,
+    first: tuple[QualityCheck, TokenUsage],
+) -> _Gate:
+    check, usage = first
+    return _Gate(
+        services=services,
+        runtime=runtime,
+        state=state,
+        question=question,
+        step=step,
+        attempts=[(judged.result, judged.judgement, check)],
+        extra=usage,
+    )
+
+
+def gate(
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    state: State,
+    question: str,
+    step: PlanStep,
+    judged: Judged,
+) -> GateOutcome:
     """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
 
-    ``result`` and ``judgement`` are the executed answer and its (already paid) judge
-    call. The returned result carries the token usage of every attempt. Yields its model
-    and tool calls (:mod:`nodes._flow`).
+    ``judged`` is the executed answer and its (already paid) judge call. The returned
+    result carries the token usage of every attempt.
     """
-    gate = services.settings.quality_gate
-    check, usage = yield from _evaluate(services, question, result, judgement, step.step_id, 0)
-    attempts: list[_Attempt] = [(result, judgement, check)]
-    extra = usage
-    if check.passed is False:
-        extra = extra + (
-            yield from _regenerations(services, runtime, state, question, step, attempts)
-        )
+    first = _evaluate(services, question, judged.result, judged.judgement, step.step_id, 0)
+    g = _gate(services, runtime, state, question, step, judged, first)
+    if first[0].passed is False:
+        _regenerations(g)
+    return _outcome(g, judged.result)
+
+
+async def agate(
+    services: Services,
+    runtime: Runtime[GraceContext] | None,
+    state: State,
+    question: str,
+    step: PlanStep,
+    judged: Judged,
+) -> GateOutcome:
+    """Async :func:`gate`."""
+    result, verdict = judged.result, judged.judgement
+    first = await _aevaluate(services, question, result, verdict, step.step_id, 0)
+    g = _gate(services, runtime, state, question, step, judged, first)
+    if first[0].passed is False:
+        await _aregenerations(g)
+    return _outcome(g, judged.result)
+
+
+def _outcome(g: _Gate, result: StepResult) -> GateOutcome:
+    """Keep the best-scoring attempt (ties: the earlier one); emit ``quality_gate``."""
+    gate_settings = g.services.settings.quality_gate
+    attempts, check = g.attempts, g.attempts[0][2]
     scored = [a for a in attempts if a[2].score is not None and a[2].error is None]
     best = max(scored, key=lambda a: a[2].score or 0.0) if scored else attempts[0]
     kept_result, kept_judgement, _ = best
@@ -293,24 +462,24 @@ def gate_flow(
     passed = None if check.passed is None else any(c.passed for c in checks)
     outcome = GateOutcome(
         result=kept_result.model_copy(
-            update={"token_usage": result.token_usage + extra, "confidence": None}
+            update={"token_usage": result.token_usage + g.extra, "confidence": None}
         ),
         judgement=kept_judgement,
         checks=checks,
-        usage=extra,
+        usage=g.extra,
         passed=passed,
     )
     kept = outcome.kept
     emit(
         "quality_gate",
-        step_id=step.step_id,
+        step_id=g.step.step_id,
         passed=passed,
         score=kept.score if kept is not None else None,
-        pass_threshold=gate.pass_threshold,
+        pass_threshold=gate_settings.pass_threshold,
         attempts=len(checks),
         regenerations=outcome.regenerations,
         kept_attempt=kept.attempt if kept is not None else 0,
-        penalty=gate.confidence_penalty if passed is False else 0.0,
+        penalty=gate_settings.confidence_penalty if passed is False else 0.0,
     )
     return outcome
 

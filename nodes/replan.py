@@ -24,6 +24,7 @@ while ``replan_count < replan_budget``, so a run cannot loop.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -35,12 +36,12 @@ from confidence import InterventionLevel
 from grace.context import GraceContext
 from grace.events import emit
 from grace.planning import broadened_queries, keyword_query
+from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services
 from grace.state import State
 from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
-from nodes._flow import Flow, ListCollections, PlanCall, async_node, sync_node
-from nodes.common import answer_step, context_of, is_done
+from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
 from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
@@ -111,26 +112,6 @@ def _prefixed(plan: ExecutionPlan, prefix: str, taken: set[str]) -> list[PlanSte
         )
         for s in plan.steps
     ]
-
-
-def _fresh_plan(
-    services: Services,
-    runtime: Runtime[GraceContext],
-    query: str,
-    feedback: str,
-    repairs: list[str],
-) -> Flow[ExecutionPlan]:
-    """A validated plan from the planner (``feedback`` says why; never passage text).
-
-    Validation repairs (or the planner's error) are appended to ``repairs``. A generator
-    (``plan = yield from _fresh_plan(...)``): the planner call is made by the driver.
-    """
-    collections = yield from ListCollections()
-    request = plan_request(services, context_of(runtime), query, feedback, collections=collections)
-    outcome = yield from PlanCall(request)
-    plan = resolve_plan(services, request, outcome)
-    repairs.extend(plan.repairs)
-    return plan
 
 
 def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> PlanStep:
@@ -222,6 +203,8 @@ class _Round:
     """Completed searches of the old plan (never its answer step)."""
     failed: list[PlanStep]
     """Failed steps of the old plan."""
+    collections: list[str]
+    """The store's collections."""
     repairs: list[str] = field(default_factory=list)
     """Validation repairs of fresh plans (and the planner's errors)."""
 
@@ -230,9 +213,16 @@ class _Round:
         """The question the old plan answers."""
         return self.old.original_query
 
-    def fresh(self, query: str, reason: str) -> Flow[ExecutionPlan]:
-        """A validated fresh plan for ``query`` (``reason`` is the planner's feedback)."""
-        return _fresh_plan(self.services, self.runtime, query, reason, self.repairs)
+    def request(self, query: str, reason: str) -> PlanRequest:
+        """The planner's request for a fresh plan for ``query`` (``reason``: its feedback)."""
+        ctx = context_of(self.runtime)
+        return plan_request(self.services, ctx, query, reason, collections=self.collections)
+
+    def resolved(self, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
+        """The validated fresh plan; its repairs (or the planner's error) are recorded."""
+        plan = resolve_plan(self.services, request, outcome)
+        self.repairs.extend(plan.repairs)
+        return plan
 
     def default_collection(self) -> str:
         """The collection of steps that name none."""
@@ -258,33 +248,50 @@ class _Choice:
     """Whether a new answer step over the kept and new searches is appended."""
 
 
-_Strategy = Flow[_Choice]
+@dataclass
+class _Fresh:
+    """A strategy that needs a fresh plan from the planner before it can choose."""
+
+    query: str
+    """The question to plan."""
+    reason: str
+    """The planner's feedback (why a new plan)."""
+    choose: Callable[[ExecutionPlan], _Choice]
+    """The choice, given the validated fresh plan."""
 
 
-def _reformulated(r: _Round, why: str) -> _Strategy:
+_Strategy = _Choice | _Fresh
+
+
+def _reformulated(r: _Round, why: str) -> _Fresh:
     """``full``: a new plan for the keyword question; answer steps keep the original one."""
     reformulated = keyword_query(r.query)
     reason = f"{why} a new plan for the reformulated question '{reformulated}'"
-    fresh = yield from r.fresh(reformulated, reason)
-    steps = [
-        s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
-        for s in _prefixed(fresh, r.prefix, r.taken)
-    ]
-    return _Choice("full", reason, steps, [], r.query, add_answer=False)
+
+    def choose(fresh: ExecutionPlan) -> _Choice:
+        steps = [
+            s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
+            for s in _prefixed(fresh, r.prefix, r.taken)
+        ]
+        return _Choice("full", reason, steps, [], r.query, add_answer=False)
+
+    return _Fresh(reformulated, reason, choose)
 
 
 def _on_human_edit(r: _Round) -> _Strategy:
     query = r.detail or r.query
     reason = "the person rewrote the question: a new plan for it"
-    fresh = yield from r.fresh(query, reason)
-    steps = _prefixed(fresh, r.prefix, r.taken)
-    return _Choice("full", reason, steps, [], query, add_answer=False)
+
+    def choose(fresh: ExecutionPlan) -> _Choice:
+        steps = _prefixed(fresh, r.prefix, r.taken)
+        return _Choice("full", reason, steps, [], query, add_answer=False)
+
+    return _Fresh(query, reason, choose)
 
 
 def _on_human_response(r: _Round) -> _Strategy:
     reason = "the person added information: answer again with it, keeping the searches"
     return _Choice("partial", reason, [], r.searches_done, r.query)
-    yield  # a generator like every strategy, with nothing to ask
 
 
 def _switchable(r: _Round) -> list[PlanStep]:
@@ -293,7 +300,7 @@ def _switchable(r: _Round) -> list[PlanStep]:
     return [s for s in r.failed if s.fallback and not results[s.step_id].used_fallback]
 
 
-def _on_fallback(r: _Round) -> _Strategy:
+def _on_fallback(r: _Round) -> _Choice:
     results = r.state.results
     switched = _switchable(r)
     reason = "failed steps switch to their declared fallback actions: " + ", ".join(
@@ -317,27 +324,30 @@ def _on_fallback(r: _Round) -> _Strategy:
         for s in renewed
     ]
     return _Choice("fallback", reason, steps, kept, r.query, add_answer=False)
-    yield  # a generator like every strategy, with nothing to ask
 
 
 def _on_step_failed(r: _Round) -> _Strategy:
     if _switchable(r):
-        return (yield from _on_fallback(r))
+        return _on_fallback(r)
     what = r.detail or "of the plan"
     if not r.searches_done:
-        return (yield from _reformulated(r, f"steps {what} failed and nothing completed:"))
+        return _reformulated(r, f"steps {what} failed and nothing completed:")
     kept = r.searches_done
     reason = f"steps {what} failed: new searches for them, keeping "
     reason += f"the completed ones ({', '.join(s.step_id for s in kept)})"
-    fresh = yield from r.fresh(r.query, reason)
-    default = r.default_collection()
-    done = _searched(kept, default)
-    steps = [
-        s
-        for s in _prefixed(fresh, r.prefix, r.taken)
-        if is_search(s.action) and (s.query.strip().casefold(), s.collection or default) not in done
-    ]
-    return _Choice("partial", reason, steps, kept, r.query)
+
+    def choose(fresh: ExecutionPlan) -> _Choice:
+        default = r.default_collection()
+        done = _searched(kept, default)
+        steps = [
+            s
+            for s in _prefixed(fresh, r.prefix, r.taken)
+            if is_search(s.action)
+            and (s.query.strip().casefold(), s.collection or default) not in done
+        ]
+        return _Choice("partial", reason, steps, kept, r.query)
+
+    return _Fresh(r.query, reason, choose)
 
 
 def _on_low_confidence(r: _Round) -> _Strategy:
@@ -347,13 +357,12 @@ def _on_low_confidence(r: _Round) -> _Strategy:
     broadened: list[PlanStep] = []
     how: list[str] = []
     if _count(state, "low_confidence", "partial") == 0:
-        collections = yield from ListCollections()
         max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
         broadened, how = _broadened_searches(
-            r.services, r.runtime, r.old, r.query, r.prefix, max_new, r.taken, collections
+            r.services, r.runtime, r.old, r.query, r.prefix, max_new, r.taken, r.collections
         )
     if not broadened:
-        return (yield from _reformulated(r, f"{why} after broadening:"))
+        return _reformulated(r, f"{why} after broadening:")
     reason = f"{why}: broaden the search before asking you — {'; '.join(how)} — "
     reason += "keeping the completed searches"
     return _Choice("partial", reason, broadened, r.searches_done, r.query)
@@ -368,7 +377,9 @@ _STRATEGIES: dict[Trigger, Callable[[_Round], _Strategy]] = {
 """The strategy of each trigger (the table in the module docstring)."""
 
 
-def _round_of(state: State, runtime: Runtime[GraceContext], services: Services) -> _Round:
+def _round_of(
+    state: State, runtime: Runtime[GraceContext], services: Services, collections: list[str]
+) -> _Round:
     old = state.plan
     assert old is not None, "replan needs a plan"
     final = answer_step(old)
@@ -377,6 +388,7 @@ def _round_of(state: State, runtime: Runtime[GraceContext], services: Services) 
         state=state,
         runtime=runtime,
         services=services,
+        collections=collections,
         old=old,
         detail=state.replan_request.detail if state.replan_request is not None else "",
         prefix=f"r{state.replan_count + 1}-",
@@ -412,11 +424,8 @@ def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
     return plan
 
 
-def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> Flow[dict[str, Any]]:
-    """Build the next plan, say which strategy and why (yields its I/O: store, planner)."""
-    trigger = replan_trigger(state)
-    r = _round_of(state, runtime, services)
-    choice = yield from _STRATEGIES[trigger](r)
+def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[str, Any]:
+    """Build the next plan from ``choice``; say which strategy and why."""
     plan = _new_plan(r, choice)
     kept_ids = [s.step_id for s in choice.kept]
     new_ids = [s.step_id for s in plan.steps[len(kept_ids) :]]
@@ -451,7 +460,30 @@ def _flow(state: State, runtime: Runtime[GraceContext], services: Services) -> F
     }
 
 
-replan = sync_node(_flow)
-"""The ``replan`` node for ``invoke`` / ``stream``."""
-areplan = async_node(_flow)
-"""The ``replan`` node for ``ainvoke`` / ``astream`` (``aplan``; the store listed off the loop)."""
+def replan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Build the next plan, say which strategy and why (the store listed, the planner asked)."""
+    services = services_for(runtime, services)
+    trigger = replan_trigger(state)
+    r = _round_of(state, runtime, services, services.store.list_collections())
+    choice = _STRATEGIES[trigger](r)
+    if isinstance(choice, _Fresh):
+        request = r.request(choice.query, choice.reason)
+        choice = choice.choose(r.resolved(request, services.planner.plan(request)))
+    return _update(state, r, trigger, choice)
+
+
+async def areplan(
+    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+) -> dict[str, Any]:
+    """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
+    services = await aservices_for(runtime, services)
+    trigger = replan_trigger(state)
+    collections = await asyncio.to_thread(services.store.list_collections)
+    r = _round_of(state, runtime, services, collections)
+    choice = _STRATEGIES[trigger](r)
+    if isinstance(choice, _Fresh):
+        request = r.request(choice.query, choice.reason)
+        choice = choice.choose(r.resolved(request, await services.planner.aplan(request)))
+    return _update(state, r, trigger, choice)

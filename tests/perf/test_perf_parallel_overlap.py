@@ -8,6 +8,8 @@ overlapping intervals and a dependent step must start after all its dependencies
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,9 +91,15 @@ async def test_independent_searches_overlap_with_ainvoke(slow_search: tuple[Any,
     _check_overlap((await app.aget_state(cfg)).values["results"])
 
 
-def test_parallelism_is_bounded_by_max_parallel_steps(offline_services: Any) -> None:
-    """With ``max_parallel_steps = 2`` at most two searches are in flight at any moment."""
-    from grace.settings import GraceSettings
+def test_parallelism_is_bounded_by_max_parallel_steps(
+    offline_services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``max_parallel_steps = 2`` at most two searches are in flight at any moment.
+
+    The bound is the compiled graph's ``max_concurrency`` (LangGraph runs at most that many
+    ``execute`` tasks of a batch at once), taken from the settings at ``compile()``.
+    """
+    from grace.settings import GraceSettings, get_settings
 
     settings = GraceSettings(
         data_dir=offline_services.settings.data_dir,
@@ -101,7 +109,12 @@ def test_parallelism_is_bounded_by_max_parallel_steps(offline_services: Any) -> 
     services = build_services(
         settings, chat_model=_model(), store=LatentStore.wrap(offline_services.store, LATENCY)
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    monkeypatch.setenv("GRACE_RUN__MAX_PARALLEL_STEPS", "2")
+    get_settings.cache_clear()
+    try:
+        app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    finally:
+        get_settings.cache_clear()
     cfg = {"configurable": {"thread_id": "perf-par-bounded"}}
     with use_services(services):
         app.invoke({"query": QUESTION}, cfg)
@@ -111,3 +124,67 @@ def test_parallelism_is_bounded_by_max_parallel_steps(offline_services: Any) -> 
         in_flight = sum(1 for o in searches if o.started_at <= r.started_at < o.finished_at)
         assert in_flight <= 2
     assert max(r.started_at for r in searches) >= min(r.finished_at for r in searches)
+
+
+class _Crash(BaseException):
+    """Stands in for the process dying mid-batch (no ``except Exception`` catches it)."""
+
+
+def test_a_finished_step_is_not_run_again_after_a_sibling_crashed(offline_services: Any) -> None:
+    """Each ready step is its own ``execute`` task (``Send``): its writes are checkpointed.
+
+    Two independent searches run at once; the second crashes after the first finished. On
+    resume only the crashed step runs again: the first one's result was saved with its
+    task's writes. (With one ``execute`` node running the whole batch, both ran again.)
+    """
+    from dataclasses import replace
+
+    from grace.schemas import ToolResult
+    from grace.tools import ToolCall, ToolEnv, ToolRegistry
+
+    model = ScriptedChatModel.of(
+        plans=[independent_search_plan(QUERIES[:2], QUESTION)],
+        answers=["The line opened in 1874 [S1]."],
+        verdicts=[VERDICT],
+    )
+    services = build_services(
+        offline_services.settings, chat_model=model, store=offline_services.store
+    )
+    real = services.tools.get("rag_search")
+    runs: list[str] = []
+    first_done = threading.Event()
+    crashed: list[bool] = []
+
+    class CrashOnce:
+        name, description = real.name, real.description
+        role, signals = real.role, real.signals
+
+        def runs_inline(self, env: ToolEnv) -> bool:
+            return True
+
+        def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
+            runs.append(call.step.query)
+            if call.step.query == QUERIES[1] and not crashed:
+                assert first_done.wait(5.0)
+                time.sleep(0.3)  # the sibling's task has returned and its writes are saved
+                crashed.append(True)
+                raise _Crash("the process died")
+            result: ToolResult = real.run(call, env)
+            if call.step.query == QUERIES[0]:
+                first_done.set()
+            return result
+
+    others = [services.tools.get(n) for n in services.tools.names() if n != "rag_search"]
+    services = replace(services, tools=ToolRegistry([CrashOnce(), *others]))
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    cfg = {"configurable": {"thread_id": "crash-mid-batch"}}
+    with use_services(services):
+        with pytest.raises(_Crash):
+            app.invoke({"query": QUESTION}, cfg)
+        out = app.invoke(None, cfg)  # resume from the last checkpoint
+    assert out["answer"]
+    assert runs.count(QUERIES[0]) == 1, runs  # never run again
+    assert runs.count(QUERIES[1]) == 2, runs
+    results = app.get_state(cfg).values["results"]
+    assert results["s1"].status == StepStatus.SUCCESS
+    assert results["s2"].status == StepStatus.SUCCESS

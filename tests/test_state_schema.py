@@ -1,0 +1,70 @@
+"""The turn reset and the checkpoint allow-list are derived from the state schema (issue 27.4).
+
+Adding a field to ``State`` needs no second edit: a new turn resets it and, when its type is
+a project type, checkpoints may store it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Annotated
+
+from langgraph.types import Overwrite
+
+from grace.schemas import ExecutionPlan, PlanStep, ToolResult
+from grace.serde import STATE_TYPES, state_types
+from grace.state import ABANDONED_TURN_NOTE, THREAD_FIELDS, State, StepTask, new_turn
+
+
+def _merge(left: list[str], right: list[str]) -> list[str]:
+    return left + right
+
+
+@dataclass(kw_only=True)
+class _Extended(State):
+    """A state with fields a later change might add."""
+
+    draft_count: int = 0
+    hints: Annotated[list[str], _merge] = field(default_factory=list)
+    tool_outputs: list[ToolResult] = field(default_factory=list)
+
+
+def _plan() -> ExecutionPlan:
+    step = PlanStep(step_id="s1", action="rag_search", query="q")
+    return ExecutionPlan(original_query="q", complexity=0.1, steps=[step])
+
+
+def test_a_new_turn_resets_every_field_but_the_threads() -> None:
+    state = State(plan=_plan(), answer="done", replan_count=2, last_batch=["s1"])
+    reset = new_turn(state)
+    assert set(reset) == {f.name for f in fields(State)} - THREAD_FIELDS
+    assert reset["answer"] == "" and reset["replan_count"] == 0 and reset["last_batch"] == []
+    assert isinstance(reset["results"], Overwrite) and reset["results"].value == {}
+    assert reset["notes"].value == []  # the previous turn was answered
+
+
+def test_a_new_turn_says_an_open_turn_was_set_aside() -> None:
+    reset = new_turn(State(plan=_plan()))
+    assert reset["notes"].value == [ABANDONED_TURN_NOTE]
+
+
+def test_a_field_added_to_the_state_is_reset_without_a_second_list() -> None:
+    state = _Extended(plan=_plan(), draft_count=3, hints=["a"], tool_outputs=[])
+    reset = new_turn(state)
+    assert reset["draft_count"] == 0
+    assert isinstance(reset["hints"], Overwrite) and reset["hints"].value == []
+    assert reset["tool_outputs"] == []
+
+
+def test_the_allow_list_is_the_schemas_types() -> None:
+    names = {t.__name__ for t in STATE_TYPES}
+    # Nested types come with the types that hold them (ExecutionPlan -> PlanStep, …).
+    assert {"ExecutionPlan", "PlanStep", "StepResult", "Source", "TokenUsage"} <= names
+    assert {"StepStatus", "InterventionLevel", "ActionDecision", "ReplanRequest"} <= names
+    assert StepTask in STATE_TYPES  # ``Send``'s payload is checkpointed too
+    assert State not in STATE_TYPES
+
+
+def test_a_type_added_to_the_state_is_allow_listed() -> None:
+    assert ToolResult not in state_types(State)
+    assert ToolResult in state_types(_Extended)
