@@ -15,6 +15,8 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
+from confidence.model_log import report_method
+
 __all__ = [
     "StructuredCall",
     "StructuredOutcome",
@@ -140,6 +142,10 @@ _STEPS: dict[str, list[str]] = {
 """Structured-output methods to try, in order, per chat model class; others: its default."""
 _WORKING: dict[str, int] = {}
 """Per model (class, name, endpoint): the method index that works, for the process."""
+_REFUSED: dict[str, str] = {}
+"""Per model: the refusal that made it step down last (said in the run's notes)."""
+_LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
+"""How the notes name a method (the request's ``response_format`` type where there is one)."""
 
 
 def _methods_for(model: BaseChatModel) -> list[str]:
@@ -170,10 +176,11 @@ class StructuredCall(Generic[M]):
     measured" / template path. Any other failed build is retried on the next call.
     """
 
-    def __init__(self, model: BaseChatModel, schema: type[M]) -> None:
-        """Prepare structured calls of ``model`` returning ``schema``."""
+    def __init__(self, model: BaseChatModel, schema: type[M], *, role: str = "") -> None:
+        """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them)."""
         self.model = model
         self.schema = schema
+        self.role = role or schema.__name__
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
         self._methods = _methods_for(model)
@@ -190,6 +197,8 @@ class StructuredCall(Generic[M]):
         if self._json_in_text or not _REFUSAL.search(str(exc)) or index + 1 >= len(self._methods):
             return False
         _WORKING[self._key] = index + 1
+        refused = _LABELS.get(self._methods[index], self._methods[index])
+        _REFUSED[self._key] = f"{refused} refused: {describe_error(exc)}"
         self._parts = None
         self._json_in_text = False
         return True
@@ -256,19 +265,32 @@ class StructuredCall(Generic[M]):
         """
         while True:
             try:
-                return self._invoke_once(messages)
+                result = self._invoke_once(messages)
             except Exception as exc:
                 if not self._step_down(exc):
                     raise
+            else:
+                self._report_method()
+                return result
 
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
         while True:
             try:
-                return await self._ainvoke_once(messages)
+                result = await self._ainvoke_once(messages)
             except Exception as exc:
                 if not self._step_down(exc):
                     raise
+            else:
+                self._report_method()
+                return result
+
+    def _report_method(self) -> None:
+        """Say the method in the run's notes when it is not the model's first choice."""
+        method = self.method
+        if method != self._methods[0]:
+            why = _REFUSED.get(self._key, "the model has no structured output")
+            report_method(self.role, f"{_LABELS.get(method, method)} ({why})")
 
     def _with_format(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:
         """JSON mode carries no schema: the prompt says what object to return."""

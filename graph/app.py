@@ -29,6 +29,7 @@ from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.hitl import parse_human_response
 from grace.library import Library
+from grace.model_notes import model_errors
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from grace.storage_faults import storage_faults
@@ -141,6 +142,9 @@ class RunOutcome(BaseModel):
     """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
     """Things the person should know."""
+    model_errors: list[str] = Field(default_factory=list)
+    """The notes that say the model failed (refused, timed out, cut, unparsable): the
+    outcome is the model's failure, not a finding about the documents."""
     usage: dict[str, int] = Field(default_factory=dict)
     """Model calls and tokens of the run so far."""
     draft: dict[str, Any] | None = None
@@ -261,6 +265,7 @@ class GraceApp:
                 level=request.get("level"),
                 interrupt=request,
                 notes=list(values.get("notes", [])),
+                model_errors=model_errors(values.get("notes", [])),
                 usage=usage_dict,
                 draft=_draft_of(request, values),
             )
@@ -273,6 +278,7 @@ class GraceApp:
             level=_level_name(level),
             sources=[s.model_dump(include=_SOURCE_FIELDS) for s in values.get("sources", [])],
             notes=list(values.get("notes", [])),
+            model_errors=model_errors(values.get("notes", [])),
             usage=usage_dict,
         )
 

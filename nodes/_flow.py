@@ -25,7 +25,9 @@ from typing import Any, Generic, TypeVar
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult, Thresholds
+from confidence.model_log import recording
 from grace.context import GraceContext
+from grace.model_notes import with_model_notes
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import StepResult, ToolResult
@@ -262,7 +264,9 @@ def sync_node(logic: Logic) -> Callable[[State, Runtime[GraceContext]], dict[str
 
     def node(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         services = services_for(runtime)
-        return drive(logic(state, runtime, services), services, runtime)
+        with recording() as events:  # model failures and methods become the run's notes
+            update = drive(logic(state, runtime, services), services, runtime)
+        return with_model_notes(update, events, state.notes)
 
     node.__doc__ = logic.__doc__
     return node
@@ -275,7 +279,9 @@ def async_node(
 
     async def node(state: State, runtime: Runtime[GraceContext]) -> dict[str, Any]:
         services = await aservices_for(runtime)
-        return await adrive(logic(state, runtime, services), services, runtime)
+        with recording() as events:
+            update = await adrive(logic(state, runtime, services), services, runtime)
+        return with_model_notes(update, events, state.notes)
 
     node.__doc__ = logic.__doc__
     return node

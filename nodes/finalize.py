@@ -16,6 +16,7 @@ from grace.human_reply import (
     person_source,
 )
 from grace.learned_decision import decide_learned, model_scores
+from grace.model_notes import no_answer_text
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
@@ -106,7 +107,7 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     if best is not None:
         answer, sources = best.output, best.sources
     else:
-        answer, sources = NO_ANSWER, []
+        answer, sources = no_answer_text(state.notes, NO_ANSWER), []
     failed = [r.step_id for r in state.results.values() if r.status == StepStatus.FAILED]
     if state.replan_count >= state.replan_budget and (failed or state.review == "replan"):
         notes.append(

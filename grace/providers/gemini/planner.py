@@ -8,7 +8,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.structured import StructuredCall, read_structured
+from confidence.model_log import report_failure
+from confidence.structured import StructuredCall, describe_error, read_structured
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
@@ -25,6 +26,14 @@ class PlanDraft(BaseModel):
     complexity: float = Field(default=0.5, ge=0, le=1, description="0 simple … 1 complex.")
     requires_confirmation: bool = Field(
         default=False, description="True if a person should approve the plan first."
+    )
+
+
+def _failed(exc: BaseException) -> PlanOutcome:
+    """The planner's call raised: the template plan, and a model failure for the notes."""
+    report_failure("plan", f"{describe_error(exc)}; the template plan was used")
+    return PlanOutcome(
+        plan=None, usage=TokenUsage(model_calls=1), error=f"planner model failed: {exc}"
     )
 
 
@@ -45,7 +54,7 @@ class LLMPlanner:
         self.model = model
         self.actions = actions
         self.skip_below_complexity = skip_below_complexity
-        self._structured = StructuredCall(model, PlanDraft)
+        self._structured = StructuredCall(model, PlanDraft, role="plan")
 
     def _messages(self, request: PlanRequest) -> list[Any]:
         feedback = (
@@ -77,6 +86,7 @@ class LLMPlanner:
         # A tool call, or JSON in the text (Gemini's JSON mode, models with no tool calling).
         read = read_structured(result, PlanDraft, what="planner")
         if read.value is None:
+            report_failure("plan", f"{read.error}; the template plan was used")
             return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {read.error}")
         draft = read.value
         plan = ExecutionPlan(
@@ -95,11 +105,7 @@ class LLMPlanner:
         try:
             result = self._structured.invoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001 - any model failure falls back to the template
-            return PlanOutcome(
-                plan=None,
-                usage=TokenUsage(model_calls=1),
-                error=f"planner model failed: {exc}",
-            )
+            return _failed(exc)
         return self._outcome(request, result)
 
     async def aplan(self, request: PlanRequest) -> PlanOutcome:
@@ -109,9 +115,5 @@ class LLMPlanner:
         try:
             result = await self._structured.ainvoke(self._messages(request))
         except Exception as exc:  # noqa: BLE001
-            return PlanOutcome(
-                plan=None,
-                usage=TokenUsage(model_calls=1),
-                error=f"planner model failed: {exc}",
-            )
+            return _failed(exc)
         return self._outcome(request, result)
