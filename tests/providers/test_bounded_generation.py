@@ -57,7 +57,9 @@ def test_every_request_carries_the_max_tokens_of_its_role(offline_services: Any)
         services.reader.answer(QUESTION, PASSAGES, feedback="cite the year")
         services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
         services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["The line opened in 1874."])
-    budgets = [(kind, body.get("max_tokens")) for kind, body in zip(server.kinds(), server.requests)]
+    kinds = server.kinds()
+    bodies = zip(kinds, server.requests, strict=True)
+    budgets = [(kind, body.get("max_tokens")) for kind, body in bodies]
     assert budgets == [
         ("PlanDraft", 300),
         ("text", 40),
@@ -118,13 +120,16 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(offline_services: A
         with use_services(services):
             out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert len(server.refused) == 1  # json_schema refused once, never asked again
-    assert [body["response_format"]["type"] for body in server.requests if "response_format" in body]
+    served = {b["response_format"]["type"] for b in server.requests if "response_format" in b}
+    assert served == {"json_object"}  # every structured request after the refusal
     assert all(body.get("max_tokens") for body in server.requests)
     errors = out["model_errors"]
     assert errors and all(error in out["notes"] for error in errors)
-    assert any(e.startswith("Model failure (answer): the reply reached its 40-token") for e in errors)
+    cut = "Model failure (answer): the reply reached its 40-token budget"
+    assert any(error.startswith(cut) for error in errors)
     assert any(e.startswith("Model failure (judge): malformed judge output") for e in errors)
-    assert any(n.startswith("Structured output (plan): json_object (json_schema refused") for n in out["notes"])
+    method = "Structured output (plan): json_object (json_schema refused"
+    assert any(note.startswith(method) for note in out["notes"])
     assert out["status"] == "interrupted", out
     description = out["interrupt"]["action_requests"][0]["description"]
     assert "**The model failed** (not the documents)" in description
