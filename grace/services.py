@@ -175,7 +175,8 @@ def _model_engine(
         answer=budgets.answer,
         rewrite=budgets.rewrite,
         stop=tuple(settings.models.stop),
-        seconds=settings.model_timeout(),
+        # Closed before the step's own timeout abandons it, so the reader can say why.
+        seconds=min(settings.model_timeout(), 0.9 * settings.run.step_timeout_seconds),
     )
     reader = LLMReader(
         with_max_tokens(chat, budgets.answer),
