@@ -80,6 +80,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
     parser.add_argument("--timeout", type=float, default=300.0, help="per grace ask")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
+    parser.add_argument("--server-log", type=Path, default=None, help="keep the server's log")
     return parser.parse_args(argv)
 
 
@@ -99,6 +100,8 @@ def _server_command(args: argparse.Namespace) -> list[str]:
         "--port",
         str(args.port),
         "--n_threads",
+        str(args.threads),
+        "--n_threads_batch",
         str(args.threads),
         "--n_ctx",
         str(args.n_ctx),
@@ -230,10 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     items = items[: args.limit] if args.limit else items
     base_url = f"http://127.0.0.1:{args.port}/v1"
     with tempfile.TemporaryDirectory(prefix="grace-local-llm-") as tmp:
-        log = Path(tmp) / "server.log"
+        log = args.server_log or Path(tmp) / "server.log"
         env = _env(str(Path(tmp) / "data"), base_url)
+        server_env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # its log, line by line
         with log.open("wb") as sink:
-            server = subprocess.Popen(_server_command(args), stdout=sink, stderr=subprocess.STDOUT)
+            server = subprocess.Popen(
+                _server_command(args), stdout=sink, stderr=subprocess.STDOUT, env=server_env
+            )
         try:
             _wait_ready(base_url, server)
             warm = [sys.executable, "-m", "graph.cli", "ask", "--json", "--model", "offline"]
@@ -244,7 +250,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{rows[-1].id}: {rows[-1].seconds:.1f} s", file=sys.stderr)
         finally:
             server.terminate()
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a request still generating: stop it
+                server.kill()
+                server.wait(timeout=30)
     _print(rows)
     summary = _summary(rows, {i["id"]: i for i in items})
     print(json.dumps(summary, indent=2))

@@ -114,11 +114,11 @@ class TokenBudgets(BaseModel):
 
     plan: int = Field(default=512, gt=0)
     """The planner's JSON plan (about 50 tokens a step, up to 8 steps)."""
-    answer: int = Field(default=320, gt=0)
+    answer: int = Field(default=256, gt=0)
     """The reader's cited answer (the prompt asks for a concise one)."""
-    judge: int = Field(default=256, gt=0)
+    judge: int = Field(default=192, gt=0)
     """The judge's and the evaluator's verdict (scores, a rationale, suggestions)."""
-    rewrite: int = Field(default=320, gt=0)
+    rewrite: int = Field(default=256, gt=0)
     """An answer written again after a reviewer's feedback (the quality gate, a replan)."""
 
 
