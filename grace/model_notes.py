@@ -24,9 +24,10 @@ MODEL_FAILURE = "Model failure"
 def note_of(event: ModelEvent) -> str:
     """The note that tells the person about ``event``."""
     if event.kind == "failure":
+        detail = event.detail.rstrip(".")
         return (
-            f"{MODEL_FAILURE} ({event.role}): {event.detail}. The model failed here; this "
-            "says nothing about whether the documents hold the answer."
+            f"{MODEL_FAILURE} ({event.role}): {detail}. The model failed here; this says "
+            "nothing about whether the documents hold the answer."
         )
     return f"Structured output ({event.role}): {event.detail}."
 

@@ -10,13 +10,12 @@ so far is returned with why it was cut.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
+
+from confidence.streaming import Streamed, astream_within, stream_within
 
 __all__ = ["ROLES", "ReplyLimits", "Streamed", "astream_within", "stream_within", "with_max_tokens"]
 
@@ -33,8 +32,6 @@ _TOKEN_FIELDS = {
 Gemini 2.5 counts its thinking tokens in ``max_output_tokens``, so a cap sized for the
 reply empties it (``finish_reason: MAX_TOKENS``); Gemini's requests stay as they were."""
 
-_CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
-"""``finish_reason`` / ``done_reason`` / ``stop_reason`` values of a reply cut at its budget."""
 
 
 def with_max_tokens(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
@@ -73,95 +70,3 @@ class ReplyLimits:
     def tokens(self, role: str) -> int | None:
         """The token budget of ``role`` (``answer`` or ``rewrite``)."""
         return self.rewrite if role == "rewrite" else self.answer
-
-
-@dataclass
-class Streamed:
-    """A streamed reply, whole or cut."""
-
-    message: AIMessage
-    """The reply (what arrived before a cut)."""
-    cut: str | None = None
-    """Why the reply is not whole (None: the model ended it)."""
-    chunks: int = field(default=0)
-    """Content chunks received (about one token each from a local server)."""
-
-
-class _Reply:
-    """Chunks added up, with the budget checks."""
-
-    def __init__(self, max_tokens: int | None, seconds: float | None) -> None:
-        self.max_tokens = max_tokens
-        self.seconds = seconds
-        self.started = time.monotonic()
-        self.message: AIMessageChunk | None = None
-        self.chunks = 0
-        self.cut: str | None = None
-
-    def add(self, chunk: AIMessageChunk) -> bool:
-        """Add ``chunk``; True when the reply is over its budget (close the stream)."""
-        self.message = chunk if self.message is None else self.message + chunk
-        self.chunks += 1 if chunk.content else 0
-        if self.max_tokens is not None and self.chunks > self.max_tokens:
-            self.cut = f"the reply ran past its {self.max_tokens}-token budget: stream closed"
-        elif self.seconds is not None and time.monotonic() - self.started > self.seconds:
-            self.cut = f"the reply ran past {self.seconds:g} s: stream closed"
-        return self.cut is not None
-
-    def result(self) -> Streamed:
-        message: BaseMessage = AIMessage(content="") if self.message is None else self.message
-        if isinstance(message, AIMessageChunk):
-            message = message_chunk_to_message(message)
-        if not isinstance(message, AIMessage):  # pragma: no cover - chat models reply AIMessages
-            message = AIMessage(content=message.content)
-        cut = self.cut
-        meta = message.response_metadata
-        reason = meta.get("finish_reason") or meta.get("done_reason") or meta.get("stop_reason")
-        if cut is None and reason in _CUT_REASONS:
-            budget = f"{self.max_tokens}-token " if self.max_tokens is not None else ""
-            cut = f"the reply reached its {budget}budget and was cut ({reason})"
-        return Streamed(message, cut, self.chunks)
-
-
-def stream_within(
-    model: BaseChatModel,
-    messages: Sequence[BaseMessage],
-    *,
-    max_tokens: int | None,
-    stop: Sequence[str] = (),
-    seconds: float | None = None,
-) -> Streamed:
-    """Stream ``model``'s reply, closing the stream once it passes ``max_tokens`` or ``seconds``."""
-    reply = _Reply(max_tokens, seconds)
-    chunks = model.stream(list(messages), stop=list(stop) or None)
-    try:
-        for chunk in chunks:
-            if reply.add(chunk):
-                break
-    finally:
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()  # now, not when collected: the server sees the connection end
-    return reply.result()
-
-
-async def astream_within(
-    model: BaseChatModel,
-    messages: Sequence[BaseMessage],
-    *,
-    max_tokens: int | None,
-    stop: Sequence[str] = (),
-    seconds: float | None = None,
-) -> Streamed:
-    """Asynchronous :func:`stream_within`."""
-    reply = _Reply(max_tokens, seconds)
-    chunks = model.astream(list(messages), stop=list(stop) or None)
-    try:
-        async for chunk in chunks:
-            if reply.add(chunk):
-                break
-    finally:
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
-    return reply.result()

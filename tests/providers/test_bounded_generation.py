@@ -67,8 +67,9 @@ def test_every_request_carries_the_max_tokens_of_its_role(offline_services: Any)
         ("AnswerVerdict", 120),
         ("ScoreVerdict", 120),  # the quality gate's evaluator judges too
     ]
-    texts = [body for body in server.requests if body.get("stream")]
-    assert len(texts) == 2 and all(body["stop"] == ["\nQuestion:", "<passage"] for body in texts)
+    texts = [body for kind, body in zip(kinds, server.requests, strict=True) if kind == "text"]
+    assert all(body["stop"] == ["\nQuestion:", "<passage"] for body in texts)
+    assert all(body["stream"] for body in server.requests)  # closed at the deadline if need be
 
 
 def _plan_request(services: Any) -> Any:
@@ -135,3 +136,28 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(offline_services: A
     assert "**The model failed** (not the documents)" in description
     assert errors[0] in description
     assert "do not contain" not in json.dumps(out)
+
+
+def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
+    """A judge that babbles past the request timeout: the connection is closed, not left."""
+    from confidence import LLMAnswerJudge
+    from confidence.model_log import recording
+    from grace.providers.models import chat_model
+
+    babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))  # ~5 s at 1 ms a token
+    with fake_openai({"AnswerVerdict": babble}, refuse_json_schema=True) as server:
+        url = server.base_url
+        model = chat_model("openai:gemma-local", base_url=url, temperature=0, timeout=0.5)
+        with recording() as events:
+            judgement = LLMAnswerJudge(model).judge(QUESTION, ANSWER, ["The line opened in 1874."])
+        for _ in range(50):
+            if server.streams_closed:
+                break
+            import time
+
+            time.sleep(0.02)
+    assert judgement.self_eval is None and "0.5 s: stream closed" in (judgement.rationale or "")
+    (sent,) = server.streams_closed  # closed by the client at its deadline
+    assert 0 < sent < RUNAWAY_TOKENS and server.streams_done == []
+    assert all(body["stream"] for body in server.requests)
+    assert [(e.kind, e.role) for e in events] == [("failure", "judge")]
