@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
 from langchain_core.runnables import Runnable
 
-__all__ = ["Streamed", "astream_within", "stream_within"]
+__all__ = ["Budget", "Streamed", "astream_within", "stream_within"]
 
 _CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
 """``finish_reason`` / ``done_reason`` / ``stop_reason`` values of a reply cut at its budget."""
@@ -70,18 +70,28 @@ class _Reply:
         return Streamed(message, cut, self.chunks)
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What a streamed reply may use before its stream is closed."""
+
+    max_tokens: int | None = None
+    """Content chunks (about one token each from a local server); None: no limit."""
+    stop: tuple[str, ...] = ()
+    """Stop sequences sent with the request."""
+    seconds: float | None = None
+    """Wall-clock seconds; None: no limit."""
+
+    def options(self) -> dict[str, Any]:
+        """The call's keyword arguments."""
+        return {"stop": list(self.stop)} if self.stop else {}
+
+
 def stream_within(
-    model: Runnable[Any, Any],
-    messages: Sequence[BaseMessage],
-    *,
-    max_tokens: int | None,
-    stop: Sequence[str] = (),
-    seconds: float | None = None,
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
 ) -> Streamed:
-    """Stream ``model``'s reply, closing the stream once it passes ``max_tokens`` or ``seconds``."""
-    reply = _Reply(max_tokens, seconds)
-    options: dict[str, Any] = {"stop": list(stop)} if stop else {}
-    chunks = model.stream(list(messages), **options)
+    """Stream ``model``'s reply, closing the stream once it passes its ``budget``."""
+    reply = _Reply(budget.max_tokens, budget.seconds)
+    chunks = model.stream(list(messages), **budget.options())
     try:
         for chunk in chunks:
             if reply.add(chunk):
@@ -94,17 +104,11 @@ def stream_within(
 
 
 async def astream_within(
-    model: Runnable[Any, Any],
-    messages: Sequence[BaseMessage],
-    *,
-    max_tokens: int | None,
-    stop: Sequence[str] = (),
-    seconds: float | None = None,
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
 ) -> Streamed:
     """Asynchronous :func:`stream_within`."""
-    reply = _Reply(max_tokens, seconds)
-    options: dict[str, Any] = {"stop": list(stop)} if stop else {}
-    chunks = model.astream(list(messages), **options)
+    reply = _Reply(budget.max_tokens, budget.seconds)
+    chunks = model.astream(list(messages), **budget.options())
     try:
         async for chunk in chunks:
             if reply.add(chunk):

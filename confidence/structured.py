@@ -16,7 +16,7 @@ from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
 from confidence.model_log import report_method
-from confidence.streaming import astream_within, stream_within
+from confidence.streaming import Budget, astream_within, stream_within
 
 __all__ = [
     "StructuredCall",
@@ -319,7 +319,7 @@ class StructuredCall(Generic[M]):
         """The model's reply: streamed within the deadline for a named server, else invoked."""
         if self._seconds is None:
             return call.invoke(list(messages))
-        streamed = stream_within(call, messages, max_tokens=None, seconds=self._seconds)
+        streamed = stream_within(call, messages, Budget(seconds=self._seconds))
         if streamed.cut is not None and streamed.cut.endswith("stream closed"):
             raise TimeoutError(streamed.cut)
         return streamed.message
@@ -328,7 +328,7 @@ class StructuredCall(Generic[M]):
         """Asynchronous :meth:`_reply`."""
         if self._seconds is None:
             return await call.ainvoke(list(messages))
-        streamed = await astream_within(call, messages, max_tokens=None, seconds=self._seconds)
+        streamed = await astream_within(call, messages, Budget(seconds=self._seconds))
         if streamed.cut is not None and streamed.cut.endswith("stream closed"):
             raise TimeoutError(streamed.cut)
         return streamed.message

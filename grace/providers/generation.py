@@ -2,10 +2,10 @@
 
 Each role — ``plan``, ``answer``, ``judge``, ``rewrite`` — gets its own copy of the chat
 model with its ``models.max_tokens`` budget (:func:`with_max_tokens`). The reader streams
-its reply (:func:`stream_within`) and closes the stream when the reply passes its budget or
-the request timeout: a server that ignores ``max_tokens`` is stopped by the closed
-connection (llama.cpp's server stops generating when its client goes away), and the reply
-so far is returned with why it was cut.
+its reply (:func:`confidence.streaming.stream_within`) within :class:`ReplyLimits` and
+closes the stream when the reply passes its budget or the request timeout: a server that
+ignores ``max_tokens`` is stopped by the closed connection (llama.cpp's server stops
+generating when its client goes away), and the reply so far is returned with why it was cut.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from confidence.streaming import Streamed, astream_within, stream_within
-
-__all__ = ["ROLES", "ReplyLimits", "Streamed", "astream_within", "stream_within", "with_max_tokens"]
+__all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]
 
 ROLES = ("plan", "answer", "judge", "rewrite")
 """The roles of a model call, each with its own ``models.max_tokens`` budget."""

@@ -10,9 +10,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from confidence.model_log import report_failure
+from confidence.streaming import Budget, Streamed, astream_within, stream_within
 from confidence.structured import describe_error
 from grace.providers.base import ReaderAnswer, usage_from_message
-from grace.providers.generation import ReplyLimits, Streamed, astream_within, stream_within
+from grace.providers.generation import ReplyLimits
 from grace.providers.prompts import READER_SYSTEM, format_passages
 from grace.schemas import Source
 
@@ -70,15 +71,11 @@ class LLMReader:
         cited = [c for c in dict.fromkeys(_CITATION.findall(text)) if c in known]
         return ReaderAnswer(text=text.strip(), cited=cited, usage=usage)
 
-    def _call(self, feedback: str | None) -> tuple[str, BaseChatModel, dict[str, Any]]:
+    def _call(self, feedback: str | None) -> tuple[str, BaseChatModel, Budget]:
         role = "rewrite" if feedback else "answer"
         model = self.rewrite_model if feedback else self.model
-        budget = {
-            "max_tokens": self.limits.tokens(role),
-            "stop": self.limits.stop,
-            "seconds": self.limits.seconds,
-        }
-        return role, model, budget
+        limits = self.limits
+        return role, model, Budget(limits.tokens(role), limits.stop, limits.seconds)
 
     def answer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
@@ -86,7 +83,7 @@ class LLMReader:
         """Answer from the passages (exceptions propagate: the step fails and falls back)."""
         role, model, budget = self._call(feedback)
         try:
-            streamed = stream_within(model, self._messages(question, passages, feedback), **budget)
+            streamed = stream_within(model, self._messages(question, passages, feedback), budget)
         except Exception as exc:
             report_failure(role, describe_error(exc))
             raise
@@ -99,7 +96,7 @@ class LLMReader:
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
         try:
-            streamed = await astream_within(model, messages, **budget)
+            streamed = await astream_within(model, messages, budget)
         except Exception as exc:
             report_failure(role, describe_error(exc))
             raise
