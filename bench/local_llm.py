@@ -180,9 +180,11 @@ def _ask(
     return row
 
 
+HEAD = f"{'id':<11}{'s':>6}{'calls':>6}{'reqs':>5}{'500s':>5}  {'level':<9}{'ok':<4}"
+"""Columns of the table: methods, model failures and the answer follow each row."""
+
+
 def _print(rows: list[Row]) -> None:
-    head = f"{'id':<11}{'s':>6}{'calls':>6}{'reqs':>5}{'500s':>5}  {'level':<9}{'ok':<4}"
-    print(head + "methods / model failures / answer")
     for r in rows:
         ok = "-" if r.correct is None else ("yes" if r.correct else "no")
         methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or "-"
@@ -245,9 +247,11 @@ def main(argv: list[str] | None = None) -> int:
             warm = [sys.executable, "-m", "graph.cli", "ask", "--json", "--model", "offline"]
             subprocess.run([*warm, "warm-up"], env=env, capture_output=True, check=False)
             rows = []
+            print(HEAD + "methods / model failures / answer", flush=True)
             for item in items:
                 rows.append(_ask(item, args, env, log))
-                print(f"{rows[-1].id}: {rows[-1].seconds:.1f} s", file=sys.stderr)
+                _print(rows[-1:])  # as it goes: a long run can be read while it lasts
+                sys.stdout.flush()
         finally:
             server.terminate()
             try:
@@ -255,7 +259,6 @@ def main(argv: list[str] | None = None) -> int:
             except subprocess.TimeoutExpired:  # a request still generating: stop it
                 server.kill()
                 server.wait(timeout=30)
-    _print(rows)
     summary = _summary(rows, {i["id"]: i for i in items})
     print(json.dumps(summary, indent=2))
     if args.json is not None:

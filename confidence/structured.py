@@ -284,11 +284,12 @@ class StructuredCall(Generic[M]):
             try:
                 result = self._invoke_once(messages)
             except Exception as exc:
-                if not self._step_down(exc):
-                    raise
-            else:
-                self._report_method()
-                return result
+                if self._step_down(exc):
+                    continue
+                self._report_method()  # the method the failed call used is said too
+                raise
+            self._report_method()
+            return result
 
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
@@ -296,11 +297,12 @@ class StructuredCall(Generic[M]):
             try:
                 result = await self._ainvoke_once(messages)
             except Exception as exc:
-                if not self._step_down(exc):
-                    raise
-            else:
-                self._report_method()
-                return result
+                if self._step_down(exc):
+                    continue
+                self._report_method()  # the method the failed call used is said too
+                raise
+            self._report_method()
+            return result
 
     def _report_method(self) -> None:
         """Say the method in the run's notes when it is not the model's first choice."""

@@ -160,4 +160,5 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     (sent,) = server.streams_closed  # closed by the client at its deadline
     assert 0 < sent < RUNAWAY_TOKENS and server.streams_done == []
     assert all(body["stream"] for body in server.requests)
-    assert [(e.kind, e.role) for e in events] == [("failure", "judge")]
+    assert [(e.kind, e.role) for e in events] == [("method", "judge"), ("failure", "judge")]
+    assert events[0].detail.startswith("json_object (json_schema refused")  # said on failure too
