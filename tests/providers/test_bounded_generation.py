@@ -162,3 +162,16 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     assert all(body["stream"] for body in server.requests)
     assert [(e.kind, e.role) for e in events] == [("method", "judge"), ("failure", "judge")]
     assert events[0].detail.startswith("json_object (json_schema refused")  # said on failure too
+
+
+def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: Any) -> None:
+    from confidence.model_log import recording
+    from grace.providers.gemini.reader import NO_REPLY
+
+    with fake_openai({"text": ""}) as server:
+        services = _services(offline_services, server.base_url)
+        with recording() as events:
+            answer = services.reader.answer(QUESTION, PASSAGES)
+    assert answer.text == NO_REPLY and "documents" not in answer.text.split(":")[0]
+    assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
+    assert events[0].detail.startswith("the model's reply was empty (it may have begun with")

@@ -51,15 +51,16 @@ class LLMReader:
         human = f"{format_passages(passages)}\n\nQuestion: {question}{extra}"
         return [SystemMessage(READER_SYSTEM), HumanMessage(human)]
 
-    @staticmethod
-    def _parse(streamed: Streamed, passages: Sequence[Source], role: str) -> ReaderAnswer:
+    def _parse(self, streamed: Streamed, passages: Sequence[Source], role: str) -> ReaderAnswer:
         message = streamed.message
         text = message.content if isinstance(message.content, str) else str(message.text)
         usage = usage_from_message(message)
         if streamed.cut is not None:
             report_failure(role, streamed.cut)
         if not text.strip():
-            report_failure(role, "the model's reply was empty")
+            stops = ", ".join(repr(stop) for stop in self.limits.stop)
+            why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
+            report_failure(role, "the model's reply was empty" + (why if stops else ""))
             return ReaderAnswer(text=NO_REPLY, abstained=True, usage=usage)
         if INSUFFICIENT in text:
             return ReaderAnswer(
