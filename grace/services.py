@@ -171,18 +171,18 @@ def _model_engine(
 
     pass_threshold = settings.quality_gate.pass_threshold
     budgets = settings.models.max_tokens
+    answer = with_max_tokens(chat, budgets.answer)
+    bounded = answer is not chat  # Gemini and unknown classes: requests as they were
     limits = ReplyLimits(
         answer=budgets.answer,
         rewrite=budgets.rewrite,
-        stop=tuple(settings.models.stop),
+        stop=tuple(settings.models.stop) if bounded else (),
         # Closed before the step's own timeout abandons it, so the reader can say why.
         seconds=min(settings.model_timeout(), 0.9 * settings.run.step_timeout_seconds),
+        stream=bounded,
     )
-    reader = LLMReader(
-        with_max_tokens(chat, budgets.answer),
-        rewrite_model=with_max_tokens(chat, budgets.rewrite),
-        limits=limits,
-    )
+    rewrite = with_max_tokens(chat, budgets.rewrite)
+    reader = LLMReader(answer, rewrite_model=rewrite, limits=limits)
     judge = with_max_tokens(judge, budgets.judge)
     return _Engine(
         LLMPlanner(with_max_tokens(chat, budgets.plan), actions=actions),

@@ -150,7 +150,8 @@ class ModelSettings(BaseModel):
     """Token budget per role: ``plan``, ``answer``, ``judge``, ``rewrite``."""
     stop: list[str] = Field(default_factory=lambda: ["\nQuestion:", "<passage"])
     """Stop sequences of the free-text answer (a model that starts writing the prompt's
-    next question or passage has finished its answer); structured calls carry none."""
+    next question or passage has finished its answer); structured calls carry none, nor do
+    Gemini's requests (see ``max_tokens``)."""
 
 
 class RetrievalSettings(BaseModel):

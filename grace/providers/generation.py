@@ -64,6 +64,9 @@ class ReplyLimits:
     """Stop sequences of both."""
     seconds: float | None = None
     """Wall-clock budget of a streamed reply (the request timeout)."""
+    stream: bool = True
+    """Stream the reply within these limits; False: one plain call (a model whose class has
+    no token cap here, e.g. Gemini, keeps its requests as they were)."""
 
     def tokens(self, role: str) -> int | None:
         """The token budget of ``role`` (``answer`` or ``rewrite``)."""

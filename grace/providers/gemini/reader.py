@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from confidence.model_log import report_failure
 from confidence.streaming import Budget, Streamed, astream_within, stream_within
@@ -23,6 +23,13 @@ INSUFFICIENT = "INSUFFICIENT_CONTEXT"
 NO_REPLY = "The model returned no answer (see the notes): this says nothing about the documents."
 """The answer when the model's reply was empty: a model failure, not an abstention."""
 _CITATION = re.compile(r"\[([SH]\d+)\]")
+
+
+def _whole(message: object) -> Streamed:
+    """A reply of one plain call, as a :class:`Streamed` that was not cut."""
+    if isinstance(message, AIMessage):
+        return Streamed(message)
+    return Streamed(AIMessage(content=str(getattr(message, "content", ""))))
 
 
 class LLMReader:
@@ -83,8 +90,12 @@ class LLMReader:
     ) -> ReaderAnswer:
         """Answer from the passages (exceptions propagate: the step fails and falls back)."""
         role, model, budget = self._call(feedback)
+        messages = self._messages(question, passages, feedback)
         try:
-            streamed = stream_within(model, self._messages(question, passages, feedback), budget)
+            if self.limits.stream:
+                streamed = stream_within(model, messages, budget)
+            else:
+                streamed = _whole(model.invoke(messages))
         except Exception as exc:
             report_failure(role, describe_error(exc))
             raise
@@ -97,7 +108,10 @@ class LLMReader:
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
         try:
-            streamed = await astream_within(model, messages, budget)
+            if self.limits.stream:
+                streamed = await astream_within(model, messages, budget)
+            else:
+                streamed = _whole(await model.ainvoke(messages))
         except Exception as exc:
             report_failure(role, describe_error(exc))
             raise
