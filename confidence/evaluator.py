@@ -45,6 +45,7 @@ from confidence.evaluation_types import (
 )
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
+from confidence.model_log import report_failure
 from confidence.structured import (
     StructuredCall,
     at_temperature_zero,
@@ -132,7 +133,7 @@ class Evaluator:
         """The structured call for ``schema``, built once per schema and model."""
         call = self._calls.get(schema)
         if call is None or call.model is not self.model:
-            call = self._calls[schema] = StructuredCall(self.model, schema)
+            call = self._calls[schema] = StructuredCall(self.model, schema, role="judge")
         return call
 
     # prompt building -------------------------------------------------------------------
@@ -285,10 +286,12 @@ class Evaluator:
             "model_calls": 1,
         }
         if outcome.value is None:
+            report_failure("judge", outcome.error or "no verdict")
             return _failure(job.kind, outcome.error or "no verdict", **usage)
         try:
             finished = job.finish(outcome.value)
         except _Malformed as exc:
+            report_failure("judge", f"malformed judge output ({exc})")
             return _failure(job.kind, f"malformed judge output ({exc})", **usage)
         return finished.model_copy(update=usage)
 
@@ -296,6 +299,7 @@ class Evaluator:
         try:
             result = self._structured(job.schema).invoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
+            report_failure("judge", describe_error(exc))
             return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
         return self._interpret(job, result)
 
@@ -303,6 +307,7 @@ class Evaluator:
         try:
             result = await self._structured(job.schema).ainvoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
+            report_failure("judge", describe_error(exc))
             return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
         return self._interpret(job, result)
 

@@ -13,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from confidence.model_log import report_failure
 from confidence.passages import escape_text, passage_element
 from confidence.structured import (
     StructuredCall,
@@ -173,7 +174,7 @@ class LLMAnswerJudge:
         """The judge model."""
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
-        self._structured = StructuredCall(self.model, AnswerVerdict)
+        self._structured = StructuredCall(self.model, AnswerVerdict, role="judge")
 
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:
         """Return the judge prompt: passages, question and answer as escaped data."""
@@ -186,7 +187,7 @@ class LLMAnswerJudge:
 
     def _runnable(self) -> StructuredCall[AnswerVerdict]:
         if self._structured.model is not self.model:  # the model was swapped after __init__
-            self._structured = StructuredCall(self.model, AnswerVerdict)
+            self._structured = StructuredCall(self.model, AnswerVerdict, role="judge")
         return self._structured
 
     @staticmethod
@@ -194,6 +195,7 @@ class LLMAnswerJudge:
         outcome = read_structured(result, AnswerVerdict)
         tokens = (outcome.input_tokens, outcome.output_tokens)
         if outcome.value is None:
+            report_failure("judge", outcome.error or "no verdict")
             return _not_measured(outcome.error or "no verdict", calls=1, tokens=tokens)
         verdict = outcome.value
         return AnswerJudgement(
@@ -210,9 +212,7 @@ class LLMAnswerJudge:
         try:
             result = self._runnable().invoke(self.messages(question, answer, passages))
         except Exception as exc:  # any model failure means "not measured"
-            return _not_measured(
-                f"judge call failed ({describe_error(exc)})", calls=1, tokens=(0, 0)
-            )
+            return _call_failed(exc)
         return self._interpret(result)
 
     async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
@@ -220,10 +220,14 @@ class LLMAnswerJudge:
         try:
             result = await self._runnable().ainvoke(self.messages(question, answer, passages))
         except Exception as exc:  # any model failure means "not measured"
-            return _not_measured(
-                f"judge call failed ({describe_error(exc)})", calls=1, tokens=(0, 0)
-            )
+            return _call_failed(exc)
         return self._interpret(result)
+
+
+def _call_failed(exc: BaseException) -> AnswerJudgement:
+    """A judge call that raised: "not measured", and a model failure for the run's notes."""
+    report_failure("judge", describe_error(exc))
+    return _not_measured(f"judge call failed ({describe_error(exc)})", calls=1, tokens=(0, 0))
 
 
 class LLMSelfEvaluator:

@@ -15,6 +15,9 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
+from confidence.model_log import report_method
+from confidence.streaming import Budget, astream_within, stream_within
+
 __all__ = [
     "StructuredCall",
     "StructuredOutcome",
@@ -140,6 +143,24 @@ _STEPS: dict[str, list[str]] = {
 """Structured-output methods to try, in order, per chat model class; others: its default."""
 _WORKING: dict[str, int] = {}
 """Per model (class, name, endpoint): the method index that works, for the process."""
+_REFUSED: dict[str, str] = {}
+"""Per model: the refusal that made it step down last (said in the run's notes)."""
+_LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
+"""How the notes name a method (the request's ``response_format`` type where there is one)."""
+
+
+def _streamed_seconds(model: BaseChatModel) -> float | None:
+    """For a model on a server you named: the seconds its streamed calls may run, else None.
+
+    Such a call streams, so that its end — the reply whole, the request timeout, or this
+    deadline — closes the connection, which stops a local server's generation; a timeout of
+    a non-streamed request leaves the server generating for nobody.
+    """
+    name = type(model).__name__
+    if not (name == "ChatOpenAI" and getattr(model, "openai_api_base", None)):
+        return None
+    timeout = getattr(model, "request_timeout", None)
+    return float(timeout) if isinstance(timeout, int | float) else 60.0
 
 
 def _methods_for(model: BaseChatModel) -> list[str]:
@@ -170,14 +191,16 @@ class StructuredCall(Generic[M]):
     measured" / template path. Any other failed build is retried on the next call.
     """
 
-    def __init__(self, model: BaseChatModel, schema: type[M]) -> None:
-        """Prepare structured calls of ``model`` returning ``schema``."""
+    def __init__(self, model: BaseChatModel, schema: type[M], *, role: str = "") -> None:
+        """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them)."""
         self.model = model
         self.schema = schema
+        self.role = role or schema.__name__
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
         self._methods = _methods_for(model)
         self._key = _model_key(model)
+        self._seconds = _streamed_seconds(model)
 
     @property
     def method(self) -> str:
@@ -190,6 +213,8 @@ class StructuredCall(Generic[M]):
         if self._json_in_text or not _REFUSAL.search(str(exc)) or index + 1 >= len(self._methods):
             return False
         _WORKING[self._key] = index + 1
+        refused = _LABELS.get(self._methods[index], self._methods[index])
+        _REFUSED[self._key] = f"{refused} refused: {describe_error(exc)}"
         self._parts = None
         self._json_in_text = False
         return True
@@ -209,8 +234,9 @@ class StructuredCall(Generic[M]):
                 self._json_in_text = True
                 self._parts = (self.model, None)
                 return self._parts
-            if isinstance(chain, RunnableSequence) and len(chain.steps) == 2:
-                self._parts = (chain.first, chain.last)
+            if isinstance(chain, RunnableSequence):  # model | [refusal check |] parser
+                rest = chain.steps[1:]
+                self._parts = (chain.first, rest[0] if len(rest) == 1 else RunnableSequence(*rest))
             else:
                 options: dict[str, Any] = {} if method == "default" else {"method": method}
                 self._parts = (
@@ -256,19 +282,34 @@ class StructuredCall(Generic[M]):
         """
         while True:
             try:
-                return self._invoke_once(messages)
+                result = self._invoke_once(messages)
             except Exception as exc:
-                if not self._step_down(exc):
-                    raise
+                if self._step_down(exc):
+                    continue
+                self._report_method()  # the method the failed call used is said too
+                raise
+            self._report_method()
+            return result
 
     async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
         while True:
             try:
-                return await self._ainvoke_once(messages)
+                result = await self._ainvoke_once(messages)
             except Exception as exc:
-                if not self._step_down(exc):
-                    raise
+                if self._step_down(exc):
+                    continue
+                self._report_method()  # the method the failed call used is said too
+                raise
+            self._report_method()
+            return result
+
+    def _report_method(self) -> None:
+        """Say the method in the run's notes when it is not the model's first choice."""
+        method = self.method
+        if method != self._methods[0]:
+            why = _REFUSED.get(self._key, "the model has no structured output")
+            report_method(self.role, f"{_LABELS.get(method, method)} ({why})")
 
     def _with_format(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:
         """JSON mode carries no schema: the prompt says what object to return."""
@@ -276,29 +317,48 @@ class StructuredCall(Generic[M]):
             return self._json_prompt(messages)
         return list(messages)
 
+    def _reply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+        """The model's reply: streamed within the deadline for a named server, else invoked."""
+        if self._seconds is None:
+            return call.invoke(list(messages))
+        streamed = stream_within(call, messages, Budget(seconds=self._seconds))
+        if streamed.cut is not None and streamed.cut.endswith("stream closed"):
+            raise TimeoutError(streamed.cut)
+        return streamed.message
+
+    async def _areply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+        """Asynchronous :meth:`_reply`."""
+        if self._seconds is None:
+            return await call.ainvoke(list(messages))
+        streamed = await astream_within(call, messages, Budget(seconds=self._seconds))
+        if streamed.cut is not None and streamed.cut.endswith("stream closed"):
+            raise TimeoutError(streamed.cut)
+        return streamed.message
+
     def _invoke_once(self, messages: Sequence[BaseMessage]) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
-            result = self._as_result(call.invoke(asked))
+            result = self._as_result(self._reply(call, asked))
             error = read_structured(result, self.schema).error
             if error is None:
                 return result
-            return self._as_result(call.invoke(self._repair_prompt(asked, result["raw"], error)))
+            repair = self._repair_prompt(asked, result["raw"], error)
+            return self._as_result(self._reply(call, repair))
         if parser is None:
             return call.invoke(self._with_format(messages))
-        return self._parse(parser, call.invoke(self._with_format(messages)))
+        return self._parse(parser, self._reply(call, self._with_format(messages)))
 
     async def _ainvoke_once(self, messages: Sequence[BaseMessage]) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
-            result = self._as_result(await call.ainvoke(asked))
+            result = self._as_result(await self._areply(call, asked))
             error = read_structured(result, self.schema).error
             if error is None:
                 return result
             repair = self._repair_prompt(asked, result["raw"], error)
-            return self._as_result(await call.ainvoke(repair))
+            return self._as_result(await self._areply(call, repair))
         if parser is None:
             return await call.ainvoke(self._with_format(messages))
-        return self._parse(parser, await call.ainvoke(self._with_format(messages)))
+        return self._parse(parser, await self._areply(call, self._with_format(messages)))

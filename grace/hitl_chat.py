@@ -38,11 +38,21 @@ def _sources_block(sources: Sequence[Source]) -> str:
 
 
 def pause_message(
-    level: InterventionLevel, confidence: float, draft: str, sources: Sequence[Source]
+    level: InterventionLevel,
+    confidence: float,
+    draft: str,
+    sources: Sequence[Source],
+    *,
+    model_failed: bool = False,
 ) -> AIMessage:
     """The chat message at a pause: the draft to review, or a plain request for help."""
     escalate = level == InterventionLevel.ESCALATE
-    if escalate or not draft:
+    if model_failed:
+        head = (
+            "I need your help: the model failed during this run (see the notes), so "
+            f"this is not a finding about the documents (confidence {confidence:.2f})."
+        )
+    elif escalate or not draft:
         head = (
             "I need your help: I could not answer this from the documents with enough "
             f"confidence ({confidence:.2f})."

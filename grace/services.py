@@ -34,6 +34,7 @@ from confidence import (
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
+from grace.providers.generation import ReplyLimits, with_max_tokens
 from grace.providers.models import OFFLINE, calibration_label, check_reachable, parse_spec
 from grace.providers.models import chat_model as make_chat_model
 from grace.providers.models import embeddings_model as make_embeddings
@@ -169,9 +170,23 @@ def _model_engine(
     from grace.providers.gemini import LLMPlanner, LLMReader
 
     pass_threshold = settings.quality_gate.pass_threshold
+    budgets = settings.models.max_tokens
+    answer = with_max_tokens(chat, budgets.answer)
+    bounded = answer is not chat  # Gemini and unknown classes: requests as they were
+    limits = ReplyLimits(
+        answer=budgets.answer,
+        rewrite=budgets.rewrite,
+        stop=tuple(settings.models.stop) if bounded else (),
+        # Closed before the step's own timeout abandons it, so the reader can say why.
+        seconds=min(settings.model_timeout(), 0.9 * settings.run.step_timeout_seconds),
+        stream=bounded,
+    )
+    rewrite = with_max_tokens(chat, budgets.rewrite)
+    reader = LLMReader(answer, rewrite_model=rewrite, limits=limits)
+    judge = with_max_tokens(judge, budgets.judge)
     return _Engine(
-        LLMPlanner(chat, actions=actions),
-        LLMReader(chat),
+        LLMPlanner(with_max_tokens(chat, budgets.plan), actions=actions),
+        reader,
         LLMAnswerJudge(judge),
         Evaluator(judge, pass_threshold=pass_threshold),
     )

@@ -44,6 +44,7 @@ __all__ = [
     "RetrievalSettings",
     "RunSettings",
     "SettingsError",
+    "TokenBudgets",
     "config_file_path",
     "get_settings",
     "load_settings",
@@ -100,6 +101,27 @@ class GeminiSettings(BaseModel):
     """Per-request timeout."""
 
 
+class TokenBudgets(BaseModel):
+    """Most tokens a model may generate per call, by role (``models.max_tokens``).
+
+    Sized for what each role writes: a plan of up to ``run.max_steps`` steps as JSON, a
+    concise cited answer, a verdict of two scores and a rationale. A reply that reaches its
+    budget is cut and named in the run's notes. Gemini's requests carry none (its thinking
+    counts in the same budget; see docs/local-models.md).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    plan: int = Field(default=512, gt=0)
+    """The planner's JSON plan (about 50 tokens a step, up to 8 steps)."""
+    answer: int = Field(default=256, gt=0)
+    """The reader's cited answer (the prompt asks for a concise one)."""
+    judge: int = Field(default=192, gt=0)
+    """The judge's and the evaluator's verdict (scores, a rationale, suggestions)."""
+    rewrite: int = Field(default=256, gt=0)
+    """An answer written again after a reviewer's feedback (the quality gate, a replan)."""
+
+
 class ModelSettings(BaseModel):
     """Which chat model plans, answers and judges (``provider:model``, LangChain's convention)."""
 
@@ -122,7 +144,14 @@ class ModelSettings(BaseModel):
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     """Sampling temperature of the answering model (default: ``gemini.temperature``)."""
     timeout_seconds: float | None = Field(default=None, gt=0.0)
-    """Per-request timeout (default: ``gemini.timeout_seconds``)."""
+    """Per-request timeout (default: ``gemini.timeout_seconds``); a streamed answer is
+    closed when it runs longer."""
+    max_tokens: TokenBudgets = Field(default_factory=TokenBudgets)
+    """Token budget per role: ``plan``, ``answer``, ``judge``, ``rewrite``."""
+    stop: list[str] = Field(default_factory=lambda: ["\nQuestion:", "<passage"])
+    """Stop sequences of the free-text answer (a model that starts writing the prompt's
+    next question or passage has finished its answer); structured calls carry none, nor do
+    Gemini's requests (see ``max_tokens``)."""
     max_retries: int | None = Field(default=None, ge=0, le=10)
     """Retries of the model client itself after a failed request (a connection error, a
     timeout, 429 / 5xx), with its own backoff; unset: 2, or 0 against ``base_url`` (a local

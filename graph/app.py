@@ -29,6 +29,7 @@ from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.hitl import parse_human_response
 from grace.library import Library
+from grace.model_notes import model_errors
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings, get_settings
 from grace.storage_faults import storage_faults
@@ -100,6 +101,7 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
             level=request.get("level"),
             interrupt=request,
             notes=list(values.get("notes", [])),
+            model_errors=model_errors(values.get("notes", [])),
             usage=usage_dict,
             draft=_draft_of(request, dict(values)),
         )
@@ -111,6 +113,7 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
         level=_level_name(values.get("level")),
         sources=[s.model_dump(include=_SOURCE_FIELDS) for s in values.get("sources", [])],
         notes=list(values.get("notes", [])),
+        model_errors=model_errors(values.get("notes", [])),
         usage=usage_dict,
     )
 
@@ -173,6 +176,9 @@ class RunOutcome(BaseModel):
     """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
     """Things the person should know."""
+    model_errors: list[str] = Field(default_factory=list)
+    """The notes that say the model failed (refused, timed out, cut, unparsable): the
+    outcome is the model's failure, not a finding about the documents."""
     usage: dict[str, int] = Field(default_factory=dict)
     """Model calls and tokens of the run so far."""
     draft: dict[str, Any] | None = None

@@ -20,7 +20,9 @@ from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
 from confidence import Factor, InterventionLevel
+from confidence.model_log import recording
 from grace.context import GraceContext
+from grace.model_notes import with_model_notes
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
@@ -73,10 +75,14 @@ def twins(
     """
 
     def sync(state: Any) -> dict[str, Any]:
-        return func(state, get_runtime(GraceContext), services)
+        with recording() as events:  # model failures and methods become the run's notes
+            update = func(state, get_runtime(GraceContext), services)
+        return with_model_notes(update, events, getattr(state, "notes", ()))
 
     async def asynchronous(state: Any) -> dict[str, Any]:
-        return await afunc(state, get_runtime(GraceContext), services)
+        with recording() as events:
+            update = await afunc(state, get_runtime(GraceContext), services)
+        return with_model_notes(update, events, getattr(state, "notes", ()))
 
     return RunnableLambda(sync, afunc=asynchronous, name=name)
 

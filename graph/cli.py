@@ -142,6 +142,7 @@ _JSON_FIELDS = {
     "sources",
     "interrupt",
     "notes",
+    "model_errors",
     "usage",
 }
 

@@ -17,6 +17,7 @@ from grace.human_reply import (
     person_source,
 )
 from grace.learned_decision import decide_learned, model_scores
+from grace.model_notes import no_answer_text
 from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
 from grace.services import Services
@@ -115,7 +116,7 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     if best is not None:
         answer, sources = best.output, best.sources
     else:
-        answer, sources = NO_ANSWER, []
+        answer, sources = no_answer_text(state.notes, NO_ANSWER), []
     failed = [r.step_id for r in state.results.values() if r.status == StepStatus.FAILED]
     if state.replan_count >= state.replan_budget and (failed or state.review == "replan"):
         notes.append(

@@ -29,6 +29,7 @@ from grace.hitl import (
 from grace.hitl_chat import pause_message, source_lines
 from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
+from grace.model_notes import model_errors
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import Services
 from grace.state import ReplanRequest, State
@@ -61,6 +62,9 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
         parts = ", ".join(f"{k} {v:.2f}" for k, v in score.breakdown.items())
         pens = ", ".join(f"{k} −{v:.2f}" for k, v in score.penalties.items()) or "none"
         lines += ["", f"**Breakdown ({batch[-1].step_id}):** {parts}; penalties: {pens}"]
+    failures = model_errors(state.notes)
+    if failures:
+        lines += ["", "**The model failed** (not the documents):", *(f"- {f}" for f in failures)]
     if answer:
         lines += ["", "**Answer so far:**", "", f"> {answer}"]
     cited = dict.fromkeys(s.citation for r in batch for s in r.sources)
@@ -117,6 +121,7 @@ def pause(state: State) -> dict[str, Any]:
         state.decision.score,
         draft.output if draft is not None else "",
         draft.sources if draft is not None else [s for r in batch for s in r.sources],
+        model_failed=bool(model_errors(state.notes)),
     )
     return {"messages": [message]}
 

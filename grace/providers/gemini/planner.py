@@ -8,7 +8,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.structured import StructuredCall, read_structured
+from confidence.model_log import report_failure
+from confidence.structured import StructuredCall, describe_error, read_structured
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
@@ -46,7 +47,7 @@ class LLMPlanner:
         self.model = model
         self.actions = actions
         self.skip_below_complexity = skip_below_complexity
-        self._structured = StructuredCall(model, PlanDraft)
+        self._structured = StructuredCall(model, PlanDraft, role="plan")
 
     def _messages(self, request: PlanRequest) -> list[Any]:
         feedback = (
@@ -78,6 +79,7 @@ class LLMPlanner:
         # A tool call, or JSON in the text (Gemini's JSON mode, models with no tool calling).
         read = read_structured(result, PlanDraft, what="planner")
         if read.value is None:
+            report_failure("plan", f"{read.error}; the template plan was used")
             return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {read.error}")
         draft = read.value
         plan = ExecutionPlan(
@@ -94,6 +96,7 @@ class LLMPlanner:
         unreachable = unreachable_error(self.model, exc)
         if unreachable is not None:
             raise unreachable from exc
+        report_failure("plan", f"{describe_error(exc)}; the template plan was used")
         return PlanOutcome(
             plan=None, usage=TokenUsage(model_calls=1), error=f"planner model failed: {exc}"
         )

@@ -1,0 +1,120 @@
+"""A streamed model reply, closed when it passes its token or time budget.
+
+Closing the HTTP stream is what stops a local server's generation (llama.cpp's server stops
+when its client goes away; a client-side timeout of a non-streamed request does not), so
+calls that must stay bounded stream their reply through :func:`stream_within` and keep what
+arrived before the cut, with why it was cut.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
+from langchain_core.runnables import Runnable
+
+__all__ = ["Budget", "Streamed", "astream_within", "stream_within"]
+
+_CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
+"""``finish_reason`` / ``done_reason`` / ``stop_reason`` values of a reply cut at its budget."""
+
+
+@dataclass
+class Streamed:
+    """A streamed reply, whole or cut."""
+
+    message: AIMessage
+    """The reply (what arrived before a cut)."""
+    cut: str | None = None
+    """Why the reply is not whole (None: the model ended it)."""
+    chunks: int = field(default=0)
+    """Content chunks received (about one token each from a local server)."""
+
+
+class _Reply:
+    """Chunks added up, with the budget checks."""
+
+    def __init__(self, max_tokens: int | None, seconds: float | None) -> None:
+        self.max_tokens = max_tokens
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self.message: AIMessageChunk | None = None
+        self.chunks = 0
+        self.cut: str | None = None
+
+    def add(self, chunk: AIMessageChunk) -> bool:
+        """Add ``chunk``; True when the reply is over its budget (close the stream)."""
+        self.message = chunk if self.message is None else self.message + chunk
+        self.chunks += 1 if chunk.content else 0
+        if self.max_tokens is not None and self.chunks > self.max_tokens:
+            self.cut = f"the reply ran past its {self.max_tokens}-token budget: stream closed"
+        elif self.seconds is not None and time.monotonic() - self.started > self.seconds:
+            self.cut = f"the reply ran past {self.seconds:g} s: stream closed"
+        return self.cut is not None
+
+    def result(self) -> Streamed:
+        message: BaseMessage = AIMessage(content="") if self.message is None else self.message
+        if isinstance(message, AIMessageChunk):
+            message = message_chunk_to_message(message)
+        if not isinstance(message, AIMessage):  # pragma: no cover - chat models reply AIMessages
+            message = AIMessage(content=message.content)
+        cut = self.cut
+        meta = message.response_metadata
+        reason = meta.get("finish_reason") or meta.get("done_reason") or meta.get("stop_reason")
+        if cut is None and reason in _CUT_REASONS:
+            budget = f"{self.max_tokens}-token " if self.max_tokens is not None else ""
+            cut = f"the reply reached its {budget}budget and was cut ({reason})"
+        return Streamed(message, cut, self.chunks)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a streamed reply may use before its stream is closed."""
+
+    max_tokens: int | None = None
+    """Content chunks (about one token each from a local server); None: no limit."""
+    stop: tuple[str, ...] = ()
+    """Stop sequences sent with the request."""
+    seconds: float | None = None
+    """Wall-clock seconds; None: no limit."""
+
+    def options(self) -> dict[str, Any]:
+        """The call's keyword arguments."""
+        return {"stop": list(self.stop)} if self.stop else {}
+
+
+def stream_within(
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
+) -> Streamed:
+    """Stream ``model``'s reply, closing the stream once it passes its ``budget``."""
+    reply = _Reply(budget.max_tokens, budget.seconds)
+    chunks = model.stream(list(messages), **budget.options())
+    try:
+        for chunk in chunks:
+            if reply.add(chunk):
+                break
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()  # now, not when collected: the server sees the connection end
+    return reply.result()
+
+
+async def astream_within(
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
+) -> Streamed:
+    """Asynchronous :func:`stream_within`."""
+    reply = _Reply(budget.max_tokens, budget.seconds)
+    chunks = model.astream(list(messages), **budget.options())
+    try:
+        async for chunk in chunks:
+            if reply.add(chunk):
+                break
+    finally:
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    return reply.result()

@@ -1,0 +1,73 @@
+"""Bounded generation: a token budget on every model call, a streamed reply closed at it.
+
+Each role — ``plan``, ``answer``, ``judge``, ``rewrite`` — gets its own copy of the chat
+model with its ``models.max_tokens`` budget (:func:`with_max_tokens`). The reader streams
+its reply (:func:`confidence.streaming.stream_within`) within :class:`ReplyLimits` and
+closes the stream when the reply passes its budget or the request timeout: a server that
+ignores ``max_tokens`` is stopped by the closed connection (llama.cpp's server stops
+generating when its client goes away), and the reply so far is returned with why it was cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+__all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]
+
+ROLES = ("plan", "answer", "judge", "rewrite")
+"""The roles of a model call, each with its own ``models.max_tokens`` budget."""
+
+_TOKEN_FIELDS = {
+    "ChatOpenAI": "max_tokens",
+    "AzureChatOpenAI": "max_tokens",
+    "ChatAnthropic": "max_tokens",
+    "ChatOllama": "num_predict",
+}
+"""The field that caps a reply's tokens, per chat model class. Gemini is not in the table:
+Gemini 2.5 counts its thinking tokens in ``max_output_tokens``, so a cap sized for the
+reply empties it (``finish_reason: MAX_TOKENS``); Gemini's requests stay as they were."""
+
+
+
+def with_max_tokens(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
+    """A copy of ``model`` whose replies stop at ``max_tokens`` (``model`` itself if unknown).
+
+    ``langchain-openai`` sends the budget as ``max_completion_tokens``; servers of the
+    OpenAI API elsewhere (llama.cpp's, LM Studio's, Ollama's) read ``max_tokens`` and ignore
+    the other, so against a named ``base_url`` the request carries both, and asks for the
+    usage of a streamed reply (``stream_options``; servers that cannot ignore it).
+    """
+    name = type(model).__name__
+    token_field = _TOKEN_FIELDS.get(name)
+    if token_field is None or token_field not in type(model).model_fields:
+        return model
+    update: dict[str, Any] = {token_field: max_tokens}
+    if name == "ChatOpenAI" and getattr(model, "openai_api_base", None):
+        extra = dict(getattr(model, "extra_body", None) or {})
+        update["extra_body"] = {**extra, "max_tokens": max_tokens}
+        update["stream_usage"] = True
+    return model.model_copy(update=update)
+
+
+@dataclass(frozen=True)
+class ReplyLimits:
+    """The budgets of the reader's free-text replies."""
+
+    answer: int | None = None
+    """Tokens of an answer (None: no budget)."""
+    rewrite: int | None = None
+    """Tokens of an answer rewritten after a reviewer's feedback."""
+    stop: tuple[str, ...] = ()
+    """Stop sequences of both."""
+    seconds: float | None = None
+    """Wall-clock budget of a streamed reply (the request timeout)."""
+    stream: bool = True
+    """Stream the reply within these limits; False: one plain call (a model whose class has
+    no token cap here, e.g. Gemini, keeps its requests as they were)."""
+
+    def tokens(self, role: str) -> int | None:
+        """The token budget of ``role`` (``answer`` or ``rewrite``)."""
+        return self.rewrite if role == "rewrite" else self.answer

@@ -1,0 +1,177 @@
+"""Against a loopback server that behaves like llama.cpp's (issue 29.2-29.4): every request
+carries its role's ``max_tokens``, a reply streamed past its budget is closed (the server sees
+the connection end), and a model that failed is named in the notes, ``--json``
+(``model_errors``) and the pause — never passed off as documents that lack the answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from confidence import structured
+from grace.schemas import Source
+from grace.services import build_services, use_services
+from grace.settings import GraceSettings
+from tests.cli_runner import invoke_cli
+from tests.providers.openai_server import RUNAWAY_TOKENS, fake_openai
+
+QUESTION = "When did the horse tram line open and who designed the Wren Point Lighthouse?"
+PLAN = {
+    "steps": [
+        {"step_id": "s1", "action": "rag_search", "query": "horse tram line opened"},
+        {"step_id": "s2", "action": "reasoning", "query": QUESTION, "depends_on": ["s1"]},
+    ],
+    "complexity": 0.7,
+}
+ANSWER = "The horse tram line opened on 2 August 1874 [S1]."
+VERDICT = {"self_evaluation": 0.9, "query_coverage": 0.9, "rationale": "supported by S1"}
+BUDGETS = {"plan": 300, "answer": 40, "judge": 120, "rewrite": 30}
+PAUSE = {"silent": 0.999, "notify": 0.998, "confirm": 0.997}
+"""Thresholds at which the run pauses for a person."""
+PASSAGES = [Source(source_id="S1", source="trams.md", text="The line opened in 1874.")]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_methods(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    monkeypatch.setattr(structured, "_WORKING", {})
+    monkeypatch.setattr(structured, "_REFUSED", {})
+
+
+def _services(offline_services: Any, base_url: str, **confidence: Any) -> Any:
+    settings = GraceSettings(
+        data_dir=offline_services.settings.data_dir,
+        models={"chat": "openai:gemma-local", "base_url": base_url, "max_tokens": BUDGETS},
+        confidence=confidence or {"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
+    )
+    return build_services(settings, store=offline_services.store)
+
+
+def test_every_request_carries_the_max_tokens_of_its_role(offline_services: Any) -> None:
+    with fake_openai({"PlanDraft": PLAN, "AnswerVerdict": VERDICT, "text": ANSWER}) as server:
+        services = _services(offline_services, server.base_url)
+        services.planner.plan(_plan_request(services))
+        services.reader.answer(QUESTION, PASSAGES)
+        services.reader.answer(QUESTION, PASSAGES, feedback="cite the year")
+        services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+        services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["The line opened in 1874."])
+    kinds = server.kinds()
+    bodies = zip(kinds, server.requests, strict=True)
+    budgets = [(kind, body.get("max_tokens")) for kind, body in bodies]
+    assert budgets == [
+        ("PlanDraft", 300),
+        ("text", 40),
+        ("text", 30),  # the rewrite after a reviewer's feedback
+        ("AnswerVerdict", 120),
+        ("ScoreVerdict", 120),  # the quality gate's evaluator judges too
+    ]
+    texts = [body for kind, body in zip(kinds, server.requests, strict=True) if kind == "text"]
+    assert all(body["stop"] == ["\nQuestion:", "<passage"] for body in texts)
+    assert all(body["stream"] for body in server.requests)  # closed at the deadline if need be
+
+
+def _plan_request(services: Any) -> Any:
+    from grace.providers.base import PlanRequest
+
+    return PlanRequest(query=QUESTION, collections=["grace"], default_collection="grace")
+
+
+def test_a_stream_past_its_budget_is_closed_and_named(offline_services: Any) -> None:
+    replies = {"text": ANSWER}
+    with fake_openai(replies, runaway=True, honour_max_tokens=False) as server:
+        services = _services(offline_services, server.base_url)
+        from confidence.model_log import recording
+
+        with recording() as events:
+            answer = services.reader.answer(QUESTION, PASSAGES)
+    (sent,) = server.streams_closed  # the client closed the stream: generation stopped
+    assert BUDGETS["answer"] < sent <= BUDGETS["answer"] + 5 < RUNAWAY_TOKENS
+    assert server.streams_done == []
+    assert answer.text.startswith("The horse tram line opened on 2 August 1874 [S1]")
+    assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
+    assert "40-token budget: stream closed" in events[0].detail
+
+
+async def test_an_async_stream_past_its_budget_is_closed(offline_services: Any) -> None:
+    with fake_openai({"text": ANSWER}, runaway=True, honour_max_tokens=False) as server:
+        services = _services(offline_services, server.base_url)
+        answer = await services.reader.aanswer(QUESTION, PASSAGES, feedback="shorter")
+        for _ in range(50):  # the handler thread notices the closed socket on its next write
+            if server.streams_closed:
+                break
+            await _sleep(0.02)
+    (sent,) = server.streams_closed
+    assert BUDGETS["rewrite"] < sent <= BUDGETS["rewrite"] + 5
+    assert "1874" in answer.text
+
+
+async def _sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)
+
+
+def test_a_failed_model_is_named_in_json_notes_and_the_pause(offline_services: Any) -> None:
+    """llama.cpp's refusals, a babbling reader and an unparsable judge, through ``grace ask``."""
+    replies = {"PlanDraft": PLAN, "AnswerVerdict": "I think it is good", "text": ANSWER}
+    with fake_openai(replies, refuse_json_schema=True, runaway=True) as server:
+        services = _services(offline_services, server.base_url, thresholds=PAUSE)
+        with use_services(services):
+            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+    assert len(server.refused) == 1  # json_schema refused once, never asked again
+    served = {b["response_format"]["type"] for b in server.requests if "response_format" in b}
+    assert served == {"json_object"}  # every structured request after the refusal
+    assert all(body.get("max_tokens") for body in server.requests)
+    errors = out["model_errors"]
+    assert errors and all(error in out["notes"] for error in errors)
+    cut = "Model failure (answer): the reply reached its 40-token budget"
+    assert any(error.startswith(cut) for error in errors)
+    assert any(e.startswith("Model failure (judge): malformed judge output") for e in errors)
+    method = "Structured output (plan): json_object (json_schema refused"
+    assert any(note.startswith(method) for note in out["notes"])
+    assert out["status"] == "interrupted", out
+    description = out["interrupt"]["action_requests"][0]["description"]
+    assert "**The model failed** (not the documents)" in description
+    assert errors[0] in description
+    assert "do not contain" not in json.dumps(out)
+
+
+def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
+    """A judge that babbles past the request timeout: the connection is closed, not left."""
+    from confidence import LLMAnswerJudge
+    from confidence.model_log import recording
+    from grace.providers.models import chat_model
+
+    babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))  # ~5 s at 1 ms a token
+    with fake_openai({"AnswerVerdict": babble}, refuse_json_schema=True) as server:
+        url = server.base_url
+        model = chat_model("openai:gemma-local", base_url=url, temperature=0, timeout=0.5)
+        with recording() as events:
+            judgement = LLMAnswerJudge(model).judge(QUESTION, ANSWER, ["The line opened in 1874."])
+        for _ in range(50):
+            if server.streams_closed:
+                break
+            import time
+
+            time.sleep(0.02)
+    assert judgement.self_eval is None and "0.5 s: stream closed" in (judgement.rationale or "")
+    (sent,) = server.streams_closed  # closed by the client at its deadline
+    assert 0 < sent < RUNAWAY_TOKENS and server.streams_done == []
+    assert all(body["stream"] for body in server.requests)
+    assert [(e.kind, e.role) for e in events] == [("method", "judge"), ("failure", "judge")]
+    assert events[0].detail.startswith("json_object (json_schema refused")  # said on failure too
+
+
+def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: Any) -> None:
+    from confidence.model_log import recording
+    from grace.providers.gemini.reader import NO_REPLY
+
+    with fake_openai({"text": ""}) as server:
+        services = _services(offline_services, server.base_url)
+        with recording() as events:
+            answer = services.reader.answer(QUESTION, PASSAGES)
+    assert answer.text == NO_REPLY and "documents" not in answer.text.split(":")[0]
+    assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
+    assert events[0].detail.startswith("the model's reply was empty (it may have begun with")
