@@ -12,10 +12,10 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from confidence.model_log import report_failure
 from confidence.streaming import Budget, Streamed, astream_within, stream_within
 from confidence.structured import describe_error
+from grace.errors import ModelUnreachableError
 from grace.providers.base import ReaderAnswer, usage_from_message
 from grace.providers.generation import ReplyLimits
 from grace.providers.prompts import READER_SYSTEM, format_passages
-from grace.errors import ModelUnreachableError
 from grace.providers.reach import stop_if_unreachable
 from grace.schemas import Source
 
