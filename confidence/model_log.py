@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["ModelEvent", "recording", "report_failure", "report_method"]
+__all__ = ["ModelEvent", "failures", "recording", "report_failure", "report_method"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,8 @@ def report_method(role: str, detail: str) -> None:
     events = _events.get()
     if events is not None:
         events.append(ModelEvent("method", role, detail))
+
+
+def failures() -> list[ModelEvent]:
+    """The failures reported so far inside the current :func:`recording` (none outside)."""
+    return [event for event in _events.get() or () if event.kind == "failure"]

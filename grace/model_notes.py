@@ -15,7 +15,15 @@ from langgraph.types import Overwrite
 
 from confidence.model_log import ModelEvent
 
-__all__ = ["MODEL_FAILURE", "model_errors", "no_answer_text", "note_of", "with_model_notes"]
+__all__ = [
+    "MODEL_FAILURE",
+    "REVIEWED_ROLES",
+    "failed_roles",
+    "model_errors",
+    "no_answer_text",
+    "note_of",
+    "with_model_notes",
+]
 
 MODEL_FAILURE = "Model failure"
 """How every model-failure note begins."""
@@ -35,6 +43,16 @@ def note_of(event: ModelEvent) -> str:
 def model_errors(notes: Sequence[str]) -> list[str]:
     """The model-failure notes among ``notes``."""
     return [note for note in notes if note.startswith(MODEL_FAILURE)]
+
+
+REVIEWED_ROLES = ("answer", "judge")
+"""Roles whose failure means a person must review the run (it never ends SILENT / NOTIFY)."""
+
+
+def failed_roles(notes: Sequence[str], roles: Sequence[str] = REVIEWED_ROLES) -> list[str]:
+    """The ``roles`` named by a model-failure note among ``notes``, in ``roles`` order."""
+    errors = model_errors(notes)
+    return [r for r in roles if any(e.startswith(f"{MODEL_FAILURE} ({r})") for e in errors)]
 
 
 def with_model_notes(

@@ -38,6 +38,7 @@ from confidence import (
     apply_calibration,
     inherit_search_quality,
 )
+from confidence.model_log import failures
 from grace.context import GraceContext
 from grace.events import emit
 from grace.human_reply import (
@@ -47,6 +48,7 @@ from grace.human_reply import (
     rests_on_the_person,
 )
 from grace.learned_decision import learned_decision, model_scores
+from grace.model_notes import failed_roles, note_of
 from grace.run_notes import gate_note
 from grace.schemas import (
     ExecutionPlan,
@@ -410,6 +412,26 @@ def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> Actio
     )
 
 
+def _reviewed_after_model_failure(state: State, decision: ActionDecision) -> ActionDecision:
+    """At least CONFIRM when the model failed for the answer or its judge (in this run).
+
+    Such a run's answer or score is not the model's considered work: it never ends SILENT or
+    NOTIFY, whatever its confidence; the pause says the model failed (``nodes.intervene``).
+    """
+    if decision.level not in (InterventionLevel.SILENT, InterventionLevel.NOTIFY):
+        return decision
+    roles = failed_roles([*state.notes, *map(note_of, failures())])
+    if not roles:
+        return decision
+    level = InterventionLevel.CONFIRM
+    return ActionDecision(
+        level=level,
+        reason=f"{decision.reason}; the model failed ({', '.join(roles)}): a person reviews it",
+        recommended_action=RECOMMENDED_ACTIONS[level],
+        score=decision.score,
+    )
+
+
 def _replan_request(
     services: Services,
     state: State,
@@ -468,6 +490,7 @@ def _update(
         update["notes"] = scored.notes
     if not pending_steps(plan, scored.results):
         update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
+        decision = _reviewed_after_model_failure(state, decision)
         update["level"] = decision.level
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)

@@ -175,3 +175,17 @@ def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: 
     assert answer.text == NO_REPLY and "documents" not in answer.text.split(":")[0]
     assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
     assert events[0].detail.startswith("the model's reply was empty (it may have begun with")
+
+
+def test_a_run_whose_judge_failed_pauses_for_review(offline_services: Any) -> None:
+    """Issue 29 (honesty): thresholds that would end the run SILENT, but the judge failed."""
+    replies = {"PlanDraft": PLAN, "AnswerVerdict": "I think it is good", "text": ANSWER}
+    with fake_openai(replies) as server:
+        services = _services(offline_services, server.base_url)
+        with use_services(services):
+            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+    assert any(e.startswith("Model failure (judge)") for e in out["model_errors"])
+    assert out["status"] == "interrupted", out
+    assert out["level"] in ("confirm", "escalate"), out
+    description = out["interrupt"]["action_requests"][0]["description"]
+    assert "**The model failed** (not the documents)" in description
