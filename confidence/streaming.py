@@ -16,6 +16,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
 from langchain_core.runnables import Runnable
 
+from confidence.model_log import model_time_left, timed_out
+
 __all__ = ["Budget", "Streamed", "astream_within", "stream_within"]
 
 _CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
@@ -86,35 +88,66 @@ class Budget:
         return {"stop": list(self.stop)} if self.stop else {}
 
 
+def _seconds(budget: Budget) -> float | None:
+    """The call's seconds: its own, within the run's model time left (raises when none)."""
+    left = model_time_left()
+    if left is None:
+        return budget.seconds
+    return left if budget.seconds is None else min(budget.seconds, left)
+
+
+def _note_timeout(exc: BaseException) -> None:
+    """A request that timed out spends the run's model time."""
+    if isinstance(exc, TimeoutError) or "timeout" in type(exc).__name__.lower():
+        timed_out(type(exc).__name__)
+
+
+def _spend_if_late(streamed: Streamed) -> Streamed:
+    """A reply closed for time spends the run's model time."""
+    if streamed.cut is not None and " s: stream closed" in streamed.cut:
+        timed_out(streamed.cut)
+    return streamed
+
+
 def stream_within(
     model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
 ) -> Streamed:
-    """Stream ``model``'s reply, closing the stream once it passes its ``budget``."""
-    reply = _Reply(budget.max_tokens, budget.seconds)
+    """Stream ``model``'s reply, closing the stream once it passes its ``budget``.
+
+    The run's model time (:func:`confidence.model_log.model_time_left`) bounds the seconds
+    too; a reply closed for time, or a request that timed out, spends it.
+    """
+    reply = _Reply(budget.max_tokens, _seconds(budget))
     chunks = model.stream(list(messages), **budget.options())
     try:
         for chunk in chunks:
             if reply.add(chunk):
                 break
+    except Exception as exc:
+        _note_timeout(exc)
+        raise
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
             close()  # now, not when collected: the server sees the connection end
-    return reply.result()
+    return _spend_if_late(reply.result())
 
 
 async def astream_within(
     model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
 ) -> Streamed:
     """Asynchronous :func:`stream_within`."""
-    reply = _Reply(budget.max_tokens, budget.seconds)
+    reply = _Reply(budget.max_tokens, _seconds(budget))
     chunks = model.astream(list(messages), **budget.options())
     try:
         async for chunk in chunks:
             if reply.add(chunk):
                 break
+    except Exception as exc:
+        _note_timeout(exc)
+        raise
     finally:
         aclose = getattr(chunks, "aclose", None)
         if aclose is not None:
             await aclose()
-    return reply.result()
+    return _spend_if_late(reply.result())

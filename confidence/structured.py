@@ -15,7 +15,7 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
-from confidence.model_log import report_method
+from confidence.model_log import model_time_left, report_method
 from confidence.streaming import Budget, astream_within, stream_within
 
 __all__ = [
@@ -320,6 +320,7 @@ class StructuredCall(Generic[M]):
     def _reply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
         """The model's reply: streamed within the deadline for a named server, else invoked."""
         if self._seconds is None:
+            model_time_left()  # none left: no call
             return call.invoke(list(messages))
         streamed = stream_within(call, messages, Budget(seconds=self._seconds))
         if streamed.cut is not None and streamed.cut.endswith("stream closed"):
@@ -329,6 +330,7 @@ class StructuredCall(Generic[M]):
     async def _areply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`_reply`."""
         if self._seconds is None:
+            model_time_left()
             return await call.ainvoke(list(messages))
         streamed = await astream_within(call, messages, Budget(seconds=self._seconds))
         if streamed.cut is not None and streamed.cut.endswith("stream closed"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from confidence.model_log import ModelBudget
+
 __all__ = ["GraceContext"]
 
 
@@ -24,3 +26,6 @@ class GraceContext:
     """Replan budget of this run (default: settings ``run.max_replans``)."""
     model: str | None = None
     """Chat model of this run, ``provider:model`` or ``offline`` (default: ``models.chat``)."""
+    model_budget: ModelBudget | None = None
+    """The run's model time, spent across its steps (``GraceApp`` starts one per invocation
+    from ``models.run_budget_seconds``; None: no limit)."""

@@ -71,6 +71,10 @@ def config_file_path() -> Path | None:
 
 _ENV_NOT_SETTINGS = ("GRACE_CONFIG", "GRACE_TEST_")
 
+LOCAL_RUN_BUDGET_SECONDS = 25.0
+"""Model time of one run against a local server (``models.base_url``) when unset: the
+plan, answer and judge calls of a run end within about 30 s with retrieval."""
+
 
 def _reject_unknown_environment(settings_cls: type[BaseSettings]) -> None:
     """Fail on a ``GRACE_*`` variable that names no setting (a typo would be ignored otherwise)."""
@@ -152,6 +156,12 @@ class ModelSettings(BaseModel):
     """Stop sequences of the free-text answer (a model that starts writing the prompt's
     next question or passage has finished its answer); structured calls carry none, nor do
     Gemini's requests (see ``max_tokens``)."""
+    run_budget_seconds: float | None = Field(default=None, gt=0.0)
+    """Model time of one run (one ``grace ask``, one resume): no model call starts after
+    it, nor after a call that timed out, and a streamed call is closed at it; the judge is
+    then skipped (a model failure: the run pauses for review). Unset: 25 s against
+    ``base_url`` (a local server: the run ends within about 30 s), no limit for a hosted
+    provider (Gemini's calls take seconds; its request timeout bounds them)."""
     max_retries: int | None = Field(default=None, ge=0, le=10)
     """Retries of the model client itself after a failed request (a connection error, a
     timeout, 429 / 5xx), with its own backoff; unset: 2, or 0 against ``base_url`` (a local
@@ -397,6 +407,13 @@ class GraceSettings(BaseSettings):
         """Per-request timeout of the model."""
         value = self.models.timeout_seconds
         return self.gemini.timeout_seconds if value is None else value
+
+    def model_run_budget(self) -> float | None:
+        """Model time of one run (``models.run_budget_seconds``; None: no limit)."""
+        if self.models.run_budget_seconds is not None:
+            return self.models.run_budget_seconds
+        local = self.models.base_url is not None and self.chat_spec() != "offline"
+        return LOCAL_RUN_BUDGET_SECONDS if local else None
 
     def store_backend(self) -> Literal["edge", "server"]:
         """The store backend in force: the setting, else ``server`` when a URL is set."""

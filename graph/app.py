@@ -13,7 +13,7 @@ import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
@@ -25,6 +25,7 @@ from langgraph.types import Command, Durability, StateSnapshot
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
+from confidence.model_log import ModelBudget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.hitl import parse_human_response
@@ -269,6 +270,11 @@ class GraceApp:
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
         config = self._config(thread_id)
+        from grace.services import get_services
+
+        seconds = get_services().settings.model_run_budget()
+        if seconds is not None and context.model_budget is None:
+            context = replace(context, model_budget=ModelBudget.start(seconds))
         values: dict[str, Any] = {}
         interrupts: Sequence[Any] = ()
         # durability="sync": each step's checkpoint is written before the next step starts,

@@ -39,6 +39,7 @@ from graph.routing import (
     steps_or_confidence,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
+from nodes.common import context_of
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
@@ -75,13 +76,16 @@ def twins(
     """
 
     def sync(state: Any) -> dict[str, Any]:
-        with recording() as events:  # model failures and methods become the run's notes
-            update = func(state, get_runtime(GraceContext), services)
+        runtime = get_runtime(GraceContext)
+        # model failures and methods become the run's notes; calls keep to the run's time
+        with recording(context_of(runtime).model_budget) as events:
+            update = func(state, runtime, services)
         return with_model_notes(update, events, getattr(state, "notes", ()))
 
     async def asynchronous(state: Any) -> dict[str, Any]:
-        with recording() as events:
-            update = await afunc(state, get_runtime(GraceContext), services)
+        runtime = get_runtime(GraceContext)
+        with recording(context_of(runtime).model_budget) as events:
+            update = await afunc(state, runtime, services)
         return with_model_notes(update, events, getattr(state, "notes", ()))
 
     return RunnableLambda(sync, afunc=asynchronous, name=name)

@@ -38,7 +38,7 @@ from confidence import (
     apply_calibration,
     inherit_search_quality,
 )
-from confidence.model_log import failures
+from confidence.model_log import budget_spent, failures
 from grace.context import GraceContext
 from grace.events import emit
 from grace.human_reply import (
@@ -439,7 +439,12 @@ def _replan_request(
     batch: list[StepResult],
     decision: ActionDecision,
 ) -> ReplanRequest | None:
-    """A failed step asks for a replan; so does ESCALATE while automatic replans are left."""
+    """A failed step asks for a replan; so does ESCALATE while automatic replans are left.
+
+    Not once the run's model time is spent: a replan would only call the model again.
+    """
+    if budget_spent():
+        return None
     failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
     if failed:
         return ReplanRequest(trigger="step_failed", detail=", ".join(failed))

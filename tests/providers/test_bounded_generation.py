@@ -189,3 +189,48 @@ def test_a_run_whose_judge_failed_pauses_for_review(offline_services: Any) -> No
     assert out["level"] in ("confirm", "escalate"), out
     description = out["interrupt"]["action_requests"][0]["description"]
     assert "**The model failed** (not the documents)" in description
+
+
+def test_a_slow_server_stops_the_model_calls_at_the_run_budget(offline_services: Any) -> None:
+    """Issue 29 (time): a slow runaway answer spends the run's model time (``grace ask``).
+
+    The answer's stream is closed at the run's budget, the judge is never asked (no
+    request), no replan calls the model again, and the run pauses naming the failures.
+    """
+    replies = {"PlanDraft": PLAN, "AnswerVerdict": VERDICT, "text": ANSWER}
+    with fake_openai(replies, runaway=True, honour_max_tokens=False, token_delay=0.02) as server:
+        models = {
+            "chat": "openai:gemma-local",
+            "base_url": server.base_url,
+            "max_tokens": {**BUDGETS, "answer": 4000},  # only the run's time stops it
+            "run_budget_seconds": 2.0,
+        }
+        settings = GraceSettings(
+            data_dir=offline_services.settings.data_dir,
+            models=models,
+            confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
+        )
+        services = build_services(settings, store=offline_services.store)
+        with use_services(services):
+            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+    assert server.kinds() == ["PlanDraft", "text"], server.kinds()  # no judge, no replan
+    assert len(server.streams_closed) == 1  # the answer's, closed at the run's budget
+    errors = out["model_errors"]
+    assert any(e.startswith("Model failure (answer): the reply ran past") for e in errors)
+    judge = "Model failure (judge): ModelBudgetSpent: no model call: a model call timed out"
+    assert any(e.startswith(judge) for e in errors), errors
+    assert out["status"] == "interrupted", out
+    assert out["level"] in ("confirm", "escalate"), out
+    description = out["interrupt"]["action_requests"][0]["description"]
+    assert "**The model failed** (not the documents)" in description
+
+
+def test_the_run_budget_defaults_to_local_servers_only() -> None:
+    """Unset: 25 s against a named server, no limit for a hosted provider or offline."""
+    local = GraceSettings(models={"chat": "openai:gemma", "base_url": "http://127.0.0.1:1/v1"})
+    assert local.model_run_budget() == 25.0
+    hosted = GraceSettings(models={"chat": "google_genai:gemini-2.5-flash"})
+    assert hosted.model_run_budget() is None
+    assert GraceSettings(models={"chat": "offline"}).model_run_budget() is None
+    chosen = GraceSettings(models={"chat": "google_genai:g", "run_budget_seconds": 90})
+    assert chosen.model_run_budget() == 90.0

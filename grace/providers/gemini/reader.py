@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from confidence.model_log import report_failure
+from confidence.model_log import model_time_left, report_failure
 from confidence.streaming import Budget, Streamed, astream_within, stream_within
 from confidence.structured import describe_error
 from grace.errors import ModelUnreachableError
@@ -103,6 +103,7 @@ class LLMReader:
                 if self.limits.stream:
                     streamed = stream_within(model, messages, budget)
                 else:
+                    model_time_left()  # none left: no call (the step fails, named)
                     streamed = _whole(model.invoke(messages))
         except ModelUnreachableError:
             raise
@@ -122,6 +123,7 @@ class LLMReader:
                 if self.limits.stream:
                     streamed = await astream_within(model, messages, budget)
                 else:
+                    model_time_left()
                     streamed = _whole(await model.ainvoke(messages))
         except ModelUnreachableError:
             raise
