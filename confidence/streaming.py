@@ -96,6 +96,26 @@ def _seconds(budget: Budget) -> float | None:
     return left if budget.seconds is None else min(budget.seconds, left)
 
 
+_TIMEOUT_KWARG = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
+"""Chat models whose calls take a ``timeout`` (the OpenAI client's, per request)."""
+
+
+def _options(model: Runnable[Any, Any], budget: Budget, seconds: float | None) -> dict[str, Any]:
+    """The call's keyword arguments; under a run's model time, an OpenAI client's timeout.
+
+    A server still reading the prompt sends nothing, so closing the stream at the next
+    chunk is not enough: the request itself times out when the run's time is up.
+    """
+    options = budget.options()
+    inner: Any = model
+    while hasattr(inner, "bound"):  # ``model.bind(...)``: the chat model inside
+        inner = inner.bound
+    if seconds is not None and model_time_left() is not None:
+        if type(inner).__name__ in _TIMEOUT_KWARG:
+            options["timeout"] = max(seconds, 0.1)
+    return options
+
+
 def _note_timeout(exc: BaseException) -> None:
     """A request that timed out spends the run's model time."""
     if isinstance(exc, TimeoutError) or "timeout" in type(exc).__name__.lower():
@@ -118,7 +138,7 @@ def stream_within(
     too; a reply closed for time, or a request that timed out, spends it.
     """
     reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.stream(list(messages), **budget.options())
+    chunks = model.stream(list(messages), **_options(model, budget, reply.seconds))
     try:
         for chunk in chunks:
             if reply.add(chunk):
@@ -138,7 +158,7 @@ async def astream_within(
 ) -> Streamed:
     """Asynchronous :func:`stream_within`."""
     reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.astream(list(messages), **budget.options())
+    chunks = model.astream(list(messages), **_options(model, budget, reply.seconds))
     try:
         async for chunk in chunks:
             if reply.add(chunk):

@@ -412,8 +412,7 @@ class GraceSettings(BaseSettings):
         """Model time of one run (``models.run_budget_seconds``; None: no limit)."""
         if self.models.run_budget_seconds is not None:
             return self.models.run_budget_seconds
-        local = self.models.base_url is not None and self.chat_spec() != "offline"
-        return LOCAL_RUN_BUDGET_SECONDS if local else None
+        return LOCAL_RUN_BUDGET_SECONDS if self.models.base_url is not None else None
 
     def store_backend(self) -> Literal["edge", "server"]:
         """The store backend in force: the setting, else ``server`` when a URL is set."""

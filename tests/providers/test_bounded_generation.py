@@ -229,8 +229,28 @@ def test_the_run_budget_defaults_to_local_servers_only() -> None:
     """Unset: 25 s against a named server, no limit for a hosted provider or offline."""
     local = GraceSettings(models={"chat": "openai:gemma", "base_url": "http://127.0.0.1:1/v1"})
     assert local.model_run_budget() == 25.0
+    named = GraceSettings(models={"base_url": "http://127.0.0.1:1/v1"})  # chat from --model
+    assert named.model_run_budget() == 25.0
     hosted = GraceSettings(models={"chat": "google_genai:gemini-2.5-flash"})
     assert hosted.model_run_budget() is None
     assert GraceSettings(models={"chat": "offline"}).model_run_budget() is None
     chosen = GraceSettings(models={"chat": "google_genai:g", "run_budget_seconds": 90})
     assert chosen.model_run_budget() == 90.0
+
+
+def test_a_server_that_sends_nothing_times_out_at_the_run_budget() -> None:
+    """A server still reading a long prompt sends no chunk: the request times out at the
+    run's budget (not at ``models.timeout_seconds``), and the run makes no further call."""
+    from langchain_openai import ChatOpenAI
+
+    from confidence.model_log import ModelBudget, ModelBudgetSpent, model_time_left, recording
+    from confidence.streaming import Budget, stream_within
+
+    with fake_openai({"text": "one two three"}, token_delay=5.0) as server:
+        model = ChatOpenAI(model="local", base_url=server.base_url, max_retries=0)
+        budget = ModelBudget.start(0.5)
+        with recording(budget), pytest.raises(Exception, match="timed out"):
+            stream_within(model, [("human", "hi")], Budget(seconds=60.0))
+        assert budget.spent is not None and "timed out" in budget.spent
+        with recording(budget), pytest.raises(ModelBudgetSpent, match="no model call"):
+            model_time_left()
