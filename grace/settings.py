@@ -71,9 +71,9 @@ def config_file_path() -> Path | None:
 
 _ENV_NOT_SETTINGS = ("GRACE_CONFIG", "GRACE_TEST_")
 
-LOCAL_RUN_BUDGET_SECONDS = 25.0
+LOCAL_RUN_BUDGET_SECONDS = 22.0
 """Model time of one run against a local server (``models.base_url``) when unset: the
-plan, answer and judge calls of a run end within about 30 s with retrieval."""
+plan, answer and judge calls, retrieval and the process's start (about 5 s) end within 30 s."""
 
 
 def _reject_unknown_environment(settings_cls: type[BaseSettings]) -> None:
@@ -159,7 +159,7 @@ class ModelSettings(BaseModel):
     run_budget_seconds: float | None = Field(default=None, gt=0.0)
     """Model time of one run (one ``grace ask``, one resume): no model call starts after
     it, nor after a call that timed out, and a streamed call is closed at it; the judge is
-    then skipped (a model failure: the run pauses for review). Unset: 25 s against
+    then skipped (a model failure: the run pauses for review). Unset: 22 s against
     ``base_url`` (a local server: the run ends within about 30 s), no limit for a hosted
     provider (Gemini's calls take seconds; its request timeout bounds them)."""
     max_retries: int | None = Field(default=None, ge=0, le=10)

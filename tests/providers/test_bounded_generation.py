@@ -226,11 +226,11 @@ def test_a_slow_server_stops_the_model_calls_at_the_run_budget(offline_services:
 
 
 def test_the_run_budget_defaults_to_local_servers_only() -> None:
-    """Unset: 25 s against a named server, no limit for a hosted provider or offline."""
+    """Unset: 22 s against a named server, no limit for a hosted provider or offline."""
     local = GraceSettings(models={"chat": "openai:gemma", "base_url": "http://127.0.0.1:1/v1"})
-    assert local.model_run_budget() == 25.0
+    assert local.model_run_budget() == 22.0
     named = GraceSettings(models={"base_url": "http://127.0.0.1:1/v1"})  # chat from --model
-    assert named.model_run_budget() == 25.0
+    assert named.model_run_budget() == 22.0
     hosted = GraceSettings(models={"chat": "google_genai:gemini-2.5-flash"})
     assert hosted.model_run_budget() is None
     assert GraceSettings(models={"chat": "offline"}).model_run_budget() is None
