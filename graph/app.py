@@ -270,9 +270,10 @@ class GraceApp:
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
         config = self._config(thread_id)
-        from grace.services import get_services
+        from grace.services import ready_services
 
-        seconds = get_services().settings.model_run_budget()
+        ready = ready_services()  # never builds them here: that opens the store
+        seconds = (ready.settings if ready else self.settings).model_run_budget()
         if seconds is not None and context.model_budget is None:
             context = replace(context, model_budget=ModelBudget.start(seconds))
         values: dict[str, Any] = {}
