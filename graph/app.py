@@ -262,12 +262,16 @@ class GraceApp:
     @classmethod
     @contextlib.contextmanager
     def open(
-        cls, settings: GraceSettings | None = None, *, model: str | None = None
+        cls,
+        settings: GraceSettings | None = None,
+        *,
+        model: str | None = None,
+        services: ServicesSource | None = None,
     ) -> Iterator[GraceApp]:
         """Open the configured checkpointer and store for the ``with`` block.
 
-        The app's services (``model``: its chat model) are built on first use and closed
-        with the block.
+        The app's own services (``model``: their chat model) are built on first use and
+        closed with the block; ``services`` passed in are used as they are and left open.
         """
         settings = settings or get_settings()
         cp = settings.checkpoint
@@ -286,7 +290,7 @@ class GraceApp:
                         store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
                     )
                 )
-            app = cls(settings, use_grace_serializer(saver), store, model=model)
+            app = cls(settings, use_grace_serializer(saver), store, services=services, model=model)
             stack.callback(app.close)
             data_dir = settings.data_dir
             with storage_faults("cannot write under the data directory", data_dir, _SQLITE):

@@ -306,7 +306,7 @@ def ask(
 
     from grace.context import GraceContext
     from grace.errors import ModelUnreachableError, StoreBusyError
-    from graph.app import GraceApp, ThreadPausedError
+    from graph.app import ThreadPausedError
     from nodes.common import EmptyQuestionError, InvalidQuestionError
 
     interactive = sys.stdin.isatty() and not as_json
@@ -314,7 +314,7 @@ def ask(
     thread_id = thread_id or uuid.uuid4().hex  # known here, to name it if the run stops
     # One path: GraceApp validates the question once, builds and checks the model once (a
     # missing package, key or server: one line, no thread) and compiles the graph once.
-    with GraceApp.open(model=model) as grace:
+    with _open_app(model) as grace:
         if collection is not None:  # a mistyped name is refused before a run, naming the known
             _known_collection(grace.library(), collection)
         try:
@@ -399,11 +399,10 @@ def resume(
         reply = load_reply_json(response, name="--response") if response is not None else None
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    from graph.app import GraceApp
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
-    with GraceApp.open(model=model) as grace:  # checks the model (one line, no run) on resume
+    with _open_app(model) as grace:  # checks the model (one line, no run) before the run
         if reply is None:
             reply = _reply_for_a_pause(grace, thread_id, interactive)
         try:
@@ -438,6 +437,13 @@ def _run_on(
 
 
 _FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"
+
+
+def _open_app(model: str | None = None) -> AbstractContextManager[GraceApp]:
+    """The app of one command: the settings' checkpointer, its own services (``model``)."""
+    from graph.app import GraceApp
+
+    return GraceApp.open(model=model)
 
 
 @contextmanager
@@ -623,7 +629,6 @@ def threads(
 
     Example: grace threads --status interrupted
     """
-    from graph.app import GraceApp
 
     def unreadable(thread: str, exc: Exception) -> None:
         console.print(
@@ -631,7 +636,7 @@ def threads(
             soft_wrap=True,
         )
 
-    with GraceApp.open() as grace:
+    with _open_app() as grace:
         rows = grace.threads(
             limit, status=status.value if status else None, on_unreadable=unreadable
         )
@@ -670,9 +675,9 @@ def show(
 
     Example: grace show 3f2c9a1e --json
     """
-    from graph.app import GraceApp, UnknownThreadError
+    from graph.app import UnknownThreadError
 
-    with GraceApp.open() as grace:
+    with _open_app() as grace:
         try:
             history = grace.history(thread_id)
         except UnknownThreadError as exc:
