@@ -95,9 +95,12 @@ class Services:
             top_k=context.top_k or self.settings.retrieval.top_k,
         )
 
-    _variants: dict[str, Services] = field(default_factory=dict, repr=False, compare=False)
+    # Not init fields: a copy (``dataclasses.replace``) starts with variants of its own.
+    _variants: dict[str, Services] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _variants_lock: threading.Lock = field(
-        default_factory=threading.Lock, repr=False, compare=False
+        default_factory=threading.Lock, init=False, repr=False, compare=False
     )
 
     def with_model(self, spec: str | None) -> Services:

@@ -103,6 +103,9 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
     "Deserializing unregistered type" warning and nothing outside the allow-list is revived.
     """
 
+    services: ServicesSource
+    """The services bound into every node (``make_builder``'s, or the builder's own)."""
+
     def compile(
         self, checkpointer: Checkpointer = None, **kwargs: Any
     ) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
@@ -141,6 +144,7 @@ def make_builder(
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
+    b.services = services
     nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
         ("plan", plan, aplan, retry),
         ("execute", execute, aexecute, retry),  # one task per ready step (``Send``)
