@@ -267,13 +267,17 @@ class GraceApp:
         *,
         model: str | None = None,
         services: ServicesSource | None = None,
+        check: bool = False,
     ) -> Iterator[GraceApp]:
         """Open the configured checkpointer and store for the ``with`` block.
 
         The app's own services (``model``: their chat model) are built on first use and
         closed with the block; ``services`` passed in are used as they are and left open.
+        ``check``: build and check the app's own model first (:meth:`check_model`), so a
+        missing package, key or server is refused before any database is opened.
         """
         settings = settings or get_settings()
+        models = check_model(settings, model) if check and services is None else None
         cp = settings.checkpoint
         store_kind = "postgres" if cp.kind == "postgres" else cp.kind
         with ExitStack() as stack:
@@ -291,6 +295,7 @@ class GraceApp:
                     )
                 )
             app = cls(settings, use_grace_serializer(saver), store, services=services, model=model)
+            app._models = models  # the run uses the models checked above
             stack.callback(app.close)
             data_dir = settings.data_dir
             with storage_faults("cannot write under the data directory", data_dir, _SQLITE):

@@ -314,7 +314,7 @@ def ask(
     thread_id = thread_id or uuid.uuid4().hex  # known here, to name it if the run stops
     # One path: GraceApp validates the question once, builds and checks the model once (a
     # missing package, key or server: one line, no thread) and compiles the graph once.
-    with _open_app(model) as grace:
+    with _open_app(model, check=True) as grace:
         if collection is not None:  # a mistyped name is refused before a run, naming the known
             _known_collection(grace.library(), collection)
         try:
@@ -402,7 +402,7 @@ def resume(
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
-    with _open_app(model) as grace:  # checks the model (one line, no run) before the run
+    with _open_app(model, check=True) as grace:
         if reply is None:
             reply = _reply_for_a_pause(grace, thread_id, interactive)
         try:
@@ -439,11 +439,15 @@ def _run_on(
 _FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"
 
 
-def _open_app(model: str | None = None) -> AbstractContextManager[GraceApp]:
-    """The app of one command: the settings' checkpointer, its own services (``model``)."""
+def _open_app(model: str | None = None, *, check: bool = False) -> AbstractContextManager[GraceApp]:
+    """The app of one command: the settings' checkpointer, its own services (``model``).
+
+    ``check``: a run follows, so its model is built and checked first (a missing package,
+    key or server: one line, no thread, no database); the run reuses what was built.
+    """
     from graph.app import GraceApp
 
-    return GraceApp.open(model=model)
+    return GraceApp.open(model=model, check=check)
 
 
 @contextmanager

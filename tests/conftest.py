@@ -87,7 +87,7 @@ def cli_services(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], None]:
         from graph import cli
         from graph.app import GraceApp
 
-        def open_app(model: str | None = None) -> Any:
+        def open_app(model: str | None = None, **_: Any) -> Any:
             return GraceApp.open(model=model, services=services)
 
         @contextlib.contextmanager

@@ -15,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from grace.errors import ModelSetupError, ModelUnavailableError, ModelUnreachableError
 from grace.providers.models import PROVIDERS, chat_model, check_reachable, parse_spec
 from grace.serde import use_grace_serializer
-from grace.services import build_services, check_model
+from grace.services import ChatModels, build_services, check_model
 from grace.settings import GraceSettings
 from graph.app import GraceApp
 from tests.fakes import ScriptedChatModel
@@ -87,7 +87,7 @@ def test_a_local_server_that_is_down_is_named_before_the_run() -> None:
     settings = GraceSettings(models={"chat": "ollama:qwen3", "base_url": url})
     with pytest.raises(ModelUnavailableError, match="ollama serve"):
         check_model(settings)
-    assert check_model(GraceSettings(provider="offline")) == "offline"
+    assert check_model(GraceSettings(provider="offline")) == ChatModels("offline")  # no model
 
 
 def _grace(tmp_path: Path, code: str, **env: str) -> subprocess.CompletedProcess[str]:
