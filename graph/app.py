@@ -401,6 +401,8 @@ class GraceApp:
         Raises:
             InvalidQuestionError: empty, too long or not text.
             InvalidCollectionError: the context names an invalid collection.
+            ModelSetupError: the app's own model cannot be built (package, key, name).
+            ModelUnavailableError: the app's own model's local server does not answer.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
             ThreadBusyError: another run is working on the thread (nothing changed).
             ModelUnreachableError: the model could not be connected to; the thread keeps its
