@@ -31,9 +31,9 @@ from bench.models import LatentStore, bench_model, independent_search_plan
 from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.data import sample_dir
 from grace.serde import use_grace_serializer
-from grace.services import Services, build_services, use_services
+from grace.services import Services, build_services
 from grace.settings import GraceSettings
-from graph import builder
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 
 __all__ = [
@@ -149,10 +149,10 @@ def _time_runs(run: Any, runs: int, warmup: int) -> list[float]:
 
 
 def _overhead_pair(
-    saver: BaseCheckpointSaver[str], runs: int, warmup: int
+    services: Services, saver: BaseCheckpointSaver[str], runs: int, warmup: int
 ) -> tuple[list[float], list[float], int]:
     """Per-run ms of GRACE and of the bare chain on ``saver`` (interleaved), and node count."""
-    app = builder.compile(checkpointer=saver)
+    app = make_graph(services=services, checkpointer=saver)
     chunks = list(app.stream({"query": SIMPLE}, _cfg(uuid.uuid4().hex), stream_mode="updates"))
     nodes = sum(1 for c in chunks if "__interrupt__" not in c)
     bare = bare_graph(nodes, saver)
@@ -184,11 +184,12 @@ def overhead(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
     same pair on ``InMemorySaver`` is reported too, to separate CPU from disk syncs.
     """
     model = bench_model()
-    with use_services(env.services(model)):
-        with env.sqlite_saver("overhead") as saver:
-            grace_ms, bare_ms, nodes = _overhead_pair(saver, runs, warmup)
-        calls_per_run = model.count() / (1 + warmup + runs)
-        mem_grace, mem_bare, _ = _overhead_pair(use_grace_serializer(InMemorySaver()), runs, warmup)
+    services = env.services(model)
+    with env.sqlite_saver("overhead") as saver:
+        grace_ms, bare_ms, nodes = _overhead_pair(services, saver, runs, warmup)
+    calls_per_run = model.count() / (1 + warmup + runs)
+    memory = use_grace_serializer(InMemorySaver())
+    mem_grace, mem_bare, _ = _overhead_pair(services, memory, runs, warmup)
     g, b = statistics.median(grace_ms), statistics.median(bare_ms)
     mg, mb = statistics.median(mem_grace), statistics.median(mem_bare)
     return {
@@ -222,15 +223,15 @@ def parallel(env: Env, latency: float = 0.2, repeats: int = 3) -> dict[str, Any]
     model = bench_model(plan=plan)
     services = env.services(model, search_latency=latency)
     sync_runs: list[dict[str, float]] = []
-    with use_services(services), env.sqlite_saver("parallel") as saver:
-        app = builder.compile(checkpointer=saver)
+    with env.sqlite_saver("parallel") as saver:
+        app = make_graph(services=services, checkpointer=saver)
         for _ in range(repeats):
             tid = uuid.uuid4().hex
             t0 = time.perf_counter()
             app.invoke({"query": COMPLEX}, _cfg(tid))
             wall = time.perf_counter() - t0
             sync_runs.append(_parallel_figures(app.get_state(_cfg(tid)).values, wall, latency))
-        async_runs = asyncio.run(_parallel_async(env, latency, repeats))
+        async_runs = asyncio.run(_parallel_async(env, services, latency, repeats))
     best = min(sync_runs, key=lambda r: r["wall_s"])
     median_ratio = statistics.median(r["wall_over_latency"] for r in sync_runs)
     return {
@@ -250,10 +251,12 @@ def parallel(env: Env, latency: float = 0.2, repeats: int = 3) -> dict[str, Any]
     }
 
 
-async def _parallel_async(env: Env, latency: float, repeats: int) -> list[dict[str, float]]:
+async def _parallel_async(
+    env: Env, services: Services, latency: float, repeats: int
+) -> list[dict[str, float]]:
     out = []
     async with open_async_checkpointer("sqlite", sqlite_path=env.dir / "parallel-a.sqlite") as cp:
-        app = builder.compile(checkpointer=use_grace_serializer(cp))
+        app = make_graph(services=services, checkpointer=use_grace_serializer(cp))
         for _ in range(repeats):
             tid = uuid.uuid4().hex
             t0 = time.perf_counter()
@@ -267,10 +270,12 @@ async def _parallel_async(env: Env, latency: float, repeats: int) -> list[dict[s
 # ---------------------------------------------------------------- 3. concurrency
 
 
-async def _concurrent(env: Env, threads: int) -> tuple[list[float], list[str], float]:
+async def _concurrent(
+    env: Env, services: Services, threads: int
+) -> tuple[list[float], list[str], float]:
     path = env.dir / "concurrency.sqlite"
     async with open_async_checkpointer("sqlite", sqlite_path=path) as cp:
-        app = builder.compile(checkpointer=use_grace_serializer(cp))
+        app = make_graph(services=services, checkpointer=use_grace_serializer(cp))
         await app.ainvoke({"query": SIMPLE}, _cfg("warmup"))
 
         async def one(i: int) -> float:
@@ -291,8 +296,7 @@ async def _concurrent(env: Env, threads: int) -> tuple[list[float], list[str], f
 def concurrency(env: Env, threads: int = 50, model_latency: float = 0.1) -> dict[str, Any]:
     """``threads`` runs at once through ``ainvoke`` with ``AsyncSqliteSaver``."""
     model = bench_model(latency=model_latency)
-    with use_services(env.services(model)):
-        latencies, errors, total = asyncio.run(_concurrent(env, threads))
+    latencies, errors, total = asyncio.run(_concurrent(env, env.services(model), threads))
     calls = model.count() / (threads + 1)
     return {
         "threads": threads,

@@ -1,20 +1,20 @@
 """The long-lived objects a run uses, built once from settings and shared by the nodes.
 
-Nodes call :func:`get_services` (through ``nodes.common``). By default the services are
-built from :func:`grace.settings.get_settings` (offline unless ``GOOGLE_API_KEY`` is set) and
-cached per process. Tests and embedders install their own with :func:`use_services`, e.g.
-``build_services(settings, chat_model=ScriptedChatModel(...))`` to drive the Gemini path.
+The nodes get them from the graph factory (``graph.builder.make_graph(services=…)``), which
+binds them into every node. A graph given none owns a :class:`LazyServices`: built from
+:func:`grace.settings.get_settings` (offline unless ``GOOGLE_API_KEY`` is set) on first use
+and closed with it. Tests and embedders pass their own, e.g.
+``make_graph(services=build_services(settings, chat_model=ScriptedChatModel(...)))`` to
+drive the Gemini path. There is no process-wide default.
 """
 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import logging
 import os
 import threading
-from collections.abc import Iterator, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from langchain_core.embeddings import Embeddings
@@ -44,14 +44,13 @@ from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolEnv, ToolRegistry, default_registry
 
 __all__ = [
+    "ChatModels",
+    "LazyServices",
     "Services",
+    "ServicesSource",
     "build_services",
     "check_model",
-    "close_default_services",
-    "get_services",
     "judge_score_fn",
-    "ready_services",
-    "use_services",
 ]
 
 log = logging.getLogger(__name__)
@@ -84,6 +83,8 @@ class Services:
     ``evaluator``: the model judge (Gemini path) or the heuristic judge's score (offline)."""
     provider: str
     """Engine label for calibration files: ``offline``, ``gemini``, ``openai``, ``ollama`` …"""
+    model: str = ""
+    """The chat model spec these services were built for (``""``: the settings' own)."""
 
     def tool_env(self, context: GraceContext) -> ToolEnv:
         """The tool environment for a run with ``context``."""
@@ -94,9 +95,12 @@ class Services:
             top_k=context.top_k or self.settings.retrieval.top_k,
         )
 
-    _variants: dict[str, Services] = field(default_factory=dict, repr=False, compare=False)
+    # Not init fields: a copy (``dataclasses.replace``) starts with variants of its own.
+    _variants: dict[str, Services] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _variants_lock: threading.Lock = field(
-        default_factory=threading.Lock, repr=False, compare=False
+        default_factory=threading.Lock, init=False, repr=False, compare=False
     )
 
     def with_model(self, spec: str | None) -> Services:
@@ -108,7 +112,7 @@ class Services:
         calculator and the aggregators are these services' own objects, so a tool or factor
         registered through the public API is used whatever model a run names.
         """
-        if spec is None or self.settings.chat_spec(spec) == self.settings.chat_spec():
+        if spec is None or self._is_own_model(spec):
             return self
         with self._variants_lock:
             if spec not in self._variants:
@@ -124,9 +128,13 @@ class Services:
 
     def ready_with_model(self, spec: str | None) -> Services | None:
         """:meth:`with_model` if it needs no building (async callers build in a thread)."""
-        if spec is None or self.settings.chat_spec(spec) == self.settings.chat_spec():
+        if spec is None or self._is_own_model(spec):
             return self
         return self._variants.get(spec)
+
+    def _is_own_model(self, spec: str) -> bool:
+        """Whether a run naming ``spec`` runs on these services as they are."""
+        return self.settings.chat_spec(spec) == (self.model or self.settings.chat_spec())
 
     def close(self) -> None:
         """Release the document store."""
@@ -237,11 +245,24 @@ def _open_store(settings: GraceSettings, embeddings: Embeddings | None) -> Corpu
     return store
 
 
-def check_model(settings: GraceSettings, override: str | None = None) -> str:
-    """The chat model spec in force, after checking it can run: raise before a run starts.
+@dataclass(frozen=True)
+class ChatModels:
+    """The chat model a run names and its judge's, built once (none for the offline engine)."""
 
-    Builds the model (the provider's package and key are there) and, for a local server,
-    makes one TCP connection (it is listening) — no request is sent.
+    spec: str
+    """``provider:model``, or ``offline``."""
+    chat: BaseChatModel | None = None
+    """The planner's, reader's and rewriter's model."""
+    judge: BaseChatModel | None = None
+    """The judge's and evaluator's model (``models.judge``, else ``chat`` at temperature 0)."""
+
+
+def check_model(settings: GraceSettings, override: str | None = None) -> ChatModels:
+    """The chat model in force, built and checked so that it can run: raise before a run starts.
+
+    Builds the models (the provider's package and key are there) and, for a local server,
+    makes one TCP connection (it is listening) — no request is sent. Pass the result to
+    :func:`build_services` (``models=``): the run uses these models, none is built twice.
 
     Raises:
         ModelSetupError: unknown provider, package not installed, or API key missing.
@@ -249,14 +270,15 @@ def check_model(settings: GraceSettings, override: str | None = None) -> str:
 
     """
     spec = settings.chat_spec(override)
-    if spec != OFFLINE:
-        try:
-            parse_spec(spec)
-        except ModelSetupError as exc:  # say where the name came from
-            raise ModelSetupError(f"{_model_origin(override)}: {exc}") from None
-        _models(settings, spec)
-        check_reachable(spec, settings.models.base_url)
-    return spec
+    if spec == OFFLINE:
+        return ChatModels(spec)
+    try:
+        parse_spec(spec)
+    except ModelSetupError as exc:  # say where the name came from
+        raise ModelSetupError(f"{_model_origin(override)}: {exc}") from None
+    chat, judge = _models(settings, spec)
+    check_reachable(spec, settings.models.base_url)
+    return ChatModels(spec, chat, judge)
 
 
 def _model_origin(override: str | None) -> str:
@@ -276,6 +298,7 @@ def build_services(
     judge_model: BaseChatModel | None = None,
     embeddings: Embeddings | None = None,
     store: CorpusStore | None = None,
+    models: ChatModels | None = None,
 ) -> Services:
     """Build services from settings.
 
@@ -288,12 +311,16 @@ def build_services(
         judge_model: the judge's model (defaults to ``chat_model``).
         embeddings: dense embeddings for hybrid retrieval.
         store: an already open document store.
+        models: the models :func:`check_model` built and checked (their spec replaces
+            ``model``).
 
     Raises:
         ModelSetupError: the model cannot be built (unknown provider, package or key missing).
 
     """
     settings = settings or get_settings()
+    if models is not None:
+        model, chat_model, judge_model = models.spec, models.chat, models.judge
     spec = settings.chat_spec(model)
     tools = default_registry()
     if chat_model is None and spec != OFFLINE:
@@ -321,56 +348,47 @@ def build_services(
         agreement=SourceAgreementCalculator(),
         evaluator=engine.evaluator,
         provider=provider,
+        model=spec,
     )
 
 
-_lock = threading.Lock()
-_default: Services | None = None
-_scoped: ContextVar[Services | None] = ContextVar("grace_services", default=None)
-"""Services set by :func:`use_services` for the current context (thread or task)."""
+class LazyServices:
+    """Services built on first use, owned by the graph (or app) that made this object.
 
-
-def get_services() -> Services:
-    """The services in force: the innermost :func:`use_services`, else the process default."""
-    global _default
-    scoped = _scoped.get()
-    if scoped is not None:
-        return scoped
-    with _lock:
-        if _default is None:
-            _default = build_services()
-            atexit.register(close_default_services)
-        return _default
-
-
-def ready_services() -> Services | None:
-    """The services in force if they exist already, else None (never builds, never blocks).
-
-    Async callers use it to build the default services in a worker thread the first time.
+    ``graph.builder.make_builder`` / ``make_graph`` without services make one, so the
+    module-level ``builder`` / ``graph`` (``from graph import builder``, Studio) open no store
+    until a run needs it. Each object builds its own services — nothing is shared between two
+    graphs — at most once (thread-safe); async nodes build them in a worker thread
+    (``nodes.common.aservices_for``). :meth:`close` closes them; built services not closed
+    by their owner are closed at interpreter exit.
     """
-    scoped = _scoped.get()
-    return scoped if scoped is not None else _default
+
+    def __init__(self, build: Callable[[], Services] = build_services) -> None:
+        """``build`` makes the services on first use (default: from the settings)."""
+        self._build = build
+        self._services: Services | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Services:
+        """The services, built now if they are not yet."""
+        with self._lock:
+            if self._services is None:
+                self._services = self._build()
+                atexit.register(self.close)
+            return self._services
+
+    def ready(self) -> Services | None:
+        """The services if they are built, else None (never builds, never blocks)."""
+        return self._services
+
+    def close(self) -> None:
+        """Close the services if they were built (a later :meth:`get` builds them again)."""
+        with self._lock:
+            services, self._services = self._services, None
+        if services is not None:
+            atexit.unregister(self.close)
+            services.close()
 
 
-@contextlib.contextmanager
-def use_services(services: Services) -> Iterator[Services]:
-    """Make ``services`` the ones nodes get, inside the ``with`` block.
-
-    Scoped to the current context (a ``ContextVar``), not the process: LangGraph runs nodes
-    in copies of the caller's context, so a run started inside the block sees ``services``
-    while another thread or task keeps its own.
-    """
-    token = _scoped.set(services)
-    try:
-        yield services
-    finally:
-        _scoped.reset(token)
-
-
-def close_default_services() -> None:
-    """Close the cached default services (e.g. at CLI exit)."""
-    global _default
-    with _lock:
-        if _default is not None:
-            _default.close()
-            _default = None
+ServicesSource = Services | LazyServices
+"""What a graph factory binds into the nodes: built services, or services built on first use."""

@@ -2,7 +2,9 @@
 
 ``builder``, ``graph``, ``make_builder`` and ``make_graph`` (from :mod:`graph.builder`) are
 loaded on first use, so that ``grace --help`` and other light commands do not pay for
-building the graph. They are properties of the package (not plain attributes) because
+building the graph; ``builder`` and ``graph`` themselves are made on first access (each with
+services of its own, built on its first run), so even importing :mod:`graph.builder`
+compiles nothing. They are properties of the package (not plain attributes) because
 importing the submodule ``graph.builder`` would otherwise rebind ``graph.builder`` to the
 module.
 """

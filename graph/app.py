@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
@@ -32,10 +33,18 @@ from grace.hitl import parse_human_response
 from grace.library import Library
 from grace.model_notes import model_errors
 from grace.serde import use_grace_serializer
+from grace.services import (
+    ChatModels,
+    LazyServices,
+    Services,
+    ServicesSource,
+    build_services,
+    check_model,
+)
 from grace.settings import GraceSettings, get_settings
 from grace.storage_faults import storage_faults
 from grace.thread_lock import thread_lock
-from graph.builder import builder
+from graph.builder import make_builder
 from nodes.common import validate_question
 
 __all__ = [
@@ -207,29 +216,68 @@ class ThreadSummary:
 
 
 class GraceApp:
-    """The graph compiled with the settings' checkpointer and store."""
+    """The graph compiled once with the settings' checkpointer and store, over its services."""
 
     def __init__(
         self,
         settings: GraceSettings,
         checkpointer: BaseCheckpointSaver[str],
         store: BaseStore | None = None,
+        *,
+        services: ServicesSource | None = None,
+        model: str | None = None,
     ) -> None:
-        """Compile the graph with ``checkpointer`` (and ``store`` for learned thresholds)."""
+        """Compile the graph with ``checkpointer`` (and ``store`` for learned thresholds).
+
+        Args:
+            settings: The settings (data directory, limits, the model in force).
+            checkpointer: Where threads are saved.
+            store: LangGraph's store (learned per-user thresholds).
+            services: The nodes' dependencies; default: the app's own, built from
+                ``settings`` on the first run (or :meth:`library`) and closed by
+                :meth:`open`.
+            model: The chat model of the app's own services (``grace ask --model``);
+                default: the settings' ``models.chat``. A run's context may name another.
+
+        """
         self.settings = settings
         self.checkpointer = checkpointer
         self.store = store
-        self.graph: CompiledStateGraph[Any, Any, Any, Any] = builder.compile(
-            checkpointer=checkpointer, store=store, name="grace"
-        ).with_config(max_concurrency=settings.run.max_parallel_steps)
+        self.model = model
+        self._models: ChatModels | None = None
+        self._models_lock = threading.Lock()
+        self._own_services = services is None
+        self.services: ServicesSource = (
+            services if services is not None else LazyServices(self._build_services)
+        )
+        """The nodes' dependencies (built on first use unless given)."""
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = make_builder(
+            services=self.services
+        ).compile(checkpointer=checkpointer, store=store, name="grace").with_config(
+            max_concurrency=settings.run.max_parallel_steps
+        )
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
 
     @classmethod
     @contextlib.contextmanager
-    def open(cls, settings: GraceSettings | None = None) -> Iterator[GraceApp]:
-        """Open the configured checkpointer and store for the ``with`` block."""
+    def open(
+        cls,
+        settings: GraceSettings | None = None,
+        *,
+        model: str | None = None,
+        services: ServicesSource | None = None,
+        check: bool = False,
+    ) -> Iterator[GraceApp]:
+        """Open the configured checkpointer and store for the ``with`` block.
+
+        The app's own services (``model``: their chat model) are built on first use and
+        closed with the block; ``services`` passed in are used as they are and left open.
+        ``check``: build and check the app's own model first (:meth:`check_model`), so a
+        missing package, key or server is refused before any database is opened.
+        """
         settings = settings or get_settings()
+        models = check_model(settings, model) if check and services is None else None
         cp = settings.checkpoint
         store_kind = "postgres" if cp.kind == "postgres" else cp.kind
         with ExitStack() as stack:
@@ -246,15 +294,50 @@ class GraceApp:
                         store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
                     )
                 )
+            app = cls(settings, use_grace_serializer(saver), store, services=services, model=model)
+            app._models = models  # the run uses the models checked above
+            stack.callback(app.close)
             data_dir = settings.data_dir
             with storage_faults("cannot write under the data directory", data_dir, _SQLITE):
-                yield cls(settings, use_grace_serializer(saver), store)
+                yield app
+
+    def check_model(self) -> ChatModels:
+        """Build the app's chat model and check that it can run (once; the run reuses it).
+
+        Raises:
+            ModelSetupError: unknown provider, package not installed, or API key missing.
+            ModelUnavailableError: the model's local server does not answer.
+
+        """
+        with self._models_lock:
+            if self._models is None:
+                self._models = check_model(self.settings, self.model)
+            return self._models
+
+    def _build_services(self) -> Services:
+        """The app's own services, over the chat model :meth:`check_model` built."""
+        return build_services(self.settings, models=self.check_model())
+
+    def _check_run_model(self, context: GraceContext | None) -> None:
+        """A run on the app's own model: build and check it before the run starts (once)."""
+        named = context.model if context is not None else None
+        if self._own_services and (named is None or named == self.model):
+            self.check_model()
+
+    def _ready_services(self) -> Services | None:
+        """The services if they are built (never builds them: that opens the store)."""
+        return self.services.ready() if isinstance(self.services, LazyServices) else self.services
+
+    def close(self) -> None:
+        """Close the app's own services if they were built (services passed in stay open)."""
+        if self._own_services and isinstance(self.services, LazyServices):
+            self.services.close()
 
     def library(self) -> Library:
         """Your documents: ingest (mirroring folders), collections, documents, remove."""
-        from grace.services import get_services
-
-        return Library(get_services().store, self.settings)
+        services = self.services
+        built = services.get() if isinstance(services, LazyServices) else services
+        return Library(built.store, self.settings)
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
@@ -270,9 +353,7 @@ class GraceApp:
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
         config = self._config(thread_id)
-        from grace.services import ready_services
-
-        ready = ready_services()  # never builds them here: that opens the store
+        ready = self._ready_services()  # never builds them here: that opens the store
         seconds = (ready.settings if ready else self.settings).model_run_budget()
         if seconds is not None and context.model_budget is None:
             context = replace(context, model_budget=ModelBudget.start(seconds))
@@ -320,6 +401,8 @@ class GraceApp:
         Raises:
             InvalidQuestionError: empty, too long or not text.
             InvalidCollectionError: the context names an invalid collection.
+            ModelSetupError: the app's own model cannot be built (package, key, name).
+            ModelUnavailableError: the app's own model's local server does not answer.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
             ThreadBusyError: another run is working on the thread (nothing changed).
             ModelUnreachableError: the model could not be connected to; the thread keeps its
@@ -328,6 +411,7 @@ class GraceApp:
         question = validate_question(question, self.settings.run.max_question_chars)
         if context is not None and context.collection is not None:
             check_collection_name(context.collection)
+        self._check_run_model(context)
         thread_id = thread_id or uuid.uuid4().hex
         with thread_lock(self.locks_dir, thread_id):
             if self.graph.get_state(self._config(thread_id)).interrupts:
@@ -353,6 +437,7 @@ class GraceApp:
             UnknownThreadError: no such thread.
             ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
         """
+        self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):
             snapshot = self._existing_snapshot(thread_id)
             status = thread_status(snapshot)
@@ -392,6 +477,7 @@ class GraceApp:
             InvalidHumanResponseError: the response has the wrong shape or type.
             ThreadBusyError: another run is working on the thread (nothing changed).
         """
+        self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):  # a second resume at once: refused
             request = self.pending_request(thread_id)
             limit = self.settings.run.max_question_chars

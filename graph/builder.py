@@ -1,15 +1,19 @@
-"""The GRACE graph: ``builder`` (uncompiled) and ``graph`` (compiled, no checkpointer).
+"""The GRACE graph factory: ``make_graph`` / ``make_builder``, and ``builder`` / ``graph``.
 
-``graph`` is what LangGraph Studio / ``langgraph dev`` loads (the server brings its own
-checkpointer). In your code compile ``builder`` with a checkpointer, or use
-:class:`graph.app.GraceApp`.
+``make_graph(services=…, tools=[…], factors=[…], checkpointer=…)`` binds the nodes'
+dependencies into every node. ``builder`` (uncompiled) and ``graph`` (compiled, no
+checkpointer) are made on first access — importing this module compiles nothing — and own
+services built from the settings on first use. ``graph.studio`` holds the graph LangGraph
+Studio / ``langgraph dev`` loads. In your code use ``make_graph``, compile ``builder`` with a
+checkpointer, or use :class:`graph.app.GraceApp`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import BaseTool
@@ -26,7 +30,7 @@ from grace.model_notes import with_model_notes
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
-from grace.services import Services, build_services
+from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.settings import get_settings
 from grace.state import InputState, OutputState, State
 from grace.tools import Tool
@@ -59,12 +63,12 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
-_Node = Callable[[Any, Runtime[GraceContext], Services | None], dict[str, Any]]
-_ANode = Callable[[Any, Runtime[GraceContext], Services | None], Awaitable[dict[str, Any]]]
+_Node = Callable[[Any, Runtime[GraceContext], ServicesSource], dict[str, Any]]
+_ANode = Callable[[Any, Runtime[GraceContext], ServicesSource], Awaitable[dict[str, Any]]]
 
 
 def twins(
-    func: _Node, afunc: _ANode, name: str, services: Services | None = None
+    func: _Node, afunc: _ANode, name: str, services: ServicesSource
 ) -> RunnableLambda[Any, dict[str, Any]]:
     """A node with a sync and an async implementation, ``(state, runtime, services)`` functions.
 
@@ -99,6 +103,9 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
     "Deserializing unregistered type" warning and nothing outside the allow-list is revived.
     """
 
+    services: ServicesSource
+    """The services bound into every node (``make_builder``'s, or the builder's own)."""
+
     def compile(
         self, checkpointer: Checkpointer = None, **kwargs: Any
     ) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
@@ -113,18 +120,21 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
 def make_builder(
     level_routes: Mapping[InterventionLevel, LevelRoute] | None = None,
     *,
-    services: Services | None = None,
+    services: ServicesSource | None = None,
 ) -> GraceStateGraph:
-    """Wire the nodes and their conditional edges.
+    """Wire the nodes and their conditional edges, with ``services`` bound into every node.
 
     Args:
         level_routes: Routes after ``confidence`` for some intervention levels, replacing
             GRACE's (:data:`graph.routing.LEVEL_ROUTES`): each a pure function of the state
             returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
-        services: The nodes' dependencies (store, tools, factors, reader …); without them,
-            those of :func:`grace.services.use_services`, else the process default.
+        services: The nodes' dependencies (store, tools, factors, reader …), built or
+            built on first use (:class:`~grace.services.LazyServices`); without them, the
+            builder's own, built from the settings on first use.
 
     """
+    if services is None:
+        services = LazyServices()
     run = get_settings().run
     retry = RetryPolicy(
         max_attempts=run.retry_max_attempts,
@@ -134,6 +144,7 @@ def make_builder(
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
+    b.services = services
     nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
         ("plan", plan, aplan, retry),
         ("execute", execute, aexecute, retry),  # one task per ready step (``Send``)
@@ -158,7 +169,7 @@ def make_builder(
 
 def make_graph(
     *,
-    services: Services | None = None,
+    services: ServicesSource | None = None,
     store: CorpusStore | None = None,
     reader: Reader | None = None,
     tools: Sequence[Tool | BaseTool] = (),
@@ -170,8 +181,10 @@ def make_graph(
     """The compiled GRACE graph over the dependencies you pass in.
 
     Args:
-        services: Start from these services; default: built from the settings
-            (:func:`grace.services.build_services`) over ``store``.
+        services: Start from these services (built, or a
+            :class:`~grace.services.LazyServices`); default: the graph's own, built from
+            the settings (:func:`grace.services.build_services`) over ``store`` on its first
+            run.
         store: The document store (default: the settings').
         reader: The answer generator instead of the engine's.
         tools: Tools to register as plan actions (GRACE tools, or LangChain tools with the
@@ -179,23 +192,57 @@ def make_graph(
         factors: Confidence factors to register (:class:`confidence.Factor`).
         level_routes: Routes after ``confidence`` per level (:func:`make_builder`).
         checkpointer: Given GRACE's msgpack allow-list, as in ``builder.compile``.
-        **compile_kwargs: Further ``compile`` arguments (``store``, ``name`` …).
+        **compile_kwargs: Further ``compile`` arguments (``name``, ``interrupt_before`` …;
+            LangGraph's ``store`` through ``make_builder(...).compile(store=…)``).
 
     A run's ``context`` (:class:`~grace.context.GraceContext`) carries its per-run choices:
     model, user, collection, top-k. A run naming another model keeps these tools and factors.
 
     """
-    if services is None:
-        services = build_services(store=store)
+    extend = partial(_extended, reader=reader, tools=tools, factors=factors)
+    source: ServicesSource
+    if services is None:  # the graph's own, built on its first run
+        source = LazyServices(lambda: extend(build_services(store=store)))
+    elif isinstance(services, LazyServices):
+        lazy = services
+        source = LazyServices(lambda: extend(lazy.get())) if reader or tools or factors else lazy
+    else:
+        source = extend(services)
+    b = make_builder(level_routes, services=source)
+    return b.compile(checkpointer=checkpointer, **compile_kwargs)
+
+
+def _extended(
+    services: Services,
+    *,
+    reader: Reader | None,
+    tools: Sequence[Tool | BaseTool],
+    factors: Sequence[Factor],
+) -> Services:
+    """``services`` with ``reader`` instead of theirs and ``tools`` / ``factors`` registered."""
     if reader is not None:
         services = replace(services, reader=reader)
     for tool in tools:
         services.tools.register(tool)
     for factor in factors:
         services.calculator.factors.register(factor)
-    b = make_builder(level_routes, services=services)
-    return b.compile(checkpointer=checkpointer, **compile_kwargs)
+    return services
 
 
-builder = make_builder()
-graph = builder.compile(name="grace")
+if TYPE_CHECKING:
+    builder: GraceStateGraph
+    """The GRACE ``StateGraph``, uncompiled; its compiled graphs share its own services."""
+    graph: CompiledStateGraph[State, GraceContext, InputState, OutputState]
+    """The compiled GRACE graph without a checkpointer, with services of its own."""
+
+
+def __getattr__(name: str) -> Any:
+    """``builder`` and ``graph``, made on first access (then plain module attributes)."""
+    if name == "builder":
+        value: Any = make_builder()
+    elif name == "graph":
+        value = make_graph(name="grace")  # services of its own, not the builder's
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

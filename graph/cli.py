@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
@@ -300,26 +301,22 @@ def ask(
     one JSON object {status: completed | interrupted, thread_id, answer, confidence, level,
     sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
     """
-    if not question.strip():
-        raise _fail('the question is empty: grace ask "your question"')
     if not as_json:  # said before the graph's imports (~1 s): the user sees it started
         console.print("planning …", style="dim", markup=False)
 
     from grace.context import GraceContext
     from grace.errors import ModelUnreachableError, StoreBusyError
-    from grace.services import check_model
-    from grace.settings import get_settings
-    from graph.app import GraceApp, ThreadPausedError
-    from nodes.common import InvalidQuestionError
-
-    check_model(get_settings(), model)  # a missing package, key or server: one line, no run
-    if collection is not None:  # a mistyped name is refused before a run, naming the known ones
-        _known_collection(_library(), collection)
+    from graph.app import ThreadPausedError
+    from nodes.common import EmptyQuestionError, InvalidQuestionError
 
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
     thread_id = thread_id or uuid.uuid4().hex  # known here, to name it if the run stops
-    with GraceApp.open() as grace:
+    # One path: GraceApp validates the question once, builds and checks the model once (a
+    # missing package, key or server: one line, no thread) and compiles the graph once.
+    with _open_app(model, check=True) as grace:
+        if collection is not None:  # a mistyped name is refused before a run, naming the known
+            _known_collection(grace.library(), collection)
         try:
             with progress.running():
                 outcome = grace.ask(
@@ -329,6 +326,8 @@ def ask(
                     on_event=progress.handler,
                 )
             _drive(grace, outcome, interactive, as_json, progress)  # a reply runs on: same errors
+        except EmptyQuestionError:
+            raise _fail('the question is empty: grace ask "your question"') from None
         except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
         except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
@@ -395,19 +394,15 @@ def resume(
     """
     from grace.errors import ModelUnreachableError
     from grace.hitl import load_reply_json
-    from grace.services import check_model
-    from grace.settings import get_settings
 
     try:
         reply = load_reply_json(response, name="--response") if response is not None else None
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    from graph.app import GraceApp
 
-    check_model(get_settings(), model)  # a missing package, key or server: one line, no run
     interactive = sys.stdin.isatty() and not as_json
     progress = _Progress(enabled=not as_json)
-    with GraceApp.open() as grace:
+    with _open_app(model, check=True) as grace:
         if reply is None:
             reply = _reply_for_a_pause(grace, thread_id, interactive)
         try:
@@ -444,13 +439,33 @@ def _run_on(
 _FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"
 
 
-def _library() -> Any:
-    """The configured store's library (imported here: ``grace --help`` stays fast)."""
+def _open_app(model: str | None = None, *, check: bool = False) -> AbstractContextManager[GraceApp]:
+    """The app of one command: the settings' checkpointer, its own services (``model``).
+
+    ``check``: a run follows, so its model is built and checked first (a missing package,
+    key or server: one line, no thread, no database); the run reuses what was built.
+    """
+    from graph.app import GraceApp
+
+    return GraceApp.open(model=model, check=check)
+
+
+@contextmanager
+def _library() -> Iterator[Any]:
+    """The configured store's library, closed after the block.
+
+    Imported here: ``grace --help`` stays fast.
+    """
     from grace.library import Library
-    from grace.services import get_services
+    from grace.services import build_services
     from grace.settings import get_settings
 
-    return Library(get_services().store, get_settings())
+    settings = get_settings()
+    services = build_services(settings)
+    try:
+        yield Library(services.store, settings)
+    finally:
+        services.close()
 
 
 @app.command()
@@ -472,9 +487,9 @@ def ingest(
 
     Example: grace ingest docs/ notes.md --collection mydocs
     """
-    library = _library()
-    target = collection or library.settings.retrieval.collection
-    report = library.ingest(paths, target, progress=not as_json and console.is_terminal)
+    with _library() as library:
+        target = collection or library.settings.retrieval.collection
+        report = library.ingest(paths, target, progress=not as_json and console.is_terminal)
     if as_json:
         _emit_json(report.model_dump(mode="json"))
     else:
@@ -523,7 +538,8 @@ def collections(
 
     Example: grace collections --json
     """
-    rows = _library().collections()
+    with _library() as library:
+        rows = library.collections()
     if as_json:
         _emit_json([row.__dict__ for row in rows])
         return
@@ -549,9 +565,9 @@ def documents(
 
     Example: grace documents --collection mydocs
     """
-    library = _library()
-    name = _known_collection(library, collection)
-    rows = library.documents(name)
+    with _library() as library:
+        name = _known_collection(library, collection)
+        rows = library.documents(name)
     if as_json:
         _emit_json([row.__dict__ for row in rows])
         return
@@ -581,12 +597,12 @@ def remove(
     """
     from grace.retrieval.library import UnknownSourceError
 
-    library = _library()
-    name = _known_collection(library, collection)
-    try:
-        removed = library.remove(sources, name)
-    except UnknownSourceError as exc:
-        raise _fail(str(exc)) from None
+    with _library() as library:
+        name = _known_collection(library, collection)
+        try:
+            removed = library.remove(sources, name)
+        except UnknownSourceError as exc:
+            raise _fail(str(exc)) from None
     for source, chunks in removed.items():
         out.print(Text.assemble("removed ", term_text(source), f" ({_plural(chunks, 'chunk')})"))
 
@@ -617,7 +633,6 @@ def threads(
 
     Example: grace threads --status interrupted
     """
-    from graph.app import GraceApp
 
     def unreadable(thread: str, exc: Exception) -> None:
         console.print(
@@ -625,7 +640,7 @@ def threads(
             soft_wrap=True,
         )
 
-    with GraceApp.open() as grace:
+    with _open_app() as grace:
         rows = grace.threads(
             limit, status=status.value if status else None, on_unreadable=unreadable
         )
@@ -664,9 +679,9 @@ def show(
 
     Example: grace show 3f2c9a1e --json
     """
-    from graph.app import GraceApp, UnknownThreadError
+    from graph.app import UnknownThreadError
 
-    with GraceApp.open() as grace:
+    with _open_app() as grace:
         try:
             history = grace.history(thread_id)
         except UnknownThreadError as exc:
@@ -720,10 +735,6 @@ def main() -> None:
     except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who
         _print_error(str(exc))
         sys.exit(3)
-    finally:
-        services = sys.modules.get("grace.services")
-        if services is not None:  # only a command that opened them has any to close
-            services.close_default_services()
 
 
 if __name__ == "__main__":

@@ -9,17 +9,19 @@ from langgraph.runtime import Runtime
 
 from grace.context import GraceContext
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
-from grace.services import Services
+from grace.services import LazyServices, Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import is_search
 
 __all__ = [
+    "EmptyQuestionError",
     "InvalidQuestionError",
     "answer_step",
     "aservices_for",
     "context_of",
     "pending_steps",
     "question_of",
+    "services_for",
     "unanswered_message",
     "validate_question",
 ]
@@ -27,6 +29,10 @@ __all__ = [
 
 class InvalidQuestionError(ValueError):
     """The question is empty, too long or not text."""
+
+
+class EmptyQuestionError(InvalidQuestionError):
+    """The question is empty (or only white space)."""
 
 
 def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
@@ -60,7 +66,7 @@ def validate_question(query: object, max_chars: int) -> str:
         raise InvalidQuestionError(f"the question must be text, got {type(query).__name__}")
     query = query.strip()
     if not query:
-        raise InvalidQuestionError("the question is empty: pass {'query': '...'} or a message")
+        raise EmptyQuestionError("the question is empty: pass {'query': '...'} or a message")
     if len(query) > max_chars:
         raise InvalidQuestionError(
             f"the question is {len(query)} characters, over the limit of {max_chars} "
@@ -94,30 +100,25 @@ def is_done(result: StepResult | None) -> bool:
     return result is not None and result.status in (StepStatus.SUCCESS, StepStatus.PARTIAL)
 
 
-def services_for(
-    runtime: Runtime[GraceContext] | None, services: Services | None = None
-) -> Services:
-    """The run's services, with the chat model its context names.
+def services_for(runtime: Runtime[GraceContext] | None, services: ServicesSource) -> Services:
+    """The run's services: those the graph factory bound, with the chat model the run names.
 
-    ``services`` are those given to the graph factory (``graph.builder.make_graph``); without
-    them, those of :func:`~grace.services.use_services`, else the process default.
+    ``services`` are those given to ``graph.builder.make_graph`` (or the graph's own
+    :class:`~grace.services.LazyServices`, built here on first use); nothing else is consulted.
     """
-    from grace.services import get_services
-
-    return (services or get_services()).with_model(context_of(runtime).model)
+    base = services.get() if isinstance(services, LazyServices) else services
+    return base.with_model(context_of(runtime).model)
 
 
 async def aservices_for(
-    runtime: Runtime[GraceContext] | None, services: Services | None = None
+    runtime: Runtime[GraceContext] | None, services: ServicesSource
 ) -> Services:
     """:func:`services_for` for async nodes.
 
     Built in a worker thread the first time: opening the store (and ingesting the sample
     corpus), or building another model's planner and reader, must not block the event loop.
     """
-    from grace.services import ready_services
-
-    base = services or ready_services()
+    base = services.ready() if isinstance(services, LazyServices) else services
     ready = base.ready_with_model(context_of(runtime).model) if base else None
     if ready is not None:
         return ready

@@ -58,7 +58,7 @@ from grace.schemas import (
     StepStatus,
     TokenUsage,
 )
-from grace.services import Services
+from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
 from nodes.common import answer_step, aservices_for, pending_steps, services_for
@@ -514,7 +514,7 @@ def _scored(services: Services, state: State, batch: list[str], answer: _Answer 
 
 
 def confidence(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Score the steps of the latest batch and take the decision."""
     services = services_for(runtime, services)
@@ -530,7 +530,7 @@ def confidence(
 
 
 async def aconfidence(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`confidence` (``ajudge``, the store's ``aget``)."""
     services = await aservices_for(runtime, services)

@@ -39,7 +39,7 @@ from grace.context import GraceContext
 from grace.errors import ModelUnreachableError
 from grace.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
-from grace.services import Services
+from grace.services import Services, ServicesSource
 from grace.settings import get_settings
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
@@ -441,7 +441,7 @@ def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
 
 
 def execute(
-    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Run one plan step (a ``Send`` from :func:`send_steps`) with the tools' sync ``run``."""
     if task.skip is not None:
@@ -452,7 +452,7 @@ def execute(
 
 
 async def aexecute(
-    task: StepTask, runtime: Runtime[GraceContext], services: Services | None = None
+    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`execute`: the tool's ``arun`` as a task under its timeout."""
     if task.skip is not None:

@@ -20,7 +20,7 @@ from grace.learned_decision import decide_learned, model_scores
 from grace.model_notes import no_answer_text
 from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
-from grace.services import Services
+from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import is_answer
 from nodes.common import answer_step, aservices_for, is_done, services_for
@@ -43,7 +43,7 @@ def _best_answer(state: State) -> StepResult | None:
 
 
 def finalize(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Assemble the run's output, decided with the user's (learned) thresholds."""
     services = services_for(runtime, services)
@@ -51,7 +51,7 @@ def finalize(
 
 
 async def afinalize(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`finalize` (thresholds via ``store.aget``)."""
     services = await aservices_for(runtime, services)

@@ -31,7 +31,7 @@ from grace.hitl_resolve import aresolve_requested, resolve_requested
 from grace.human_reply import person_source
 from grace.model_notes import model_errors
 from grace.schemas import InterventionRecord, StepResult
-from grace.services import Services
+from grace.services import ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask
 from nodes.common import answer_step, aservices_for, services_for, validate_question
@@ -168,7 +168,7 @@ _RESOLVED = HumanResponse(type="ignore")
 
 
 def intervene(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
     services = services_for(runtime, services)
@@ -183,7 +183,7 @@ def intervene(
 
 
 async def aintervene(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
     services = await aservices_for(runtime, services)

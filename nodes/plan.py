@@ -19,7 +19,7 @@ from grace.plan_validation import validate_plan
 from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan
-from grace.services import Services
+from grace.services import Services, ServicesSource
 from grace.state import State, new_turn
 from nodes.common import (
     aservices_for,
@@ -135,7 +135,7 @@ def _chat_model(services: Services) -> BaseChatModel | None:
 
 
 def plan(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Plan the run's question: a follow-up made standalone, then the planner's proposal.
 
@@ -154,7 +154,7 @@ def plan(
 
 
 async def aplan(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`plan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)

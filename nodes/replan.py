@@ -38,7 +38,7 @@ from grace.events import emit
 from grace.planning import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
-from grace.services import Services
+from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
 from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
@@ -461,7 +461,7 @@ def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[
 
 
 def replan(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Build the next plan, say which strategy and why (the store listed, the planner asked)."""
     services = services_for(runtime, services)
@@ -475,7 +475,7 @@ def replan(
 
 
 async def areplan(
-    state: State, runtime: Runtime[GraceContext], services: Services | None = None
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)

@@ -14,7 +14,11 @@ from graph.cli import app
 
 
 def invoke_cli(*args: str, code: int = 0) -> Result:
-    """``grace ARGS`` in-process with the services in force; asserts the exit code."""
+    """``grace ARGS`` in-process; asserts the exit code.
+
+    The commands build their own services from the settings, or run on the test's
+    (the ``cli_services`` fixture).
+    """
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
     return result

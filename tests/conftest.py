@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,34 @@ def offline_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     services = build_services(GraceSettings(data_dir=data_dir, provider="offline"))
     yield services
     services.close()
+
+
+@pytest.fixture
+def cli_services(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], None]:
+    """``cli_services(s)``: in-process ``grace`` commands run on ``s`` (left open).
+
+    The CLI opens its app (``graph.cli._open_app``) and library (``graph.cli._library``) on
+    services of its own built from the settings; this opens them on the test's services
+    instead. Call it again to switch services within a test.
+    """
+
+    def use(services: Any) -> None:
+        from grace.library import Library
+        from grace.settings import get_settings
+        from graph import cli
+        from graph.app import GraceApp
+
+        def open_app(model: str | None = None, **_: Any) -> Any:
+            return GraceApp.open(model=model, services=services)
+
+        @contextlib.contextmanager
+        def library() -> Iterator[Any]:
+            yield Library(services.store, get_settings())
+
+        monkeypatch.setattr(cli, "_open_app", open_app)
+        monkeypatch.setattr(cli, "_library", library)
+
+    return use
 
 
 REQUIRE_POSTGRES = os.environ.get("GRACE_TEST_REQUIRE_POSTGRES", "") not in ("", "0", "false")

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from grace.services import use_services
 from graph.cli import RunView, app
 from tests.cli_runner import invoke_cli
 
@@ -27,7 +26,7 @@ JSON_KEYS = {"status", "thread_id", "answer", "confidence", "level", "sources", 
 
 
 @pytest.fixture
-def grace(offline_services: Any) -> Iterator[Any]:
+def grace(offline_services: Any, cli_services: Any) -> Iterator[Any]:
     """Run the CLI in-process with the session's offline services; return parsed stdout."""
 
     def run(*args: str, code: int = 0) -> Any:
@@ -36,8 +35,8 @@ def grace(offline_services: Any) -> Iterator[Any]:
             return json.loads(result.stdout)
         return result
 
-    with use_services(offline_services):
-        yield run
+    cli_services(offline_services)
+    yield run
 
 
 @pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval"])

@@ -10,15 +10,15 @@ import pytest
 
 from grace.errors import ModelSetupError, ModelUnavailableError
 from grace.providers.models import check_reachable
-from grace.services import check_model, use_services
+from grace.services import check_model
 from grace.settings import GraceSettings, get_settings
 from tests.cli_runner import invoke_cli
 
 
 @pytest.fixture
-def grace(offline_services: Any) -> Iterator[Any]:
-    with use_services(offline_services):
-        yield invoke_cli
+def grace(offline_services: Any, cli_services: Any) -> Iterator[Any]:
+    cli_services(offline_services)
+    yield invoke_cli
 
 
 def _paused(grace: Any) -> str:

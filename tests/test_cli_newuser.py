@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from grace.services import use_services
 from tests.cli_runner import invoke_cli
 from tests.reliability.conftest import ALWAYS_CONFIRM, ALWAYS_SILENT, make_services
 
@@ -19,9 +18,9 @@ CONFIRM_QUESTION = (
 
 
 @pytest.fixture
-def grace(offline_services: Any) -> Iterator[Any]:
-    with use_services(offline_services):
-        yield invoke_cli
+def grace(offline_services: Any, cli_services: Any) -> Iterator[Any]:
+    cli_services(offline_services)
+    yield invoke_cli
 
 
 def test_a_paused_run_carries_its_draft_and_sources(grace: Any) -> None:
@@ -38,18 +37,20 @@ def test_a_mistyped_collection_is_refused_before_a_run(grace: Any) -> None:
     assert refused.stdout == ""  # no run, no thread
 
 
-def test_threads_filters_by_status_before_the_limit(offline_services: Any) -> None:
-    with use_services(make_services(offline_services, confidence=ALWAYS_CONFIRM)):
-        for i in range(3):
-            invoke_cli("ask", f"When did the horse tram line open? ({i})", "--json")
-    with use_services(make_services(offline_services, confidence=ALWAYS_SILENT)):
-        for i in range(3):
-            invoke_cli("ask", f"When did the lantern festival start? ({i})", "--json")
-        rows = json.loads(
-            invoke_cli("threads", "--status", "interrupted", "--limit", "2", "--json").stdout
-        )
-        assert [r["status"] for r in rows] == ["interrupted", "interrupted"]
-        everything = json.loads(
-            invoke_cli("threads", "--status", "interrupted", "--limit", "5", "--json").stdout
-        )
-        assert len(everything) == 3
+def test_threads_filters_by_status_before_the_limit(
+    offline_services: Any, cli_services: Any
+) -> None:
+    cli_services(make_services(offline_services, confidence=ALWAYS_CONFIRM))
+    for i in range(3):
+        invoke_cli("ask", f"When did the horse tram line open? ({i})", "--json")
+    cli_services(make_services(offline_services, confidence=ALWAYS_SILENT))
+    for i in range(3):
+        invoke_cli("ask", f"When did the lantern festival start? ({i})", "--json")
+    rows = json.loads(
+        invoke_cli("threads", "--status", "interrupted", "--limit", "2", "--json").stdout
+    )
+    assert [r["status"] for r in rows] == ["interrupted", "interrupted"]
+    everything = json.loads(
+        invoke_cli("threads", "--status", "interrupted", "--limit", "5", "--json").stdout
+    )
+    assert len(everything) == 3

@@ -15,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from confidence import Factor, InterventionLevel
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from graph import make_builder
 from graph.routing import go_on
@@ -35,11 +35,13 @@ def _cfg(thread: str) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread}}
 
 
-def _run(services: Any, query: str, thread: str, builder: Any = None) -> dict[str, Any]:
+def _run(
+    services: Any, query: str, thread: str, level_routes: Any = None
+) -> dict[str, Any]:
     """Run ``query`` to its end or first pause; the state's values and ``next`` nodes."""
-    app = (builder or make_builder()).compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        app.invoke({"query": query}, _cfg(thread))
+    builder = make_builder(level_routes, services=services)
+    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    app.invoke({"query": query}, _cfg(thread))
     snapshot = app.get_state(_cfg(thread))
     return {**snapshot.values, "next": snapshot.next}
 
@@ -106,8 +108,7 @@ def test_a_custom_route_for_a_level_comes_from_the_table(offline_services: Any) 
     assert paused["next"] == ("intervene",)  # GRACE's route: CONFIRM pauses for the person
 
     # Our deployment: CONFIRM goes on without a pause (the person reads the answer later).
-    builder = make_builder(level_routes={InterventionLevel.CONFIRM: go_on})
-    done = _run(services, query, "extend-route-custom", builder)
+    done = _run(services, query, "extend-route-custom", {InterventionLevel.CONFIRM: go_on})
     assert done["next"] == ()
     assert done["level"] == InterventionLevel.CONFIRM
     assert done["answer"]

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from grace.followup import contextualize, leans_on_context, subject_of
-from grace.services import use_services
 from tests.cli_runner import invoke_cli
 
 # (previous question, follow-up, expected standalone form or None when it stands alone)
@@ -64,15 +63,15 @@ ANSWERED = [
 
 @pytest.mark.parametrize(("first", "second", "answer"), ANSWERED)
 def test_a_follow_up_on_a_thread_is_answered_and_says_how_it_was_read(
-    offline_services: Any, first: str, second: str, answer: str
+    offline_services: Any, cli_services: Any, first: str, second: str, answer: str
 ) -> None:
     thread = f"followup-{abs(hash(second))}"
-    with use_services(offline_services):
-        turn = json.loads(invoke_cli("ask", first, "--thread-id", thread, "--json").stdout)
-        if turn["status"] == "interrupted":  # finish the first turn as it stands
-            reply = json.dumps({"decisions": [{"type": "reject"}]})
-            invoke_cli("resume", thread, "--response", reply, "--json")
-        out = json.loads(invoke_cli("ask", second, "--thread-id", thread, "--json").stdout)
+    cli_services(offline_services)
+    turn = json.loads(invoke_cli("ask", first, "--thread-id", thread, "--json").stdout)
+    if turn["status"] == "interrupted":  # finish the first turn as it stands
+        reply = json.dumps({"decisions": [{"type": "reject"}]})
+        invoke_cli("resume", thread, "--response", reply, "--json")
+    out = json.loads(invoke_cli("ask", second, "--thread-id", thread, "--json").stdout)
     text = out["answer"] or out["draft"]["answer"]
     assert answer in text
     cited = out["sources"] or out["draft"]["sources"]
@@ -106,13 +105,13 @@ def _model_services(offline_services: Any, *answers: str) -> tuple[Any, Any]:
     return model, services
 
 
-def _app(offline_services: Any) -> Any:
+def _app(services: Any) -> Any:
     from langgraph.checkpoint.memory import InMemorySaver
 
     from grace.serde import use_grace_serializer
     from graph.app import GraceApp
 
-    return GraceApp(offline_services.settings, use_grace_serializer(InMemorySaver()))
+    return GraceApp(services.settings, use_grace_serializer(InMemorySaver()), services=services)
 
 
 def test_with_a_model_a_follow_up_costs_one_rewrite_call_and_a_standalone_none(
@@ -124,12 +123,11 @@ def test_with_a_model_a_follow_up_costs_one_rewrite_call_and_a_standalone_none(
         MODEL_READ,  # the rewrite call's reply
         "It can carry 120 cars [S1].",
     )
-    app = _app(offline_services)
-    with use_services(services):
-        first = app.ask(FIRST, thread_id="model-followup")
-        assert len(_rewrites(model)) == 0  # a standalone question: no rewrite call
-        assert not any("was read as" in n for n in first.notes)
-        second = app.ask("And how many cars?", thread_id="model-followup")
+    app = _app(services)
+    first = app.ask(FIRST, thread_id="model-followup")
+    assert len(_rewrites(model)) == 0  # a standalone question: no rewrite call
+    assert not any("was read as" in n for n in first.notes)
+    second = app.ask("And how many cars?", thread_id="model-followup")
     rewrites = _rewrites(model)
     assert len(rewrites) == 1  # a follow-up: exactly one
     shown = rewrites[0][1].content  # the model saw the conversation and the question
@@ -146,10 +144,9 @@ def test_an_empty_model_rewrite_falls_back_to_the_rule(offline_services: Any) ->
     model, services = _model_services(
         offline_services, "It can carry 600 passengers [S1].", "", "120 cars [S1]."
     )
-    app = _app(offline_services)
-    with use_services(services):
-        app.ask(FIRST, thread_id="model-empty")
-        second = app.ask("And how many cars?", thread_id="model-empty")
+    app = _app(services)
+    app.ask(FIRST, thread_id="model-empty")
+    second = app.ask("And how many cars?", thread_id="model-empty")
     assert len(_rewrites(model)) == 1
     assert any("How many cars — the MV Sound Spirit?" in n for n in second.notes)
 
@@ -160,12 +157,12 @@ def test_the_async_path_makes_the_same_single_call(offline_services: Any) -> Non
     from langgraph.checkpoint.memory import InMemorySaver
 
     from grace.serde import use_grace_serializer
-    from graph.builder import builder
+    from graph.builder import make_graph
 
     model, services = _model_services(
         offline_services, "600 passengers [S1].", MODEL_READ, "120 cars [S1]."
     )
-    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    graph = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     config: Any = {"configurable": {"thread_id": "async-followup"}}
 
     async def turns() -> dict[str, Any]:
@@ -175,8 +172,7 @@ def test_the_async_path_makes_the_same_single_call(offline_services: Any) -> Non
         await graph.ainvoke({"query": "And how many cars?"}, config)
         return dict((await graph.aget_state(config)).values)
 
-    with use_services(services):
-        values = asyncio.run(turns())
+    values = asyncio.run(turns())
     assert len(_rewrites(model)) == 1
     assert values["query"] == MODEL_READ
 

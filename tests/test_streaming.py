@@ -16,8 +16,8 @@ from langgraph.types import Command
 
 from grace.events import EVENT_TYPES
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import services_with_thresholds
 
@@ -46,8 +46,9 @@ def cfg(thread: str) -> Any:
 
 @pytest.fixture
 def app(offline_services: Any) -> Iterator[Any]:
-    with use_services(offline_services):
-        yield builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    yield make_graph(
+        services=offline_services, checkpointer=use_grace_serializer(InMemorySaver())
+    )
 
 
 def check_run_grammar(events: list[dict[str, Any]]) -> None:
@@ -131,11 +132,10 @@ def test_replan_event_after_an_edit(app: Any) -> None:
 def test_notify_writes_a_notice_and_never_pauses(offline_services: Any) -> None:
     # notify 0: even the abstention (scored 0 on answer evidence) is NOTIFY, never a pause.
     services = services_with_thresholds(offline_services, silent=0.999, notify=0.0, confirm=0.0)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        chunks = list(
-            app.stream({"query": UNANSWERABLE}, cfg("s-notify"), stream_mode=["custom", "updates"])
-        )
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    chunks = list(
+        app.stream({"query": UNANSWERABLE}, cfg("s-notify"), stream_mode=["custom", "updates"])
+    )
     events = [c for mode, c in chunks if mode == "custom"]
     check_run_grammar(events)
     notices = [e for e in events if e["event"] == "notice"]
@@ -244,10 +244,9 @@ def _reader_tokens(chunks: list[tuple[Any, dict[str, Any]]]) -> list[str]:
 
 def test_messages_stream_carries_the_answer_tokens(offline_services: Any) -> None:
     services, model = _gemini_services(offline_services)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        chunks = list(app.stream({"query": ANSWERABLE}, cfg("s-msg"), stream_mode="messages"))
-        final = app.get_state(cfg("s-msg")).values
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    chunks = list(app.stream({"query": ANSWERABLE}, cfg("s-msg"), stream_mode="messages"))
+    final = app.get_state(cfg("s-msg")).values
     tokens = _reader_tokens(chunks)
     assert len(tokens) == len(ANSWER.split(" ")) > 1
     assert "".join(tokens) == ANSWER
@@ -259,12 +258,11 @@ def test_messages_stream_carries_the_answer_tokens(offline_services: Any) -> Non
 
 async def test_messages_astream_carries_the_answer_tokens(offline_services: Any) -> None:
     services, _ = _gemini_services(offline_services)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        chunks = [
-            c
-            async for c in app.astream({"query": ANSWERABLE}, cfg("s-amsg"), stream_mode="messages")
-        ]
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    chunks = [
+        c
+        async for c in app.astream({"query": ANSWERABLE}, cfg("s-amsg"), stream_mode="messages")
+    ]
     assert "".join(_reader_tokens(chunks)) == ANSWER
 
 
@@ -273,8 +271,7 @@ def test_a_non_streaming_model_still_surfaces_its_answer(offline_services: Any) 
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        chunks = list(app.stream({"query": ANSWERABLE}, cfg("s-msg1"), stream_mode="messages"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    chunks = list(app.stream({"query": ANSWERABLE}, cfg("s-msg1"), stream_mode="messages"))
     from_reader = [m for m, meta in chunks if meta.get("langgraph_node") == "execute"]
     assert [m.content for m in from_reader] == [ANSWER]

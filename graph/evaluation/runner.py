@@ -26,9 +26,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grace.context import GraceContext
 from grace.retrieval import ingest_paths
 from grace.serde import use_grace_serializer
-from grace.services import Services, build_services, use_services
+from grace.services import Services, build_services
 from grace.settings import GraceSettings
-from graph.builder import builder as default_builder
+from graph.builder import make_builder
 from graph.evaluation.dataset import Question, load_dataset, split_by_article
 from graph.evaluation.record import RunRecord, build_record
 from graph.evaluation.report import EvalReport, build_report, is_correct_run
@@ -102,13 +102,13 @@ def run_questions(
 ) -> list[RunRecord]:
     """Run and score every question with ``services`` (the corpus must already be ingested).
 
-    ``builder`` is the uncompiled graph (default: :data:`graph.builder.builder`; the
-    evaluation is an application on top of the graph).
+    ``builder`` is the uncompiled graph (default: ``make_builder(services=services)``; the
+    evaluation is an application on top of the graph); one compiled graph runs them all.
     """
-    uncompiled = builder if builder is not None else default_builder
+    uncompiled = builder if builder is not None else make_builder(services=services)
     graph = uncompiled.compile(checkpointer=use_grace_serializer(InMemorySaver()))
     records: list[RunRecord] = []
-    with use_services(services), _progress(progress, len(questions)) as bar:
+    with _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):
             record = _run_one(graph, q, i, collection)
             score_run(record, scorers)

@@ -9,17 +9,16 @@ from typing import Any
 
 import pytest
 
-from grace.services import use_services
 from graph.cli import INGEST_PARTIAL_EXIT
 from tests.cli_runner import invoke_cli
 from tests.documents.conftest import RULES_PAGES_JA, write_cjk_pdf, write_pdf
 
 
 @pytest.fixture
-def grace(offline_services: Any) -> Iterator[Any]:
+def grace(offline_services: Any, cli_services: Any) -> Iterator[Any]:
     """Run the CLI in-process with the session's offline services."""
-    with use_services(offline_services):
-        yield invoke_cli
+    cli_services(offline_services)
+    yield invoke_cli
 
 
 def test_answer_on_page_two_cites_page_two(grace: Any, docs_dir: Path) -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from grace.library import Library
 from grace.retrieval.library import UnknownSourceError
-from grace.services import use_services
 from grace.settings import get_settings
 from tests.cli_runner import invoke_cli
 
@@ -21,8 +20,7 @@ SECRET = "The database password is hunter2-zebra."
 
 @pytest.fixture
 def library(offline_services: Any) -> Iterator[Library]:
-    with use_services(offline_services):
-        yield Library(offline_services.store, get_settings())
+    yield Library(offline_services.store, get_settings())
 
 
 def _folder(tmp_path: Path, vessel: str = "Harbour Star") -> Path:
@@ -143,37 +141,37 @@ def test_collections_documents_and_remove(library: Library, tmp_path: Path) -> N
         library.remove(["ferry.md"], "lib")
 
 
-def test_cli_library_commands(offline_services: Any, tmp_path: Path) -> None:
+def test_cli_library_commands(offline_services: Any, cli_services: Any, tmp_path: Path) -> None:
     # a vessel of its own: a broadening replan also searches the other tests' collections
     docs = _folder(tmp_path, vessel="Quillon Grebe")
     (docs / "photo.jpg").write_bytes(b"\xff\xd8\xff")  # a notice, exit 0
-    with use_services(offline_services):
-        report = json.loads(invoke_cli("ingest", str(docs), "--collection", "cli", "--json").stdout)
-        assert {d["source"]: d["status"] for d in report["documents"]} == {
-            "ferry.md": "added", "sub/bridge.md": "added"
-        }
-        assert "photo.jpg" in report["notices"][0]["reason"]
-        names = [c["name"] for c in json.loads(invoke_cli("collections", "--json").stdout)]
-        assert "cli" in names
-        listed = json.loads(invoke_cli("documents", "--collection", "cli", "--json").stdout)
-        assert [d["source"] for d in listed] == ["ferry.md", "sub/bridge.md"]
-        invoke_cli("remove", "ferry.md", "--collection", "cli")
-        asked = json.loads(invoke_cli(
-            "ask", "How many passengers does the MV Quillon Grebe carry?",
-            "--collection", "cli", "--json").stdout)
-        assert all(s["source"] != "ferry.md" for s in asked["sources"]), asked
-        refused = invoke_cli("remove", "ferry.md", "--collection", "cli", code=2)
-        assert "no document 'ferry.md'" in refused.stderr
-        unknown = invoke_cli("documents", "--collection", "nope", code=2)
-        assert "unknown collection 'nope'" in unknown.stderr and "cli" in unknown.stderr
-        assert "pptx" in invoke_cli("ingest", "--help").stdout
+    cli_services(offline_services)
+    report = json.loads(invoke_cli("ingest", str(docs), "--collection", "cli", "--json").stdout)
+    assert {d["source"]: d["status"] for d in report["documents"]} == {
+        "ferry.md": "added", "sub/bridge.md": "added"
+    }
+    assert "photo.jpg" in report["notices"][0]["reason"]
+    names = [c["name"] for c in json.loads(invoke_cli("collections", "--json").stdout)]
+    assert "cli" in names
+    listed = json.loads(invoke_cli("documents", "--collection", "cli", "--json").stdout)
+    assert [d["source"] for d in listed] == ["ferry.md", "sub/bridge.md"]
+    invoke_cli("remove", "ferry.md", "--collection", "cli")
+    asked = json.loads(invoke_cli(
+        "ask", "How many passengers does the MV Quillon Grebe carry?",
+        "--collection", "cli", "--json").stdout)
+    assert all(s["source"] != "ferry.md" for s in asked["sources"]), asked
+    refused = invoke_cli("remove", "ferry.md", "--collection", "cli", code=2)
+    assert "no document 'ferry.md'" in refused.stderr
+    unknown = invoke_cli("documents", "--collection", "nope", code=2)
+    assert "unknown collection 'nope'" in unknown.stderr and "cli" in unknown.stderr
+    assert "pptx" in invoke_cli("ingest", "--help").stdout
 
 
 def test_grace_app_has_the_library(offline_services: Any, tmp_path: Path) -> None:
     from graph.app import GraceApp
 
     docs = _folder(tmp_path)
-    with use_services(offline_services), GraceApp.open() as grace:
+    with GraceApp.open(services=offline_services) as grace:
         library = grace.library()
         assert library.ingest([docs], "app").added == 2
         assert [d.source for d in library.documents("app")] == ["ferry.md", "sub/bridge.md"]

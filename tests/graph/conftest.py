@@ -12,15 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from grace.serde import use_grace_serializer
-from grace.services import use_services
-from graph import builder
-
-
-@pytest.fixture
-def offline(offline_services: Any) -> Iterator[Any]:
-    """Nodes use the session's offline services."""
-    with use_services(offline_services):
-        yield offline_services
+from graph.builder import make_graph
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -37,9 +29,9 @@ def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any
 
 
 @pytest.fixture
-def app(offline: Any, checkpointer: Any) -> Any:
-    """The GRACE graph compiled with the test's checkpointer, offline services."""
-    return builder.compile(checkpointer=checkpointer)
+def app(offline_services: Any, checkpointer: Any) -> Any:
+    """The GRACE graph over the session's offline services, with the test's checkpointer."""
+    return make_graph(services=offline_services, checkpointer=checkpointer)
 
 
 def cfg(thread: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``make_graph``: the nodes' dependencies are arguments of a graph factory (issue 27.3).
 
-The graph it returns uses the store, reader, tools and factors it was given — not services
-installed with ``use_services`` around the call, nor the process default.
+The graph it returns uses the store, reader, tools and factors it was given — another graph's
+in the same process are not consulted, and there is no process default.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.providers.offline import ExtractiveReader
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from grace.tools import LangChainTool
 from graph.builder import make_graph
@@ -44,15 +44,17 @@ def _cfg(thread: str) -> Any:
 
 
 def test_the_graph_uses_the_reader_it_was_given(offline_services: Any) -> None:
-    given, installed = CountingReader(), CountingReader()
+    given, others = CountingReader(), CountingReader()
     settings = GraceSettings(data_dir=offline_services.settings.data_dir, provider="offline")
     services = build_services(settings, store=offline_services.store)
     app = make_graph(services=services, reader=given, checkpointer=InMemorySaver())
-    other = build_services(settings, store=offline_services.store)
-    with use_services(other.__class__(**{**vars(other), "reader": installed})):
-        out = app.invoke({"query": QUESTION}, _cfg("factory-reader"))
+    other_services = build_services(settings, store=offline_services.store)
+    other = make_graph(services=other_services, reader=others, checkpointer=InMemorySaver())
+    out = app.invoke({"query": QUESTION}, _cfg("factory-reader"))
     assert out["answer"]
-    assert given.calls == 1 and installed.calls == 0
+    assert given.calls == 1 and others.calls == 0  # the other graph's reader: not consulted
+    assert other.invoke({"query": QUESTION}, _cfg("factory-reader"))["answer"]
+    assert given.calls == 1 and others.calls == 1
 
 
 @tool

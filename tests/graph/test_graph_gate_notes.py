@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from graph.app import GraceApp
 from tests.fakes import ScriptedChatModel
@@ -33,9 +33,8 @@ def _paused(offline_services: Any, thread: str) -> tuple[GraceApp, Any, Any]:
         run={"low_confidence_replans": 0},
     )
     services = build_services(settings, chat_model=model, store=offline_services.store)
-    app = GraceApp(settings, use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        outcome = app.ask(SIMPLE, thread_id=thread)
+    app = GraceApp(settings, use_grace_serializer(InMemorySaver()), services=services)
+    outcome = app.ask(SIMPLE, thread_id=thread)
     assert outcome.status == "interrupted"
     assert any(GATE in note for note in outcome.notes)  # said while GRACE's draft is shown
     return app, services, outcome
@@ -54,10 +53,9 @@ def test_a_persons_final_answer_carries_no_note_about_the_discarded_draft(
 ) -> None:
     thread = f"gate-{decision['type']}"
     app, services, _ = _paused(offline_services, thread)
-    with use_services(services):
-        done = app.resume(thread, {"decisions": [decision]})
-        while done.status == "interrupted":  # a further check of the answer from the reply
-            done = app.resume(thread, {"decisions": [{"type": "approve"}]})
+    done = app.resume(thread, {"decisions": [decision]})
+    while done.status == "interrupted":  # a further check of the answer from the reply
+        done = app.resume(thread, {"decisions": [{"type": "approve"}]})
     assert "1874" in (done.answer or "")
     assert not any(GATE in note for note in done.notes), done.notes
     chat = app.graph.get_state({"configurable": {"thread_id": thread}}).values["messages"]

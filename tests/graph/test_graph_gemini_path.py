@@ -9,8 +9,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
 
@@ -39,9 +39,8 @@ def run(offline_services: Any) -> Iterator[Any]:
         services = build_services(
             offline_services.settings, chat_model=model, store=offline_services.store
         )
-        app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-        with use_services(services):
-            out = app.invoke({"query": query}, cfg(thread))
+        app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+        out = app.invoke({"query": query}, cfg(thread))
         return out, app.get_state(cfg(thread)).values
 
     yield _run

@@ -13,8 +13,7 @@ from langgraph.types import Command
 
 from confidence import InterventionLevel
 from grace.serde import use_grace_serializer
-from grace.services import use_services
-from graph import builder
+from graph.builder import make_graph
 from tests.graph.conftest import cfg, services_with_thresholds
 
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
@@ -70,15 +69,14 @@ def test_accept_continues_to_the_answer(
     services = services_with_thresholds(  # always CONFIRM
         offline_services, 1.0, 1.0, 0.0, run={"pause_before_answer": mode}
     )
-    app = builder.compile(checkpointer=checkpointer)
+    app = make_graph(services=services, checkpointer=checkpointer)
     seen: list[str] = []
-    with use_services(services):
-        out = _pause(app, "t-accept", ANSWERABLE)
-        review = out["__interrupt__"][0].value["review_configs"][0]
-        assert review["allowed_decisions"] == ["approve", "edit", "reject"]
-        while "__interrupt__" in out:
-            seen.append(out["__interrupt__"][0].value["action_requests"][0]["name"])
-            out = app.invoke(Command(resume=APPROVE), cfg("t-accept"))
+    out = _pause(app, "t-accept", ANSWERABLE)
+    review = out["__interrupt__"][0].value["review_configs"][0]
+    assert review["allowed_decisions"] == ["approve", "edit", "reject"]
+    while "__interrupt__" in out:
+        seen.append(out["__interrupt__"][0].value["action_requests"][0]["name"])
+        out = app.invoke(Command(resume=APPROVE), cfg("t-accept"))
     assert seen == reviews
     assert "1874" in out["answer"]
     records = app.get_state(cfg("t-accept")).values["interventions"]
@@ -188,15 +186,19 @@ def test_reject_with_a_message_becomes_a_source_and_replans(app: Any, reply: Any
     assert out["level"] in (InterventionLevel.SILENT, InterventionLevel.NOTIFY)
 
 
-def test_sqlite_resume_across_two_graph_instances(offline: Any, tmp_path: Path) -> None:
+def test_sqlite_resume_across_two_graph_instances(offline_services: Any, tmp_path: Path) -> None:
     path = tmp_path / "threads.sqlite"
     conn1 = sqlite3.connect(path, check_same_thread=False)
-    first = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn1)))
+    first = make_graph(
+        services=offline_services, checkpointer=use_grace_serializer(SqliteSaver(conn1))
+    )
     _pause(first, "t-sqlite")
     conn1.close()
     conn2 = sqlite3.connect(path, check_same_thread=False)
     try:
-        second = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn2)))
+        second = make_graph(
+            services=offline_services, checkpointer=use_grace_serializer(SqliteSaver(conn2))
+        )
         assert second.get_state(cfg("t-sqlite")).next == ("intervene",)
         final = second.invoke(Command(resume=FINISH), cfg("t-sqlite"))
         assert final["answer"]

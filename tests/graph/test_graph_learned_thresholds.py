@@ -22,10 +22,10 @@ from checkpoints import open_store
 from confidence import LearnedThresholdState, Thresholds, seed_config
 from grace.context import GraceContext
 from grace.serde import use_grace_serializer
-from grace.services import Services, build_services, use_services
+from grace.services import Services, build_services
 from grace.settings import GraceSettings
-from graph import builder
 from graph.app import GraceApp
+from graph.builder import make_builder
 from nodes.learning import learner_for
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
@@ -60,7 +60,9 @@ class Runner:
     def __init__(self, services: Services, store: BaseStore | None) -> None:
         self.services = services
         self.store = store
-        self.app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()), store=store)
+        self.app = make_builder(services=services).compile(
+            checkpointer=use_grace_serializer(InMemorySaver()), store=store
+        )
         self.n = 0
 
     def ask(
@@ -75,18 +77,15 @@ class Runner:
         thread = cfg(f"{user}-{self.n}")
         ctx = GraceContext(user_id=user)
         events: list[dict[str, Any]] = []
-        with use_services(self.services):
-            for chunk in self.app.stream(
-                {"query": SIMPLE}, thread, context=ctx, stream_mode="custom"
-            ):
-                events.append(chunk)
-            snapshot = self.app.get_state(thread)
-            first = snapshot.interrupts[0].value["confidence"] if snapshot.interrupts else None
-            answer = reply or {"type": "accept"}
-            while self.app.get_state(thread).interrupts:
-                context = ctx if resume_context else None
-                self.app.invoke(Command(resume=answer), thread, context=context)
-                answer = {"type": "ignore"}
+        for chunk in self.app.stream({"query": SIMPLE}, thread, context=ctx, stream_mode="custom"):
+            events.append(chunk)
+        snapshot = self.app.get_state(thread)
+        first = snapshot.interrupts[0].value["confidence"] if snapshot.interrupts else None
+        answer = reply or {"type": "accept"}
+        while self.app.get_state(thread).interrupts:
+            context = ctx if resume_context else None
+            self.app.invoke(Command(resume=answer), thread, context=context)
+            answer = {"type": "ignore"}
         return first, events
 
     def thresholds(self, user: str) -> Thresholds:
@@ -269,14 +268,13 @@ def test_grace_app_learns_across_app_instances(make_services: Any, tmp_path: Pat
     )
     services = make_services(tmp_path, **FAST)
     ana = GraceContext(user_id="ana")
-    with use_services(services):
-        with GraceApp.open(settings) as app:
-            outcome = app.ask(SIMPLE, context=ana)
-            assert outcome.status == "interrupted"
-            app.resume(outcome.thread_id, {"type": "accept"})  # no context: the thread's user
-            assert app.store is not None
-            learned = learner_for(services, app.store).thresholds_for("ana")
-        assert learned.confirm == pytest.approx(0.39)
-        with GraceApp.open(settings) as again:
-            assert again.store is not None
-            assert learner_for(services, again.store).thresholds_for("ana") == learned
+    with GraceApp.open(settings, services=services) as app:
+        outcome = app.ask(SIMPLE, context=ana)
+        assert outcome.status == "interrupted"
+        app.resume(outcome.thread_id, {"type": "accept"})  # no context: the thread's user
+        assert app.store is not None
+        learned = learner_for(services, app.store).thresholds_for("ana")
+    assert learned.confirm == pytest.approx(0.39)
+    with GraceApp.open(settings, services=services) as again:
+        assert again.store is not None
+        assert learner_for(services, again.store).thresholds_for("ana") == learned

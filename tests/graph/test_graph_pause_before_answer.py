@@ -10,9 +10,8 @@ from langgraph.types import Command
 
 from grace.schemas import ToolResult
 from grace.serde import use_grace_serializer
-from grace.services import use_services
 from grace.tools import ToolCall, ToolEnv
-from graph import builder
+from graph.builder import make_graph
 from tests.graph.conftest import cfg
 from tests.reliability.conftest import Wrapped, make_services, with_tools
 
@@ -48,8 +47,8 @@ class EmptySearch:
         return self.run(call, env)
 
 
-def _app() -> Any:
-    return builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+def _app(services: Any) -> Any:
+    return make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
 
 
 def _events(app: Any, thread: str) -> list[dict[str, Any]]:
@@ -67,9 +66,8 @@ def test_a_mediocre_search_goes_on_to_a_draft_answer(offline_services: Any, mode
     services = make_services(
         offline_services, confidence=ALWAYS_CONFIRM, run={"pause_before_answer": mode}
     )
-    app = _app()
-    with use_services(services):
-        events = _events(app, f"mediocre-{mode}")
+    app = _app(services)
+    events = _events(app, f"mediocre-{mode}")
     scored = [e for e in events if e["event"] == "step_scored"]
     assert [e["step_id"] for e in scored] == ["s1", "s2"]  # every step is scored and streamed
     assert scored[0]["level"] == "confirm"  # the search alone would have paused
@@ -85,9 +83,8 @@ def test_always_keeps_the_per_step_gating(offline_services: Any) -> None:
     services = make_services(
         offline_services, confidence=ALWAYS_CONFIRM, run={"pause_before_answer": "always"}
     )
-    app = _app()
-    with use_services(services):
-        events = _events(app, "always")
+    app = _app(services)
+    events = _events(app, "always")
     pause = events[-1]
     assert pause["event"] == "intervention_required"
     assert (pause["step_id"], pause["level"]) == ("s1", "confirm")
@@ -99,9 +96,8 @@ def test_a_search_without_hits_pauses_before_the_answer(offline_services: Any) -
         make_services(offline_services, run={"low_confidence_replans": 0}),
         rag_search=EmptySearch(),
     )
-    app = _app()
-    with use_services(services):
-        out = app.invoke({"query": ANSWERABLE}, cfg("empty"))
+    app = _app(services)
+    out = app.invoke({"query": ANSWERABLE}, cfg("empty"))
     request = out["__interrupt__"][0].value
     assert (request["step_id"], request["level"]) == ("s1", "escalate")
     values = app.get_state(cfg("empty")).values
@@ -111,9 +107,8 @@ def test_a_search_without_hits_pauses_before_the_answer(offline_services: Any) -
 
 def test_a_search_without_hits_broadens_the_search_before_asking(offline_services: Any) -> None:
     services = with_tools(make_services(offline_services), rag_search=EmptySearch())
-    app = _app()
-    with use_services(services):
-        out = app.invoke({"query": ANSWERABLE}, cfg("empty-replan"))
+    app = _app(services)
+    out = app.invoke({"query": ANSWERABLE}, cfg("empty-replan"))
     assert "__interrupt__" in out
     replans = app.get_state(cfg("empty-replan")).values["replans"]
     assert [(r.trigger, r.strategy) for r in replans] == [("low_confidence", "partial")]
@@ -126,9 +121,8 @@ def test_never_answers_even_without_hits(offline_services: Any) -> None:
         ),
         rag_search=EmptySearch(),
     )
-    app = _app()
-    with use_services(services):
-        out = app.invoke({"query": ANSWERABLE}, cfg("never-empty"))
+    app = _app(services)
+    out = app.invoke({"query": ANSWERABLE}, cfg("never-empty"))
     request = out["__interrupt__"][0].value
     assert request["step_id"] == "s2"  # the (abstaining) answer step ran and was scored
     assert request["level"] == "escalate"
@@ -143,12 +137,11 @@ def test_a_failed_search_pauses_before_the_answer_once_replans_are_used(
     services = with_tools(
         make_services(offline_services, run={"max_replans": 0}), rag_search=search
     )
-    app = _app()
-    with use_services(services):
-        out = app.invoke({"query": ANSWERABLE}, cfg("failed"))
-        assert out["__interrupt__"][0].value["level"] == "escalate"
-        values = app.get_state(cfg("failed")).values
-        assert "failed" in values["decision"].reason
-        assert "s2" not in values["results"]
-        out = app.invoke(Command(resume={"type": "ignore"}), cfg("failed"))
+    app = _app(services)
+    out = app.invoke({"query": ANSWERABLE}, cfg("failed"))
+    assert out["__interrupt__"][0].value["level"] == "escalate"
+    values = app.get_state(cfg("failed")).values
+    assert "failed" in values["decision"].reason
+    assert "s2" not in values["results"]
+    out = app.invoke(Command(resume={"type": "ignore"}), cfg("failed"))
     assert out["answer"]

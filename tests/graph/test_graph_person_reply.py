@@ -15,8 +15,8 @@ from langgraph.types import Command
 from confidence import InterventionLevel
 from grace.human_reply import PERSON_PASSAGE_LABEL, assess_reply
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
 
@@ -107,11 +107,10 @@ def test_model_path_tells_reader_and_judge_the_source_is_the_person(offline_serv
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        assert "__interrupt__" in app.invoke({"query": EN_QUESTION}, cfg("g-person"))
-        reply = Command(resume={"type": "response", "args": "France won it."})
-        out = app.invoke(reply, cfg("g-person"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    assert "__interrupt__" in app.invoke({"query": EN_QUESTION}, cfg("g-person"))
+    reply = Command(resume={"type": "response", "args": "France won it."})
+    out = app.invoke(reply, cfg("g-person"))
     reader_prompts = [str(m.content) for kind, msgs in model.calls if kind == "text" for m in msgs]
     assert 'author="person"' in reader_prompts[-1]
     judge_prompts = [

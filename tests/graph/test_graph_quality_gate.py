@@ -16,9 +16,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from confidence import AnswerJudgement, seed_config
 from grace.schemas import QualityCheck, StepResult, StepStatus, TokenUsage
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
-from graph import builder
+from graph.builder import make_graph
 from nodes.quality_gate import feedback_text, gate_applies, judge_usage
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
@@ -55,18 +55,17 @@ def run(offline_services: Any) -> Iterator[Any]:
         settings = settings_for(offline_services, **gate)
         services = build_services(settings, chat_model=model, store=offline_services.store)
         saver = checkpointer or use_grace_serializer(InMemorySaver())
-        app = builder.compile(checkpointer=saver)
+        app = make_graph(services=services, checkpointer=saver)
         events: list[dict[str, Any]] = []
         out: dict[str, Any] = {}
-        with use_services(services):
-            for mode, chunk in app.stream(
-                {"query": query}, cfg("qg"), stream_mode=["custom", "values"]
-            ):
-                if mode == "custom":
-                    events.append(chunk)
-                else:
-                    out = chunk
-            values = app.get_state(cfg("qg")).values
+        for mode, chunk in app.stream(
+            {"query": query}, cfg("qg"), stream_mode=["custom", "values"]
+        ):
+            if mode == "custom":
+                events.append(chunk)
+            else:
+                out = chunk
+        values = app.get_state(cfg("qg")).values
         return out, values, events
 
     yield _run
@@ -266,12 +265,11 @@ def _offline_run(
     offline_services: Any, query: str = SIMPLE, **gate: Any
 ) -> tuple[dict[str, Any], list[Any]]:
     services = build_services(settings_for(offline_services, **gate), store=offline_services.store)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     events: list[Any] = []
-    with use_services(services):
-        for chunk in app.stream({"query": query}, cfg("off"), stream_mode="custom"):
-            events.append(chunk)
-        values = app.get_state(cfg("off")).values
+    for chunk in app.stream({"query": query}, cfg("off"), stream_mode="custom"):
+        events.append(chunk)
+    values = app.get_state(cfg("off")).values
     return values, events
 
 

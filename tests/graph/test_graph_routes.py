@@ -8,10 +8,10 @@ import pytest
 
 from confidence import ActionDecision, InterventionLevel
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from grace.state import ReplanRequest, State
-from graph import builder
+from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
 from tests.graph.conftest import cfg
 
@@ -93,17 +93,16 @@ def _run_with_thresholds(
         confidence={"thresholds": {"silent": silent, "notify": notify, "confirm": confirm}},
     )
     services = build_services(settings, store=offline_services.store)
-    app = builder.compile(checkpointer=checkpointer)
+    app = make_graph(services=services, checkpointer=checkpointer)
     custom: list[Any] = []
-    with use_services(services):
-        for mode, chunk in app.stream(
-            {"query": "When did the horse tram line open in Lumen Bay?"},
-            cfg("levels"),
-            stream_mode=["custom", "values"],
-        ):
-            if mode == "custom":
-                custom.append(chunk)
-        final = app.get_state(cfg("levels"))
+    for mode, chunk in app.stream(
+        {"query": "When did the horse tram line open in Lumen Bay?"},
+        cfg("levels"),
+        stream_mode=["custom", "values"],
+    ):
+        if mode == "custom":
+            custom.append(chunk)
+    final = app.get_state(cfg("levels"))
     return {"values": final.values, "next": final.next, "interrupts": final.interrupts}, custom
 
 

@@ -140,10 +140,9 @@ def test_cli_refuses_a_hostile_reply_in_one_line(response: str, message: str) ->
 
 
 def test_python_api_refuses_a_long_edited_question_and_a_deep_reply(offline_services: Any) -> None:
-    from grace.services import use_services
     from graph.app import GraceApp
 
-    with use_services(offline_services), GraceApp.open() as grace:
+    with GraceApp.open(services=offline_services) as grace:
         paused = grace.ask("Who won the 2018 FIFA World Cup?", thread_id="api-bounds")
         assert paused.status == "interrupted"
         edit = {"name": "review_answer", "args": {"query": "x" * 4001}}

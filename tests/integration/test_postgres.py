@@ -16,10 +16,9 @@ from langgraph.types import Command
 
 from checkpoints import open_async_checkpointer, open_async_store
 from grace.serde import use_grace_serializer
-from grace.services import use_services
 from grace.settings import GraceSettings
-from graph import builder
 from graph.app import GraceApp
+from graph.builder import make_builder, make_graph
 
 pytestmark = pytest.mark.slow
 
@@ -40,24 +39,23 @@ def _settings(offline_services: Any, url: str) -> GraceSettings:
 def test_pause_on_one_instance_resume_on_another(offline_services: Any, postgres_url: str) -> None:
     settings = _settings(offline_services, postgres_url)
     thread = f"pg-{uuid.uuid4().hex[:8]}"
-    with use_services(offline_services):
-        with GraceApp.open(settings) as first:
-            paused = first.ask(UNANSWERABLE, thread_id=thread)
-            assert paused.status == "interrupted"
-            assert paused.interrupt is not None
-            assert paused.level in {"confirm", "escalate"}
-            assert "reject" in paused.interrupt["review_configs"][0]["allowed_decisions"]
-        # A second instance: new connections, new compiled graph, same database.
-        with GraceApp.open(settings) as second:
-            assert second is not first
-            assert second.outcome(thread).status == "interrupted"
-            done = second.resume(thread, {"type": "ignore"})
-            assert done.status == "completed"
-            assert done.answer
-            completed = [t.thread_id for t in second.threads() if t.status == "completed"]
-            assert thread in completed  # (the cluster is shared with other tests of the session)
-            history = second.history(thread)
-            assert [i["response_type"] for i in history["interventions"]] == ["ignore"]
+    with GraceApp.open(settings, services=offline_services) as first:
+        paused = first.ask(UNANSWERABLE, thread_id=thread)
+        assert paused.status == "interrupted"
+        assert paused.interrupt is not None
+        assert paused.level in {"confirm", "escalate"}
+        assert "reject" in paused.interrupt["review_configs"][0]["allowed_decisions"]
+    # A second instance: new connections, new compiled graph, same database.
+    with GraceApp.open(settings, services=offline_services) as second:
+        assert second is not first
+        assert second.outcome(thread).status == "interrupted"
+        done = second.resume(thread, {"type": "ignore"})
+        assert done.status == "completed"
+        assert done.answer
+        completed = [t.thread_id for t in second.threads() if t.status == "completed"]
+        assert thread in completed  # (the cluster is shared with other tests of the session)
+        history = second.history(thread)
+        assert [i["response_type"] for i in history["interventions"]] == ["ignore"]
 
     # The checkpoints really are in the server's tables.
     with psycopg.connect(postgres_url) as conn:
@@ -71,11 +69,10 @@ def test_completed_run_is_visible_from_another_instance(
     offline_services: Any, postgres_url: str
 ) -> None:
     settings = _settings(offline_services, postgres_url)
-    with use_services(offline_services):
-        with GraceApp.open(settings) as first:
-            done = first.ask(ANSWERABLE)
-        with GraceApp.open(settings) as second:
-            again = second.outcome(done.thread_id)
+    with GraceApp.open(settings, services=offline_services) as first:
+        done = first.ask(ANSWERABLE)
+    with GraceApp.open(settings, services=offline_services) as second:
+        again = second.outcome(done.thread_id)
     assert done.status == again.status == "completed"
     assert again.answer == done.answer
     assert "1874" in (again.answer or "")
@@ -84,16 +81,17 @@ def test_completed_run_is_visible_from_another_instance(
 async def test_async_postgres_saver_round_trip(offline_services: Any, postgres_url: str) -> None:
     thread = f"pg-async-{uuid.uuid4().hex[:8]}"
     config: Any = {"configurable": {"thread_id": thread}}
-    with use_services(offline_services):
-        async with (
-            open_async_checkpointer("postgres", postgres_url=postgres_url) as saver,
-            open_async_store("postgres", postgres_url=postgres_url) as store,
-        ):
-            app = builder.compile(checkpointer=use_grace_serializer(saver), store=store)
-            out = await app.ainvoke({"query": UNANSWERABLE}, config)
-            assert "__interrupt__" in out
-        async with open_async_checkpointer("postgres", postgres_url=postgres_url) as saver2:
-            other = builder.compile(checkpointer=use_grace_serializer(saver2))
-            assert (await other.aget_state(config)).next == ("intervene",)
-            final = await other.ainvoke(Command(resume={"type": "ignore"}), config)
+    async with (
+        open_async_checkpointer("postgres", postgres_url=postgres_url) as saver,
+        open_async_store("postgres", postgres_url=postgres_url) as store,
+    ):
+        app = make_builder(services=offline_services).compile(
+            checkpointer=use_grace_serializer(saver), store=store
+        )
+        out = await app.ainvoke({"query": UNANSWERABLE}, config)
+        assert "__interrupt__" in out
+    async with open_async_checkpointer("postgres", postgres_url=postgres_url) as saver2:
+        other = make_graph(services=offline_services, checkpointer=use_grace_serializer(saver2))
+        assert (await other.aget_state(config)).next == ("intervene",)
+        final = await other.ainvoke(Command(resume={"type": "ignore"}), config)
     assert final["answer"]

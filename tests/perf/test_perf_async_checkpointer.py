@@ -9,8 +9,8 @@ from typing import Any
 from bench.models import bench_model
 from checkpoints import open_async_checkpointer
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 
 QUESTION = "When did the horse tram line open in Lumen Bay?"
 THREADS = 10
@@ -22,15 +22,14 @@ async def test_concurrent_ainvoke_with_async_sqlite(offline_services: Any, tmp_p
         offline_services.settings, chat_model=model, store=offline_services.store
     )
     async with open_async_checkpointer("sqlite", sqlite_path=tmp_path / "cp.sqlite") as saver:
-        app = builder.compile(checkpointer=use_grace_serializer(saver))
-        with use_services(services):
-            outs = await asyncio.gather(
-                *(
-                    app.ainvoke({"query": QUESTION}, {"configurable": {"thread_id": f"t{i}"}})
-                    for i in range(THREADS)
-                ),
-                return_exceptions=True,
-            )
+        app = make_graph(services=services, checkpointer=use_grace_serializer(saver))
+        outs = await asyncio.gather(
+            *(
+                app.ainvoke({"query": QUESTION}, {"configurable": {"thread_id": f"t{i}"}})
+                for i in range(THREADS)
+            ),
+            return_exceptions=True,
+        )
         errors = [o for o in outs if isinstance(o, BaseException)]
         assert errors == []
         assert all(o["answer"] and "__interrupt__" not in o for o in outs)
@@ -43,18 +42,17 @@ async def test_concurrent_ainvoke_with_async_sqlite(offline_services: Any, tmp_p
 
 async def test_astream_with_async_sqlite(offline_services: Any, tmp_path: Path) -> None:
     async with open_async_checkpointer("sqlite", sqlite_path=tmp_path / "cp.sqlite") as saver:
-        app = builder.compile(checkpointer=use_grace_serializer(saver))
+        app = make_graph(services=offline_services, checkpointer=use_grace_serializer(saver))
         cfg = {"configurable": {"thread_id": "stream"}}
         nodes: list[str] = []
         events: list[str] = []
-        with use_services(offline_services):
-            async for mode, chunk in app.astream(
-                {"query": QUESTION}, cfg, stream_mode=["updates", "custom"]
-            ):
-                if mode == "updates":
-                    nodes.extend(chunk)
-                elif isinstance(chunk, dict):
-                    events.append(str(chunk.get("event", chunk.get("type", ""))))
+        async for mode, chunk in app.astream(
+            {"query": QUESTION}, cfg, stream_mode=["updates", "custom"]
+        ):
+            if mode == "updates":
+                nodes.extend(chunk)
+            elif isinstance(chunk, dict):
+                events.append(str(chunk.get("event", chunk.get("type", ""))))
         assert nodes[0] == "plan" and "execute" in nodes and "confidence" in nodes
         snapshot = await app.aget_state(cfg)
         if snapshot.interrupts:

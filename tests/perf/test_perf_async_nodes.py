@@ -29,10 +29,10 @@ from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.context import GraceContext
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.serde import use_grace_serializer
-from grace.services import Services, build_services, use_services
+from grace.services import Services, build_services
 from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolCall, ToolEnv, ToolRegistry
-from graph import builder
+from graph.builder import make_builder, make_graph
 from nodes.confidence import aconfidence, confidence
 from nodes.execute import aexecute, arun_step, execute
 from nodes.finalize import afinalize, finalize
@@ -148,7 +148,7 @@ def test_every_node_has_a_sync_and_an_async_implementation() -> None:
         "confidence": (confidence, aconfidence),
     }
     for name, (func, afunc) in expected.items():
-        runnable = builder.nodes[name].runnable
+        runnable = make_builder().nodes[name].runnable
         assert isinstance(runnable, RunnableLambda), name
         # The lambda's two halves call exactly these (state, runtime) functions.
         sync_calls = {c.__name__ for c in _called(runnable.func)}
@@ -169,9 +169,8 @@ async def test_ainvoke_never_calls_a_sync_tool_or_model(offline_services: Any) -
         verdicts=[VERDICT],
     )
     services, tools = _async_only(offline_services, model)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = await app.ainvoke({"query": QUESTION}, _cfg("async-only"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = await app.ainvoke({"query": QUESTION}, _cfg("async-only"))
     assert out["answer"]
     assert model.count("PlanDraft") == 1 and model.count("AnswerVerdict") == 1
     loop_thread = threading.get_ident()
@@ -182,9 +181,8 @@ async def test_ainvoke_never_calls_a_sync_tool_or_model(offline_services: Any) -
 
 def test_invoke_still_uses_the_sync_implementations(offline_services: Any) -> None:
     services, _ = _async_only(offline_services, ScriptedChatModel.of())
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = app.invoke({"query": SIMPLE}, _cfg("sync-path"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = app.invoke({"query": SIMPLE}, _cfg("sync-path"))
     # The tools' sync ``run`` raised: both steps failed (the answer step's fallback is
     # ``ask_user``, whose ``run`` raises too), so the run asks the person.
     values = app.get_state(_cfg("sync-path")).values
@@ -228,22 +226,20 @@ async def test_async_searches_overlap_within_max_parallel_steps(
         monkeypatch.setenv("GRACE_RUN__MAX_PARALLEL_STEPS", str(limit))
     get_settings.cache_clear()
     try:
-        app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+        app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     finally:
         get_settings.cache_clear()
-    with use_services(services):
-        await app.ainvoke({"query": QUESTION}, _cfg(f"async-overlap-{limit}"))
-        values = (await app.aget_state(_cfg(f"async-overlap-{limit}"))).values
+    await app.ainvoke({"query": QUESTION}, _cfg(f"async-overlap-{limit}"))
+    values = (await app.aget_state(_cfg(f"async-overlap-{limit}"))).values
     _check_overlap(values["results"], limit)
 
 
 async def test_call_budget_holds_with_async_model_calls(offline_services: Any) -> None:
     model = AsyncOnlyModel.of(answers=["It is stated in [S1]."], verdicts=[VERDICT])
     services, _ = _async_only(offline_services, model)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        await app.ainvoke({"query": SIMPLE}, _cfg("async-budget"))
-        usage = (await app.aget_state(_cfg("async-budget"))).values["usage"]
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    await app.ainvoke({"query": SIMPLE}, _cfg("async-budget"))
+    usage = (await app.aget_state(_cfg("async-budget"))).values["usage"]
     assert model.count("PlanDraft") == 0 and model.count("text") == 1
     assert model.count("AnswerVerdict") == 1
     assert len(model.calls) <= 3 and usage.model_calls == len(model.calls)
@@ -270,14 +266,6 @@ async def test_a_hung_async_tool_times_out_and_runs_its_fallback(offline_service
 async def test_a_transient_failure_is_retried_under_ainvoke_keeping_finished_steps(
     offline_services: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from graph.builder import make_builder
-
-    monkeypatch.setenv("GRACE_RUN__RETRY_INITIAL_INTERVAL", "0.01")
-    get_settings.cache_clear()
-    try:
-        fast = make_builder()
-    finally:
-        get_settings.cache_clear()
     model = AsyncOnlyModel.of(
         plans=[independent_search_plan(QUERIES[:2], QUESTION)],
         answers=["The line opened in 1874 [S1]."],
@@ -309,10 +297,14 @@ async def test_a_transient_failure_is_retried_under_ainvoke_keeping_finished_ste
         services,
         tools=ToolRegistry([Flaky(), *(t for n, t in tools.items() if n != "rag_search")]),
     )
-    app = fast.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = await app.ainvoke({"query": QUESTION}, _cfg("async-retry"))
-        values = (await app.aget_state(_cfg("async-retry"))).values
+    monkeypatch.setenv("GRACE_RUN__RETRY_INITIAL_INTERVAL", "0.01")
+    get_settings.cache_clear()
+    try:  # the RetryPolicy reads the settings when the graph is made
+        app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    finally:
+        get_settings.cache_clear()
+    out = await app.ainvoke({"query": QUESTION}, _cfg("async-retry"))
+    values = (await app.aget_state(_cfg("async-retry"))).values
     assert seen.count(QUERIES[0]) == 1 and seen.count(QUERIES[1]) == 2, seen
     assert values["results"]["s1"].status == StepStatus.SUCCESS
     assert values["results"]["s2"].status == StepStatus.SUCCESS

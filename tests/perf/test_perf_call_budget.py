@@ -13,9 +13,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
 from graph.app import GraceApp
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 
 VERDICT = {"self_evaluation": 0.95, "query_coverage": 0.9, "rationale": "supported"}
@@ -47,10 +47,9 @@ def test_simple_question_costs_at_most_three_calls(offline_services: Any, questi
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     cfg = {"configurable": {"thread_id": f"budget-{question[:10]}"}}
-    with use_services(services):
-        out = app.invoke({"query": question}, cfg)
+    out = app.invoke({"query": question}, cfg)
     values = app.get_state(cfg).values
     assert values["plan"].origin == "template"
     assert out["answer"]
@@ -64,10 +63,9 @@ async def test_budget_holds_with_ainvoke(offline_services: Any) -> None:
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     cfg = {"configurable": {"thread_id": "budget-async"}}
-    with use_services(services):
-        await app.ainvoke({"query": SIMPLE[0]}, cfg)
+    await app.ainvoke({"query": SIMPLE[0]}, cfg)
     _assert_budget(model, (await app.aget_state(cfg)).values["usage"])
 
 
@@ -76,9 +74,9 @@ def test_run_outcome_exposes_usage(offline_services: Any) -> None:
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    grace_app = GraceApp(offline_services.settings, use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        outcome = grace_app.ask(SIMPLE[0])
+    saver = use_grace_serializer(InMemorySaver())
+    grace_app = GraceApp(offline_services.settings, saver, services=services)
+    outcome = grace_app.ask(SIMPLE[0])
     assert outcome.status == "completed"
     calls = len(model.calls)
     assert calls <= 3

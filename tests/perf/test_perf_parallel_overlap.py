@@ -19,8 +19,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from bench.models import LatentStore, independent_search_plan
 from grace.schemas import StepResult, StepStatus
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 
 QUERIES = [
@@ -54,9 +54,8 @@ def slow_search(offline_services: Any) -> Iterator[tuple[Any, ScriptedChatModel]
         chat_model=model,
         store=LatentStore.wrap(offline_services.store, LATENCY),
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        yield app, model
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    yield app, model
 
 
 def _check_overlap(results: dict[str, StepResult]) -> None:
@@ -112,12 +111,11 @@ def test_parallelism_is_bounded_by_max_parallel_steps(
     monkeypatch.setenv("GRACE_RUN__MAX_PARALLEL_STEPS", "2")
     get_settings.cache_clear()
     try:
-        app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+        app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     finally:
         get_settings.cache_clear()
     cfg = {"configurable": {"thread_id": "perf-par-bounded"}}
-    with use_services(services):
-        app.invoke({"query": QUESTION}, cfg)
+    app.invoke({"query": QUESTION}, cfg)
     results = app.get_state(cfg).values["results"]
     searches = [results[f"s{i}"] for i in range(1, len(QUERIES) + 1)]
     for r in searches:
@@ -176,12 +174,11 @@ def test_a_finished_step_is_not_run_again_after_a_sibling_crashed(offline_servic
 
     others = [services.tools.get(n) for n in services.tools.names() if n != "rag_search"]
     services = replace(services, tools=ToolRegistry([CrashOnce(), *others]))
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     cfg = {"configurable": {"thread_id": "crash-mid-batch"}}
-    with use_services(services):
-        with pytest.raises(_Crash):
-            app.invoke({"query": QUESTION}, cfg)
-        out = app.invoke(None, cfg)  # resume from the last checkpoint
+    with pytest.raises(_Crash):
+        app.invoke({"query": QUESTION}, cfg)
+    out = app.invoke(None, cfg)  # resume from the last checkpoint
     assert out["answer"]
     assert runs.count(QUERIES[0]) == 1, runs  # never run again
     assert runs.count(QUERIES[1]) == 2, runs

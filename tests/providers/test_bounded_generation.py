@@ -12,7 +12,7 @@ import pytest
 
 from confidence import structured
 from grace.schemas import Source
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from tests.cli_runner import invoke_cli
 from tests.providers.openai_server import RUNAWAY_TOKENS, fake_openai
@@ -113,13 +113,14 @@ async def _sleep(seconds: float) -> None:
     await asyncio.sleep(seconds)
 
 
-def test_a_failed_model_is_named_in_json_notes_and_the_pause(offline_services: Any) -> None:
+def test_a_failed_model_is_named_in_json_notes_and_the_pause(
+    offline_services: Any, cli_services: Any
+) -> None:
     """llama.cpp's refusals, a babbling reader and an unparsable judge, through ``grace ask``."""
     replies = {"PlanDraft": PLAN, "AnswerVerdict": "I think it is good", "text": ANSWER}
     with fake_openai(replies, refuse_json_schema=True, runaway=True) as server:
-        services = _services(offline_services, server.base_url, thresholds=PAUSE)
-        with use_services(services):
-            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+        cli_services(_services(offline_services, server.base_url, thresholds=PAUSE))
+        out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert len(server.refused) == 1  # json_schema refused once, never asked again
     served = {b["response_format"]["type"] for b in server.requests if "response_format" in b}
     assert served == {"json_object"}  # every structured request after the refusal
@@ -177,13 +178,14 @@ def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: 
     assert events[0].detail.startswith("the model's reply was empty (it may have begun with")
 
 
-def test_a_run_whose_judge_failed_pauses_for_review(offline_services: Any) -> None:
+def test_a_run_whose_judge_failed_pauses_for_review(
+    offline_services: Any, cli_services: Any
+) -> None:
     """Issue 29 (honesty): thresholds that would end the run SILENT, but the judge failed."""
     replies = {"PlanDraft": PLAN, "AnswerVerdict": "I think it is good", "text": ANSWER}
     with fake_openai(replies) as server:
-        services = _services(offline_services, server.base_url)
-        with use_services(services):
-            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+        cli_services(_services(offline_services, server.base_url))
+        out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert any(e.startswith("Model failure (judge)") for e in out["model_errors"])
     assert out["status"] == "interrupted", out
     assert out["level"] in ("confirm", "escalate"), out
@@ -191,7 +193,9 @@ def test_a_run_whose_judge_failed_pauses_for_review(offline_services: Any) -> No
     assert "**The model failed** (not the documents)" in description
 
 
-def test_a_slow_server_stops_the_model_calls_at_the_run_budget(offline_services: Any) -> None:
+def test_a_slow_server_stops_the_model_calls_at_the_run_budget(
+    offline_services: Any, cli_services: Any
+) -> None:
     """Issue 29 (time): a slow runaway answer spends the run's model time (``grace ask``).
 
     The answer's stream is closed at the run's budget, the judge is never asked (no
@@ -210,9 +214,8 @@ def test_a_slow_server_stops_the_model_calls_at_the_run_budget(offline_services:
             models=models,
             confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
         )
-        services = build_services(settings, store=offline_services.store)
-        with use_services(services):
-            out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
+        cli_services(build_services(settings, store=offline_services.store))
+        out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert server.kinds() == ["PlanDraft", "text"], server.kinds()  # no judge, no replan
     assert len(server.streams_closed) == 1  # the answer's, closed at the run's budget
     errors = out["model_errors"]

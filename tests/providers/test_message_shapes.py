@@ -16,8 +16,8 @@ from confidence.judges import AnswerVerdict
 from confidence.structured import StructuredCall, read_structured
 from grace.providers.gemini import PlanDraft
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
-from graph import builder
+from grace.services import build_services
+from graph.builder import make_graph
 from tests.fakes import RawToolArgs, ScriptedChatModel
 from tests.providers.test_openai_compatible_server import ANSWER, COMPLEX, PLAN, VERDICT
 
@@ -52,9 +52,8 @@ def test_each_shape_plans_answers_and_judges(
     services = build_services(
         offline_services.settings, chat_model=model, store=offline_services.store
     )
-    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = graph.invoke({"query": COMPLEX}, {"configurable": {"thread_id": shape}})
+    graph = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = graph.invoke({"query": COMPLEX}, {"configurable": {"thread_id": shape}})
     values = graph.get_state({"configurable": {"thread_id": shape}}).values
     assert values["plan"].origin == "llm", values["plan"].repairs
     assert [s.step_id for s in values["plan"].steps] == [

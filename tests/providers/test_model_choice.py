@@ -15,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from grace.errors import ModelSetupError, ModelUnavailableError, ModelUnreachableError
 from grace.providers.models import PROVIDERS, chat_model, check_reachable, parse_spec
 from grace.serde import use_grace_serializer
-from grace.services import build_services, check_model, use_services
+from grace.services import ChatModels, build_services, check_model
 from grace.settings import GraceSettings
 from graph.app import GraceApp
 from tests.fakes import ScriptedChatModel
@@ -87,7 +87,7 @@ def test_a_local_server_that_is_down_is_named_before_the_run() -> None:
     settings = GraceSettings(models={"chat": "ollama:qwen3", "base_url": url})
     with pytest.raises(ModelUnavailableError, match="ollama serve"):
         check_model(settings)
-    assert check_model(GraceSettings(provider="offline")) == "offline"
+    assert check_model(GraceSettings(provider="offline")) == ChatModels("offline")  # no model
 
 
 def _grace(tmp_path: Path, code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -140,13 +140,13 @@ def test_a_model_that_goes_down_mid_run_leaves_a_resumable_thread(offline_servic
     services = build_services(
         offline_services.settings, chat_model=down, store=offline_services.store
     )
-    with use_services(services):
-        app = GraceApp(offline_services.settings, use_grace_serializer(InMemorySaver()))
-        # the run stops (nothing invented, no pause asking the question back), one message
-        with pytest.raises(ModelUnreachableError, match="ScriptedChatModel model .* reached"):
-            app.ask(QUESTION, thread_id="down")
+    saver = use_grace_serializer(InMemorySaver())
+    app = GraceApp(offline_services.settings, saver, services=services)
+    # the run stops (nothing invented, no pause asking the question back), one message
+    with pytest.raises(ModelUnreachableError, match="ScriptedChatModel model .* reached"):
+        app.ask(QUESTION, thread_id="down")
     assert app.summary("down").status == "incomplete"
-    with use_services(offline_services):  # the model is back: the thread runs on
-        done = app.continue_run("down")
+    back = GraceApp(offline_services.settings, saver, services=offline_services)
+    done = back.continue_run("down")  # the model is back: the thread runs on
     assert done.status in ("completed", "interrupted")
     assert "Tobias Wren" in (done.answer or (done.draft or {}).get("answer", ""))

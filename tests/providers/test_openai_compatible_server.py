@@ -9,7 +9,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from graph.app import GraceApp
 from tests.providers.openai_server import fake_openai
@@ -56,9 +56,8 @@ def test_plan_answer_and_judge_go_through_the_openai_client(
     services = build_services(settings, store=offline_services.store)
     assert type(services.planner).__name__ == "LLMPlanner"
     assert services.provider == "openai"
-    with use_services(services):
-        app = GraceApp(settings, use_grace_serializer(InMemorySaver()))
-        outcome = app.ask(COMPLEX)
+    app = GraceApp(settings, use_grace_serializer(InMemorySaver()), services=services)
+    outcome = app.ask(COMPLEX)
     assert outcome.status == "completed"
     assert "1874" in (outcome.answer or "") and "Tobias Wren" in (outcome.answer or "")
     kinds = local_server.kinds()
@@ -80,10 +79,9 @@ def test_the_model_can_be_chosen_per_run_through_the_context(
     )
     services = build_services(settings, store=offline_services.store)
     assert services.provider == "offline"
-    with use_services(services):
-        app = GraceApp(settings, use_grace_serializer(InMemorySaver()))
-        offline = app.ask(COMPLEX)
-        assert local_server.requests == [] and offline.usage["model_calls"] == 0
-        chosen = app.ask(COMPLEX, context=GraceContext(model="openai:local-model"))
+    app = GraceApp(settings, use_grace_serializer(InMemorySaver()), services=services)
+    offline = app.ask(COMPLEX)
+    assert local_server.requests == [] and offline.usage["model_calls"] == 0
+    chosen = app.ask(COMPLEX, context=GraceContext(model="openai:local-model"))
     assert chosen.usage["model_calls"] > 0 and "Tobias Wren" in (chosen.answer or "")
     assert local_server.kinds()[0] == "PlanDraft"

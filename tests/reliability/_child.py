@@ -17,7 +17,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from grace.schemas import ToolResult
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
 from grace.tools import ToolCall, ToolEnv, ToolRegistry
 from graph.app import GraceApp
@@ -64,50 +64,53 @@ def main() -> None:
     tools = [Counting(services.tools.get(n), Path(counter)) for n in services.tools.names()]
     services = replace(services, tools=ToolRegistry(tools))
     conn = sqlite3.connect(db, check_same_thread=False)
-    with use_services(services):
-        if mode == "run":
-            app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)))
-            outcome = app.ask(QUESTION, thread_id=thread)
-            print(json.dumps({"status": outcome.status}))
-        elif mode == "resume":
-            app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)))
-            continued = app.continue_run(thread)  # what `grace resume THREAD` runs
-            print(json.dumps({"answer": continued.answer or ""}))
-        else:  # strict: pause, reload in a fresh saver, check types, resume, check again
-            report: dict[str, Any] = {}
-            for label, wrap in (("grace", use_grace_serializer), ("plain", lambda s: s)):
-                t = f"{thread}-{label}"
-                c: Any = {"configurable": {"thread_id": t}}
-                app = GraceApp(settings, wrap(SqliteSaver(conn)))
-                first = app.ask(QUESTION, thread_id=t)
-                fresh = GraceApp(
-                    settings, wrap(SqliteSaver(sqlite3.connect(db, check_same_thread=False)))
-                )
-                paused = fresh.graph.get_state(c).values
-                outcome = first
-                while outcome.status == "interrupted":
-                    outcome = fresh.resume(t, {"type": "accept"})
-                done = GraceApp(
-                    settings, wrap(SqliteSaver(sqlite3.connect(db, check_same_thread=False)))
-                )
-                final = done.graph.get_state(c).values
-                report[label] = {
-                    "paused": first.status,
-                    "completed": outcome.status,
-                    "answer": outcome.answer,
-                    "types": {
-                        "plan": type(paused["plan"]).__name__,
-                        "result": type(next(iter(paused["results"].values()))).__name__,
-                        "score": type(next(iter(paused["scores"].values()))).__name__,
-                        "decision": type(paused["decision"]).__name__,
-                        "step": type(paused["plan"].steps[0]).__name__,
-                        "source": type(paused["results"]["s1"].sources[0]).__name__,
-                        "level": type(final["level"]).__name__,
-                        "interventions": sorted({type(i).__name__ for i in final["interventions"]}),
-                        "usage": type(final["usage"]).__name__,
-                    },
-                }
-            print(json.dumps(report))
+    if mode == "run":
+        app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)), services=services)
+        outcome = app.ask(QUESTION, thread_id=thread)
+        print(json.dumps({"status": outcome.status}))
+    elif mode == "resume":
+        app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)), services=services)
+        continued = app.continue_run(thread)  # what `grace resume THREAD` runs
+        print(json.dumps({"answer": continued.answer or ""}))
+    else:  # strict: pause, reload in a fresh saver, check types, resume, check again
+        report: dict[str, Any] = {}
+        for label, wrap in (("grace", use_grace_serializer), ("plain", lambda s: s)):
+            t = f"{thread}-{label}"
+            c: Any = {"configurable": {"thread_id": t}}
+            app = GraceApp(settings, wrap(SqliteSaver(conn)), services=services)
+            first = app.ask(QUESTION, thread_id=t)
+            fresh = GraceApp(
+                settings,
+                wrap(SqliteSaver(sqlite3.connect(db, check_same_thread=False))),
+                services=services,
+            )
+            paused = fresh.graph.get_state(c).values
+            outcome = first
+            while outcome.status == "interrupted":
+                outcome = fresh.resume(t, {"type": "accept"})
+            done = GraceApp(
+                settings,
+                wrap(SqliteSaver(sqlite3.connect(db, check_same_thread=False))),
+                services=services,
+            )
+            final = done.graph.get_state(c).values
+            report[label] = {
+                "paused": first.status,
+                "completed": outcome.status,
+                "answer": outcome.answer,
+                "types": {
+                    "plan": type(paused["plan"]).__name__,
+                    "result": type(next(iter(paused["results"].values()))).__name__,
+                    "score": type(next(iter(paused["scores"].values()))).__name__,
+                    "decision": type(paused["decision"]).__name__,
+                    "step": type(paused["plan"].steps[0]).__name__,
+                    "source": type(paused["results"]["s1"].sources[0]).__name__,
+                    "level": type(final["level"]).__name__,
+                    "interventions": sorted({type(i).__name__ for i in final["interventions"]}),
+                    "usage": type(final["usage"]).__name__,
+                },
+            }
+        print(json.dumps(report))
 
 
 if __name__ == "__main__":

@@ -114,19 +114,18 @@ ALWAYS_CONFIRM = {"thresholds": {"silent": 1.0, "notify": 1.0, "confirm": 0.0}}
 
 @pytest.fixture
 def fast_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A builder whose RetryPolicy waits 10 ms (settings are read when the builder is made)."""
+    """``fast_retries(services)``: a builder over ``services`` whose RetryPolicy waits 10 ms
+    (settings are read when the builder is made)."""
     from graph.builder import make_builder
 
     monkeypatch.setenv("GRACE_RUN__RETRY_INITIAL_INTERVAL", "0.01")
     get_settings.cache_clear()
-    yield make_builder()
+    yield lambda services: make_builder(services=services)
     get_settings.cache_clear()
 
 
 @pytest.fixture
-def offline(offline_services: Any) -> Iterator[Any]:
-    """Nodes use the session's offline services."""
-    from grace.services import use_services
-
-    with use_services(offline_services):
-        yield offline_services
+def offline(offline_services: Any, cli_services: Any) -> Iterator[Any]:
+    """The session's offline services; in-process ``grace`` commands run on them too."""
+    cli_services(offline_services)
+    yield offline_services

@@ -16,7 +16,6 @@ from typer.testing import CliRunner
 
 from grace.hitl import InvalidHumanResponseError
 from grace.serde import use_grace_serializer
-from grace.services import use_services
 from grace.settings import get_settings
 from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
 from graph.cli import app as cli
@@ -36,11 +35,16 @@ def grace(offline_services: Any) -> Iterator[GraceApp]:
     """A GraceApp on the configured SQLite file with threads: paused, done (CONFIRM / SILENT)."""
     settings = get_settings()
     conn = sqlite3.connect(settings.sqlite_path, check_same_thread=False)
-    app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)))
-    with use_services(make_services(offline_services, confidence=ALWAYS_CONFIRM)):
-        assert app.ask(SIMPLE, thread_id="paused").status == "interrupted"
-    with use_services(make_services(offline_services, confidence=ALWAYS_SILENT)):
-        assert app.ask(SIMPLE, thread_id="done").status == "completed"
+    saver = use_grace_serializer(SqliteSaver(conn))
+    confirm = make_services(offline_services, confidence=ALWAYS_CONFIRM)
+    silent = make_services(offline_services, confidence=ALWAYS_SILENT)
+    assert GraceApp(settings, saver, services=confirm).ask(SIMPLE, thread_id="paused").status == (
+        "interrupted"
+    )
+    assert GraceApp(settings, saver, services=silent).ask(SIMPLE, thread_id="done").status == (
+        "completed"
+    )
+    app = GraceApp(settings, saver, services=offline_services)
     yield app
     conn.close()
 

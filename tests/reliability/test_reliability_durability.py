@@ -21,7 +21,7 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from grace.serde import use_grace_serializer
-from graph import builder
+from graph.builder import make_graph
 
 CHILD = Path(__file__).with_name("_child.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ def _checkpointed_results(db: Path, thread: str) -> set[str]:
         return set()
     conn = sqlite3.connect(db, check_same_thread=False)
     try:
-        graph = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn)))
+        graph = make_graph(checkpointer=use_grace_serializer(SqliteSaver(conn)))  # reads only
         values = graph.get_state({"configurable": {"thread_id": thread}}).values
         return set(values.get("results", {}))
     except sqlite3.OperationalError:  # tables not created yet, or locked for a moment
@@ -96,7 +96,7 @@ def test_grace_app_runs_with_sync_durability(
     from graph.app import DURABILITY, GraceApp
 
     assert DURABILITY == "sync"
-    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
     seen: list[Any] = []
     original = app.graph.stream
 
@@ -135,7 +135,7 @@ def test_run_killed_after_writes_but_before_checkpoint_is_incomplete(
         return original_put(*args, **kwargs)
 
     saver.put = put_then_die  # type: ignore[method-assign]
-    app = GraceApp(offline.settings, saver)
+    app = GraceApp(offline.settings, saver, services=offline)
     with pytest.raises(_DiesBeforeCheckpoint):
         app.ask("When did the horse tram line open in Lumen Bay?", thread_id="w1")
     saver.put = original_put  # type: ignore[method-assign]

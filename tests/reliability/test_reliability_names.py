@@ -14,8 +14,8 @@ from grace.errors import InvalidCollectionError
 from grace.retrieval import StoreOptions, ingest_paths, open_store
 from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings
-from graph import builder
 from graph.app import GraceApp
+from graph.builder import make_graph
 from tests.reliability.conftest import SIMPLE, cfg, grace_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,10 +48,10 @@ def test_settings_refuse_a_bad_default_collection() -> None:
 
 
 def test_python_api_and_graph_context_refuse_it(offline: Any) -> None:
-    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
     with pytest.raises(InvalidCollectionError):
         app.ask(SIMPLE, context=GraceContext(collection="../x"))
-    graph = builder.compile(checkpointer=InMemorySaver())
+    graph = make_graph(services=offline, checkpointer=InMemorySaver())
     with pytest.raises(InvalidCollectionError):
         graph.invoke({"query": SIMPLE}, cfg("bad-ctx"), context=GraceContext(collection="a/b"))
 

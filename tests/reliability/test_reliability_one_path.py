@@ -19,7 +19,7 @@ from tests.reliability.conftest import SIMPLE, UNANSWERABLE
 
 @pytest.fixture
 def counted(offline: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[GraceApp, list[str]]:
-    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
     reads: list[str] = []
     real = app.graph.get_state
 

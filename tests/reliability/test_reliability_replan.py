@@ -13,9 +13,8 @@ from confidence import ActionDecision, InterventionLevel
 from grace.context import GraceContext
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.serde import use_grace_serializer
-from grace.services import use_services
 from grace.state import ReplanRequest, State
-from graph import builder
+from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
 from nodes.replan import low_confidence_replan_due, replan
 from tests.fakes import ScriptedChatModel
@@ -78,8 +77,7 @@ def _state(
 
 @pytest.fixture
 def offline_replan(offline_services: Any) -> Any:
-    with use_services(offline_services):
-        yield lambda state: replan(state, None)  # type: ignore[arg-type]
+    yield lambda state: replan(state, None, offline_services)  # type: ignore[arg-type]
 
 
 def _check_plan(update: dict[str, Any], state: State) -> ExecutionPlan:
@@ -169,8 +167,7 @@ def test_low_confidence_broadens_into_collections_not_searched(
 
     services = replace(offline_services, store=Store())
     state = _state(trigger=None, s2=StepStatus.SUCCESS, level=InterventionLevel.ESCALATE)
-    with use_services(services):
-        update = replan(state, None)  # type: ignore[arg-type]
+    update = replan(state, None, services)  # type: ignore[arg-type]
     searches = [
         s for s in update["plan"].steps if s.step_id.startswith("r1-") and s.action == "rag_search"
     ]
@@ -247,9 +244,8 @@ def test_low_confidence_end_to_end_replans_then_asks(offline_services: Any) -> N
         confidence=ALWAYS_ESCALATE,
         run={"max_replans": 3, "low_confidence_replans": 2},
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        events = _stream(app, {"query": UNANSWERABLE}, "lc-e2e")
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    events = _stream(app, {"query": UNANSWERABLE}, "lc-e2e")
     state = app.get_state(cfg("lc-e2e"))
     replans = state.values["replans"]
     assert [(r.trigger, r.strategy) for r in replans] == [
@@ -273,13 +269,12 @@ def test_replan_bound_finalizes_with_the_best_partial_answer_and_says_why(
     services = make_services(
         offline_services, confidence=ALWAYS_ESCALATE, run={"low_confidence_replans": 10}
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = app.invoke({"query": SIMPLE}, cfg("bound"), context=GraceContext(max_replans=2))
-        values = app.get_state(cfg("bound")).values
-        assert values["replan_count"] == 2 and "__interrupt__" in out
-        reply = {"type": "response", "args": "It opened in 1874."}
-        final = app.invoke(Command(resume=reply), cfg("bound"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = app.invoke({"query": SIMPLE}, cfg("bound"), context=GraceContext(max_replans=2))
+    values = app.get_state(cfg("bound")).values
+    assert values["replan_count"] == 2 and "__interrupt__" in out
+    reply = {"type": "response", "args": "It opened in 1874."}
+    final = app.invoke(Command(resume=reply), cfg("bound"))
     assert final["answer"]
     assert any("Replan budget of 2 used up" in n for n in final["notes"])
     assert app.get_state(cfg("bound")).values["replan_count"] == 2
@@ -292,11 +287,10 @@ def test_a_step_that_always_fails_cannot_loop(offline_services: Any) -> None:
     services = with_tools(
         make_services(offline_services, confidence=ALWAYS_SILENT), rag_search=search
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = app.invoke({"query": SIMPLE}, cfg("loop"), context=GraceContext(max_replans=3))
-        while "__interrupt__" in out:
-            out = app.invoke(Command(resume={"type": "ignore"}), cfg("loop"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = app.invoke({"query": SIMPLE}, cfg("loop"), context=GraceContext(max_replans=3))
+    while "__interrupt__" in out:
+        out = app.invoke(Command(resume={"type": "ignore"}), cfg("loop"))
     values = app.get_state(cfg("loop")).values
     assert values["replan_count"] == 3
     assert len(search.calls) == 4  # the first plan and one per replan, no more
@@ -313,9 +307,8 @@ def test_partial_replan_after_a_failure_does_not_repeat_completed_searches(
     services = with_tools(
         make_services(offline_services, confidence=ALWAYS_SILENT), rag_search=search
     )
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = app.invoke({"query": COMPLEX}, cfg("partial"))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    out = app.invoke({"query": COMPLEX}, cfg("partial"))
     values = app.get_state(cfg("partial")).values
     record = values["replans"][0]
     assert (record.trigger, record.strategy) == ("step_failed", "partial")
@@ -339,9 +332,8 @@ def test_scripted_model_plan_is_used_for_a_full_replan(offline_services: Any) ->
         verdicts=[GOOD_VERDICT] * 3,
     )
     services = make_services(offline_services, chat_model=model)
-    with use_services(services):
-        state = _state(trigger="step_failed", detail="s1, s2", s1=StepStatus.FAILED)
-        update = replan(state, None)  # type: ignore[arg-type]
+    state = _state(trigger="step_failed", detail="s1, s2", s1=StepStatus.FAILED)
+    update = replan(state, None, services)  # type: ignore[arg-type]
     assert model.count("PlanDraft") == 1
     feedback = model.calls[0][1][0].content
     assert "failed and nothing completed" in feedback

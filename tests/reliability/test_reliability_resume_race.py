@@ -64,7 +64,7 @@ def test_two_processes_resuming_one_thread_never_both_continue_it(tmp_path: Path
 
 
 def test_a_second_run_on_a_busy_thread_is_refused_at_once(offline: Any) -> None:
-    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
     paused = app.ask(UNANSWERABLE, thread_id="held")
     holding, release = threading.Event(), threading.Event()
 

@@ -9,7 +9,6 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
-from grace.services import use_services
 from nodes.execute import TransientToolError, is_transient_error
 from tests.fakes import ScriptedChatModel
 from tests.reliability.conftest import (
@@ -78,9 +77,8 @@ def test_transient_classification(exc: Exception, transient: bool) -> None:
 
 
 def _run(fast_retries: Any, services: Any, query: str, thread: str) -> tuple[dict[str, Any], Any]:
-    app = fast_retries.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        out = app.invoke({"query": query}, cfg(thread))
+    app = fast_retries(services).compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    out = app.invoke({"query": query}, cfg(thread))
     return out, app.get_state(cfg(thread)).values
 
 

@@ -22,9 +22,9 @@ from grace.providers.prompts import READER_SYSTEM, format_passages
 from grace.retrieval import ingest_paths
 from grace.schemas import Source
 from grace.serde import use_grace_serializer
-from grace.services import build_services, use_services
+from grace.services import build_services
 from grace.settings import GraceSettings
-from graph import builder
+from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.test_graph_gemini_path import VALID_PLAN
 from tests.reliability.conftest import (
@@ -63,15 +63,14 @@ def _trace(
 ) -> tuple[dict[str, Any], list[Any]]:
     if model is not None:
         services = build_services(services.settings, chat_model=model, store=services.store)
-    app = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
-    with use_services(services):
-        events = [
-            c
-            for mode, c in app.stream(
-                {"query": query}, cfg(thread), stream_mode=["custom", "updates"]
-            )
-            if mode == "custom"
-        ]
+    app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+    events = [
+        c
+        for mode, c in app.stream(
+            {"query": query}, cfg(thread), stream_mode=["custom", "updates"]
+        )
+        if mode == "custom"
+    ]
     return app.get_state(cfg(thread)).values, events
 
 
@@ -209,14 +208,13 @@ def test_a_fake_api_key_never_reaches_checkpoints_events_or_logs(
     )
     db = tmp_path / "cp.sqlite"
     conn = sqlite3.connect(db, check_same_thread=False)
-    app = builder.compile(checkpointer=use_grace_serializer(SqliteSaver(conn)))
+    app = make_graph(services=services, checkpointer=use_grace_serializer(SqliteSaver(conn)))
     chunks: list[Any] = []
-    with use_services(services):
-        stream_modes = ["custom", "updates", "values", "debug", "messages"]
-        chunks += list(app.stream({"query": SIMPLE}, cfg("key"), stream_mode=stream_modes))
-        while app.get_state(cfg("key")).next:
-            cmd = Command(resume={"type": "ignore"})
-            chunks += list(app.stream(cmd, cfg("key"), stream_mode=stream_modes))
+    stream_modes = ["custom", "updates", "values", "debug", "messages"]
+    chunks += list(app.stream({"query": SIMPLE}, cfg("key"), stream_mode=stream_modes))
+    while app.get_state(cfg("key")).next:
+        cmd = Command(resume={"type": "ignore"})
+        chunks += list(app.stream(cmd, cfg("key"), stream_mode=stream_modes))
     history = list(app.get_state_history(cfg("key")))
     final = app.get_state(cfg("key"))
     conn.close()

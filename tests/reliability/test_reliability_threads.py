@@ -12,8 +12,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.serde import use_grace_serializer
 from grace.state import ABANDONED_TURN_NOTE
-from graph import builder
 from graph.app import GraceApp, ThreadNotIncompleteError, ThreadPausedError
+from graph.builder import make_graph
 from tests.cli_runner import invoke_cli
 from tests.reliability.conftest import SIMPLE, UNANSWERABLE, cfg
 
@@ -22,7 +22,7 @@ FESTIVAL_JA = "霧ヶ丘の祭りはいつ？"
 
 @pytest.fixture
 def grace_app(offline: Any) -> GraceApp:
-    return GraceApp(offline.settings, use_grace_serializer(InMemorySaver()))
+    return GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_python_api_new_turn_keeps_the_transcript_and_clears_the_old_run(
 
 
 def test_chat_turns_sent_as_messages_each_get_their_own_answer(offline: Any) -> None:
-    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    graph = make_graph(services=offline, checkpointer=use_grace_serializer(InMemorySaver()))
     first = graph.invoke({"messages": [HumanMessage(SIMPLE)]}, cfg("chat"))
     assert "1874" in first["answer"]
     second = graph.invoke({"messages": [HumanMessage(FESTIVAL_JA)]}, cfg("chat"))
@@ -111,7 +111,7 @@ def test_graph_input_on_a_paused_thread_says_the_pause_was_set_aside(
     offline: Any, question: dict[str, Any]
 ) -> None:
     """The SDK / Studio path: no app in front to refuse, so the graph says it in a note."""
-    graph = builder.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    graph = make_graph(services=offline, checkpointer=use_grace_serializer(InMemorySaver()))
     assert "__interrupt__" in graph.invoke({"query": UNANSWERABLE}, cfg("open"))
     out = graph.invoke(question, cfg("open"))
     assert "1874" in out["answer"]
