@@ -28,7 +28,7 @@ from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
 from grace.services import Services, build_services
 from grace.settings import get_settings
-from grace.state import InputState, OutputState, State
+from grace.state import InputState, OutputState, PauseInput, State
 from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
@@ -152,7 +152,7 @@ def make_builder(
     ]
     for name, func, afunc, policy in nodes:
         b.add_node(name, Node(func, afunc, name, services), retry_policy=policy)
-    b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
+    b.add_node("pause", pause, input_schema=PauseInput)  # posts the draft to the chat; ``intervene`` then waits
     b.add_edge(START, "plan")
     b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("execute", "confidence")  # once every task of the batch has finished

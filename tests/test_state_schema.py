@@ -7,13 +7,20 @@ a project type, checkpoints may store it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Annotated
+from typing import Annotated, get_type_hints
 
 from langgraph.types import Overwrite
 
 from grace.schemas import ExecutionPlan, PlanStep, ToolResult
 from grace.serde import STATE_TYPES, state_types
-from grace.state import ABANDONED_TURN_NOTE, THREAD_FIELDS, State, StepTask, new_turn
+from grace.state import (
+    ABANDONED_TURN_NOTE,
+    THREAD_FIELDS,
+    PauseInput,
+    State,
+    StepTask,
+    new_turn,
+)
 
 
 def _merge(left: list[str], right: list[str]) -> list[str]:
@@ -68,3 +75,23 @@ def test_the_allow_list_is_the_schemas_types() -> None:
 def test_a_type_added_to_the_state_is_allow_listed() -> None:
     assert ToolResult not in state_types(State)
     assert ToolResult in state_types(_Extended)
+
+
+def test_pause_reads_only_its_input_schema() -> None:
+    """``pause`` is given only :class:`PauseInput`'s channels, and they are all it reads.
+
+    Built from a paused run's full state, the narrow input gives the same chat message; a
+    read of any other field would raise ``AttributeError`` here. Every field of the input
+    schema is a ``State`` channel of the same type, so LangGraph shares the channel.
+    """
+    from graph import builder
+    from nodes.intervene import pause
+    from tests.documents.test_documents_pause import _paused_state
+
+    assert builder.nodes["pause"].input_schema is PauseInput
+    state_hints = get_type_hints(State, include_extras=True)
+    input_hints = get_type_hints(PauseInput, include_extras=True)
+    assert all(state_hints[name] == hint for name, hint in input_hints.items())
+    full = _paused_state()
+    narrow = PauseInput(**{f.name: getattr(full, f.name) for f in fields(PauseInput)})
+    assert pause(narrow)["messages"][0].content == pause(full)["messages"][0].content
