@@ -124,8 +124,6 @@ class State(InputState, OutputState):
     """What the latest intervention decided."""
     replan_request: ReplanRequest | None = None
     """Pending reason to replan."""
-    replan_count: int = 0
-    """Replans done in this run."""
     replan_budget: int = 2
     """Replans allowed in this run (from context or settings, set by ``plan``)."""
     human_sources: list[Source] = field(default_factory=list)
@@ -143,6 +141,11 @@ class State(InputState, OutputState):
     that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
+
+    @property
+    def replan_count(self) -> int:
+        """Replans done in this turn: one :class:`ReplanRecord` each (not a channel of its own)."""
+        return len(self.replans)
 
 
 @dataclass(kw_only=True)

@@ -152,7 +152,8 @@ def make_builder(
     ]
     for name, func, afunc, policy in nodes:
         b.add_node(name, Node(func, afunc, name, services), retry_policy=policy)
-    b.add_node("pause", pause, input_schema=PauseInput)  # posts the draft to the chat; ``intervene`` then waits
+    # posts the draft to the chat; ``intervene`` then waits
+    b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")
     b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("execute", "confidence")  # once every task of the batch has finished

@@ -11,7 +11,7 @@ from typing import Annotated, get_type_hints
 
 from langgraph.types import Overwrite
 
-from grace.schemas import ExecutionPlan, PlanStep, ToolResult
+from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, ToolResult
 from grace.serde import STATE_TYPES, state_types
 from grace.state import (
     ABANDONED_TURN_NOTE,
@@ -36,16 +36,21 @@ class _Extended(State):
     tool_outputs: list[ToolResult] = field(default_factory=list)
 
 
+def _record() -> ReplanRecord:
+    return ReplanRecord(trigger="step_failed", strategy="partial", reason="a step failed")
+
+
 def _plan() -> ExecutionPlan:
     step = PlanStep(step_id="s1", action="rag_search", query="q")
     return ExecutionPlan(original_query="q", complexity=0.1, steps=[step])
 
 
 def test_a_new_turn_resets_every_field_but_the_threads() -> None:
-    state = State(plan=_plan(), answer="done", replan_count=2, last_batch=["s1"])
+    state = State(plan=_plan(), answer="done", replans=[_record(), _record()], last_batch=["s1"])
     reset = new_turn(state)
     assert set(reset) == {f.name for f in fields(State)} - THREAD_FIELDS
-    assert reset["answer"] == "" and reset["replan_count"] == 0 and reset["last_batch"] == []
+    assert reset["answer"] == "" and reset["last_batch"] == []
+    assert reset["replans"] == Overwrite([])  # so ``replan_count`` is 0 again
     assert isinstance(reset["results"], Overwrite) and reset["results"].value == {}
     assert reset["notes"].value == []  # the previous turn was answered
 
