@@ -30,6 +30,7 @@ __all__ = [
     "ABANDONED_TURN_NOTE",
     "InputState",
     "OutputState",
+    "PauseInput",
     "ReplanRequest",
     "ReviewOutcome",
     "State",
@@ -123,8 +124,6 @@ class State(InputState, OutputState):
     """What the latest intervention decided."""
     replan_request: ReplanRequest | None = None
     """Pending reason to replan."""
-    replan_count: int = 0
-    """Replans done in this run."""
     replan_budget: int = 2
     """Replans allowed in this run (from context or settings, set by ``plan``)."""
     human_sources: list[Source] = field(default_factory=list)
@@ -142,6 +141,30 @@ class State(InputState, OutputState):
     that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
+
+    @property
+    def replan_count(self) -> int:
+        """Replans done in this turn: one :class:`ReplanRecord` each (not a channel of its own)."""
+        return len(self.replans)
+
+
+@dataclass(kw_only=True)
+class PauseInput:
+    """What ``pause`` reads (its input schema): the decision, the draft's step and the notes.
+
+    LangGraph gives the node only these channels, so its reads are in its signature.
+    """
+
+    decision: ActionDecision | None = None
+    """The decision that paused the run."""
+    plan: ExecutionPlan | None = None
+    """The plan whose answer step holds the draft."""
+    results: Annotated[dict[str, StepResult], _merge] = field(default_factory=dict)
+    """Step results by step id (the draft and the batch's sources)."""
+    last_batch: list[str] = field(default_factory=list)
+    """Step ids of the batch the decision is on."""
+    notes: Annotated[list[str], operator.add] = field(default_factory=list)
+    """The run's notes (a model failure changes the message)."""
 
 
 ABANDONED_TURN_NOTE = (

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
@@ -32,7 +32,7 @@ from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.settings import get_settings
-from grace.state import InputState, OutputState, State
+from grace.state import InputState, OutputState, PauseInput, State
 from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
@@ -51,7 +51,7 @@ from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
 
-__all__ = ["builder", "graph", "make_builder", "make_graph", "twins"]
+__all__ = ["Node", "builder", "graph", "make_builder", "make_graph"]
 
 
 def _is_transient(exc: Exception) -> bool:
@@ -67,32 +67,40 @@ _Node = Callable[[Any, Runtime[GraceContext], ServicesSource], dict[str, Any]]
 _ANode = Callable[[Any, Runtime[GraceContext], ServicesSource], Awaitable[dict[str, Any]]]
 
 
-def twins(
-    func: _Node, afunc: _ANode, name: str, services: ServicesSource
-) -> RunnableLambda[Any, dict[str, Any]]:
-    """A node with a sync and an async implementation, ``(state, runtime, services)`` functions.
+class Node(Runnable[Any, dict[str, Any]]):
+    """A graph node with a sync and an async body, ``(state, runtime, services)`` functions.
 
-    LangChain's ``RunnableLambda(func, afunc)``: ``invoke`` / ``stream`` call ``func``,
-    ``ainvoke`` / ``astream`` await ``afunc`` on the event loop (instead of running
-    ``func`` in the loop's small thread pool: docs/architecture.md §7 says why). Each gets
+    A plain LangChain :class:`~langchain_core.runnables.Runnable` (public API): ``invoke``
+    calls ``func``, ``ainvoke`` awaits ``afunc`` on the event loop instead of running
+    ``func`` in the loop's small thread pool (docs/architecture.md §7 says why). Each gets
     the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime` and the ``services``
-    given to the graph factory.
+    given to the graph factory. LangGraph traces the node itself, so this adds no run of
+    its own to the trace (``RunnableLambda`` did, and inspected its function's signature on
+    every call: the cost the overhead benchmark measured).
     """
 
-    def sync(state: Any) -> dict[str, Any]:
+    def __init__(self, func: _Node, afunc: _ANode, name: str, services: ServicesSource) -> None:
+        """Bind the two bodies and the graph's services."""
+        self.func, self.afunc, self.name, self.services = func, afunc, name, services
+
+    def invoke(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Run the sync body (``invoke`` / ``stream``)."""
         runtime = get_runtime(GraceContext)
         # model failures and methods become the run's notes; calls keep to the run's time
         with recording(context_of(runtime).model_budget) as events:
-            update = func(state, runtime, services)
-        return with_model_notes(update, events, getattr(state, "notes", ()))
+            update = self.func(input, runtime, self.services)
+        return with_model_notes(update, events, getattr(input, "notes", ()))
 
-    async def asynchronous(state: Any) -> dict[str, Any]:
+    async def ainvoke(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Await the async body (``ainvoke`` / ``astream``)."""
         runtime = get_runtime(GraceContext)
         with recording(context_of(runtime).model_budget) as events:
-            update = await afunc(state, runtime, services)
-        return with_model_notes(update, events, getattr(state, "notes", ()))
-
-    return RunnableLambda(sync, afunc=asynchronous, name=name)
+            update = await self.afunc(input, runtime, self.services)
+        return with_model_notes(update, events, getattr(input, "notes", ()))
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
@@ -154,8 +162,9 @@ def make_builder(
         ("finalize", finalize, afinalize, None),
     ]
     for name, func, afunc, policy in nodes:
-        b.add_node(name, twins(func, afunc, name, services), retry_policy=policy)
-    b.add_node("pause", pause)  # posts the draft to the chat; ``intervene`` then waits
+        b.add_node(name, Node(func, afunc, name, services), retry_policy=policy)
+    # posts the draft to the chat; ``intervene`` then waits
+    b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")
     b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
     b.add_edge("execute", "confidence")  # once every task of the batch has finished

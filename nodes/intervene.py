@@ -32,7 +32,7 @@ from grace.human_reply import person_source
 from grace.model_notes import model_errors
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import ServicesSource
-from grace.state import ReplanRequest, State
+from grace.state import PauseInput, ReplanRequest, State
 from grace.tools.roles import is_ask
 from nodes.common import answer_step, aservices_for, services_for, validate_question
 from nodes.learning import arecord_outcome, record_outcome
@@ -106,7 +106,7 @@ def build_interrupt(state: State) -> GraceInterrupt:
     )
 
 
-def pause(state: State) -> dict[str, Any]:
+def pause(state: PauseInput) -> dict[str, Any]:
     """Post the draft (or "I need your help: …") to the chat before ``intervene`` waits.
 
     A node of its own because an interrupted node writes nothing: while the run is paused,

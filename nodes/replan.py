@@ -18,8 +18,8 @@ human_response ``partial``: keep the searches, answer again with the person's te
 The choice and its reason are recorded in ``state.replans`` and on the ``replan`` event.
 Completed steps keep their ids and results; new steps carry the round (``r1-s1``) so ids
 stay unique and never collide with an earlier result; dependencies only point at kept or
-new steps. Every replan increments ``replan_count``, and the routers only send a run here
-while ``replan_count < replan_budget``, so a run cannot loop.
+new steps. Every replan adds a record to ``replans`` (``replan_count`` is their number), and
+the routers only send a run here while ``replan_count < replan_budget``, so a run cannot loop.
 """
 
 from __future__ import annotations
@@ -451,7 +451,6 @@ def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[
     return {
         "plan": plan,
         "query": choice.query,
-        "replan_count": round_no,
         "replan_request": None,
         "replans": [record],
         "decision": None,

@@ -36,7 +36,10 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-__all__ = ["RawToolArgs", "Script", "ScriptedChatModel", "verdict_json"]
+from grace.schemas import ReplanRecord
+from grace.state import State
+
+__all__ = ["RawToolArgs", "Script", "ScriptedChatModel", "use_up_replans", "verdict_json"]
 
 
 @dataclass(frozen=True)
@@ -215,3 +218,9 @@ class ScriptedChatModel(BaseChatModel):
 def verdict_json(**kwargs: Any) -> str:
     """A judge verdict as JSON text."""
     return json.dumps(kwargs)
+
+
+def use_up_replans(state: State) -> None:
+    """Record ``state.replan_budget`` replans on ``state`` (``replan_count`` counts them)."""
+    record = ReplanRecord(trigger="step_failed", strategy="partial", reason="test")
+    state.replans = [record] * state.replan_budget

@@ -7,13 +7,20 @@ a project type, checkpoints may store it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Annotated
+from typing import Annotated, get_type_hints
 
 from langgraph.types import Overwrite
 
-from grace.schemas import ExecutionPlan, PlanStep, ToolResult
+from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, ToolResult
 from grace.serde import STATE_TYPES, state_types
-from grace.state import ABANDONED_TURN_NOTE, THREAD_FIELDS, State, StepTask, new_turn
+from grace.state import (
+    ABANDONED_TURN_NOTE,
+    THREAD_FIELDS,
+    PauseInput,
+    State,
+    StepTask,
+    new_turn,
+)
 
 
 def _merge(left: list[str], right: list[str]) -> list[str]:
@@ -29,16 +36,21 @@ class _Extended(State):
     tool_outputs: list[ToolResult] = field(default_factory=list)
 
 
+def _record() -> ReplanRecord:
+    return ReplanRecord(trigger="step_failed", strategy="partial", reason="a step failed")
+
+
 def _plan() -> ExecutionPlan:
     step = PlanStep(step_id="s1", action="rag_search", query="q")
     return ExecutionPlan(original_query="q", complexity=0.1, steps=[step])
 
 
 def test_a_new_turn_resets_every_field_but_the_threads() -> None:
-    state = State(plan=_plan(), answer="done", replan_count=2, last_batch=["s1"])
+    state = State(plan=_plan(), answer="done", replans=[_record(), _record()], last_batch=["s1"])
     reset = new_turn(state)
     assert set(reset) == {f.name for f in fields(State)} - THREAD_FIELDS
-    assert reset["answer"] == "" and reset["replan_count"] == 0 and reset["last_batch"] == []
+    assert reset["answer"] == "" and reset["last_batch"] == []
+    assert reset["replans"] == Overwrite([])  # so ``replan_count`` is 0 again
     assert isinstance(reset["results"], Overwrite) and reset["results"].value == {}
     assert reset["notes"].value == []  # the previous turn was answered
 
@@ -68,3 +80,23 @@ def test_the_allow_list_is_the_schemas_types() -> None:
 def test_a_type_added_to_the_state_is_allow_listed() -> None:
     assert ToolResult not in state_types(State)
     assert ToolResult in state_types(_Extended)
+
+
+def test_pause_reads_only_its_input_schema() -> None:
+    """``pause`` is given only :class:`PauseInput`'s channels, and they are all it reads.
+
+    Built from a paused run's full state, the narrow input gives the same chat message; a
+    read of any other field would raise ``AttributeError`` here. Every field of the input
+    schema is a ``State`` channel of the same type, so LangGraph shares the channel.
+    """
+    from graph import builder
+    from nodes.intervene import pause
+    from tests.documents.test_documents_pause import _paused_state
+
+    assert builder.nodes["pause"].input_schema is PauseInput
+    state_hints = get_type_hints(State, include_extras=True)
+    input_hints = get_type_hints(PauseInput, include_extras=True)
+    assert all(state_hints[name] == hint for name, hint in input_hints.items())
+    full = _paused_state()
+    narrow = PauseInput(**{f.name: getattr(full, f.name) for f in fields(PauseInput)})
+    assert pause(narrow)["messages"][0].content == pause(full)["messages"][0].content

@@ -13,6 +13,7 @@ from grace.settings import GraceSettings
 from grace.state import ReplanRequest, State
 from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
+from tests.fakes import use_up_replans
 from tests.graph.conftest import cfg
 
 
@@ -61,14 +62,14 @@ def test_escalate_with_a_low_confidence_request_replans_first() -> None:
     # ``confidence`` asks for the replan (nodes.replan.low_confidence_replan_due).
     state = _state(InterventionLevel.ESCALATE, done=True, low=True)
     assert route_after_confidence(state) == "failed/low confidence"
-    state.replan_count = state.replan_budget
+    use_up_replans(state)
     assert route_after_confidence(state) == "CONFIRM/ESCALATE"
 
 
 def test_router_sends_failures_to_replan_within_budget() -> None:
     state = _state(InterventionLevel.SILENT, done=False, failed=True)
     assert route_after_confidence(state) == "failed/low confidence"
-    state.replan_count = state.replan_budget
+    use_up_replans(state)
     assert route_after_confidence(state) == "SILENT/NOTIFY"
 
 
@@ -78,7 +79,7 @@ def test_router_after_intervene() -> None:
     assert route_after_intervene(state) == "accept"
     state.review = "replan"
     assert route_after_intervene(state) == "edit/response"
-    state.replan_count = state.replan_budget
+    use_up_replans(state)
     assert route_after_intervene(state) == "ignore or done"
     state.review = "finalize"
     assert route_after_intervene(state) == "ignore or done"

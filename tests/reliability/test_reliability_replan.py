@@ -17,7 +17,7 @@ from grace.state import ReplanRequest, State
 from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
 from nodes.replan import low_confidence_replan_due, replan
-from tests.fakes import ScriptedChatModel
+from tests.fakes import ScriptedChatModel, use_up_replans
 from tests.reliability.conftest import (
     ALWAYS_ESCALATE,
     ALWAYS_SILENT,
@@ -89,7 +89,7 @@ def _check_plan(update: dict[str, Any], state: State) -> ExecutionPlan:
     for step in plan.steps:
         assert step.step_id in kept or step.step_id not in state.results
         assert all(d in ids[: ids.index(step.step_id)] for d in step.depends_on)
-    assert update["replan_count"] == state.replan_count + 1
+    assert len(update["replans"]) == 1  # one more replan (``replan_count`` counts them)
     assert update["replan_request"] is None
     return plan
 
@@ -149,8 +149,9 @@ def test_low_confidence_first_broadens_then_reformulates(offline_replan: Any) ->
     assert new_searches and all(s.query != "horse tram line opened" for s in new_searches)
     assert record.kept_steps == ["s1", "s2"]
     second_state = replace(
-        state, plan=plan, replans=[record], replan_count=1, results=dict(state.results)
+        state, plan=plan, replans=[record], results=dict(state.results)
     )
+    assert second_state.replan_count == 1
     second = offline_replan(second_state)
     record2 = second["replans"][0]
     assert (record2.trigger, record2.strategy) == ("low_confidence", "full")
@@ -204,7 +205,7 @@ def test_escalate_replans_first_then_intervenes_once_the_budget_is_used() -> Non
     assert low_confidence_replan_due(state, allowance=5)  # so ``confidence`` asks for one
     state.replan_request = ReplanRequest(trigger="low_confidence")
     assert route_after_confidence(state) == "failed/low confidence"
-    state.replan_count = state.replan_budget
+    use_up_replans(state)
     assert route_after_confidence(state) == "CONFIRM/ESCALATE"
     assert not low_confidence_replan_due(state, allowance=5)
 
@@ -226,7 +227,7 @@ def test_confirm_never_replans_automatically() -> None:
 def test_a_persons_reply_past_the_budget_finishes() -> None:
     state = _state(trigger="human_response", s2=StepStatus.SUCCESS, review="replan")
     assert route_after_intervene(state) == "edit/response"
-    state.replan_count = state.replan_budget
+    use_up_replans(state)
     assert route_after_intervene(state) == "ignore or done"
 
 
@@ -272,12 +273,12 @@ def test_replan_bound_finalizes_with_the_best_partial_answer_and_says_why(
     app = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
     out = app.invoke({"query": SIMPLE}, cfg("bound"), context=GraceContext(max_replans=2))
     values = app.get_state(cfg("bound")).values
-    assert values["replan_count"] == 2 and "__interrupt__" in out
+    assert len(values["replans"]) == 2 and "__interrupt__" in out
     reply = {"type": "response", "args": "It opened in 1874."}
     final = app.invoke(Command(resume=reply), cfg("bound"))
     assert final["answer"]
     assert any("Replan budget of 2 used up" in n for n in final["notes"])
-    assert app.get_state(cfg("bound")).values["replan_count"] == 2
+    assert len(app.get_state(cfg("bound")).values["replans"]) == 2
 
 
 def test_a_step_that_always_fails_cannot_loop(offline_services: Any) -> None:
@@ -292,7 +293,7 @@ def test_a_step_that_always_fails_cannot_loop(offline_services: Any) -> None:
     while "__interrupt__" in out:
         out = app.invoke(Command(resume={"type": "ignore"}), cfg("loop"))
     values = app.get_state(cfg("loop")).values
-    assert values["replan_count"] == 3
+    assert len(values["replans"]) == 3
     assert len(search.calls) == 4  # the first plan and one per replan, no more
     assert any("Replan budget of 3 used up" in n for n in out["notes"])
 
