@@ -39,11 +39,11 @@ from graph.routing import (
     steps_or_confidence,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
-from nodes.common import context_of
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
+from nodes.model_time import amodel_budget, model_budget
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -78,13 +78,13 @@ def twins(
     def sync(state: Any) -> dict[str, Any]:
         runtime = get_runtime(GraceContext)
         # model failures and methods become the run's notes; calls keep to the run's time
-        with recording(context_of(runtime).model_budget) as events:
+        with recording(model_budget(runtime, services)) as events:
             update = func(state, runtime, services)
         return with_model_notes(update, events, getattr(state, "notes", ()))
 
     async def asynchronous(state: Any) -> dict[str, Any]:
         runtime = get_runtime(GraceContext)
-        with recording(context_of(runtime).model_budget) as events:
+        with recording(await amodel_budget(runtime, services)) as events:
             update = await afunc(state, runtime, services)
         return with_model_notes(update, events, getattr(state, "notes", ()))
 
