@@ -51,6 +51,22 @@ def _services(offline_services: Any, base_url: str, **confidence: Any) -> Any:
     return build_services(settings, store=offline_services.store)
 
 
+def slow_services(offline_services: Any, base_url: str) -> Any:
+    """Services whose answer only the run's model time of 2 s stops."""
+    models = {
+        "chat": "openai:gemma-local",
+        "base_url": base_url,
+        "max_tokens": {**BUDGETS, "answer": 4000},
+        "run_budget_seconds": 2.0,
+    }
+    settings = GraceSettings(
+        data_dir=offline_services.settings.data_dir,
+        models=models,
+        confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
+    )
+    return build_services(settings, store=offline_services.store)
+
+
 def test_every_request_carries_the_max_tokens_of_its_role(offline_services: Any) -> None:
     with fake_openai({"PlanDraft": PLAN, "AnswerVerdict": VERDICT, "text": ANSWER}) as server:
         services = _services(offline_services, server.base_url)
@@ -201,18 +217,7 @@ def test_a_slow_server_stops_the_model_calls_at_the_run_budget(offline_services:
     """
     replies = {"PlanDraft": PLAN, "AnswerVerdict": VERDICT, "text": ANSWER}
     with fake_openai(replies, runaway=True, honour_max_tokens=False, token_delay=0.02) as server:
-        models = {
-            "chat": "openai:gemma-local",
-            "base_url": server.base_url,
-            "max_tokens": {**BUDGETS, "answer": 4000},  # only the run's time stops it
-            "run_budget_seconds": 2.0,
-        }
-        settings = GraceSettings(
-            data_dir=offline_services.settings.data_dir,
-            models=models,
-            confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
-        )
-        services = build_services(settings, store=offline_services.store)
+        services = slow_services(offline_services, server.base_url)
         with use_services(services):
             out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert server.kinds() == ["PlanDraft", "text"], server.kinds()  # no judge, no replan

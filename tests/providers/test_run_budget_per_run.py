@@ -4,6 +4,7 @@ for the run's id (``config["run_id"]``, which LangGraph's server sets for every 
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
@@ -11,10 +12,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from confidence import structured
-from grace.services import build_services
-from grace.settings import GraceSettings
 from tests.providers.openai_server import fake_openai
-from tests.providers.test_bounded_generation import BUDGETS, PLAN, QUESTION, VERDICT
+from tests.providers.test_bounded_generation import PLAN, QUESTION, VERDICT, slow_services
 
 ANSWER = "The horse tram line opened on 2 August 1874 [S1]."
 
@@ -29,18 +28,7 @@ def _fresh_methods(monkeypatch: pytest.MonkeyPatch) -> None:
 def _graph(offline_services: Any, base_url: str) -> Any:
     from graph.builder import make_graph
 
-    models = {
-        "chat": "openai:gemma-local",
-        "base_url": base_url,
-        "max_tokens": {**BUDGETS, "answer": 4000},  # only the run's time stops the answer
-        "run_budget_seconds": 2.0,
-    }
-    settings = GraceSettings(
-        data_dir=offline_services.settings.data_dir,
-        models=models,
-        confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
-    )
-    services = build_services(settings, store=offline_services.store)
+    services = slow_services(offline_services, base_url)
     return make_graph(services=services, checkpointer=InMemorySaver())
 
 
@@ -52,6 +40,14 @@ def _run(graph: Any, thread: str, run_id: uuid.UUID | None) -> dict[str, Any]:
     return out
 
 
+def _closed(server: Any, streams: int) -> None:
+    """Wait for the server's handler threads to see the closed streams (their next write)."""
+    for _ in range(100):
+        if len(server.streams_closed) >= streams:
+            return
+        time.sleep(0.02)
+
+
 def test_a_run_without_a_budget_in_its_context_gets_one_per_run(offline_services: Any) -> None:
     """Two runs, each with its own id: each calls the slow server until its own 2 s are
     spent (the stream then running is closed); the judge is never asked, and the second
@@ -61,6 +57,7 @@ def test_a_run_without_a_budget_in_its_context_gets_one_per_run(offline_services
         graph = _graph(offline_services, server.base_url)
         first = _run(graph, "served-1", uuid.uuid4())
         second = _run(graph, "served-2", uuid.uuid4())
+        _closed(server, 2)
     kinds = server.kinds()
     assert kinds[0] == "PlanDraft" and kinds.count("PlanDraft") == 2, kinds  # one per run
     assert "AnswerVerdict" not in kinds, kinds
@@ -76,5 +73,6 @@ async def test_the_async_path_gets_one_too(offline_services: Any) -> None:
         graph = _graph(offline_services, server.base_url)
         config = {"configurable": {"thread_id": "served-async"}, "run_id": uuid.uuid4()}
         out = await graph.ainvoke({"query": QUESTION}, config)
+        _closed(server, 1)
     assert "AnswerVerdict" not in server.kinds() and len(server.streams_closed) == 1
     assert any(n.startswith("Model failure (judge)") for n in out["notes"])
