@@ -63,6 +63,8 @@ class Row:
     requests: int = 0
     refused: int = 0
     methods: dict[str, str] = field(default_factory=dict)
+    load: float = 0.0
+    """The machine's 1-minute load average when the question started (2 cores here)."""
     model_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: str = ""
@@ -160,6 +162,7 @@ def _ask(
     before = log.read_text(encoding="utf-8", errors="replace")
     command = [sys.executable, "-m", "graph.cli", "ask", "--json"]
     command += ["--model", f"openai:{args.alias}", item["question"]]
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -168,7 +171,7 @@ def _ask(
         code, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired:
         code, stdout, stderr = -1, "", f"timed out after {args.timeout:g} s"
-    row = Row(item["id"], item["question"], time.perf_counter() - started, code)
+    row = Row(item["id"], item["question"], time.perf_counter() - started, code, load=load)
     time.sleep(0.5)  # the server's access log line of the last request
     served = log.read_text(encoding="utf-8", errors="replace")[len(before) :]
     row.requests = len(_REQUEST.findall(served))
@@ -180,17 +183,30 @@ def _ask(
     return row
 
 
-HEAD = f"{'id':<11}{'s':>6}{'calls':>6}{'reqs':>5}{'500s':>5}  {'level':<9}{'ok':<4}"
-"""Columns of the table: methods, model failures and the answer follow each row."""
+HEAD = (
+    f"{'id':<11}{'s':>6}{'load':>6}{'calls':>6}{'reqs':>5}{'500s':>5}{'late':>5}  "
+    f"{'level':<9}{'ok':<4}"
+)
+"""Columns: seconds, load average at the start, model calls (GRACE's count), requests the
+server saw, of them refused (HTTP 500), refused after the first of the process (``late``:
+each question is a process of its own, so this must be 0), the level and whether the answer
+holds the expected one; the structured-output methods, model failures and the answer
+follow each row."""
+
+
+_FIRST_METHOD = "none named (json_schema, the first, or no structured call)"
+"""The notes name a method only when it is not the first choice."""
 
 
 def _print(rows: list[Row]) -> None:
     for r in rows:
         ok = "-" if r.correct is None else ("yes" if r.correct else "no")
-        methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or "-"
+        methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or _FIRST_METHOD
+        late = max(0, r.refused - 1)
         print(
-            f"{r.id:<11}{r.seconds:>6.1f}{r.model_calls:>6}{r.requests:>5}{r.refused:>5}  "
-            f"{r.level or r.status or 'error':<9}{ok:<4}{methods}; {len(r.model_errors)} failures"
+            f"{r.id:<11}{r.seconds:>6.1f}{r.load:>6.2f}{r.model_calls:>6}{r.requests:>5}"
+            f"{r.refused:>5}{late:>5}  {r.level or r.status or 'error':<9}{ok:<4}"
+            f"methods: {methods}; {len(r.model_errors)} failures"
         )
         for error in r.model_errors:
             print(f"{'':>13}! {error[:150]}")
@@ -209,6 +225,7 @@ def _summary(rows: list[Row], items: dict[str, dict[str, Any]]) -> dict[str, Any
         "questions": len(rows),
         "seconds_median": round(statistics.median(seconds), 1) if seconds else None,
         "seconds_max": round(max(seconds), 1) if seconds else None,
+        "load_average": [min(r.load for r in rows), max(r.load for r in rows)] if rows else None,
         "over_30s": sum(s > GOAL_SECONDS for s in seconds),
         "refused_after_first": sum(max(0, r.refused - 1) for r in rows),
         "refused_total": sum(r.refused for r in rows),
