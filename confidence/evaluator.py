@@ -45,7 +45,7 @@ from confidence.evaluation_types import (
 )
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
-from confidence.model_log import report_failure
+from confidence.model_log import calls_made, report_failure
 from confidence.streaming import Budget
 from confidence.structured import (
     StructuredCall,
@@ -307,7 +307,8 @@ class Evaluator:
             result = self._structured(job.schema).invoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             report_failure("judge", describe_error(exc))
-            return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
+            why = f"judge call failed ({describe_error(exc)})"
+            return _failure(job.kind, why, model_calls=calls_made(exc))
         return self._interpret(job, result)
 
     async def _arun(self, job: _Job) -> EvaluationResult:
@@ -315,7 +316,8 @@ class Evaluator:
             result = await self._structured(job.schema).ainvoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             report_failure("judge", describe_error(exc))
-            return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
+            why = f"judge call failed ({describe_error(exc)})"
+            return _failure(job.kind, why, model_calls=calls_made(exc))
         return self._interpret(job, result)
 
     # public API ------------------------------------------------------------------------

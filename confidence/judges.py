@@ -13,7 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import report_failure
+from confidence.model_log import calls_made, report_failure
 from confidence.passages import escape_text, passage_element
 from confidence.streaming import Budget
 from confidence.structured import (
@@ -235,7 +235,8 @@ class LLMAnswerJudge:
 def _call_failed(exc: BaseException) -> AnswerJudgement:
     """A judge call that raised: "not measured", and a model failure for the run's notes."""
     report_failure("judge", describe_error(exc))
-    return _not_measured(f"judge call failed ({describe_error(exc)})", calls=1, tokens=(0, 0))
+    why = f"judge call failed ({describe_error(exc)})"
+    return _not_measured(why, calls=calls_made(exc), tokens=(0, 0))
 
 
 class LLMSelfEvaluator:

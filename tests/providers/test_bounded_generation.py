@@ -337,3 +337,57 @@ def test_a_streamed_json_schema_call_logs_no_serializer_warning(offline_services
     assert [f["json_schema"]["name"] for f in formats] == ["AnswerVerdict", "PlanDraft"]
     assert all(f["type"] == "json_schema" and f["json_schema"]["strict"] for f in formats)
     assert all(body["stream"] for body in server.requests)
+
+
+def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
+    """A server still reading the prompt sends empty chunks until the deadline closes the
+    stream: one failure, the cut — not also an "empty reply" that blames a stop sequence."""
+    from collections.abc import Iterator
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessageChunk, BaseMessage
+    from langchain_core.outputs import ChatGenerationChunk, ChatResult
+
+    from confidence.model_log import recording
+    from grace.providers.gemini.reader import NO_REPLY, LLMReader
+    from grace.providers.generation import ReplyLimits
+
+    class Silent(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "silent"
+
+        def _generate(self, messages: list[BaseMessage], *args: Any, **kw: Any) -> ChatResult:
+            raise NotImplementedError
+
+        def _stream(
+            self, messages: list[BaseMessage], *args: Any, **kw: Any
+        ) -> Iterator[ChatGenerationChunk]:
+            for _ in range(100):
+                time.sleep(0.02)
+                yield ChatGenerationChunk(message=AIMessageChunk(content=""))
+
+    limits = ReplyLimits(answer=100, stop=("\nQuestion:",), seconds=0.2)
+    with recording() as events:
+        answer = LLMReader(Silent(), limits=limits).answer(QUESTION, PASSAGES)
+    assert answer.text == NO_REPLY
+    assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
+    assert "s: stream closed" in events[0].detail
+
+
+def test_a_call_the_spent_run_time_stopped_counts_no_model_call(offline_services: Any) -> None:
+    """Usage counts the calls made: a judge, evaluator or planner that the spent run time
+    stopped made none (the smoke run's "calls" must match the requests the server saw)."""
+    from confidence.model_log import ModelBudget, recording, timed_out
+
+    with fake_openai({"PlanDraft": PLAN, "AnswerVerdict": VERDICT}) as server:
+        services = _services(offline_services, server.base_url)
+        with recording(ModelBudget.start(60.0)) as events:
+            timed_out("an earlier call")
+            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+            gate = services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["S1"])
+            outcome = services.planner.plan(_plan_request(services))
+    assert server.requests == []
+    assert (judgement.model_calls, outcome.usage.model_calls) == (0, 0)
+    assert gate.model_calls == 0
+    assert len(events) == 3 and all("ModelBudgetSpent" in e.detail for e in events)

@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import report_failure
+from confidence.model_log import calls_made, report_failure
 from confidence.streaming import Budget
 from confidence.structured import StructuredCall, read_structured
 from grace.planning import estimate_complexity
@@ -107,9 +107,9 @@ class LLMPlanner:
     @staticmethod
     def _failed(call: ModelCall) -> PlanOutcome:
         """The template plan, with the model's failure."""
-        return PlanOutcome(
-            plan=None, usage=TokenUsage(model_calls=1), error=f"planner model failed: {call.failed}"
-        )
+        calls = 1 if call.failed is None else calls_made(call.failed)
+        error = f"planner model failed: {call.failed}"
+        return PlanOutcome(plan=None, usage=TokenUsage(model_calls=calls), error=error)
 
     def plan(self, request: PlanRequest) -> PlanOutcome:
         """Ask the model for a plan (or return ``None`` for the template when simple).

@@ -58,9 +58,10 @@ class LLMReader:
         if streamed.cut is not None:
             report_failure(role, streamed.cut)
         if not text.strip():
-            stops = ", ".join(repr(stop) for stop in self.limits.stop)
-            why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
-            report_failure(role, "the model's reply was empty" + (why if stops else ""))
+            if streamed.cut is None:  # a reply cut before its first word is named as cut
+                stops = ", ".join(repr(stop) for stop in self.limits.stop)
+                why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
+                report_failure(role, "the model's reply was empty" + (why if stops else ""))
             return ReaderAnswer(text=NO_REPLY, abstained=True, usage=usage)
         if INSUFFICIENT in text:
             return ReaderAnswer(
