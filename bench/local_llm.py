@@ -3,7 +3,7 @@
 Usage::
 
     python -m bench.local_llm --model PATH.gguf [--server-python PYTHON] [--port 8765]
-        [--threads 2] [--chat-format gemma] [--alias gemma3-270m] [--limit N] [--json OUT]
+        [--threads 2] [--chat-format NAME] [--alias gemma3-270m] [--limit N] [--json OUT]
 
 Starts ``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF, then runs each bundled
 sample question (``grace/data/sample/questions.jsonl``) through ``grace ask --json --model
@@ -14,6 +14,12 @@ structured-output methods the run's notes name, the level, the model failures an
 answer, with whether it holds the expected answer. The summary gives the goals of issue 29:
 every ``grace ask`` within 30 s, no request refused after the first of a process, no SILENT
 answer wrong, every model failure named.
+
+The server formats the chat with the GGUF's own template unless ``--chat-format`` names one
+of llama-cpp-python's: its ``gemma`` format drops system messages ("not allowed on Google's
+Gemma models"), so GRACE's reader, planner and judge instructions never reach the model and
+the tiny model continues the passages (an empty answer at the ``<passage`` stop); Gemma 3's
+own template folds the system message into the first user turn.
 
 Needs llama-cpp-python with its server extra (``pip install "llama-cpp-python[server]"``;
 ``--server-python`` names the interpreter that has it) and a GGUF model. Not part of the
@@ -76,7 +82,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--server-python", default=sys.executable, help="has llama_cpp")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--chat-format", default="gemma")
+    parser.add_argument(
+        "--chat-format", default="", help="llama-cpp-python's (default: the GGUF's template)"
+    )
     parser.add_argument("--alias", default="gemma3-270m")
     parser.add_argument("--n-ctx", type=int, default=8192)
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
@@ -93,8 +101,6 @@ def _server_command(args: argparse.Namespace) -> list[str]:
         "llama_cpp.server",
         "--model",
         str(args.model),
-        "--chat_format",
-        args.chat_format,
         "--model_alias",
         args.alias,
         "--host",
@@ -107,6 +113,7 @@ def _server_command(args: argparse.Namespace) -> list[str]:
         str(args.threads),
         "--n_ctx",
         str(args.n_ctx),
+        *(["--chat_format", args.chat_format] if args.chat_format else []),
     ]
 
 
