@@ -49,6 +49,10 @@ ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "grace" / "data" / "sample" / "questions.jsonl"
 GOAL_SECONDS = 30.0
 _REFUSED = re.compile(r'"POST /v1/chat/completions HTTP/1\.\d" 500')
+_FORMAT_REFUSED = re.compile(
+    r"RequestValidationError: \d+ validation errors?:\s*\n\s*\{[^\n]*'response_format'"
+)
+"""A refusal for the response format in the server's log (llama-cpp-python's traceback)."""
 _REQUEST = re.compile(r'"POST /v1/chat/completions HTTP/1\.\d" \d{3}')
 _METHOD = re.compile(r"^Structured output \((\w+)\): ([^(]+?) \(")
 
@@ -68,6 +72,8 @@ class Row:
     model_calls: int = 0
     requests: int = 0
     refused: int = 0
+    format_refused: int = 0
+    """Requests refused for their response format (``json_schema``)."""
     methods: dict[str, str] = field(default_factory=dict)
     load: float = 0.0
     """The machine's 1-minute load average when the question started (2 cores here)."""
@@ -183,6 +189,7 @@ def _ask(
     served = log.read_text(encoding="utf-8", errors="replace")[len(before) :]
     row.requests = len(_REQUEST.findall(served))
     row.refused = len(_REFUSED.findall(served))
+    row.format_refused = len(_FORMAT_REFUSED.findall(served))
     try:
         _read_outcome(row, json.loads(stdout), item)
     except ValueError:
@@ -195,10 +202,10 @@ HEAD = (
     f"{'level':<9}{'ok':<4}"
 )
 """Columns: seconds, load average at the start, model calls (GRACE's count), requests the
-server saw, of them refused (HTTP 500), refused after the first of the process (``late``:
-each question is a process of its own, so this must be 0), the level and whether the answer
-holds the expected one; the structured-output methods, model failures and the answer
-follow each row."""
+server saw, of them refused (HTTP 500), refused for their response format after the first
+of the process (``late``: each question is a process of its own, so this must be 0), the
+level and whether the answer holds the expected one; the structured-output methods, model
+failures and the answer follow each row."""
 
 
 _FIRST_METHOD = "none named (json_schema, the first, or no structured call)"
@@ -209,7 +216,7 @@ def _print(rows: list[Row]) -> None:
     for r in rows:
         ok = "-" if r.correct is None else ("yes" if r.correct else "no")
         methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or _FIRST_METHOD
-        late = max(0, r.refused - 1)
+        late = max(0, r.format_refused - 1)
         print(
             f"{r.id:<11}{r.seconds:>6.1f}{r.load:>6.2f}{r.model_calls:>6}{r.requests:>5}"
             f"{r.refused:>5}{late:>5}  {r.level or r.status or 'error':<9}{ok:<4}"
@@ -234,7 +241,8 @@ def _summary(rows: list[Row], items: dict[str, dict[str, Any]]) -> dict[str, Any
         "seconds_max": round(max(seconds), 1) if seconds else None,
         "load_average": [min(r.load for r in rows), max(r.load for r in rows)] if rows else None,
         "over_30s": sum(s > GOAL_SECONDS for s in seconds),
-        "refused_after_first": sum(max(0, r.refused - 1) for r in rows),
+        "format_refused_after_first": sum(max(0, r.format_refused - 1) for r in rows),
+        "format_refused_total": sum(r.format_refused for r in rows),
         "refused_total": sum(r.refused for r in rows),
         "silent_wrong": silent_wrong,
         "levels": dict(Counter(str(r.level) for r in rows)),
