@@ -333,7 +333,8 @@ class StructuredCall(Generic[M]):
             return self._json_prompt(messages)
         return list(messages)
 
-    def _message(self, streamed: Streamed) -> Any:
+    @staticmethod
+    def _message(streamed: Streamed) -> Any:
         """The reply of a call; one GRACE closed is a failure (its JSON is incomplete)."""
         if streamed.closed == "time":
             raise TimeoutError(streamed.cut)
