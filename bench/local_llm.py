@@ -3,7 +3,7 @@
 Usage::
 
     python -m bench.local_llm --model PATH.gguf [--server-python PYTHON] [--port 8765]
-        [--threads 2] [--chat-format gemma] [--alias gemma3-270m] [--limit N] [--json OUT]
+        [--threads 2] [--chat-format NAME] [--alias gemma3-270m] [--limit N] [--json OUT]
 
 Starts ``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF, then runs each bundled
 sample question (``grace/data/sample/questions.jsonl``) through ``grace ask --json --model
@@ -14,6 +14,12 @@ structured-output methods the run's notes name, the level, the model failures an
 answer, with whether it holds the expected answer. The summary gives the goals of issue 29:
 every ``grace ask`` within 30 s, no request refused after the first of a process, no SILENT
 answer wrong, every model failure named.
+
+The server formats the chat with the GGUF's own template unless ``--chat-format`` names one
+of llama-cpp-python's: its ``gemma`` format drops system messages ("not allowed on Google's
+Gemma models"), so GRACE's reader, planner and judge instructions never reach the model and
+the tiny model continues the passages (an empty answer at the ``<passage`` stop); Gemma 3's
+own template folds the system message into the first user turn.
 
 Needs llama-cpp-python with its server extra (``pip install "llama-cpp-python[server]"``;
 ``--server-python`` names the interpreter that has it) and a GGUF model. Not part of the
@@ -43,6 +49,10 @@ ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "grace" / "data" / "sample" / "questions.jsonl"
 GOAL_SECONDS = 30.0
 _REFUSED = re.compile(r'"POST /v1/chat/completions HTTP/1\.\d" 500')
+_FORMAT_REFUSED = re.compile(
+    r"RequestValidationError: \d+ validation errors?:\s*\n\s*\{[^\n]*'response_format'"
+)
+"""A refusal for the response format in the server's log (llama-cpp-python's traceback)."""
 _REQUEST = re.compile(r'"POST /v1/chat/completions HTTP/1\.\d" \d{3}')
 _METHOD = re.compile(r"^Structured output \((\w+)\): ([^(]+?) \(")
 
@@ -62,7 +72,11 @@ class Row:
     model_calls: int = 0
     requests: int = 0
     refused: int = 0
+    format_refused: int = 0
+    """Requests refused for their response format (``json_schema``)."""
     methods: dict[str, str] = field(default_factory=dict)
+    load: float = 0.0
+    """The machine's 1-minute load average when the question started (2 cores here)."""
     model_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: str = ""
@@ -74,7 +88,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--server-python", default=sys.executable, help="has llama_cpp")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--chat-format", default="gemma")
+    parser.add_argument(
+        "--chat-format", default="", help="llama-cpp-python's (default: the GGUF's template)"
+    )
     parser.add_argument("--alias", default="gemma3-270m")
     parser.add_argument("--n-ctx", type=int, default=8192)
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
@@ -91,8 +107,6 @@ def _server_command(args: argparse.Namespace) -> list[str]:
         "llama_cpp.server",
         "--model",
         str(args.model),
-        "--chat_format",
-        args.chat_format,
         "--model_alias",
         args.alias,
         "--host",
@@ -105,6 +119,7 @@ def _server_command(args: argparse.Namespace) -> list[str]:
         str(args.threads),
         "--n_ctx",
         str(args.n_ctx),
+        *(["--chat_format", args.chat_format] if args.chat_format else []),
     ]
 
 
@@ -160,6 +175,7 @@ def _ask(
     before = log.read_text(encoding="utf-8", errors="replace")
     command = [sys.executable, "-m", "graph.cli", "ask", "--json"]
     command += ["--model", f"openai:{args.alias}", item["question"]]
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -168,11 +184,12 @@ def _ask(
         code, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired:
         code, stdout, stderr = -1, "", f"timed out after {args.timeout:g} s"
-    row = Row(item["id"], item["question"], time.perf_counter() - started, code)
+    row = Row(item["id"], item["question"], time.perf_counter() - started, code, load=load)
     time.sleep(0.5)  # the server's access log line of the last request
     served = log.read_text(encoding="utf-8", errors="replace")[len(before) :]
     row.requests = len(_REQUEST.findall(served))
     row.refused = len(_REFUSED.findall(served))
+    row.format_refused = len(_FORMAT_REFUSED.findall(served))
     try:
         _read_outcome(row, json.loads(stdout), item)
     except ValueError:
@@ -180,17 +197,30 @@ def _ask(
     return row
 
 
-HEAD = f"{'id':<11}{'s':>6}{'calls':>6}{'reqs':>5}{'500s':>5}  {'level':<9}{'ok':<4}"
-"""Columns of the table: methods, model failures and the answer follow each row."""
+HEAD = (
+    f"{'id':<11}{'s':>6}{'load':>6}{'calls':>6}{'reqs':>5}{'500s':>5}{'late':>5}  "
+    f"{'level':<9}{'ok':<4}"
+)
+"""Columns: seconds, load average at the start, model calls (GRACE's count), requests the
+server saw, of them refused (HTTP 500), refused for their response format after the first
+of the process (``late``: each question is a process of its own, so this must be 0), the
+level and whether the answer holds the expected one; the structured-output methods, model
+failures and the answer follow each row."""
+
+
+_FIRST_METHOD = "none named (json_schema, the first, or no structured call)"
+"""The notes name a method only when it is not the first choice."""
 
 
 def _print(rows: list[Row]) -> None:
     for r in rows:
         ok = "-" if r.correct is None else ("yes" if r.correct else "no")
-        methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or "-"
+        methods = ", ".join(f"{k}={v}" for k, v in r.methods.items()) or _FIRST_METHOD
+        late = max(0, r.format_refused - 1)
         print(
-            f"{r.id:<11}{r.seconds:>6.1f}{r.model_calls:>6}{r.requests:>5}{r.refused:>5}  "
-            f"{r.level or r.status or 'error':<9}{ok:<4}{methods}; {len(r.model_errors)} failures"
+            f"{r.id:<11}{r.seconds:>6.1f}{r.load:>6.2f}{r.model_calls:>6}{r.requests:>5}"
+            f"{r.refused:>5}{late:>5}  {r.level or r.status or 'error':<9}{ok:<4}"
+            f"methods: {methods}; {len(r.model_errors)} failures"
         )
         for error in r.model_errors:
             print(f"{'':>13}! {error[:150]}")
@@ -209,8 +239,10 @@ def _summary(rows: list[Row], items: dict[str, dict[str, Any]]) -> dict[str, Any
         "questions": len(rows),
         "seconds_median": round(statistics.median(seconds), 1) if seconds else None,
         "seconds_max": round(max(seconds), 1) if seconds else None,
+        "load_average": [min(r.load for r in rows), max(r.load for r in rows)] if rows else None,
         "over_30s": sum(s > GOAL_SECONDS for s in seconds),
-        "refused_after_first": sum(max(0, r.refused - 1) for r in rows),
+        "format_refused_after_first": sum(max(0, r.format_refused - 1) for r in rows),
+        "format_refused_total": sum(r.format_refused for r in rows),
         "refused_total": sum(r.refused for r in rows),
         "silent_wrong": silent_wrong,
         "levels": dict(Counter(str(r.level) for r in rows)),

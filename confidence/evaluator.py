@@ -45,7 +45,8 @@ from confidence.evaluation_types import (
 )
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
-from confidence.model_log import report_failure
+from confidence.model_log import calls_made, report_failure
+from confidence.streaming import Budget
 from confidence.structured import (
     StructuredCall,
     at_temperature_zero,
@@ -109,6 +110,7 @@ class Evaluator:
         *,
         force_zero_temperature: bool = True,
         max_passage_chars: int | None = 4000,
+        stream: Budget | None = None,
     ) -> None:
         """Create an evaluator.
 
@@ -117,6 +119,7 @@ class Evaluator:
             pass_threshold: ``passed`` is ``overall_score ≥ pass_threshold``.
             force_zero_temperature: Copy the model with ``temperature=0.0`` if needed.
             max_passage_chars: Truncate each context passage (``None``: no limit).
+            stream: Stream each call within this budget (None: one plain call).
 
         """
         if not 0.0 <= pass_threshold <= 1.0:
@@ -127,13 +130,17 @@ class Evaluator:
         """Minimum overall score that passes."""
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
+        self.stream = stream
+        """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
         self._calls: dict[type[BaseModel], StructuredCall[Any]] = {}
 
     def _structured(self, schema: type[BaseModel]) -> StructuredCall[Any]:
         """The structured call for ``schema``, built once per schema and model."""
         call = self._calls.get(schema)
         if call is None or call.model is not self.model:
-            call = self._calls[schema] = StructuredCall(self.model, schema, role="judge")
+            call = self._calls[schema] = StructuredCall(
+                self.model, schema, role="judge", stream=self.stream
+            )
         return call
 
     # prompt building -------------------------------------------------------------------
@@ -300,7 +307,8 @@ class Evaluator:
             result = self._structured(job.schema).invoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             report_failure("judge", describe_error(exc))
-            return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
+            why = f"judge call failed ({describe_error(exc)})"
+            return _failure(job.kind, why, model_calls=calls_made(exc))
         return self._interpret(job, result)
 
     async def _arun(self, job: _Job) -> EvaluationResult:
@@ -308,7 +316,8 @@ class Evaluator:
             result = await self._structured(job.schema).ainvoke(job.messages)
         except Exception as exc:  # any model failure is a failed evaluation
             report_failure("judge", describe_error(exc))
-            return _failure(job.kind, f"judge call failed ({describe_error(exc)})", model_calls=1)
+            why = f"judge call failed ({describe_error(exc)})"
+            return _failure(job.kind, why, model_calls=calls_made(exc))
         return self._interpret(job, result)
 
     # public API ------------------------------------------------------------------------

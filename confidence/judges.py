@@ -13,8 +13,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import report_failure
+from confidence.model_log import calls_made, report_failure
 from confidence.passages import escape_text, passage_element
+from confidence.streaming import Budget
 from confidence.structured import (
     StructuredCall,
     at_temperature_zero,
@@ -161,6 +162,7 @@ class LLMAnswerJudge:
         *,
         max_passage_chars: int | None = 4000,
         force_zero_temperature: bool = True,
+        stream: Budget | None = None,
     ) -> None:
         """Create a judge.
 
@@ -168,13 +170,19 @@ class LLMAnswerJudge:
             model: Chat model that supports structured output (tool calling).
             max_passage_chars: Truncate each passage to bound the prompt (``None``: off).
             force_zero_temperature: Use a temperature-0 copy of the model if needed.
+            stream: Stream each call within this budget (None: one plain call).
 
         """
         self.model = at_temperature_zero(model) if force_zero_temperature else model
         """The judge model."""
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
-        self._structured = StructuredCall(self.model, AnswerVerdict, role="judge")
+        self.stream = stream
+        """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
+        self._structured = self._call()
+
+    def _call(self) -> StructuredCall[AnswerVerdict]:
+        return StructuredCall(self.model, AnswerVerdict, role="judge", stream=self.stream)
 
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:
         """Return the judge prompt: passages, question and answer as escaped data."""
@@ -187,7 +195,7 @@ class LLMAnswerJudge:
 
     def _runnable(self) -> StructuredCall[AnswerVerdict]:
         if self._structured.model is not self.model:  # the model was swapped after __init__
-            self._structured = StructuredCall(self.model, AnswerVerdict, role="judge")
+            self._structured = self._call()
         return self._structured
 
     @staticmethod
@@ -227,7 +235,8 @@ class LLMAnswerJudge:
 def _call_failed(exc: BaseException) -> AnswerJudgement:
     """A judge call that raised: "not measured", and a model failure for the run's notes."""
     report_failure("judge", describe_error(exc))
-    return _not_measured(f"judge call failed ({describe_error(exc)})", calls=1, tokens=(0, 0))
+    why = f"judge call failed ({describe_error(exc)})"
+    return _not_measured(why, calls=calls_made(exc), tokens=(0, 0))
 
 
 class LLMSelfEvaluator:

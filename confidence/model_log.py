@@ -23,6 +23,7 @@ __all__ = [
     "ModelBudgetSpent",
     "ModelEvent",
     "budget_spent",
+    "calls_made",
     "failures",
     "model_time_left",
     "recording",
@@ -128,6 +129,11 @@ def budget_spent() -> bool:
     except ModelBudgetSpent:
         return True
     return False
+
+
+def calls_made(exc: BaseException) -> int:
+    """Model calls a call that failed with ``exc`` made: none when the run's time was spent."""
+    return 0 if isinstance(exc, ModelBudgetSpent) else 1
 
 
 def report_failure(role: str, detail: str) -> None:

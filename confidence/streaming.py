@@ -11,14 +11,22 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
 from langchain_core.runnables import Runnable
 
 from confidence.model_log import model_time_left, timed_out
 
-__all__ = ["Budget", "Streamed", "astream_within", "stream_within"]
+__all__ = [
+    "Budget",
+    "ReplyCut",
+    "Streamed",
+    "acall_within",
+    "astream_within",
+    "call_within",
+    "stream_within",
+]
 
 _CUT_REASONS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
 """``finish_reason`` / ``done_reason`` / ``stop_reason`` values of a reply cut at its budget."""
@@ -34,6 +42,13 @@ class Streamed:
     """Why the reply is not whole (None: the model ended it)."""
     chunks: int = field(default=0)
     """Content chunks received (about one token each from a local server)."""
+    closed: Literal["tokens", "time"] | None = None
+    """Why GRACE closed the stream: past its token budget, or past its seconds (None: the
+    server ended it, whole or cut at its own ``max_tokens``)."""
+
+
+class ReplyCut(RuntimeError):
+    """A reply GRACE closed at its token budget: incomplete, but not a timeout."""
 
 
 class _Reply:
@@ -46,16 +61,19 @@ class _Reply:
         self.message: AIMessageChunk | None = None
         self.chunks = 0
         self.cut: str | None = None
+        self.closed: Literal["tokens", "time"] | None = None
 
     def add(self, chunk: AIMessageChunk) -> bool:
         """Add ``chunk``; True when the reply is over its budget (close the stream)."""
         self.message = chunk if self.message is None else self.message + chunk
         self.chunks += 1 if chunk.content else 0
         if self.max_tokens is not None and self.chunks > self.max_tokens:
+            self.closed = "tokens"
             self.cut = f"the reply ran past its {self.max_tokens}-token budget: stream closed"
         elif self.seconds is not None and time.monotonic() - self.started > self.seconds:
+            self.closed = "time"
             self.cut = f"the reply ran past {self.seconds:g} s: stream closed"
-        return self.cut is not None
+        return self.closed is not None
 
     def result(self) -> Streamed:
         message: BaseMessage = AIMessage(content="") if self.message is None else self.message
@@ -69,7 +87,7 @@ class _Reply:
         if cut is None and reason in _CUT_REASONS:
             budget = f"{self.max_tokens}-token " if self.max_tokens is not None else ""
             cut = f"the reply reached its {budget}budget and was cut ({reason})"
-        return Streamed(message, cut, self.chunks)
+        return Streamed(message, cut, self.chunks, self.closed)
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,9 @@ class Budget:
     """Stop sequences sent with the request."""
     seconds: float | None = None
     """Wall-clock seconds; None: no limit."""
+    timeout_arg: str | None = None
+    """The call's keyword for a per-request timeout, for clients that take one (the provider
+    table says which: ``grace/providers/models.py``); None: the client's is fixed."""
 
     def options(self) -> dict[str, Any]:
         """The call's keyword arguments."""
@@ -96,23 +117,16 @@ def _seconds(budget: Budget) -> float | None:
     return left if budget.seconds is None else min(budget.seconds, left)
 
 
-_TIMEOUT_KWARG = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
-"""Chat models whose calls take a ``timeout`` (the OpenAI client's, per request)."""
-
-
-def _options(model: Runnable[Any, Any], budget: Budget, seconds: float | None) -> dict[str, Any]:
-    """The call's keyword arguments; under a run's model time, an OpenAI client's timeout.
+def _options(budget: Budget, seconds: float | None) -> dict[str, Any]:
+    """The call's keyword arguments; under a run's model time, the request's timeout.
 
     A server still reading the prompt sends nothing, so closing the stream at the next
-    chunk is not enough: the request itself times out when the run's time is up.
+    chunk is not enough: the request itself times out when the run's time is up (for a
+    client that takes a per-request timeout, :attr:`Budget.timeout_arg`).
     """
     options = budget.options()
-    inner: Any = model
-    while hasattr(inner, "bound"):  # ``model.bind(...)``: the chat model inside
-        inner = inner.bound
-    if seconds is not None and model_time_left() is not None:
-        if type(inner).__name__ in _TIMEOUT_KWARG:
-            options["timeout"] = max(seconds, 0.1)
+    if budget.timeout_arg is not None and seconds is not None and model_time_left() is not None:
+        options[budget.timeout_arg] = max(seconds, 0.1)
     return options
 
 
@@ -124,8 +138,8 @@ def _note_timeout(exc: BaseException) -> None:
 
 def _spend_if_late(streamed: Streamed) -> Streamed:
     """A reply closed for time spends the run's model time."""
-    if streamed.cut is not None and " s: stream closed" in streamed.cut:
-        timed_out(streamed.cut)
+    if streamed.closed == "time":
+        timed_out(streamed.cut or "stream closed")
     return streamed
 
 
@@ -138,7 +152,7 @@ def stream_within(
     too; a reply closed for time, or a request that timed out, spends it.
     """
     reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.stream(list(messages), **_options(model, budget, reply.seconds))
+    chunks = model.stream(list(messages), **_options(budget, reply.seconds))
     try:
         for chunk in chunks:
             if reply.add(chunk):
@@ -158,7 +172,7 @@ async def astream_within(
 ) -> Streamed:
     """Asynchronous :func:`stream_within`."""
     reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.astream(list(messages), **_options(model, budget, reply.seconds))
+    chunks = model.astream(list(messages), **_options(budget, reply.seconds))
     try:
         async for chunk in chunks:
             if reply.add(chunk):
@@ -171,3 +185,34 @@ async def astream_within(
         if aclose is not None:
             await aclose()
     return _spend_if_late(reply.result())
+
+
+def _whole(message: object) -> Streamed:
+    """A reply of one plain call, as a :class:`Streamed` that was not cut."""
+    if isinstance(message, AIMessage):
+        return Streamed(message)
+    return Streamed(AIMessage(content=str(getattr(message, "content", ""))))
+
+
+def call_within(
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget | None
+) -> Streamed:
+    """One model call: streamed within ``budget``, or (None) one plain call.
+
+    Either way no call starts once the run's model time is spent
+    (:class:`~confidence.model_log.ModelBudgetSpent`).
+    """
+    if budget is None:
+        model_time_left()  # none left: no call
+        return _whole(model.invoke(list(messages)))
+    return stream_within(model, messages, budget)
+
+
+async def acall_within(
+    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget | None
+) -> Streamed:
+    """Asynchronous :func:`call_within`."""
+    if budget is None:
+        model_time_left()
+        return _whole(await model.ainvoke(list(messages)))
+    return await astream_within(model, messages, budget)

@@ -15,8 +15,8 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
-from confidence.model_log import model_time_left, report_method
-from confidence.streaming import Budget, astream_within, stream_within
+from confidence.model_log import report_method
+from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
 
 __all__ = [
     "StructuredCall",
@@ -149,20 +149,6 @@ _LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
 """How the notes name a method (the request's ``response_format`` type where there is one)."""
 
 
-def _streamed_seconds(model: BaseChatModel) -> float | None:
-    """For a model on a server you named: the seconds its streamed calls may run, else None.
-
-    Such a call streams, so that its end — the reply whole, the request timeout, or this
-    deadline — closes the connection, which stops a local server's generation; a timeout of
-    a non-streamed request leaves the server generating for nobody.
-    """
-    name = type(model).__name__
-    if not (name == "ChatOpenAI" and getattr(model, "openai_api_base", None)):
-        return None
-    timeout = getattr(model, "request_timeout", None)
-    return float(timeout) if isinstance(timeout, int | float) else 60.0
-
-
 def _methods_for(model: BaseChatModel) -> list[str]:
     return _STEPS.get(type(model).__name__, ["default", "text"])
 
@@ -189,18 +175,34 @@ class StructuredCall(Generic[M]):
     is asked for the JSON object in its text, with the schema, and gets one repair try with
     the validation error; a reply that still does not validate is the caller's "not
     measured" / template path. Any other failed build is retried on the next call.
+
+    With a ``stream`` budget each call streams its reply and closes the stream at the
+    budget's tokens or seconds — the end of the connection is what stops a local server's
+    generation; a timeout of a non-streamed request leaves it generating for nobody. A
+    reply closed for time is a :class:`TimeoutError`, one closed at its tokens a
+    :class:`~confidence.streaming.ReplyCut` (incomplete JSON is of no use either way).
     """
 
-    def __init__(self, model: BaseChatModel, schema: type[M], *, role: str = "") -> None:
-        """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them)."""
+    def __init__(
+        self,
+        model: BaseChatModel,
+        schema: type[M],
+        *,
+        role: str = "",
+        stream: Budget | None = None,
+    ) -> None:
+        """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them).
+
+        ``stream``: how a call streams and where it is closed (None: one plain call).
+        """
         self.model = model
         self.schema = schema
         self.role = role or schema.__name__
+        self.stream = stream
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
         self._methods = _methods_for(model)
         self._key = _model_key(model)
-        self._seconds = _streamed_seconds(model)
 
     @property
     def method(self) -> str:
@@ -225,11 +227,7 @@ class StructuredCall(Generic[M]):
             try:
                 if method == "text":
                     raise NotImplementedError(method)
-                chain = (
-                    self.model.with_structured_output(self.schema)
-                    if method == "default"
-                    else self.model.with_structured_output(self.schema, method=method)
-                )
+                chain = self._structured_chain(method)
             except NotImplementedError:  # no tool calling / JSON mode: ask for JSON in text
                 self._json_in_text = True
                 self._parts = (self.model, None)
@@ -244,6 +242,24 @@ class StructuredCall(Generic[M]):
                     None,
                 )
         return self._parts
+
+    def _structured_chain(self, method: str) -> Runnable[Any, Any]:
+        """``with_structured_output`` for ``method``.
+
+        A streamed ``json_schema`` call gives the schema as its JSON Schema, with the
+        request the class would make (``strict``): given the class, ``langchain-openai``
+        streams through the OpenAI SDK's parsing stream helper, whose events are
+        ``model_dump``-ed with the parsed object in a field typed ``None`` — a pydantic
+        serializer warning on every call — and which raises on a reply that does not
+        validate before GRACE can report it as malformed. The JSON is validated here
+        instead (:func:`read_structured`).
+        """
+        if method == "default":
+            return self.model.with_structured_output(self.schema)
+        if method == "json_schema" and self.stream is not None:
+            schema = self.schema.model_json_schema()
+            return self.model.with_structured_output(schema, method=method, strict=True)
+        return self.model.with_structured_output(self.schema, method=method)
 
     @staticmethod
     def _parse(parser: Runnable[Any, Any], raw: Any) -> dict[str, Any]:
@@ -317,25 +333,22 @@ class StructuredCall(Generic[M]):
             return self._json_prompt(messages)
         return list(messages)
 
-    def _reply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
-        """The model's reply: streamed within the deadline for a named server, else invoked."""
-        if self._seconds is None:
-            model_time_left()  # none left: no call
-            return call.invoke(list(messages))
-        streamed = stream_within(call, messages, Budget(seconds=self._seconds))
-        if streamed.cut is not None and streamed.cut.endswith("stream closed"):
+    @staticmethod
+    def _message(streamed: Streamed) -> Any:
+        """The reply of a call; one GRACE closed is a failure (its JSON is incomplete)."""
+        if streamed.closed == "time":
             raise TimeoutError(streamed.cut)
+        if streamed.closed == "tokens":
+            raise ReplyCut(streamed.cut)
         return streamed.message
+
+    def _reply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+        """The model's reply: streamed within :attr:`stream`, else one plain call."""
+        return self._message(call_within(call, messages, self.stream))
 
     async def _areply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
         """Asynchronous :meth:`_reply`."""
-        if self._seconds is None:
-            model_time_left()
-            return await call.ainvoke(list(messages))
-        streamed = await astream_within(call, messages, Budget(seconds=self._seconds))
-        if streamed.cut is not None and streamed.cut.endswith("stream closed"):
-            raise TimeoutError(streamed.cut)
-        return streamed.message
+        return self._message(await acall_within(call, messages, self.stream))
 
     def _invoke_once(self, messages: Sequence[BaseMessage]) -> Any:
         call, parser = self._build()

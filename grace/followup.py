@@ -32,17 +32,16 @@ falls back to the rule's rewrite; a model that cannot be reached stops the run
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from grace.errors import ModelUnreachableError
+from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import usage_from_message
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
-from grace.providers.reach import stop_if_unreachable
+from grace.providers.reach import model_call
 from grace.schemas import TokenUsage
 
 __all__ = [
@@ -236,32 +235,30 @@ def _start(
     return turn
 
 
-@dataclass
-class _Call:
-    reply: Any = None
-    """The model's reply; None when the call failed (the rule's rewrite is used)."""
+_ROLE = "follow-up"
+"""The rewrite call's role in the run's notes."""
+_FALLBACK = "the follow-up rule read the question instead"
 
 
-@contextmanager
-def _rewrite_call(model: Any) -> Iterator[_Call]:
-    """Around the rewrite call: unreachable stops the run, any other failure falls back."""
-    call = _Call()
-    try:
-        with stop_if_unreachable(model):
-            yield call
-    except ModelUnreachableError:
-        raise
-    except Exception:  # noqa: BLE001, S110 - a failed rewrite falls back to the rule
-        call.reply = None
+def _reply(streamed: Streamed) -> Any:
+    """The rewrite; one closed for time is a failure (a question cut short is none)."""
+    if streamed.closed == "time":
+        raise TimeoutError(streamed.cut)
+    return streamed.message
 
 
 def standalone(
-    question: str, messages: Sequence[Any], current_is_last: bool, model: Any = None
+    question: str,
+    messages: Sequence[Any],
+    current_is_last: bool,
+    model: Any = None,
+    budget: Budget | None = None,
 ) -> Standalone:
     """The standalone form of this turn's ``question`` (``messages``: the transcript).
 
     Offline (``model`` None) the rule rewrites; with a chat model, one call when the rule
-    says the question needs the conversation, none otherwise.
+    says the question needs the conversation, none otherwise — streamed within ``budget``
+    (None: one plain call), and within the run's model time either way.
 
     Raises:
         ModelUnreachableError: the model could not be connected to.
@@ -270,18 +267,25 @@ def standalone(
     turn = _start(question, messages, current_is_last, model)
     if isinstance(turn, Standalone):
         return turn
-    with _rewrite_call(model) as call:
-        call.reply = model.invoke(_model_messages(question, turn.history))
-    return _read(call.reply, question, turn.rule)
+    reply: Any = None
+    with model_call(model, _ROLE, fallback=_FALLBACK):
+        reply = _reply(call_within(model, _model_messages(question, turn.history), budget))
+    return _read(reply, question, turn.rule)
 
 
 async def astandalone(
-    question: str, messages: Sequence[Any], current_is_last: bool, model: Any = None
+    question: str,
+    messages: Sequence[Any],
+    current_is_last: bool,
+    model: Any = None,
+    budget: Budget | None = None,
 ) -> Standalone:
     """Async :func:`standalone` (the model call awaited)."""
     turn = _start(question, messages, current_is_last, model)
     if isinstance(turn, Standalone):
         return turn
-    with _rewrite_call(model) as call:
-        call.reply = await model.ainvoke(_model_messages(question, turn.history))
-    return _read(call.reply, question, turn.rule)
+    reply: Any = None
+    with model_call(model, _ROLE, fallback=_FALLBACK):
+        asked = _model_messages(question, turn.history)
+        reply = _reply(await acall_within(model, asked, budget))
+    return _read(reply, question, turn.rule)

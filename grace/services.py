@@ -31,11 +31,18 @@ from confidence import (
     ScoringFn,
     SourceAgreementCalculator,
 )
+from confidence.streaming import Budget
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
-from grace.providers.models import OFFLINE, calibration_label, check_reachable, parse_spec
+from grace.providers.models import (
+    OFFLINE,
+    calibration_label,
+    check_reachable,
+    parse_spec,
+    request_timeout_arg,
+)
 from grace.providers.models import chat_model as make_chat_model
 from grace.providers.models import embeddings_model as make_embeddings
 from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
@@ -172,11 +179,33 @@ def _offline_engine(settings: GraceSettings) -> _Engine:
     return _Engine(RuleBasedPlanner(), ExtractiveReader(), judge, evaluator)
 
 
+def _timeout_arg(spec: str) -> str | None:
+    """The per-request timeout keyword of ``spec``'s client (the provider table's)."""
+    return None if spec == OFFLINE else request_timeout_arg(spec)
+
+
+def _structured_stream(settings: GraceSettings, spec: str, max_tokens: int) -> Budget | None:
+    """How the structured calls of ``spec`` stream (None: one plain call).
+
+    Against a server you named whose client takes a per-request timeout: within their
+    role's tokens and the request timeout. Hosted providers and Gemini: as they were.
+    """
+    timeout_arg = _timeout_arg(spec)
+    if settings.models.base_url is None or timeout_arg is None:
+        return None
+    return Budget(max_tokens, seconds=settings.model_timeout(), timeout_arg=timeout_arg)
+
+
 def _model_engine(
-    settings: GraceSettings, chat: BaseChatModel, judge: BaseChatModel, actions: list[str]
+    settings: GraceSettings,
+    models: tuple[BaseChatModel, BaseChatModel],
+    specs: tuple[str, str],
+    actions: list[str],
 ) -> _Engine:
+    """The model-backed engine of the ``(chat, judge)`` models that ``specs`` name."""
     from grace.providers.gemini import LLMPlanner, LLMReader
 
+    (chat, judge), (spec, judge_spec) = models, specs
     pass_threshold = settings.quality_gate.pass_threshold
     budgets = settings.models.max_tokens
     answer = with_max_tokens(chat, budgets.answer)
@@ -188,15 +217,22 @@ def _model_engine(
         # Closed before the step's own timeout abandons it, so the reader can say why.
         seconds=min(settings.model_timeout(), 0.9 * settings.run.step_timeout_seconds),
         stream=bounded,
+        timeout_arg=_timeout_arg(spec),
     )
     rewrite = with_max_tokens(chat, budgets.rewrite)
     reader = LLMReader(answer, rewrite_model=rewrite, limits=limits)
     judge = with_max_tokens(judge, budgets.judge)
+    judged = _structured_stream(settings, judge_spec, budgets.judge)
+    planner = LLMPlanner(
+        with_max_tokens(chat, budgets.plan),
+        actions=actions,
+        stream=_structured_stream(settings, spec, budgets.plan),
+    )
     return _Engine(
-        LLMPlanner(with_max_tokens(chat, budgets.plan), actions=actions),
+        planner,
         reader,
-        LLMAnswerJudge(judge),
-        Evaluator(judge, pass_threshold=pass_threshold),
+        LLMAnswerJudge(judge, stream=judged),
+        Evaluator(judge, pass_threshold=pass_threshold, stream=judged),
     )
 
 
@@ -334,7 +370,8 @@ def build_services(
         engine, provider = _offline_engine(settings), OFFLINE
     else:
         judge = judge_model or chat_model
-        engine = _model_engine(settings, chat_model, judge, tools.names())
+        specs = (spec, settings.models.judge or spec)
+        engine = _model_engine(settings, (chat_model, judge), specs, tools.names())
         provider = calibration_label(spec) if spec != OFFLINE else "gemini"
     return Services(
         settings=settings,

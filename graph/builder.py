@@ -43,11 +43,11 @@ from graph.routing import (
     steps_or_confidence,
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
-from nodes.common import context_of
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
+from nodes.model_time import amodel_budget, model_budget
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -89,7 +89,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         """Run the sync body (``invoke`` / ``stream``)."""
         runtime = get_runtime(GraceContext)
         # model failures and methods become the run's notes; calls keep to the run's time
-        with recording(context_of(runtime).model_budget) as events:
+        with recording(model_budget(runtime, self.services)) as events:
             update = self.func(input, runtime, self.services)
         return with_model_notes(update, events, getattr(input, "notes", ()))
 
@@ -98,7 +98,7 @@ class Node(Runnable[Any, dict[str, Any]]):
     ) -> dict[str, Any]:
         """Await the async body (``ainvoke`` / ``astream``)."""
         runtime = get_runtime(GraceContext)
-        with recording(context_of(runtime).model_budget) as events:
+        with recording(await amodel_budget(runtime, self.services)) as events:
             update = await self.afunc(input, runtime, self.services)
         return with_model_notes(update, events, getattr(input, "notes", ()))
 

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
+from confidence.streaming import Budget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
@@ -18,6 +19,7 @@ from grace.followup import astandalone, rewrite_note, standalone
 from grace.plan_validation import validate_plan
 from grace.planning import template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
+from grace.providers.generation import ReplyLimits
 from grace.schemas import ExecutionPlan
 from grace.services import Services, ServicesSource
 from grace.state import State, new_turn
@@ -128,10 +130,18 @@ def _update(
     return update
 
 
-def _chat_model(services: Services) -> BaseChatModel | None:
-    """The chat model that answers (it also rewrites follow-ups); None offline."""
+def _rewriter(services: Services) -> tuple[BaseChatModel | None, Budget | None]:
+    """The model that rewrites follow-ups and how its call streams (None, None offline).
+
+    The model is the one that answers; its call streams within the answer's budget,
+    without the answer's stop sequences.
+    """
     model = getattr(services.reader, "model", None)
-    return model if isinstance(model, BaseChatModel) else None
+    if not isinstance(model, BaseChatModel):
+        return None, None
+    limits = getattr(services.reader, "limits", None)
+    budget = limits.budget("answer", stop=False) if isinstance(limits, ReplyLimits) else None
+    return model, budget
 
 
 def plan(
@@ -146,7 +156,7 @@ def plan(
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
     last = unanswered_message(state) is not None
-    rewritten = standalone(asked, state.messages, last, _chat_model(services))
+    rewritten = standalone(asked, state.messages, last, *_rewriter(services))
     request = plan_request(services, ctx, rewritten.question)
     outcome = services.planner.plan(request)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
@@ -161,7 +171,7 @@ async def aplan(
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
     last = unanswered_message(state) is not None
-    rewritten = await astandalone(asked, state.messages, last, _chat_model(services))
+    rewritten = await astandalone(asked, state.messages, last, *_rewriter(services))
     collections = await asyncio.to_thread(services.store.list_collections)
     request = plan_request(services, ctx, rewritten.question, collections=collections)
     outcome = await services.planner.aplan(request)

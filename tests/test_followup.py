@@ -192,3 +192,57 @@ def test_a_rewrite_whose_model_cannot_be_reached_stops_the_run() -> None:
     read = standalone("And how many cars?", transcript, True, broken)
     assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
     assert read.usage.model_calls == 1
+
+
+def test_a_rewrite_keeps_to_the_run_model_time() -> None:
+    """The rewrite call is under the run's model time (``GraceContext.model_budget``): none
+    is made once it is spent, and the rule reads the question, named in the notes."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from confidence.model_log import ModelBudget, recording, timed_out
+    from grace.followup import standalone
+    from tests.fakes import ScriptedChatModel
+
+    model = ScriptedChatModel.of(answers=[MODEL_READ])
+    transcript = [HumanMessage(FIRST), AIMessage("600 [S1]"), HumanMessage("And how many cars?")]
+    with recording(ModelBudget.start(60.0)) as events:
+        timed_out("an earlier call")  # the run's model time is spent
+        read = standalone("And how many cars?", transcript, True, model)
+    assert model.count() == 0  # no call
+    assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
+    (failure,) = events
+    assert (failure.kind, failure.role) == ("failure", "follow-up")
+    assert failure.detail.startswith("ModelBudgetSpent: no model call")
+
+
+async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
+    """Against a server that babbles slowly: the streamed rewrite is closed at the run's
+    model time (not at its own 60 s), the rule reads the question, and the run's time is
+    spent (no further call starts)."""
+    import inspect
+    import time
+
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_openai import ChatOpenAI
+
+    from confidence.model_log import ModelBudget, budget_spent, recording
+    from confidence.streaming import Budget
+    from grace.followup import astandalone, standalone
+    from tests.providers.openai_server import fake_openai
+
+    transcript = [HumanMessage(FIRST), AIMessage("600 [S1]"), HumanMessage("And how many cars?")]
+    with fake_openai({"text": "How many"}, runaway=True, token_delay=0.02) as server:
+        model = ChatOpenAI(model="local", base_url=server.base_url, api_key="sk", max_retries=0)
+        within = Budget(seconds=60.0, timeout_arg="timeout")
+        for rewrite in (standalone, astandalone):
+            started, budget = time.monotonic(), ModelBudget.start(0.5)
+            with recording(budget) as events:
+                read = rewrite("And how many cars?", transcript, True, model, within)
+                if inspect.isawaitable(read):
+                    read = await read
+                assert budget_spent()
+            assert time.monotonic() - started < 3.0
+            assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
+            assert [(e.kind, e.role) for e in events] == [("failure", "follow-up")]
+            assert events[0].detail.startswith("TimeoutError: the reply ran past 0.")
+            assert "s: stream closed; the follow-up rule read the question" in events[0].detail

@@ -15,6 +15,8 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from confidence.streaming import Budget
+
 __all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]
 
 ROLES = ("plan", "answer", "judge", "rewrite")
@@ -67,7 +69,16 @@ class ReplyLimits:
     stream: bool = True
     """Stream the reply within these limits; False: one plain call (a model whose class has
     no token cap here, e.g. Gemini, keeps its requests as they were)."""
+    timeout_arg: str | None = None
+    """The client's per-request timeout keyword (``ModelProvider.request_timeout_arg``)."""
 
     def tokens(self, role: str) -> int | None:
         """The token budget of ``role`` (``answer`` or ``rewrite``)."""
         return self.rewrite if role == "rewrite" else self.answer
+
+    def budget(self, role: str, *, stop: bool = True) -> Budget | None:
+        """How a ``role`` reply streams (None: one plain call); ``stop``: with the stops."""
+        if not self.stream:
+            return None
+        stops = self.stop if stop else ()
+        return Budget(self.tokens(role), stops, self.seconds, self.timeout_arg)

@@ -32,6 +32,7 @@ __all__ = [
     "check_reachable",
     "embeddings_model",
     "parse_spec",
+    "request_timeout_arg",
 ]
 
 OFFLINE = "offline"
@@ -67,6 +68,11 @@ class ModelProvider:
     steps down instead)."""
     retries_count_first: bool = False
     """The client's argument counts attempts, the first included (Google's SDK), not retries."""
+    request_timeout_arg: str | None = None
+    """Keyword of a call that sets that request's own timeout (the OpenAI client's
+    ``timeout``); None: the client's timeout is fixed when it is built. A run's model time
+    bounds each request through it, and against a server you name the structured calls
+    stream (they can then be stopped before the first token as well as after it)."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -87,6 +93,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         key_env="OPENAI_API_KEY",
         embeddings_class="OpenAIEmbeddings",
         retries_arg="max_retries",
+        request_timeout_arg="timeout",
     ),
     "anthropic": ModelProvider(
         package="langchain_anthropic",
@@ -117,6 +124,12 @@ def parse_spec(spec: str) -> tuple[str, str]:
             f"knows ({known})"
         )
     return provider, model.strip()
+
+
+def request_timeout_arg(spec: str) -> str | None:
+    """The per-request timeout keyword of ``spec``'s client (None: it takes none)."""
+    provider, _ = parse_spec(spec)
+    return PROVIDERS[provider].request_timeout_arg
 
 
 def _class(provider: str, name: str) -> Any:

@@ -17,14 +17,19 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from confidence.model_log import report_failure
+from confidence.structured import describe_error
 from grace.errors import ModelUnreachableError
 from grace.providers.models import PROVIDERS
 
 __all__ = [
+    "ModelCall",
     "connection_failure",
     "describe_model",
+    "model_call",
     "stop_if_unreachable",
     "unreachable_error",
 ]
@@ -96,3 +101,35 @@ def stop_if_unreachable(model: Any) -> Iterator[None]:
         if unreachable is not None:
             raise unreachable from exc
         raise
+
+
+@dataclass
+class ModelCall:
+    """What :func:`model_call` saw of the call inside it."""
+
+    failed: BaseException | None = None
+    """The failure its caller falls back from (None: the call succeeded, or raised)."""
+
+
+@contextmanager
+def model_call(model: Any, role: str, *, fallback: str | None = None) -> Iterator[ModelCall]:
+    """Around a call of ``model`` for ``role``: its failures, said once for every caller.
+
+    A connection failure stops the run (:class:`~grace.errors.ModelUnreachableError`). Any
+    other failure is reported for the run's notes
+    (:func:`~confidence.model_log.report_failure`) and then propagates — or, with a
+    ``fallback`` (what the caller uses instead, said in the report), is kept in the
+    yielded :class:`ModelCall`'s ``failed`` and the block ends.
+    """
+    call = ModelCall()
+    try:
+        with stop_if_unreachable(model):
+            yield call
+    except ModelUnreachableError:
+        raise
+    except Exception as exc:
+        detail = describe_error(exc)
+        report_failure(role, f"{detail}; {fallback}" if fallback else detail)
+        if fallback is None:
+            raise
+        call.failed = exc

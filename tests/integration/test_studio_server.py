@@ -10,24 +10,14 @@ stream. The server's process group is killed afterwards.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
-from tests.integration._postgres import free_port
-from tests.integration.conftest import ROOT
-from tests.langgraph_config import isolated_langgraph_config
+from tests.integration._langgraph_dev import Server, langgraph_dev
 
 pytestmark = pytest.mark.slow
 
@@ -37,83 +27,13 @@ CONFIRM_QUESTION = (
     "What prize is awarded for the best children's lantern at the Lantern Tide Festival?"
 )
 """A bundled sample question whose draft pauses at CONFIRM (approve allowed)."""
-READY_TIMEOUT = 90.0
-
-
-def _langgraph_cli() -> list[str]:
-    exe = Path(sys.executable).parent / "langgraph"
-    if exe.exists():
-        return [str(exe)]
-    return [sys.executable, "-m", "langgraph_cli.cli"]
-
-
-def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"langgraph dev not ready after {READY_TIMEOUT:.0f}s:\n{log.read_text()[-4000:]}")
-
-
-class Server(NamedTuple):
-    """A running ``langgraph dev``: its URL and its log file."""
-
-    url: str
-    log: Path
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``langgraph dev`` on a free port with a private data dir."""
-    tmp = tmp_path_factory.mktemp("studio")
-    port = free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("GRACE_", "LANGSMITH_", "LANGCHAIN_")) or k.startswith("GRACE_TEST_")
-    }
-    env.pop("GOOGLE_API_KEY", None)
-    env.update(
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        GRACE_DATA_DIR=str(tmp / "data"),
-        PYTHONUNBUFFERED="1",
-    )
-    log = tmp / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                *_langgraph_cli(),
-                *("dev", "--no-browser", "--no-reload", "--port", str(port)),
-                *("--config", str(isolated_langgraph_config(ROOT, tmp))),
-            ],
-            cwd=tmp,  # its .langgraph_api (store, threads) starts empty, every run
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_ready(proc, url, log)
-        yield Server(url, log)
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=15)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait(timeout=5)
+    with langgraph_dev(tmp_path_factory.mktemp("studio")) as running:
+        yield running
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ the connection end), and a model that failed is named in the notes, ``--json``
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
+from langchain_openai import ChatOpenAI
 
 from confidence import structured
 from grace.schemas import Source
@@ -45,6 +47,22 @@ def _services(offline_services: Any, base_url: str, **confidence: Any) -> Any:
         data_dir=offline_services.settings.data_dir,
         models={"chat": "openai:gemma-local", "base_url": base_url, "max_tokens": BUDGETS},
         confidence=confidence or {"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
+    )
+    return build_services(settings, store=offline_services.store)
+
+
+def slow_services(offline_services: Any, base_url: str) -> Any:
+    """Services whose answer only the run's model time of 2 s stops."""
+    models = {
+        "chat": "openai:gemma-local",
+        "base_url": base_url,
+        "max_tokens": {**BUDGETS, "answer": 4000},
+        "run_budget_seconds": 2.0,
+    }
+    settings = GraceSettings(
+        data_dir=offline_services.settings.data_dir,
+        models=models,
+        confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
     )
     return build_services(settings, store=offline_services.store)
 
@@ -140,22 +158,22 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(
 
 
 def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
-    """A judge that babbles past the request timeout: the connection is closed, not left."""
+    """A judge that babbles past its deadline: the connection is closed, not left."""
     from confidence import LLMAnswerJudge
     from confidence.model_log import recording
+    from confidence.streaming import Budget
     from grace.providers.models import chat_model
 
     babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))  # ~5 s at 1 ms a token
     with fake_openai({"AnswerVerdict": babble}, refuse_json_schema=True) as server:
         url = server.base_url
-        model = chat_model("openai:gemma-local", base_url=url, temperature=0, timeout=0.5)
+        model = chat_model("openai:gemma-local", base_url=url, temperature=0, timeout=5.0)
+        judge = LLMAnswerJudge(model, stream=Budget(seconds=0.5))
         with recording() as events:
-            judgement = LLMAnswerJudge(model).judge(QUESTION, ANSWER, ["The line opened in 1874."])
+            judgement = judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
         for _ in range(50):
             if server.streams_closed:
                 break
-            import time
-
             time.sleep(0.02)
     assert judgement.self_eval is None and "0.5 s: stream closed" in (judgement.rationale or "")
     (sent,) = server.streams_closed  # closed by the client at its deadline
@@ -203,18 +221,7 @@ def test_a_slow_server_stops_the_model_calls_at_the_run_budget(
     """
     replies = {"PlanDraft": PLAN, "AnswerVerdict": VERDICT, "text": ANSWER}
     with fake_openai(replies, runaway=True, honour_max_tokens=False, token_delay=0.02) as server:
-        models = {
-            "chat": "openai:gemma-local",
-            "base_url": server.base_url,
-            "max_tokens": {**BUDGETS, "answer": 4000},  # only the run's time stops it
-            "run_budget_seconds": 2.0,
-        }
-        settings = GraceSettings(
-            data_dir=offline_services.settings.data_dir,
-            models=models,
-            confidence={"thresholds": {"silent": 0.0, "notify": 0.0, "confirm": 0.0}},
-        )
-        cli_services(build_services(settings, store=offline_services.store))
+        cli_services(slow_services(offline_services, server.base_url))
         out = json.loads(invoke_cli("ask", QUESTION, "--json").stdout)
     assert server.kinds() == ["PlanDraft", "text"], server.kinds()  # no judge, no replan
     assert len(server.streams_closed) == 1  # the answer's, closed at the run's budget
@@ -241,19 +248,149 @@ def test_the_run_budget_defaults_to_local_servers_only() -> None:
     assert chosen.model_run_budget() == 90.0
 
 
+class LocalChat(ChatOpenAI):
+    """A client of the OpenAI API under another class name (a user's subclass)."""
+
+
 def test_a_server_that_sends_nothing_times_out_at_the_run_budget() -> None:
     """A server still reading a long prompt sends no chunk: the request times out at the
-    run's budget (not at ``models.timeout_seconds``), and the run makes no further call."""
-    from langchain_openai import ChatOpenAI
+    run's budget (not at ``models.timeout_seconds``), and the run makes no further call.
 
+    Whether a client takes a per-request timeout is the provider table's to say
+    (``request_timeout_arg``), not a class name's: a subclass of ``ChatOpenAI`` times out too.
+    """
     from confidence.model_log import ModelBudget, ModelBudgetSpent, model_time_left, recording
     from confidence.streaming import Budget, stream_within
+    from grace.providers.models import request_timeout_arg
 
     with fake_openai({"text": "one two three"}, token_delay=5.0) as server:
-        model = ChatOpenAI(model="local", base_url=server.base_url, max_retries=0)
+        model = LocalChat(model="local", base_url=server.base_url, max_retries=0)
         budget = ModelBudget.start(0.5)
+        within = Budget(seconds=60.0, timeout_arg=request_timeout_arg("openai:local"))
+        started = time.monotonic()
         with recording(budget), pytest.raises(Exception, match="timed out"):
-            stream_within(model, [("human", "hi")], Budget(seconds=60.0))
+            stream_within(model, [("human", "hi")], within)
+        assert time.monotonic() - started < 3.0  # the run's 0.5 s, not the server's 5 s
         assert budget.spent is not None and "timed out" in budget.spent
         with recording(budget), pytest.raises(ModelBudgetSpent, match="no model call"):
             model_time_left()
+
+
+def test_a_token_budget_close_is_not_reported_as_a_timeout(offline_services: Any) -> None:
+    """A judge that babbles past its token budget on a server that ignores ``max_tokens``:
+    its stream is closed at the budget and named so — not a timeout, and the run's model
+    time is not spent by it (the next call may start)."""
+    from confidence.model_log import ModelBudget, model_time_left, recording
+
+    babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))
+    with fake_openai({"AnswerVerdict": babble}, honour_max_tokens=False) as server:
+        services = _services(offline_services, server.base_url)
+        budget = ModelBudget.start(60.0)
+        with recording(budget) as events:
+            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+            assert model_time_left() is not None  # no ModelBudgetSpent
+        for _ in range(50):
+            if server.streams_closed:
+                break
+            time.sleep(0.02)
+    (sent,) = server.streams_closed  # closed at the judge's budget, not at the stream's end
+    assert BUDGETS["judge"] < sent <= BUDGETS["judge"] + 5
+    assert budget.spent is None
+    (failure,) = [e for e in events if e.kind == "failure"]
+    assert "120-token budget: stream closed" in failure.detail
+    assert "Timeout" not in failure.detail and "Timeout" not in (judgement.rationale or "")
+
+
+def test_why_a_stream_was_closed_is_a_field() -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from confidence.model_log import ModelBudget, recording
+    from confidence.streaming import Budget, stream_within
+
+    def model() -> GenericFakeChatModel:
+        return GenericFakeChatModel(messages=iter([AIMessage("a b c d e f g h i j")]))
+
+    budget = ModelBudget.start(60.0)
+    with recording(budget):
+        by_tokens = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=3))
+        whole = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=100))
+    assert (by_tokens.closed, whole.closed, whole.cut) == ("tokens", None, None)
+    assert budget.spent is None  # a token close spends no time
+    with recording(budget):
+        by_time = stream_within(model(), [HumanMessage("hi")], Budget(seconds=0.0))
+    assert by_time.closed == "time" and budget.spent is not None
+
+
+def test_a_streamed_json_schema_call_logs_no_serializer_warning(offline_services: Any) -> None:
+    """``json_schema`` through the OpenAI SDK's parsing stream helper warned on every call
+    (``PydanticSerializationUnexpectedValue`` for the parsed object); the request is the
+    same strict JSON schema, the reply validated by GRACE."""
+    import warnings
+
+    with fake_openai({"AnswerVerdict": VERDICT, "PlanDraft": PLAN}) as server:
+        services = _services(offline_services, server.base_url)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+            outcome = services.planner.plan(_plan_request(services))
+    assert [str(w.message) for w in caught] == []
+    assert judgement.self_eval == 0.9 and outcome.plan is not None
+    formats = [body["response_format"] for body in server.requests]
+    assert [f["json_schema"]["name"] for f in formats] == ["AnswerVerdict", "PlanDraft"]
+    assert all(f["type"] == "json_schema" and f["json_schema"]["strict"] for f in formats)
+    assert all(body["stream"] for body in server.requests)
+
+
+def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
+    """A server still reading the prompt sends empty chunks until the deadline closes the
+    stream: one failure, the cut — not also an "empty reply" that blames a stop sequence."""
+    from collections.abc import Iterator
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessageChunk, BaseMessage
+    from langchain_core.outputs import ChatGenerationChunk, ChatResult
+
+    from confidence.model_log import recording
+    from grace.providers.gemini.reader import NO_REPLY, LLMReader
+    from grace.providers.generation import ReplyLimits
+
+    class Silent(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "silent"
+
+        def _generate(self, messages: list[BaseMessage], *args: Any, **kw: Any) -> ChatResult:
+            raise NotImplementedError
+
+        def _stream(
+            self, messages: list[BaseMessage], *args: Any, **kw: Any
+        ) -> Iterator[ChatGenerationChunk]:
+            for _ in range(100):
+                time.sleep(0.02)
+                yield ChatGenerationChunk(message=AIMessageChunk(content=""))
+
+    limits = ReplyLimits(answer=100, stop=("\nQuestion:",), seconds=0.2)
+    with recording() as events:
+        answer = LLMReader(Silent(), limits=limits).answer(QUESTION, PASSAGES)
+    assert answer.text == NO_REPLY
+    assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
+    assert "s: stream closed" in events[0].detail
+
+
+def test_a_call_the_spent_run_time_stopped_counts_no_model_call(offline_services: Any) -> None:
+    """Usage counts the calls made: a judge, evaluator or planner that the spent run time
+    stopped made none (the smoke run's "calls" must match the requests the server saw)."""
+    from confidence.model_log import ModelBudget, recording, timed_out
+
+    with fake_openai({"PlanDraft": PLAN, "AnswerVerdict": VERDICT}) as server:
+        services = _services(offline_services, server.base_url)
+        with recording(ModelBudget.start(60.0)) as events:
+            timed_out("an earlier call")
+            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+            gate = services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["S1"])
+            outcome = services.planner.plan(_plan_request(services))
+    assert server.requests == []
+    assert (judgement.model_calls, outcome.usage.model_calls) == (0, 0)
+    assert gate.model_calls == 0
+    assert len(events) == 3 and all("ModelBudgetSpent" in e.detail for e in events)

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import report_failure
-from confidence.structured import StructuredCall, describe_error, read_structured
+from confidence.model_log import calls_made, report_failure
+from confidence.streaming import Budget
+from confidence.structured import StructuredCall, read_structured
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
-from grace.providers.reach import unreachable_error
+from grace.providers.reach import ModelCall, model_call
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
 from grace.tools.roles import ANSWER, ASK, SEARCH
 
 __all__ = ["LLMPlanner", "PlanDraft"]
+
+_TEMPLATE = "the template plan was used"
+"""What a failed plan call falls back to, as the run's notes say it."""
 
 
 class PlanDraft(BaseModel):
@@ -42,12 +47,16 @@ class LLMPlanner:
         *,
         actions: list[str],
         skip_below_complexity: float = 0.3,
+        stream: Budget | None = None,
     ) -> None:
-        """Create a planner over ``model`` that may use the registered ``actions``."""
+        """Create a planner over ``model`` that may use the registered ``actions``.
+
+        ``stream``: stream each call within this budget (None: one plain call).
+        """
         self.model = model
         self.actions = actions
         self.skip_below_complexity = skip_below_complexity
-        self._structured = StructuredCall(model, PlanDraft, role="plan")
+        self._structured = StructuredCall(model, PlanDraft, role="plan", stream=stream)
 
     def _messages(self, request: PlanRequest) -> list[Any]:
         feedback = (
@@ -79,7 +88,7 @@ class LLMPlanner:
         # A tool call, or JSON in the text (Gemini's JSON mode, models with no tool calling).
         read = read_structured(result, PlanDraft, what="planner")
         if read.value is None:
-            report_failure("plan", f"{read.error}; the template plan was used")
+            report_failure("plan", f"{read.error}; {_TEMPLATE}")
             return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {read.error}")
         draft = read.value
         plan = ExecutionPlan(
@@ -91,15 +100,16 @@ class LLMPlanner:
         )
         return PlanOutcome(plan=plan, usage=usage)
 
-    def _failed(self, exc: Exception) -> PlanOutcome:
-        """The template plan with the model's failure; an unreachable model stops the run."""
-        unreachable = unreachable_error(self.model, exc)
-        if unreachable is not None:
-            raise unreachable from exc
-        report_failure("plan", f"{describe_error(exc)}; the template plan was used")
-        return PlanOutcome(
-            plan=None, usage=TokenUsage(model_calls=1), error=f"planner model failed: {exc}"
-        )
+    def _call(self) -> AbstractContextManager[ModelCall]:
+        """Around the model call: an unreachable model stops the run, a failure is named."""
+        return model_call(self.model, "plan", fallback=_TEMPLATE)
+
+    @staticmethod
+    def _failed(call: ModelCall) -> PlanOutcome:
+        """The template plan, with the model's failure."""
+        calls = 1 if call.failed is None else calls_made(call.failed)
+        error = f"planner model failed: {call.failed}"
+        return PlanOutcome(plan=None, usage=TokenUsage(model_calls=calls), error=error)
 
     def plan(self, request: PlanRequest) -> PlanOutcome:
         """Ask the model for a plan (or return ``None`` for the template when simple).
@@ -110,18 +120,16 @@ class LLMPlanner:
         """
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
-        try:
+        result: Any = None
+        with self._call() as call:  # any model failure falls back to the template
             result = self._structured.invoke(self._messages(request))
-        except Exception as exc:  # noqa: BLE001 - any model failure falls back to the template
-            return self._failed(exc)
-        return self._outcome(request, result)
+        return self._failed(call) if call.failed else self._outcome(request, result)
 
     async def aplan(self, request: PlanRequest) -> PlanOutcome:
         """Async :meth:`plan`."""
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
-        try:
+        result: Any = None
+        with self._call() as call:
             result = await self._structured.ainvoke(self._messages(request))
-        except Exception as exc:  # noqa: BLE001
-            return self._failed(exc)
-        return self._outcome(request, result)
+        return self._failed(call) if call.failed else self._outcome(request, result)

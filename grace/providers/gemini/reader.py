@@ -7,16 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 
-from confidence.model_log import model_time_left, report_failure
-from confidence.streaming import Budget, Streamed, astream_within, stream_within
-from confidence.structured import describe_error
-from grace.errors import ModelUnreachableError
+from confidence.model_log import report_failure
+from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import ReaderAnswer, usage_from_message
 from grace.providers.generation import ReplyLimits
 from grace.providers.prompts import READER_SYSTEM, format_passages
-from grace.providers.reach import stop_if_unreachable
+from grace.providers.reach import model_call
 from grace.schemas import Source
 
 __all__ = ["INSUFFICIENT", "NO_REPLY", "LLMReader"]
@@ -25,13 +23,6 @@ INSUFFICIENT = "INSUFFICIENT_CONTEXT"
 NO_REPLY = "The model returned no answer (see the notes): this says nothing about the documents."
 """The answer when the model's reply was empty: a model failure, not an abstention."""
 _CITATION = re.compile(r"\[([SH]\d+)\]")
-
-
-def _whole(message: object) -> Streamed:
-    """A reply of one plain call, as a :class:`Streamed` that was not cut."""
-    if isinstance(message, AIMessage):
-        return Streamed(message)
-    return Streamed(AIMessage(content=str(getattr(message, "content", ""))))
 
 
 class LLMReader:
@@ -67,9 +58,10 @@ class LLMReader:
         if streamed.cut is not None:
             report_failure(role, streamed.cut)
         if not text.strip():
-            stops = ", ".join(repr(stop) for stop in self.limits.stop)
-            why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
-            report_failure(role, "the model's reply was empty" + (why if stops else ""))
+            if streamed.cut is None:  # a reply cut before its first word is named as cut
+                stops = ", ".join(repr(stop) for stop in self.limits.stop)
+                why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
+                report_failure(role, "the model's reply was empty" + (why if stops else ""))
             return ReaderAnswer(text=NO_REPLY, abstained=True, usage=usage)
         if INSUFFICIENT in text:
             return ReaderAnswer(
@@ -81,11 +73,10 @@ class LLMReader:
         cited = [c for c in dict.fromkeys(_CITATION.findall(text)) if c in known]
         return ReaderAnswer(text=text.strip(), cited=cited, usage=usage)
 
-    def _call(self, feedback: str | None) -> tuple[str, BaseChatModel, Budget]:
+    def _call(self, feedback: str | None) -> tuple[str, BaseChatModel, Budget | None]:
         role = "rewrite" if feedback else "answer"
         model = self.rewrite_model if feedback else self.model
-        limits = self.limits
-        return role, model, Budget(limits.tokens(role), limits.stop, limits.seconds)
+        return role, model, self.limits.budget(role)
 
     def answer(
         self, question: str, passages: Sequence[Source], *, feedback: str | None = None
@@ -98,18 +89,8 @@ class LLMReader:
         """
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
-        try:
-            with stop_if_unreachable(self.model):
-                if self.limits.stream:
-                    streamed = stream_within(model, messages, budget)
-                else:
-                    model_time_left()  # none left: no call (the step fails, named)
-                    streamed = _whole(model.invoke(messages))
-        except ModelUnreachableError:
-            raise
-        except Exception as exc:
-            report_failure(role, describe_error(exc))
-            raise
+        with model_call(self.model, role):
+            streamed = call_within(model, messages, budget)
         return self._parse(streamed, passages, role)
 
     async def aanswer(
@@ -118,16 +99,6 @@ class LLMReader:
         """Async :meth:`answer`."""
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
-        try:
-            with stop_if_unreachable(self.model):
-                if self.limits.stream:
-                    streamed = await astream_within(model, messages, budget)
-                else:
-                    model_time_left()
-                    streamed = _whole(await model.ainvoke(messages))
-        except ModelUnreachableError:
-            raise
-        except Exception as exc:
-            report_failure(role, describe_error(exc))
-            raise
+        with model_call(self.model, role):
+            streamed = await acall_within(model, messages, budget)
         return self._parse(streamed, passages, role)
