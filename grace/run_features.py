@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grace.answer_shape import phrase_share, quantity_swap, restates_question
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -211,6 +212,9 @@ def run_features(signals: RunSignals) -> dict[str, float]:
         "a_length": math.log1p(len(answer)),
         "a_has_number": float(bool(_NUMBER.search(answer))),
         **_new_content(q, answer),
+        "a_restates": restates_question(q, answer),
+        "a_quantity_swap": quantity_swap(q, answer),
+        "a_phrase_share": phrase_share(q, answer),
     }
     features.update(_evidence_features(q, answer, signals.passages))
     return {name: features.get(name, 0.0) for name in FEATURE_NAMES}
@@ -247,5 +251,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "ev_margin",
     "ev_not_best",
     "ev_number_role",
+    "a_restates",
+    "a_quantity_swap",
+    "a_phrase_share",
 )
 """Every feature, in the order the model's coefficients are stored."""
