@@ -1,9 +1,9 @@
 """Whether an answer sentence has the shape of an answer to its question (learned-model features).
 
 Three general properties of a question and the sentence quoted as its answer, measured as
-features for the learned confidence model (none a veto). They are not among
-:data:`grace.run_features.FEATURE_NAMES` yet: a model refitted with them ranks better but pauses
-more answerable questions (docs/confidence.md, "Answer-shape features").
+features for the learned confidence model (none a veto; they are among
+:data:`grace.run_features.FEATURE_NAMES`, figures in docs/confidence.md, "Answer-shape
+features").
 
 - :func:`restates_question` — the question asks for something (a wh-question, or a Japanese
   "…のは？" / "…は？" cleft) and the sentence names nothing the question does not: it restates

@@ -1,11 +1,13 @@
-"""The answer-shape features measured for the learned confidence model (grace/answer_shape.py),
-on hand-written English and Japanese sentences with hand-derived values."""
+"""The answer-shape features of the learned confidence model (grace/answer_shape.py), on
+hand-written English and Japanese sentences with hand-derived values."""
 
 from __future__ import annotations
 
 import pytest
 
 from grace.answer_shape import is_slot_question, phrase_share, quantity_swap, restates_question
+from grace.run_features import RunSignals, run_features
+from grace.schemas import Source
 
 
 @pytest.mark.parametrize(
@@ -75,3 +77,31 @@ def test_phrase_share_without_pairs_or_answer() -> None:
     assert phrase_share("Who is Tesla?", "Tesla was an inventor.") == 1.0  # one content word
     assert phrase_share("ビーグル号が寄港したのはどこ？", "ビーグル号が寄港している。") == 1.0
     assert phrase_share("Where were the French defeated in Canada?", "") == 0.0
+
+
+def _signals(question: str, answer: str) -> RunSignals:
+    src = Source(source_id="d#0", source="d.md", chunk_index=0, score=0.9, text=answer)
+    return RunSignals(
+        question=question,
+        passages=[src],
+        answer=f"{answer} [S1]",
+        search={"result_count": 1.0, "max_score": 0.9},
+        answer_factors={},
+        search_score=0.8,
+        answer_score=0.9,
+    )
+
+
+def test_run_features_carry_the_answer_shape() -> None:
+    question, answer = "ビーグル号が寄港したのはどこ？", "ビーグル号が寄港している。"
+    restating = run_features(_signals(question, answer))
+    assert restating["a_restates"] == 1.0 and restating["a_phrase_share"] == 1.0
+    swapped = run_features(
+        _signals(
+            "Who can propose the date be varied by up to three months?",
+            "The Presiding Officer can propose the date be varied by up to one month.",
+        )
+    )
+    assert swapped["a_quantity_swap"] == 1.0 and swapped["a_restates"] == 0.0
+    # (propos, date), (date, vari), (vari, three), (three, month): the first two kept.
+    assert swapped["a_phrase_share"] == 0.5
