@@ -326,6 +326,22 @@ def _model_origin(override: str | None) -> str:
     return "models.chat (grace.yaml)"
 
 
+def _engine(
+    settings: GraceSettings,
+    spec: str,
+    models: tuple[BaseChatModel | None, BaseChatModel | None],
+    actions: list[str],
+) -> tuple[_Engine, str]:
+    """The engine of the ``(chat, judge)`` models and its calibration label (offline: none)."""
+    chat_model, judge_model = models
+    if chat_model is None:
+        return _offline_engine(settings), OFFLINE
+    judge = judge_model or chat_model
+    specs = (spec, settings.models.judge or spec)
+    engine = _model_engine(settings, (chat_model, judge), specs, actions)
+    return engine, calibration_label(spec) if spec != OFFLINE else "gemini"
+
+
 def build_services(
     settings: GraceSettings | None = None,
     *,
@@ -366,13 +382,7 @@ def build_services(
         embeddings = _embeddings(settings, spec)
     if store is None:
         store = _open_store(settings, embeddings)
-    if chat_model is None:
-        engine, provider = _offline_engine(settings), OFFLINE
-    else:
-        judge = judge_model or chat_model
-        specs = (spec, settings.models.judge or spec)
-        engine = _model_engine(settings, (chat_model, judge), specs, tools.names())
-        provider = calibration_label(spec) if spec != OFFLINE else "gemini"
+    engine, provider = _engine(settings, spec, (chat_model, judge_model), tools.names())
     return Services(
         settings=settings,
         store=store,

@@ -55,10 +55,7 @@ def _budget_of_run(run_id: str, settings: GraceSettings) -> ModelBudget | None:
         return budget
 
 
-def model_budget(
-    runtime: Runtime[GraceContext],
-    services: ServicesSource,
-) -> ModelBudget | None:
+def model_budget(runtime: Runtime[GraceContext], services: ServicesSource) -> ModelBudget | None:
     """The model time of the run ``runtime`` belongs to (None: no limit)."""
     run_id = _run_id(runtime)
     if run_id is None:
@@ -67,11 +64,9 @@ def model_budget(
 
 
 async def amodel_budget(
-    runtime: Runtime[GraceContext],
-    services: ServicesSource,
+    runtime: Runtime[GraceContext], services: ServicesSource
 ) -> ModelBudget | None:
     """:func:`model_budget` for async nodes (the services built off the event loop)."""
-    run_id = _run_id(runtime)
-    if run_id is None:
+    if _run_id(runtime) is None:
         return context_of(runtime).model_budget
-    return _budget_of_run(run_id, (await aservices_for(runtime, services)).settings)
+    return model_budget(runtime, await aservices_for(runtime, services))
