@@ -47,7 +47,7 @@ from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
-from nodes.model_time import amodel_budget, model_budget
+from nodes.model_time import RunBudgets
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -79,9 +79,18 @@ class Node(Runnable[Any, dict[str, Any]]):
     every call: the cost the overhead benchmark measured).
     """
 
-    def __init__(self, func: _Node, afunc: _ANode, name: str, services: ServicesSource) -> None:
-        """Bind the two bodies and the graph's services."""
+    def __init__(
+        self,
+        func: _Node,
+        afunc: _ANode,
+        name: str,
+        services: ServicesSource,
+        budgets: RunBudgets | None = None,
+    ) -> None:
+        """Bind the two bodies, the graph's services and its runs' model time."""
         self.func, self.afunc, self.name, self.services = func, afunc, name, services
+        self.budgets = budgets if budgets is not None else RunBudgets()
+        """Each run's model time, shared by the graph's nodes (``nodes.model_time``)."""
 
     def invoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -89,7 +98,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         """Run the sync body (``invoke`` / ``stream``)."""
         runtime = get_runtime(GraceContext)
         # model failures and methods become the run's notes; calls keep to the run's time
-        with recording(model_budget(runtime, self.services)) as events:
+        with recording(self.budgets.get(runtime, self.services)) as events:
             update = self.func(input, runtime, self.services)
         return with_model_notes(update, events, getattr(input, "notes", ()))
 
@@ -98,7 +107,7 @@ class Node(Runnable[Any, dict[str, Any]]):
     ) -> dict[str, Any]:
         """Await the async body (``ainvoke`` / ``astream``)."""
         runtime = get_runtime(GraceContext)
-        with recording(await amodel_budget(runtime, self.services)) as events:
+        with recording(await self.budgets.aget(runtime, self.services)) as events:
             update = await self.afunc(input, runtime, self.services)
         return with_model_notes(update, events, getattr(input, "notes", ()))
 
@@ -153,6 +162,7 @@ def make_builder(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
     b.services = services
+    budgets = RunBudgets()  # one per graph: its nodes share each run's model time
     nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
         ("plan", plan, aplan, retry),
         ("execute", execute, aexecute, retry),  # one task per ready step (``Send``)
@@ -162,7 +172,7 @@ def make_builder(
         ("finalize", finalize, afinalize, None),
     ]
     for name, func, afunc, policy in nodes:
-        b.add_node(name, Node(func, afunc, name, services), retry_policy=policy)
+        b.add_node(name, Node(func, afunc, name, services, budgets), retry_policy=policy)
     # posts the draft to the chat; ``intervene`` then waits
     b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")

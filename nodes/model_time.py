@@ -24,13 +24,11 @@ from grace.services import ServicesSource
 from grace.settings import GraceSettings
 from nodes.common import aservices_for, context_of, services_for
 
-__all__ = ["amodel_budget", "model_budget"]
+__all__ = ["RunBudgets"]
 
 _KEPT_RUNS = 1024
 """Budgets of this many recent runs are kept (a run that still goes on after as many newer
 ones started gets a fresh budget: a longer run, never a wrong failure)."""
-_runs: OrderedDict[str, ModelBudget] = OrderedDict()
-_lock = threading.Lock()
 
 
 def _run_id(runtime: Runtime[GraceContext]) -> str | None:
@@ -41,32 +39,42 @@ def _run_id(runtime: Runtime[GraceContext]) -> str | None:
     return info.run_id if info is not None else None
 
 
-def _budget_of_run(run_id: str, settings: GraceSettings) -> ModelBudget | None:
-    """The budget of run ``run_id``, started by its first step."""
-    seconds = settings.model_run_budget()
-    if seconds is None:
-        return None
-    with _lock:
-        budget = _runs.get(run_id)
-        if budget is None:
-            budget = _runs[run_id] = ModelBudget.start(seconds)
-            while len(_runs) > _KEPT_RUNS:
-                _runs.popitem(last=False)
-        return budget
+class RunBudgets:
+    """The model time of each run of one graph (``graph.builder.make_builder`` makes one).
 
+    Owned by the graph, not the process: two graphs never share a run's budget.
+    """
 
-def model_budget(runtime: Runtime[GraceContext], services: ServicesSource) -> ModelBudget | None:
-    """The model time of the run ``runtime`` belongs to (None: no limit)."""
-    run_id = _run_id(runtime)
-    if run_id is None:
-        return context_of(runtime).model_budget
-    return _budget_of_run(run_id, services_for(runtime, services).settings)
+    def __init__(self, kept: int = _KEPT_RUNS) -> None:
+        """Keep the budgets of the ``kept`` most recent runs."""
+        self._kept = kept
+        self._runs: OrderedDict[str, ModelBudget] = OrderedDict()
+        self._lock = threading.Lock()
 
+    def _of_run(self, run_id: str, settings: GraceSettings) -> ModelBudget | None:
+        """The budget of run ``run_id``, started by its first step."""
+        seconds = settings.model_run_budget()
+        if seconds is None:
+            return None
+        with self._lock:
+            budget = self._runs.get(run_id)
+            if budget is None:
+                budget = self._runs[run_id] = ModelBudget.start(seconds)
+                while len(self._runs) > self._kept:
+                    self._runs.popitem(last=False)
+            return budget
 
-async def amodel_budget(
-    runtime: Runtime[GraceContext], services: ServicesSource
-) -> ModelBudget | None:
-    """:func:`model_budget` for async nodes (the services built off the event loop)."""
-    if _run_id(runtime) is None:
-        return context_of(runtime).model_budget
-    return model_budget(runtime, await aservices_for(runtime, services))
+    def get(self, runtime: Runtime[GraceContext], services: ServicesSource) -> ModelBudget | None:
+        """The model time of the run ``runtime`` belongs to (None: no limit)."""
+        run_id = _run_id(runtime)
+        if run_id is None:
+            return context_of(runtime).model_budget
+        return self._of_run(run_id, services_for(runtime, services).settings)
+
+    async def aget(
+        self, runtime: Runtime[GraceContext], services: ServicesSource
+    ) -> ModelBudget | None:
+        """:meth:`get` for async nodes (the services built off the event loop)."""
+        if _run_id(runtime) is None:
+            return context_of(runtime).model_budget
+        return self.get(runtime, await aservices_for(runtime, services))
