@@ -85,12 +85,15 @@ class Node(Runnable[Any, dict[str, Any]]):
         afunc: _ANode,
         name: str,
         services: ServicesSource,
-        budgets: RunBudgets | None = None,
+        budgets: RunBudgets,
     ) -> None:
-        """Bind the two bodies, the graph's services and its runs' model time."""
+        """Bind the two bodies, the graph's services and its runs' model time.
+
+        ``budgets`` is the graph's one table, shared by all its nodes (``nodes.model_time``):
+        a node with a table of its own would start a second budget for the same run.
+        """
         self.func, self.afunc, self.name, self.services = func, afunc, name, services
-        self.budgets = budgets if budgets is not None else RunBudgets()
-        """Each run's model time, shared by the graph's nodes (``nodes.model_time``)."""
+        self.budgets = budgets
 
     def invoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
