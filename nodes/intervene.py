@@ -209,7 +209,7 @@ def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict
         if reply.type == "edit"
         else ({"text": reply.response_text()} if reply.type == "response" else {}),
     )
-    update: dict[str, Any] = {"interventions": [record], "decision": None}
+    update: dict[str, Any] = {"interventions": [record]}
     if reply.type == "accept":
         update["review"] = "continue"
     elif reply.type == "ignore":

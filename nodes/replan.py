@@ -451,11 +451,8 @@ def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[
     return {
         "plan": plan,
         "query": choice.query,
-        "replan_request": None,
         "replans": [record],
-        "decision": None,
         "review": None,
-        "last_batch": [],
     }
 
 
