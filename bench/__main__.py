@@ -232,7 +232,10 @@ def table(result: dict[str, Any]) -> str:
                 f"{o['bare_ms_per_run']:.1f} ms / run, {o['node_executions']} nodes, "
                 f"{o['checkpointer']}; InMemorySaver {o['memory_saver']['ratio']:.2f}x: "
                 f"{o['memory_saver']['grace_ms_per_run']:.1f} vs "
-                f"{o['memory_saver']['bare_ms_per_run']:.1f} ms)",
+                f"{o['memory_saver']['bare_ms_per_run']:.1f} ms; traced: in node tasks "
+                f"{o['split']['grace']['in_nodes_ms']:.1f} ms, outside them "
+                f"{o['split']['grace']['outside_ms']:.1f} ms vs bare "
+                f"{o['split']['bare']['outside_ms']:.1f} ms)",
                 "<= 1.3x",
                 verdict(o),
             )
