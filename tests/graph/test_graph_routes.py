@@ -66,6 +66,14 @@ def test_escalate_with_a_low_confidence_request_replans_first() -> None:
     assert route_after_confidence(state) == "CONFIRM/ESCALATE"
 
 
+def test_no_decision_asks_the_person() -> None:
+    # A state with no decision (e.g. edited by hand in Studio) is never routed as silent.
+    for done in (True, False):
+        state = _state(InterventionLevel.SILENT, done=done)
+        state.decision = None
+        assert route_after_confidence(state) == "CONFIRM/ESCALATE"
+
+
 def test_router_sends_failures_to_replan_within_budget() -> None:
     state = _state(InterventionLevel.SILENT, done=False, failed=True)
     assert route_after_confidence(state) == "failed/low confidence"
