@@ -29,6 +29,7 @@ from grace.schemas import (
 __all__ = [
     "ABANDONED_TURN_NOTE",
     "InputState",
+    "InterveneInput",
     "OutputState",
     "PauseInput",
     "ReplanRequest",
@@ -165,6 +166,24 @@ class PauseInput:
     """Step ids of the batch the decision is on."""
     notes: Annotated[list[str], operator.add] = field(default_factory=list)
     """The run's notes (a model failure changes the message)."""
+
+
+@dataclass(kw_only=True)
+class InterveneInput(PauseInput):
+    """What ``intervene`` reads (its input schema).
+
+    ``pause``'s input, plus the question, the batch's scores, the person's earlier replies
+    and the run's user.
+    """
+
+    query: str = ""
+    """The question shown in the request (an ``edit`` may change it)."""
+    scores: Annotated[dict[str, ConfidenceScore], _merge] = field(default_factory=dict)
+    """Confidence scores by step id (the request shows the batch's breakdown)."""
+    human_sources: list[Source] = field(default_factory=list)
+    """The person's earlier ``response`` replies (a new one is appended)."""
+    user_id: str | None = None
+    """Whose learned thresholds the reply teaches."""
 
 
 ABANDONED_TURN_NOTE = (

@@ -32,7 +32,7 @@ from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.settings import get_settings
-from grace.state import InputState, OutputState, PauseInput, State
+from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
 from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
@@ -174,8 +174,10 @@ def make_builder(
         ("replan", replan, areplan, retry),
         ("finalize", finalize, afinalize, None),
     ]
+    inputs = {"intervene": InterveneInput}  # the nodes whose reads are their input schema
     for name, func, afunc, policy in nodes:
-        b.add_node(name, Node(func, afunc, name, services, budgets), retry_policy=policy)
+        node = Node(func, afunc, name, services, budgets)
+        b.add_node(name, node, retry_policy=policy, input_schema=inputs.get(name))
     # posts the draft to the chat; ``intervene`` then waits
     b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")

@@ -32,7 +32,7 @@ from grace.human_reply import person_source
 from grace.model_notes import model_errors
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import ServicesSource
-from grace.state import PauseInput, ReplanRequest, State
+from grace.state import InterveneInput, PauseInput, ReplanRequest
 from grace.tools.roles import is_ask
 from nodes.common import answer_step, aservices_for, services_for, validate_question
 from nodes.learning import arecord_outcome, record_outcome
@@ -43,7 +43,9 @@ _EDITABLE = ("query", "answer")
 """Action args an ``edit`` may change (``sources`` is shown, not edited)."""
 
 
-def _describe(state: State, decision: ActionDecision, batch: list[StepResult], answer: str) -> str:
+def _describe(
+    state: InterveneInput, decision: ActionDecision, batch: list[StepResult], answer: str
+) -> str:
     lines = [
         f"## GRACE needs you: {decision.level.value.upper()}",
         "",
@@ -77,7 +79,7 @@ def _describe(state: State, decision: ActionDecision, batch: list[StepResult], a
     return "\n".join(lines)
 
 
-def build_interrupt(state: State) -> GraceInterrupt:
+def build_interrupt(state: InterveneInput) -> GraceInterrupt:
     """The request shown to the person for the latest decision."""
     assert state.decision is not None and state.plan is not None
     decision = state.decision
@@ -148,7 +150,9 @@ def _ask(request: GraceInterrupt, check_question: Callable[[str], str]) -> Human
             value = interrupt(retry.model_dump(mode="json"))
 
 
-def _ask_person(state: State, max_question_chars: int) -> tuple[GraceInterrupt, HumanResponse]:
+def _ask_person(
+    state: InterveneInput, max_question_chars: int
+) -> tuple[GraceInterrupt, HumanResponse]:
     """Build the request, emit ``intervention_required`` and interrupt until a valid reply.
 
     An edited question is validated like a new ``ask`` (same ``run.max_question_chars``).
@@ -168,7 +172,7 @@ _RESOLVED = HumanResponse(type="ignore")
 
 
 def intervene(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: InterveneInput, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Ask the person and turn the reply into the next move (continue, replan or finish)."""
     services = services_for(runtime, services)
@@ -183,7 +187,7 @@ def intervene(
 
 
 async def aintervene(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: InterveneInput, runtime: Runtime[GraceContext], services: ServicesSource
 ) -> dict[str, Any]:
     """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
     services = await aservices_for(runtime, services)
@@ -198,7 +202,7 @@ async def aintervene(
     return _update(state, request, reply)
 
 
-def _update(state: State, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
+def _update(state: InterveneInput, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
     """The node's update for the person's ``reply`` to ``request``."""
     record = InterventionRecord(
         step_ids=list(state.last_batch),

@@ -6,6 +6,7 @@ a project type, checkpoints may store it.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, fields
 from typing import Annotated, get_type_hints
 
@@ -16,6 +17,7 @@ from grace.serde import STATE_TYPES, state_types
 from grace.state import (
     ABANDONED_TURN_NOTE,
     THREAD_FIELDS,
+    InterveneInput,
     PauseInput,
     State,
     StepTask,
@@ -100,3 +102,35 @@ def test_pause_reads_only_its_input_schema() -> None:
     full = _paused_state()
     narrow = PauseInput(**{f.name: getattr(full, f.name) for f in fields(PauseInput)})
     assert pause(narrow)["messages"][0].content == pause(full)["messages"][0].content
+
+
+def test_intervene_reads_only_its_input_schema() -> None:
+    """``intervene`` is given only :class:`InterveneInput`'s channels, and they are all it reads.
+
+    The request it shows and its update for every kind of reply are the same from the narrow
+    input as from the full state (a read of any other field raises ``AttributeError``). The
+    graph tests run the node itself on this input (tests/graph/test_graph_hitl.py).
+    """
+    from grace.hitl import HumanResponse
+    from graph import builder
+    from nodes.intervene import build_interrupt
+    from tests.documents.test_documents_pause import _paused_state
+
+    update_of = importlib.import_module("nodes.intervene")._update  # the node's update
+    assert builder.nodes["intervene"].input_schema is InterveneInput
+    state_hints = get_type_hints(State, include_extras=True)
+    input_hints = get_type_hints(InterveneInput, include_extras=True)
+    assert all(state_hints[name] == hint for name, hint in input_hints.items())
+    full = _paused_state()
+    narrow = InterveneInput(**{f.name: getattr(full, f.name) for f in fields(InterveneInput)})
+    request = build_interrupt(narrow)
+    assert request == build_interrupt(full)
+    replies = [
+        HumanResponse(type="accept"),
+        HumanResponse(type="ignore"),
+        HumanResponse(type="response", args="It is twelve euros."),
+        HumanResponse(type="edit", args={"query": "What do members pay?", "answer": ""}),
+        HumanResponse(type="edit", args={"query": full.query, "answer": "Twelve euros."}),
+    ]
+    for reply in replies:
+        assert update_of(narrow, request, reply) == update_of(full, request, reply), reply.type
