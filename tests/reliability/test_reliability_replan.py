@@ -342,3 +342,26 @@ def test_scripted_model_plan_is_used_for_a_full_replan(offline_services: Any) ->
     steps = update["plan"].steps
     assert [s.step_id for s in steps] == ["r1-s1", "r1-s2"]
     assert steps[0].query == "horse tram opened year" and steps[1].query == SIMPLE
+
+
+@pytest.mark.parametrize("spent", [False, True])
+def test_no_automatic_replan_once_the_model_time_is_spent(
+    offline_services: Any, spent: bool
+) -> None:
+    """ESCALATE replans first while model time is left; once it is spent a replan would only
+    call the model again, so the run asks the person straight away."""
+    from confidence.model_log import ModelBudget
+
+    budget = ModelBudget.start(3600.0)
+    if spent:
+        budget.spent = "an earlier call timed out"
+    app = make_graph(services=offline_services, checkpointer=use_grace_serializer(InMemorySaver()))
+    config = {"configurable": {"thread_id": f"spent-{spent}"}}
+    out = app.invoke(
+        {"query": "Who won the 2018 FIFA World Cup?"},
+        config,
+        context=GraceContext(model_budget=budget),
+    )
+    assert "__interrupt__" in out
+    replans = app.get_state(config).values["replans"]
+    assert [r.trigger for r in replans] == ([] if spent else ["low_confidence"])
