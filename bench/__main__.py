@@ -257,7 +257,8 @@ def table(result: dict[str, Any]) -> str:
                 f"3 concurrency ({c['threads']} ainvoke)",
                 f"{c['errors']} errors, {c['total_s']:.2f} s total, {c['runs_per_s']:.1f} runs/s "
                 f"(model {c['model_latency_s'] * 1000:.0f} ms x {c['model_calls_per_run']:.0f}"
-                f" calls; run p50 {_fmt(c['run_ms_p50'], ' ms', 0)})",
+                f" calls; run p50 {_fmt(c['run_ms_p50'], ' ms', 0)}; a bare 6-node chain with "
+                f"the same waits: {c['bare_total_s']:.2f} s)",
                 "0 errors",
                 verdict(c),
             )

@@ -353,11 +353,48 @@ async def _concurrent(
     return latencies, errors, total
 
 
+def bare_async_graph(nodes: int, waits: int, latency: float, checkpointer: Any) -> Any:
+    """A chain of ``nodes`` async nodes, the first ``waits`` of which await ``latency`` s."""
+
+    async def step(state: BareState) -> dict[str, int]:
+        return {"n": 1}
+
+    async def wait(state: BareState) -> dict[str, int]:
+        await asyncio.sleep(latency)
+        return {"n": 1}
+
+    b: StateGraph[BareState, None, BareState, BareState] = StateGraph(BareState)
+    names = [f"n{i}" for i in range(nodes)]
+    for i, name in enumerate(names):
+        b.add_node(name, wait if i < waits else step)
+    b.add_edge(START, names[0])
+    for a, c in zip(names, names[1:], strict=False):
+        b.add_edge(a, c)
+    b.add_edge(names[-1], END)
+    return b.compile(checkpointer=checkpointer)
+
+
+async def _concurrent_bare(env: Env, threads: int, waits: int, latency: float) -> float:
+    """Seconds for ``threads`` bare 6-node chains at once, on the same kind of saver."""
+    async with open_async_checkpointer("sqlite", sqlite_path=env.dir / "bare.sqlite") as cp:
+        app = bare_async_graph(6, waits, latency, cp)
+        await app.ainvoke({"n": 0}, _cfg("warmup"))
+        t0 = time.perf_counter()
+        runs = (app.ainvoke({"n": 0}, _cfg(uuid.uuid4().hex)) for _ in range(threads))
+        await asyncio.gather(*runs)
+        return time.perf_counter() - t0
+
+
 def concurrency(env: Env, threads: int = 50, model_latency: float = 0.1) -> dict[str, Any]:
-    """``threads`` runs at once through ``ainvoke`` with ``AsyncSqliteSaver``."""
+    """``threads`` runs at once through ``ainvoke`` with ``AsyncSqliteSaver``.
+
+    Beside it, the same number of bare 6-node async chains whose nodes await as many
+    ``model_latency`` waits as a GRACE run makes model calls: LangGraph's own floor here.
+    """
     model = bench_model(latency=model_latency)
     latencies, errors, total = asyncio.run(_concurrent(env, env.services(model), threads))
     calls = model.count() / (threads + 1)
+    bare = asyncio.run(_concurrent_bare(env, threads, round(calls), model_latency))
     return {
         "threads": threads,
         "checkpointer": "AsyncSqliteSaver",
@@ -367,6 +404,7 @@ def concurrency(env: Env, threads: int = 50, model_latency: float = 0.1) -> dict
         "errors": len(errors),
         "error_samples": errors[:3],
         "total_s": total,
+        "bare_total_s": bare,
         "runs_per_s": threads / total,
         "run_ms_p50": _percentile(latencies, 0.5) if latencies else None,
         "run_ms_p95": _percentile(latencies, 0.95) if latencies else None,
