@@ -196,7 +196,6 @@ def run_features(signals: RunSignals) -> dict[str, float]:
     features = {
         "search_score": signals.search_score,
         "answer_score": signals.answer_score,
-        "result_count": min(signals.search.get("result_count", 0.0), 5.0) / 5.0,
         **{f"search_{k}": float(signals.search.get(k, 0.0)) for k in _SEARCH},
         **{
             f"f_{k.replace(':', '_')}": float(signals.answer_factors.get(k, 0.0))
@@ -224,7 +223,6 @@ def run_features(signals: RunSignals) -> dict[str, float]:
 FEATURE_NAMES: tuple[str, ...] = (
     "search_score",
     "answer_score",
-    "result_count",
     *(f"search_{k}" for k in _SEARCH),
     *(f"f_{k.replace(':', '_')}" for k in _FACTORS),
     *(f"m_{k.replace(':', '_')}" for k in _FACTORS),
