@@ -7,8 +7,9 @@ named features of a run (``grace.run_features``: search statistics, reader margi
 coverage, answer checks, question and answer features, and features aimed at SQuAD 2.0's
 adversarial questions), fitted by ``grace calibrate`` on labelled runs.
 
-It is stored as **data** — feature names, standardisation, coefficients, intercept and the
-thresholds certified on runs it was not fitted on — in YAML or JSON, never as a pickle
+It is stored as **data** — feature names, standardisation, the range each feature took in
+the fitting runs, coefficients, intercept and the thresholds certified on runs it was not
+fitted on — in YAML or JSON, never as a pickle
 (loading a pickle runs code). :func:`load_model` validates a file strictly and refuses a
 malformed or hostile one with one line (:class:`LearnedModelError`).
 
@@ -79,6 +80,13 @@ class LearnedModel(BaseModel):
     """Per-feature standard deviation used to standardise (> 0)."""
     coef: list[float]
     """Coefficients on the standardised features."""
+    low: list[float] | None = None
+    """Per-feature least value in the fitting runs (with ``high``; ``None``: no range)."""
+    high: list[float] | None = None
+    """Per-feature greatest value in the fitting runs. A value outside [low, high] is clipped
+    into it before standardising: a linear model says nothing about values it never saw, and
+    a feature nearly constant in the fitting runs (a tiny ``scale``) would otherwise swamp
+    every other with one unseen value."""
     intercept: float
     thresholds: ModelThresholds
     """The decision thresholds on this model's P(correct) (SILENT certified when
@@ -104,7 +112,20 @@ class LearnedModel(BaseModel):
             raise ValueError("every scale must be > 0")
         if len(set(self.features)) != n:
             raise ValueError("feature names must be unique")
+        self._check_range(n)
         return self
+
+    def _check_range(self, n: int) -> None:
+        if (self.low is None) != (self.high is None):
+            raise ValueError("low and high go together")
+        if self.low is None or self.high is None:
+            return
+        if not (len(self.low) == len(self.high) == n):
+            raise ValueError("features, low and high must have the same length")
+        if not all(math.isfinite(v) for v in (*self.low, *self.high)):
+            raise ValueError("every number must be finite")
+        if any(lo > hi for lo, hi in zip(self.low, self.high, strict=True)):
+            raise ValueError("every low must be <= its high")
 
     def applies_to(self, provider: str) -> bool:
         """Whether this model scores runs of ``provider``'s engine."""
@@ -112,8 +133,14 @@ class LearnedModel(BaseModel):
 
 
 def predict(model: LearnedModel, features: Mapping[str, float]) -> float:
-    """P(answer correct) for one run's features (a feature it lacks counts as 0)."""
+    """P(answer correct) for one run's features (a feature it lacks counts as 0).
+
+    Each feature is first clipped into the range it took in the fitting runs, where the
+    model records one (``low`` / ``high``).
+    """
     x = np.array([float(features.get(name, 0.0)) for name in model.features])
+    if model.low is not None and model.high is not None:
+        x = np.clip(x, np.asarray(model.low), np.asarray(model.high))
     z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
     logit = float(np.dot(z, np.asarray(model.coef)) + model.intercept)
     return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))

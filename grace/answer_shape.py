@@ -25,7 +25,13 @@ import unicodedata
 
 from grace.providers.offline.word_forms import match_tokens
 
-__all__ = ["is_slot_question", "phrase_share", "quantity_swap", "restates_question"]
+__all__ = [
+    "is_slot_question",
+    "phrase_share",
+    "quantity_swap",
+    "restates_question",
+    "subject_absent",
+]
 
 _JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 _JA_WH = re.compile(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
@@ -47,6 +53,13 @@ _EN_QUANTITY = re.compile(
 )
 _JA_QUANTITY = re.compile(r"(\d+)\s*(か月|ヶ月|カ月|[\u4E00-\u9FFF])")
 _CITATION = re.compile(r"\s*\[(?:S|H)\d+\]")
+_DO_SUBJECT = re.compile(
+    r"\b(?:did|does|do)\s+(?:(?:the|a|an|its|their|his|her|this|that|these|those)\s+)?"
+    r"([^\W\d_][\w'-]*)",
+    re.I,
+)
+"""The first word of the subject of a do-support question, after its determiner: "What did
+*Toyota* rebrand …", "How does *the* **engine** work"."""
 
 
 def _plain(text: str) -> str:
@@ -118,3 +131,22 @@ def phrase_share(question: str, answer: str) -> float:
     if not pairs:
         return 1.0
     return len(pairs & set(zip(at, at[1:], strict=False))) / len(pairs)
+
+
+def subject_absent(question: str, answer: str) -> float:
+    """1.0 when the subject of an English do-support question is not named in the answer.
+
+    "What did Toyota rebrand its Forte as?" names its subject (Toyota) after "did"; the
+    answer "Mitsubishi rebranded its Forte as the Dodge D-50." states what another did. The
+    subject's first word is compared after stemming ("Davies" ~ "Davies'"). 0.0 for no
+    answer, for a Japanese question, for a question without do-support, and for a subject
+    that is only a function word ("What did it …", "What does not …").
+    """
+    q, a = _plain(question), _plain(answer)
+    if not a or _JA.search(q):
+        return 0.0
+    match = _DO_SUBJECT.search(q)
+    subject = match_tokens(match.group(1)) if match else []
+    if not subject:
+        return 0.0
+    return float(subject[0] not in set(match_tokens(a)))

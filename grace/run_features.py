@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grace.answer_shape import phrase_share, quantity_swap, restates_question
+from grace.answer_shape import phrase_share, quantity_swap, restates_question, subject_absent
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -196,7 +196,6 @@ def run_features(signals: RunSignals) -> dict[str, float]:
     features = {
         "search_score": signals.search_score,
         "answer_score": signals.answer_score,
-        "result_count": min(signals.search.get("result_count", 0.0), 5.0) / 5.0,
         **{f"search_{k}": float(signals.search.get(k, 0.0)) for k in _SEARCH},
         **{
             f"f_{k.replace(':', '_')}": float(signals.answer_factors.get(k, 0.0))
@@ -215,6 +214,7 @@ def run_features(signals: RunSignals) -> dict[str, float]:
         "a_restates": restates_question(q, answer),
         "a_quantity_swap": quantity_swap(q, answer),
         "a_phrase_share": phrase_share(q, answer),
+        "a_subject_absent": subject_absent(q, answer),
     }
     features.update(_evidence_features(q, answer, signals.passages))
     return {name: features.get(name, 0.0) for name in FEATURE_NAMES}
@@ -223,7 +223,6 @@ def run_features(signals: RunSignals) -> dict[str, float]:
 FEATURE_NAMES: tuple[str, ...] = (
     "search_score",
     "answer_score",
-    "result_count",
     *(f"search_{k}" for k in _SEARCH),
     *(f"f_{k.replace(':', '_')}" for k in _FACTORS),
     *(f"m_{k.replace(':', '_')}" for k in _FACTORS),
@@ -254,5 +253,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "a_restates",
     "a_quantity_swap",
     "a_phrase_share",
+    "a_subject_absent",
 )
 """Every feature, in the order the model's coefficients are stored."""

@@ -102,7 +102,12 @@ def article_of(question: dict[str, Any]) -> str:
     return f"out:{match.group(1)}" if match else f"out:{question['id']}"
 
 
-def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+Params = tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]
+"""A fitted model: mean, scale, coefficients, intercept, and each feature's least and
+greatest value in the fitting runs."""
+
+
+def _fit(x: np.ndarray, y: np.ndarray) -> Params:
     from sklearn.linear_model import LogisticRegression
 
     mean = x.mean(axis=0)
@@ -110,12 +115,16 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     scale[scale < 1e-9] = 1.0
     model = LogisticRegression(C=REGULARISATION, max_iter=5000)
     model.fit((x - mean) / scale, y)
-    return mean, scale, model.coef_[0], float(model.intercept_[0])
+    low = np.floor(x.min(axis=0) * 1e6) / 1e6
+    high = np.ceil(x.max(axis=0) * 1e6) / 1e6
+    return mean, scale, model.coef_[0], float(model.intercept_[0]), low, high
 
 
-def _predict(params: tuple[np.ndarray, np.ndarray, np.ndarray, float], x: np.ndarray) -> Any:
-    mean, scale, coef, intercept = params
-    return 1.0 / (1.0 + np.exp(-(((x - mean) / scale) @ coef + intercept)))
+def _predict(params: Params, x: np.ndarray) -> Any:
+    """P(correct) of ``x``'s rows, each feature clipped into its fitting range first."""
+    mean, scale, coef, intercept, low, high = params
+    z = (np.clip(x, low, high) - mean) / scale
+    return 1.0 / (1.0 + np.exp(-(z @ coef + intercept)))
 
 
 def cross_fitted(x: np.ndarray, y: np.ndarray, groups: Sequence[str], folds: int = 5) -> Any:
@@ -177,12 +186,14 @@ def fit_learned_model(
         "method": f"{chosen.method} on out-of-fold scores ({split})",
         "data": data,
     }
-    mean, scale, coef, intercept = _fit(x, y)
+    mean, scale, coef, intercept, low, high = _fit(x, y)
     model = LearnedModel(
         features=list(FEATURE_NAMES),
         mean=[round(float(v), 6) for v in mean],
         scale=[round(float(v), 6) for v in scale],
         coef=[round(float(v), 6) for v in coef],
+        low=[float(v) for v in low],
+        high=[float(v) for v in high],
         intercept=round(intercept, 6),
         thresholds=ModelThresholds(
             silent=silent,

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from grace.answer_shape import is_slot_question, phrase_share, quantity_swap, restates_question
+from grace.answer_shape import (
+    is_slot_question,
+    phrase_share,
+    quantity_swap,
+    restates_question,
+    subject_absent,
+)
 from grace.run_features import RunSignals, run_features
 from grace.schemas import Source
 
@@ -79,6 +85,26 @@ def test_phrase_share_without_pairs_or_answer() -> None:
     assert phrase_share("Where were the French defeated in Canada?", "") == 0.0
 
 
+def test_the_subject_of_a_do_support_question_must_be_named_in_the_answer() -> None:
+    asked = "What did Toyota rebrand its Forte as?"
+    # "Toyota", the subject after "did", is not in the sentence: another company did it.
+    assert subject_absent(asked, "Mitsubishi rebranded its Forte as the Dodge D-50. [S1]") == 1.0
+    assert subject_absent(asked, "Toyota rebranded its Forte as the Corolla. [S1]") == 0.0
+    # The determiner is skipped ("the" -> "engines"), and words compare after stemming.
+    engines = "What did the engines drive?"
+    assert subject_absent(engines, "The engine drove a pump.") == 0.0
+    assert subject_absent(engines, "The turbine drove a pump.") == 1.0
+    # A pronoun does not name the subject: the sentence may be about someone else.
+    assert subject_absent("Who did Davies tell about the work?", "He told him about it.") == 1.0
+
+
+def test_subject_absent_is_not_measured_without_a_named_subject() -> None:
+    assert subject_absent("Who founded the bakery?", "Smith founded it.") == 0.0  # no "did"
+    assert subject_absent("What did it cost?", "The ticket cost five pounds.") == 0.0  # pronoun
+    assert subject_absent("What did Toyota rebrand its Forte as?", "") == 0.0  # no answer
+    assert subject_absent("トヨタは何を改名したか", "三菱が改名した。") == 0.0  # Japanese
+
+
 def _signals(question: str, answer: str) -> RunSignals:
     src = Source(source_id="d#0", source="d.md", chunk_index=0, score=0.9, text=answer)
     return RunSignals(
@@ -105,3 +131,8 @@ def test_run_features_carry_the_answer_shape() -> None:
     assert swapped["a_quantity_swap"] == 1.0 and swapped["a_restates"] == 0.0
     # (propos, date), (date, vari), (vari, three), (three, month): the first two kept.
     assert swapped["a_phrase_share"] == 0.5
+    assert swapped["a_subject_absent"] == 0.0  # no do-support subject to look for
+    other = run_features(
+        _signals("What did Toyota rebrand its Forte as?", "Mitsubishi rebranded its Forte.")
+    )
+    assert other["a_subject_absent"] == 1.0

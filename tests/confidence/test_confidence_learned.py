@@ -20,6 +20,7 @@ from confidence.learned import (
 )
 from grace.run_features import FEATURE_NAMES, RunSignals, number_role_mismatch, run_features
 from grace.schemas import Source
+from graph.evaluation import learn
 from graph.evaluation.learn import article_of, cross_fitted
 
 
@@ -100,9 +101,36 @@ def test_predict_is_the_logistic_of_the_standardised_features() -> None:
     assert predict(model, {}) == pytest.approx(1 / (1 + np.exp(-(0.5 + 0.5))))
 
 
+def test_predict_clips_each_feature_into_its_fitting_range() -> None:
+    model = LearnedModel.model_validate(_model(low=[0.0, 1.0], high=[1.0, 5.0]))
+    # a = 3 is clipped to 1 and b = -1 to 1: z = 2·(1 − 0)/1 − 1·(1 − 1)/2 + 0.5 = 2.5.
+    clipped = predict(model, {"a": 3.0, "b": -1.0})
+    assert clipped == pytest.approx(1 / (1 + np.exp(-2.5)))
+    assert clipped == predict(model, {"a": 1.0, "b": 1.0})
+    # Inside the range nothing changes: z = 2·0.5 − 1·(3 − 1)/2 + 0.5 = 0.5.
+    assert predict(model, {"a": 0.5, "b": 3.0}) == pytest.approx(1 / (1 + np.exp(-0.5)))
+    unbounded = LearnedModel.model_validate(_model())
+    # Without a range: z = 2·3 − 1·(−1 − 1)/2 + 0.5 = 7.5.
+    assert predict(unbounded, {"a": 3.0, "b": -1.0}) == pytest.approx(1 / (1 + np.exp(-7.5)))
+
+
+def test_fitting_records_the_range_and_scoring_clips_to_it() -> None:
+    x = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0], [3.0, 0.8]])
+    y = np.array([False, False, True, True])
+    params = learn._fit(x, y)  # noqa: SLF001
+    assert params[4].tolist() == [0.0, 0.8] and params[5].tolist() == [3.0, 1.0]
+    # A value never seen in fitting (b = 0.2, a = 9) scores as the nearest seen one.
+    far = learn._predict(params, np.array([[9.0, 0.2]]))  # noqa: SLF001
+    edge = learn._predict(params, np.array([[3.0, 0.8]]))  # noqa: SLF001
+    assert far.tolist() == edge.tolist()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
+        (json.dumps(_model(low=[0.0, 0.0])), "go together"),
+        (json.dumps(_model(low=[0.0], high=[1.0])), "same length"),
+        (json.dumps(_model(low=[0.0, 2.0], high=[1.0, 1.0])), "low must be"),
         ('{"__class__": "os.system", "args": ["touch /tmp/pwned-grace"]}', "not a model"),
         (json.dumps(_model(scale=[0.0, 1.0])), "scale"),
         (json.dumps(_model(coef=[1.0])), "same length"),
