@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field, fields
-from typing import Annotated, get_type_hints
+from typing import Annotated, Any, get_type_hints
 
 from langgraph.types import Overwrite
 
@@ -84,6 +84,16 @@ def test_a_type_added_to_the_state_is_allow_listed() -> None:
     assert ToolResult in state_types(_Extended)
 
 
+def _node_input(builder: Any, node: str, schema: Any, full: State) -> Any:
+    """``full`` narrowed to ``node``'s input schema, after checking the node declares it and
+    each of its fields is a ``State`` channel of the same type (LangGraph shares it)."""
+    assert builder.nodes[node].input_schema is schema
+    state_hints = get_type_hints(State, include_extras=True)
+    input_hints = get_type_hints(schema, include_extras=True)
+    assert all(state_hints[name] == hint for name, hint in input_hints.items())
+    return schema(**{f.name: getattr(full, f.name) for f in fields(schema)})
+
+
 def test_pause_reads_only_its_input_schema() -> None:
     """``pause`` is given only :class:`PauseInput`'s channels, and they are all it reads.
 
@@ -95,12 +105,8 @@ def test_pause_reads_only_its_input_schema() -> None:
     from nodes.intervene import pause
     from tests.documents.test_documents_pause import _paused_state
 
-    assert builder.nodes["pause"].input_schema is PauseInput
-    state_hints = get_type_hints(State, include_extras=True)
-    input_hints = get_type_hints(PauseInput, include_extras=True)
-    assert all(state_hints[name] == hint for name, hint in input_hints.items())
     full = _paused_state()
-    narrow = PauseInput(**{f.name: getattr(full, f.name) for f in fields(PauseInput)})
+    narrow = _node_input(builder, "pause", PauseInput, full)
     assert pause(narrow)["messages"][0].content == pause(full)["messages"][0].content
 
 
@@ -117,12 +123,8 @@ def test_intervene_reads_only_its_input_schema() -> None:
     from tests.documents.test_documents_pause import _paused_state
 
     update_of = importlib.import_module("nodes.intervene")._update  # the node's update
-    assert builder.nodes["intervene"].input_schema is InterveneInput
-    state_hints = get_type_hints(State, include_extras=True)
-    input_hints = get_type_hints(InterveneInput, include_extras=True)
-    assert all(state_hints[name] == hint for name, hint in input_hints.items())
     full = _paused_state()
-    narrow = InterveneInput(**{f.name: getattr(full, f.name) for f in fields(InterveneInput)})
+    narrow = _node_input(builder, "intervene", InterveneInput, full)
     request = build_interrupt(narrow)
     assert request == build_interrupt(full)
     replies = [
