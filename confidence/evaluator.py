@@ -48,6 +48,7 @@ from confidence.judges import format_passages
 from confidence.model_log import calls_made, report_failure
 from confidence.streaming import Budget
 from confidence.structured import (
+    DEFAULT_METHODS,
     StructuredCall,
     at_temperature_zero,
     describe_error,
@@ -111,6 +112,7 @@ class Evaluator:
         force_zero_temperature: bool = True,
         max_passage_chars: int | None = 4000,
         stream: Budget | None = None,
+        methods: Sequence[str] = DEFAULT_METHODS,
     ) -> None:
         """Create an evaluator.
 
@@ -120,6 +122,7 @@ class Evaluator:
             force_zero_temperature: Copy the model with ``temperature=0.0`` if needed.
             max_passage_chars: Truncate each context passage (``None``: no limit).
             stream: Stream each call within this budget (None: one plain call).
+            methods: Structured-output methods to try, in order (the provider's).
 
         """
         if not 0.0 <= pass_threshold <= 1.0:
@@ -132,6 +135,8 @@ class Evaluator:
         """Per-passage character limit of the prompt."""
         self.stream = stream
         """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
+        self.methods = tuple(methods)
+        """Structured-output methods to try, in order."""
         self._calls: dict[type[BaseModel], StructuredCall[Any]] = {}
 
     def _structured(self, schema: type[BaseModel]) -> StructuredCall[Any]:
@@ -139,7 +144,7 @@ class Evaluator:
         call = self._calls.get(schema)
         if call is None or call.model is not self.model:
             call = self._calls[schema] = StructuredCall(
-                self.model, schema, role="judge", stream=self.stream
+                self.model, schema, role="judge", stream=self.stream, methods=self.methods
             )
         return call
 

@@ -17,6 +17,7 @@ from confidence.model_log import calls_made, report_failure
 from confidence.passages import escape_text, passage_element
 from confidence.streaming import Budget
 from confidence.structured import (
+    DEFAULT_METHODS,
     StructuredCall,
     at_temperature_zero,
     describe_error,
@@ -163,6 +164,7 @@ class LLMAnswerJudge:
         max_passage_chars: int | None = 4000,
         force_zero_temperature: bool = True,
         stream: Budget | None = None,
+        methods: Sequence[str] = DEFAULT_METHODS,
     ) -> None:
         """Create a judge.
 
@@ -171,6 +173,7 @@ class LLMAnswerJudge:
             max_passage_chars: Truncate each passage to bound the prompt (``None``: off).
             force_zero_temperature: Use a temperature-0 copy of the model if needed.
             stream: Stream each call within this budget (None: one plain call).
+            methods: Structured-output methods to try, in order (the provider's).
 
         """
         self.model = at_temperature_zero(model) if force_zero_temperature else model
@@ -179,10 +182,14 @@ class LLMAnswerJudge:
         """Per-passage character limit of the prompt."""
         self.stream = stream
         """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
+        self.methods = tuple(methods)
+        """Structured-output methods to try, in order."""
         self._structured = self._call()
 
     def _call(self) -> StructuredCall[AnswerVerdict]:
-        return StructuredCall(self.model, AnswerVerdict, role="judge", stream=self.stream)
+        return StructuredCall(
+            self.model, AnswerVerdict, role="judge", stream=self.stream, methods=self.methods
+        )
 
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:
         """Return the judge prompt: passages, question and answer as escaped data."""

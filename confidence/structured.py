@@ -19,6 +19,7 @@ from confidence.model_log import report_method
 from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
 
 __all__ = [
+    "DEFAULT_METHODS",
     "StructuredCall",
     "StructuredOutcome",
     "at_temperature_zero",
@@ -136,21 +137,15 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 """An error that names the request's format: a refusal to step down from, not a failure."""
-_STEPS: dict[str, list[str]] = {
-    "ChatOpenAI": ["json_schema", "json_mode", "function_calling", "text"],
-    "AzureChatOpenAI": ["json_schema", "json_mode", "function_calling", "text"],
-}
-"""Structured-output methods to try, in order, per chat model class; others: its default."""
+DEFAULT_METHODS: tuple[str, ...] = ("default", "text")
+"""Structured-output methods to try unless told otherwise: the class's own, then JSON in the
+reply's text. A provider names its own ladder (``grace.providers.models.ModelProvider``)."""
 _WORKING: dict[str, int] = {}
 """Per model (class, name, endpoint): the method index that works, for the process."""
 _REFUSED: dict[str, str] = {}
 """Per model: the refusal that made it step down last (said in the run's notes)."""
 _LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
 """How the notes name a method (the request's ``response_format`` type where there is one)."""
-
-
-def _methods_for(model: BaseChatModel) -> list[str]:
-    return _STEPS.get(type(model).__name__, ["default", "text"])
 
 
 def _model_key(model: BaseChatModel) -> str:
@@ -190,10 +185,14 @@ class StructuredCall(Generic[M]):
         *,
         role: str = "",
         stream: Budget | None = None,
+        methods: Sequence[str] = DEFAULT_METHODS,
     ) -> None:
         """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them).
 
         ``stream``: how a call streams and where it is closed (None: one plain call).
+        ``methods``: the structured-output methods to try, in order (the provider's ladder,
+        ``ModelProvider.structured_methods``): a refusal that names the request's format
+        steps down to the next, once per model for the process.
         """
         self.model = model
         self.schema = schema
@@ -201,7 +200,7 @@ class StructuredCall(Generic[M]):
         self.stream = stream
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
-        self._methods = _methods_for(model)
+        self._methods = list(methods) or list(DEFAULT_METHODS)
         self._key = _model_key(model)
 
     @property

@@ -42,6 +42,7 @@ from grace.providers.models import (
     check_reachable,
     parse_spec,
     request_timeout_arg,
+    structured_methods,
 )
 from grace.providers.models import chat_model as make_chat_model
 from grace.providers.models import embeddings_model as make_embeddings
@@ -223,16 +224,18 @@ def _model_engine(
     reader = LLMReader(answer, rewrite_model=rewrite, limits=limits)
     judge = with_max_tokens(judge, budgets.judge)
     judged = _structured_stream(settings, judge_spec, budgets.judge)
+    ladder = structured_methods(judge)
     planner = LLMPlanner(
         with_max_tokens(chat, budgets.plan),
         actions=actions,
         stream=_structured_stream(settings, spec, budgets.plan),
+        methods=structured_methods(chat),
     )
     return _Engine(
         planner,
         reader,
-        LLMAnswerJudge(judge, stream=judged),
-        Evaluator(judge, pass_threshold=pass_threshold, stream=judged),
+        LLMAnswerJudge(judge, stream=judged, methods=ladder),
+        Evaluator(judge, pass_threshold=pass_threshold, stream=judged, methods=ladder),
     )
 
 

@@ -16,38 +16,31 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from confidence.streaming import Budget
+from grace.providers.models import provider_of
 
 __all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]
 
 ROLES = ("plan", "answer", "judge", "rewrite")
 """The roles of a model call, each with its own ``models.max_tokens`` budget."""
 
-_TOKEN_FIELDS = {
-    "ChatOpenAI": "max_tokens",
-    "AzureChatOpenAI": "max_tokens",
-    "ChatAnthropic": "max_tokens",
-    "ChatOllama": "num_predict",
-}
-"""The field that caps a reply's tokens, per chat model class. Gemini is not in the table:
-Gemini 2.5 counts its thinking tokens in ``max_output_tokens``, so a cap sized for the
-reply empties it (``finish_reason: MAX_TOKENS``); Gemini's requests stay as they were."""
-
-
 
 def with_max_tokens(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
     """A copy of ``model`` whose replies stop at ``max_tokens`` (``model`` itself if unknown).
+
+    The field is its provider's ``ModelProvider.max_tokens_field`` (none for Gemini, and for
+    a class no provider row names: its requests stay as they were).
 
     ``langchain-openai`` sends the budget as ``max_completion_tokens``; servers of the
     OpenAI API elsewhere (llama.cpp's, LM Studio's, Ollama's) read ``max_tokens`` and ignore
     the other, so against a named ``base_url`` the request carries both, and asks for the
     usage of a streamed reply (``stream_options``; servers that cannot ignore it).
     """
-    name = type(model).__name__
-    token_field = _TOKEN_FIELDS.get(name)
+    row = provider_of(model)
+    token_field = row.max_tokens_field if row is not None else None
     if token_field is None or token_field not in type(model).model_fields:
         return model
     update: dict[str, Any] = {token_field: max_tokens}
-    if name == "ChatOpenAI" and getattr(model, "openai_api_base", None):
+    if type(model).__name__ == "ChatOpenAI" and getattr(model, "openai_api_base", None):
         extra = dict(getattr(model, "extra_body", None) or {})
         update["extra_body"] = {**extra, "max_tokens": max_tokens}
         update["stream_usage"] = True

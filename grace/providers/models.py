@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from confidence.structured import DEFAULT_METHODS
 from grace.errors import ModelSetupError, ModelUnavailableError
 
 __all__ = [
@@ -32,7 +33,9 @@ __all__ = [
     "check_reachable",
     "embeddings_model",
     "parse_spec",
+    "provider_of",
     "request_timeout_arg",
+    "structured_methods",
 ]
 
 OFFLINE = "offline"
@@ -73,6 +76,16 @@ class ModelProvider:
     ``timeout``); None: the client's timeout is fixed when it is built. A run's model time
     bounds each request through it, and against a server you name the structured calls
     stream (they can then be stopped before the first token as well as after it)."""
+    max_tokens_field: str | None = None
+    """The chat class's field that caps a reply's tokens (``models.max_tokens`` per role);
+    None: no cap is set (Gemini 2.5 counts its thinking tokens in ``max_output_tokens``, so
+    a cap sized for the reply would empty it: ``finish_reason: MAX_TOKENS``)."""
+    structured_methods: tuple[str, ...] = DEFAULT_METHODS
+    """Structured-output methods to try, in order: a refusal that names the request's
+    format steps down to the next, once per model for the process (``default``: the
+    class's own ``with_structured_output``; ``text``: JSON asked for in the reply)."""
+    other_chat_classes: tuple[str, ...] = ()
+    """Further chat classes that take this provider's requests (Azure's OpenAI client)."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -94,6 +107,9 @@ PROVIDERS: dict[str, ModelProvider] = {
         embeddings_class="OpenAIEmbeddings",
         retries_arg="max_retries",
         request_timeout_arg="timeout",
+        max_tokens_field="max_tokens",
+        structured_methods=("json_schema", "json_mode", "function_calling", "text"),
+        other_chat_classes=("AzureChatOpenAI",),
     ),
     "anthropic": ModelProvider(
         package="langchain_anthropic",
@@ -101,6 +117,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         extra="anthropic",
         key_env="ANTHROPIC_API_KEY",
         retries_arg="max_retries",
+        max_tokens_field="max_tokens",
     ),
     "ollama": ModelProvider(
         package="langchain_ollama",
@@ -109,6 +126,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         embeddings_class="OllamaEmbeddings",
         default_url="http://127.0.0.1:11434",
         start_hint="start Ollama (`ollama serve`)",
+        max_tokens_field="num_predict",
     ),
 }
 """Providers GRACE can build by name; add a row to support another."""
@@ -124,6 +142,21 @@ def parse_spec(spec: str) -> tuple[str, str]:
             f"knows ({known})"
         )
     return provider, model.strip()
+
+
+def provider_of(model: BaseChatModel) -> ModelProvider | None:
+    """The row whose chat class ``model`` is (None: a class no row names)."""
+    name = type(model).__name__
+    for row in PROVIDERS.values():
+        if name == row.chat_class or name in row.other_chat_classes:
+            return row
+    return None
+
+
+def structured_methods(model: BaseChatModel) -> tuple[str, ...]:
+    """The structured-output methods to try with ``model``, in order (its provider's)."""
+    row = provider_of(model)
+    return row.structured_methods if row is not None else DEFAULT_METHODS
 
 
 def request_timeout_arg(spec: str) -> str | None:

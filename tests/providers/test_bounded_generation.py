@@ -162,13 +162,15 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     from confidence import LLMAnswerJudge
     from confidence.model_log import recording
     from confidence.streaming import Budget
-    from grace.providers.models import chat_model
+    from grace.providers.models import chat_model, structured_methods
 
     babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))  # ~5 s at 1 ms a token
     with fake_openai({"AnswerVerdict": babble}, refuse_json_schema=True) as server:
         url = server.base_url
         model = chat_model("openai:gemma-local", base_url=url, temperature=0, timeout=5.0)
-        judge = LLMAnswerJudge(model, stream=Budget(seconds=0.5))
+        judge = LLMAnswerJudge(
+            model, stream=Budget(seconds=0.5), methods=structured_methods(model)
+        )
         with recording() as events:
             judgement = judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
         for _ in range(50):

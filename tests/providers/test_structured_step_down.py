@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from confidence import structured
 from confidence.structured import StructuredCall, read_structured
-from grace.providers.models import chat_model
+from grace.providers.models import chat_model, structured_methods
 from tests.providers.openai_server import fake_openai
 
 
@@ -28,12 +28,13 @@ def test_a_refused_json_schema_steps_down_once_and_is_remembered(monkeypatch: An
     reply = {"Verdict": {"score": 0.5, "why": "json mode"}, "text": "plain"}
     with fake_openai(reply, refuse_json_schema=True) as server:
         model = chat_model("openai:local", base_url=server.base_url, temperature=0.0, timeout=5)
-        first = StructuredCall(model, Verdict)
+        first = StructuredCall(model, Verdict, methods=structured_methods(model))
         result = read_structured(first.invoke([HumanMessage("Judge this.")]), Verdict)
         assert result.value == Verdict(score=0.5, why="json mode")
         assert first.method == "json_mode"
         assert len(server.refused) == 1  # stepped down at once, no identical retry
-        second = StructuredCall(model, Verdict)  # a new call of the same model: no refusal
+        # a new call of the same model: no refusal
+        second = StructuredCall(model, Verdict, methods=structured_methods(model))
         assert read_structured(second.invoke([HumanMessage("Again.")]), Verdict).value
         assert len(server.refused) == 1 and second.method == "json_mode"
         assert [b["response_format"]["type"] for b in server.requests] == ["json_object"] * 2
@@ -45,7 +46,7 @@ async def test_the_async_path_steps_down_too(monkeypatch: Any) -> None:
     reply = {"Verdict": {"score": 0.7, "why": "async"}, "text": "plain"}
     with fake_openai(reply, refuse_json_schema=True) as server:
         model = chat_model("openai:local", base_url=server.base_url, temperature=0.0, timeout=5)
-        call = StructuredCall(model, Verdict)
+        call = StructuredCall(model, Verdict, methods=structured_methods(model))
         result = read_structured(await call.ainvoke([HumanMessage("Judge this.")]), Verdict)
         assert result.value is not None and result.value.why == "async"
         assert len(server.refused) == 1

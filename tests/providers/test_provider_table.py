@@ -1,0 +1,51 @@
+"""A provider's request shapes live in its row of ``PROVIDERS`` and nowhere else.
+
+The structured-output ladder (``structured_methods``) and the token-cap field
+(``max_tokens_field``) of a model are read from the row of its chat class: changing the row
+changes what the planner, judge, evaluator and every role's model do; a class no row names
+gets the plain defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from confidence.structured import DEFAULT_METHODS
+from grace.providers.generation import with_max_tokens
+from grace.providers.models import PROVIDERS, chat_model, provider_of, structured_methods
+from grace.services import build_services
+from grace.settings import GraceSettings
+from tests.fakes import ScriptedChatModel
+
+
+@pytest.fixture
+def openai_model(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # built, never called
+    return chat_model("openai:local", base_url="http://127.0.0.1:9/v1", temperature=0, timeout=1)
+
+
+def test_a_model_finds_its_row_by_chat_class(openai_model: Any) -> None:
+    assert provider_of(openai_model) is PROVIDERS["openai"]
+    azure = type("AzureChatOpenAI", (ScriptedChatModel,), {})  # another class of the row
+    assert provider_of(azure.replying("x")) is PROVIDERS["openai"]
+    assert provider_of(ScriptedChatModel.replying("x")) is None
+    assert structured_methods(ScriptedChatModel.replying("x")) == DEFAULT_METHODS
+    assert structured_methods(openai_model)[0] == "json_schema"
+
+
+def test_the_engine_takes_its_ladders_and_token_caps_from_the_row(
+    openai_model: Any, offline_services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    row = replace(PROVIDERS["openai"], structured_methods=("json_mode", "text"))
+    monkeypatch.setitem(PROVIDERS, "openai", row)
+    settings = GraceSettings(data_dir=offline_services.settings.data_dir, provider="offline")
+    services = build_services(settings, chat_model=openai_model, store=offline_services.store)
+    assert services.judge.methods == ("json_mode", "text")  # type: ignore[attr-defined]
+    assert services.evaluator.methods == ("json_mode", "text")  # type: ignore[attr-defined]
+    assert services.planner._structured.method == "json_mode"  # type: ignore[attr-defined]
+    assert with_max_tokens(openai_model, 64).max_tokens == 64
+    monkeypatch.setitem(PROVIDERS, "openai", replace(row, max_tokens_field=None))
+    assert with_max_tokens(openai_model, 64) is openai_model  # no cap: requests as they were
