@@ -49,6 +49,7 @@ from confidence.model_log import calls_made, report_failure
 from confidence.streaming import Budget
 from confidence.structured import (
     DEFAULT_METHODS,
+    FormatMemory,
     StructuredCall,
     at_temperature_zero,
     describe_error,
@@ -113,6 +114,7 @@ class Evaluator:
         max_passage_chars: int | None = 4000,
         stream: Budget | None = None,
         methods: Sequence[str] = DEFAULT_METHODS,
+        memory: FormatMemory | None = None,
     ) -> None:
         """Create an evaluator.
 
@@ -123,6 +125,7 @@ class Evaluator:
             max_passage_chars: Truncate each context passage (``None``: no limit).
             stream: Stream each call within this budget (None: one plain call).
             methods: Structured-output methods to try, in order (the provider's).
+            memory: What works per model, shared with other calls (None: its own).
 
         """
         if not 0.0 <= pass_threshold <= 1.0:
@@ -137,6 +140,8 @@ class Evaluator:
         """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
         self.methods = tuple(methods)
         """Structured-output methods to try, in order."""
+        self.memory = memory if memory is not None else FormatMemory()
+        """Which method works, per model (shared by its calls, one per schema)."""
         self._calls: dict[type[BaseModel], StructuredCall[Any]] = {}
 
     def _structured(self, schema: type[BaseModel]) -> StructuredCall[Any]:
@@ -144,7 +149,8 @@ class Evaluator:
         call = self._calls.get(schema)
         if call is None or call.model is not self.model:
             call = self._calls[schema] = StructuredCall(
-                self.model, schema, role="judge", stream=self.stream, methods=self.methods
+                self.model, schema, role="judge", stream=self.stream, methods=self.methods,
+                memory=self.memory,
             )
         return call
 

@@ -18,6 +18,7 @@ from confidence.passages import escape_text, passage_element
 from confidence.streaming import Budget
 from confidence.structured import (
     DEFAULT_METHODS,
+    FormatMemory,
     StructuredCall,
     at_temperature_zero,
     describe_error,
@@ -165,6 +166,7 @@ class LLMAnswerJudge:
         force_zero_temperature: bool = True,
         stream: Budget | None = None,
         methods: Sequence[str] = DEFAULT_METHODS,
+        memory: FormatMemory | None = None,
     ) -> None:
         """Create a judge.
 
@@ -174,6 +176,7 @@ class LLMAnswerJudge:
             force_zero_temperature: Use a temperature-0 copy of the model if needed.
             stream: Stream each call within this budget (None: one plain call).
             methods: Structured-output methods to try, in order (the provider's).
+            memory: What works per model, shared with other calls (None: the judge's own).
 
         """
         self.model = at_temperature_zero(model) if force_zero_temperature else model
@@ -184,11 +187,14 @@ class LLMAnswerJudge:
         """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
         self.methods = tuple(methods)
         """Structured-output methods to try, in order."""
+        self.memory = memory if memory is not None else FormatMemory()
+        """Which method works, per model (shared with the calls it was given with)."""
         self._structured = self._call()
 
     def _call(self) -> StructuredCall[AnswerVerdict]:
         return StructuredCall(
-            self.model, AnswerVerdict, role="judge", stream=self.stream, methods=self.methods
+            self.model, AnswerVerdict, role="judge", stream=self.stream, methods=self.methods,
+            memory=self.memory,
         )
 
     def messages(self, question: str, answer: str, passages: Sequence[str]) -> list[BaseMessage]:

@@ -20,6 +20,7 @@ from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_
 
 __all__ = [
     "DEFAULT_METHODS",
+    "FormatMemory",
     "StructuredCall",
     "StructuredOutcome",
     "at_temperature_zero",
@@ -140,10 +141,23 @@ _REFUSAL = re.compile(
 DEFAULT_METHODS: tuple[str, ...] = ("default", "text")
 """Structured-output methods to try unless told otherwise: the class's own, then JSON in the
 reply's text. A provider names its own ladder (``grace.providers.models.ModelProvider``)."""
-_WORKING: dict[str, int] = {}
-"""Per model (class, name, endpoint): the method index that works, for the process."""
-_REFUSED: dict[str, str] = {}
-"""Per model: the refusal that made it step down last (said in the run's notes)."""
+
+
+class FormatMemory:
+    """Which structured-output method works, per model (class, name, endpoint).
+
+    Shared by the structured calls of one set of services (``grace.services`` gives its
+    planner, judge and evaluator one), so a format one call saw refused is not asked for
+    again by another; a :class:`StructuredCall` given none keeps its own.
+    """
+
+    def __init__(self) -> None:
+        """Start with every model at its first method."""
+        self.working: dict[str, int] = {}
+        """Per model: the index of the method that works."""
+        self.refused: dict[str, str] = {}
+        """Per model: the refusal that made it step down last (said in the run's notes)."""
+
 _LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
 """How the notes name a method (the request's ``response_format`` type where there is one)."""
 
@@ -186,13 +200,14 @@ class StructuredCall(Generic[M]):
         role: str = "",
         stream: Budget | None = None,
         methods: Sequence[str] = DEFAULT_METHODS,
+        memory: FormatMemory | None = None,
     ) -> None:
         """Prepare structured calls of ``model`` returning ``schema`` (``role`` names them).
 
         ``stream``: how a call streams and where it is closed (None: one plain call).
         ``methods``: the structured-output methods to try, in order (the provider's ladder,
         ``ModelProvider.structured_methods``): a refusal that names the request's format
-        steps down to the next, once per model for the process.
+        steps down to the next, once per model and ``memory`` (None: this call's own).
         """
         self.model = model
         self.schema = schema
@@ -201,28 +216,35 @@ class StructuredCall(Generic[M]):
         self._parts: tuple[Runnable[Any, Any], Runnable[Any, Any] | None] | None = None
         self._json_in_text = False
         self._methods = list(methods) or list(DEFAULT_METHODS)
+        self.memory = memory if memory is not None else FormatMemory()
+        """What this call and its siblings learned about the model's formats."""
         self._key = _model_key(model)
 
     @property
     def method(self) -> str:
         """The structured-output method in use (``json_schema``, ``json_mode`` … ``text``)."""
-        return "text" if self._json_in_text else self._methods[_WORKING.get(self._key, 0)]
+        return "text" if self._json_in_text else self._methods[self._index]
+
+    @property
+    def _index(self) -> int:
+        """The index of the model's working method (as far as ``memory`` knows)."""
+        return self.memory.working.get(self._key, 0)
 
     def _step_down(self, exc: BaseException) -> bool:
         """After a refusal that names the response format or tools: the next method, once."""
-        index = _WORKING.get(self._key, 0)
+        index = self._index
         if self._json_in_text or not _REFUSAL.search(str(exc)) or index + 1 >= len(self._methods):
             return False
-        _WORKING[self._key] = index + 1
+        self.memory.working[self._key] = index + 1
         refused = _LABELS.get(self._methods[index], self._methods[index])
-        _REFUSED[self._key] = f"{refused} refused: {describe_error(exc)}"
+        self.memory.refused[self._key] = f"{refused} refused: {describe_error(exc)}"
         self._parts = None
         self._json_in_text = False
         return True
 
     def _build(self) -> tuple[Runnable[Any, Any], Runnable[Any, Any] | None]:
         if self._parts is None:
-            method = self._methods[_WORKING.get(self._key, 0)]
+            method = self._methods[self._index]
             try:
                 if method == "text":
                     raise NotImplementedError(method)
@@ -292,7 +314,7 @@ class StructuredCall(Generic[M]):
 
         A refusal that names the response format (or tool calling) steps down once to the
         next method and asks again — never the identical request; what works is remembered
-        per model for the process. A model without structured output is asked for JSON in
+        per model in ``memory``. A model without structured output is asked for JSON in
         its text and, if the reply does not validate, asked once more with the error.
         """
         while True:
@@ -323,7 +345,7 @@ class StructuredCall(Generic[M]):
         """Say the method in the run's notes when it is not the model's first choice."""
         method = self.method
         if method != self._methods[0]:
-            why = _REFUSED.get(self._key, "the model has no structured output")
+            why = self.memory.refused.get(self._key, "the model has no structured output")
             report_method(self.role, f"{_LABELS.get(method, method)} ({why})")
 
     def _with_format(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:

@@ -32,6 +32,7 @@ from confidence import (
     SourceAgreementCalculator,
 )
 from confidence.streaming import Budget
+from confidence.structured import FormatMemory
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
@@ -225,17 +226,21 @@ def _model_engine(
     judge = with_max_tokens(judge, budgets.judge)
     judged = _structured_stream(settings, judge_spec, budgets.judge)
     ladder = structured_methods(judge)
+    memory = FormatMemory()  # a format refused to one role is not asked for by the others
     planner = LLMPlanner(
         with_max_tokens(chat, budgets.plan),
         actions=actions,
         stream=_structured_stream(settings, spec, budgets.plan),
         methods=structured_methods(chat),
+        memory=memory,
     )
     return _Engine(
         planner,
         reader,
-        LLMAnswerJudge(judge, stream=judged, methods=ladder),
-        Evaluator(judge, pass_threshold=pass_threshold, stream=judged, methods=ladder),
+        LLMAnswerJudge(judge, stream=judged, methods=ladder, memory=memory),
+        Evaluator(
+            judge, pass_threshold=pass_threshold, stream=judged, methods=ladder, memory=memory
+        ),
     )
 
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from langchain_openai import ChatOpenAI
 
-from confidence import structured
 from grace.schemas import Source
 from grace.services import build_services
 from grace.settings import GraceSettings
@@ -36,10 +35,9 @@ PASSAGES = [Source(source_id="S1", source="trams.md", text="The line opened in 1
 
 
 @pytest.fixture(autouse=True)
-def _fresh_methods(monkeypatch: pytest.MonkeyPatch) -> None:
+def _local_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each test's services learn the server's formats afresh (no process-wide memory).
     monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
-    monkeypatch.setattr(structured, "_WORKING", {})
-    monkeypatch.setattr(structured, "_REFUSED", {})
 
 
 def _services(offline_services: Any, base_url: str, **confidence: Any) -> Any:

@@ -46,6 +46,10 @@ def test_the_engine_takes_its_ladders_and_token_caps_from_the_row(
     assert services.judge.methods == ("json_mode", "text")  # type: ignore[attr-defined]
     assert services.evaluator.methods == ("json_mode", "text")  # type: ignore[attr-defined]
     assert services.planner._structured.method == "json_mode"  # type: ignore[attr-defined]
+    # One memory of what works per model, shared by the three (a refusal is learned once).
+    memory = services.judge.memory  # type: ignore[attr-defined]
+    assert services.evaluator.memory is memory  # type: ignore[attr-defined]
+    assert services.planner._structured.memory is memory  # type: ignore[attr-defined]
     assert with_max_tokens(openai_model, 64).max_tokens == 64
     monkeypatch.setitem(PROVIDERS, "openai", replace(row, max_tokens_field=None))
     assert with_max_tokens(openai_model, 64) is openai_model  # no cap: requests as they were

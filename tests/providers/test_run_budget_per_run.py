@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from confidence import structured
 from tests.providers.openai_server import fake_openai
 from tests.providers.test_bounded_generation import PLAN, QUESTION, VERDICT, slow_services
 
@@ -19,10 +18,9 @@ ANSWER = "The horse tram line opened on 2 August 1874 [S1]."
 
 
 @pytest.fixture(autouse=True)
-def _fresh_methods(monkeypatch: pytest.MonkeyPatch) -> None:
+def _local_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each test's services learn the server's formats afresh (no process-wide memory).
     monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
-    monkeypatch.setattr(structured, "_WORKING", {})
-    monkeypatch.setattr(structured, "_REFUSED", {})
 
 
 def _graph(offline_services: Any, base_url: str) -> Any:

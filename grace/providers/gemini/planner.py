@@ -12,7 +12,12 @@ from pydantic import BaseModel, Field
 
 from confidence.model_log import calls_made, report_failure
 from confidence.streaming import Budget
-from confidence.structured import DEFAULT_METHODS, StructuredCall, read_structured
+from confidence.structured import (
+    DEFAULT_METHODS,
+    FormatMemory,
+    StructuredCall,
+    read_structured,
+)
 from grace.planning import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
@@ -50,17 +55,19 @@ class LLMPlanner:
         skip_below_complexity: float = 0.3,
         stream: Budget | None = None,
         methods: Sequence[str] = DEFAULT_METHODS,
+        memory: FormatMemory | None = None,
     ) -> None:
         """Create a planner over ``model`` that may use the registered ``actions``.
 
         ``stream``: stream each call within this budget (None: one plain call).
-        ``methods``: structured-output methods to try, in order (the provider's).
+        ``methods``: structured-output methods to try, in order (the provider's);
+        ``memory``: which works, per model, shared with other calls (None: its own).
         """
         self.model = model
         self.actions = actions
         self.skip_below_complexity = skip_below_complexity
         self._structured = StructuredCall(
-            model, PlanDraft, role="plan", stream=stream, methods=methods
+            model, PlanDraft, role="plan", stream=stream, methods=methods, memory=memory
         )
 
     def _messages(self, request: PlanRequest) -> list[Any]:
