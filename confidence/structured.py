@@ -158,6 +158,7 @@ class FormatMemory:
         self.refused: dict[str, str] = {}
         """Per model: the refusal that made it step down last (said in the run's notes)."""
 
+
 _LABELS = {"json_mode": "json_object", "text": "JSON in the reply's text"}
 """How the notes name a method (the request's ``response_format`` type where there is one)."""
 

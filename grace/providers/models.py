@@ -82,8 +82,9 @@ class ModelProvider:
     a cap sized for the reply would empty it: ``finish_reason: MAX_TOKENS``)."""
     structured_methods: tuple[str, ...] = DEFAULT_METHODS
     """Structured-output methods to try, in order: a refusal that names the request's
-    format steps down to the next, once per model for the process (``default``: the
-    class's own ``with_structured_output``; ``text``: JSON asked for in the reply)."""
+    format steps down to the next, once per model and services (their ``FormatMemory``;
+    ``default``: the class's own ``with_structured_output``; ``text``: JSON asked for in
+    the reply)."""
     other_chat_classes: tuple[str, ...] = ()
     """Further chat classes that take this provider's requests (Azure's OpenAI client)."""
 
