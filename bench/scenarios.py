@@ -121,21 +121,26 @@ class BareState(TypedDict):
     n: Annotated[int, operator.add]
 
 
-def bare_graph(nodes: int, checkpointer: BaseCheckpointSaver[str]) -> Any:
-    """A LangGraph chain of ``nodes`` trivial nodes (each adds 1), same checkpointer."""
-
-    def step(state: BareState) -> dict[str, int]:
-        return {"n": 1}
-
+def _chain(steps: list[Any], checkpointer: Any) -> Any:
+    """A LangGraph chain of ``steps`` (node functions, in order), compiled on ``checkpointer``."""
     b: StateGraph[BareState, None, BareState, BareState] = StateGraph(BareState)
-    names = [f"n{i}" for i in range(nodes)]
-    for name in names:
+    names = [f"n{i}" for i in range(len(steps))]
+    for name, step in zip(names, steps, strict=True):
         b.add_node(name, step)
     b.add_edge(START, names[0])
     for a, c in zip(names, names[1:], strict=False):
         b.add_edge(a, c)
     b.add_edge(names[-1], END)
     return b.compile(checkpointer=checkpointer)
+
+
+def bare_graph(nodes: int, checkpointer: BaseCheckpointSaver[str]) -> Any:
+    """A LangGraph chain of ``nodes`` trivial nodes (each adds 1), same checkpointer."""
+
+    def step(state: BareState) -> dict[str, int]:
+        return {"n": 1}
+
+    return _chain([step] * nodes, checkpointer)
 
 
 def _time_runs(run: Any, runs: int, warmup: int) -> list[float]:
@@ -363,15 +368,7 @@ def bare_async_graph(nodes: int, waits: int, latency: float, checkpointer: Any) 
         await asyncio.sleep(latency)
         return {"n": 1}
 
-    b: StateGraph[BareState, None, BareState, BareState] = StateGraph(BareState)
-    names = [f"n{i}" for i in range(nodes)]
-    for i, name in enumerate(names):
-        b.add_node(name, wait if i < waits else step)
-    b.add_edge(START, names[0])
-    for a, c in zip(names, names[1:], strict=False):
-        b.add_edge(a, c)
-    b.add_edge(names[-1], END)
-    return b.compile(checkpointer=checkpointer)
+    return _chain([wait] * waits + [step] * (nodes - waits), checkpointer)
 
 
 async def _concurrent_bare(env: Env, threads: int, waits: int, latency: float) -> float:
