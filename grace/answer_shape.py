@@ -24,6 +24,7 @@ import re
 import unicodedata
 
 from grace.providers.offline.word_forms import match_tokens
+from grace.text import is_japanese, without_citations
 
 __all__ = [
     "is_slot_question",
@@ -33,7 +34,6 @@ __all__ = [
     "subject_absent",
 ]
 
-_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 _JA_WH = re.compile(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
 _JA_CLEFT = re.compile(r"は(なの|です)?(か|でしょうか)?[？?。.]?\s*$")
 """A Japanese question that ends on its topic particle asks for what the topic is: 「…のは？」."""
@@ -52,7 +52,6 @@ _EN_QUANTITY = re.compile(
     r"\s+([a-z]+)"
 )
 _JA_QUANTITY = re.compile(r"(\d+)\s*(か月|ヶ月|カ月|[\u4E00-\u9FFF])")
-_CITATION = re.compile(r"\s*\[(?:S|H)\d+\]")
 _DO_SUBJECT = re.compile(
     r"\b(?:did|does|do)\s+(?:(?:the|a|an|its|their|his|her|this|that|these|those)\s+)?"
     r"([^\W\d_][\w'-]*)",
@@ -63,13 +62,13 @@ _DO_SUBJECT = re.compile(
 
 
 def _plain(text: str) -> str:
-    return unicodedata.normalize("NFKC", _CITATION.sub("", text)).strip()
+    return unicodedata.normalize("NFKC", without_citations(text)).strip()
 
 
 def is_slot_question(question: str) -> bool:
     """Whether the question asks for a value (who / what / when …), not for yes or no."""
     q = _plain(question)
-    if _JA.search(q):
+    if is_japanese(q):
         return bool(_JA_WH.search(q) or _JA_CLEFT.search(q))
     return bool(q) and not _EN_YES_NO.match(q)
 
@@ -84,7 +83,7 @@ def restates_question(question: str, answer: str) -> float:
     comparison cannot tell that subject from the question's verb.
     """
     a, q = _plain(answer), _plain(question)
-    if not a or not _JA.search(q) or not is_slot_question(q):
+    if not a or not is_japanese(q) or not is_slot_question(q):
         return 0.0
     asked = q.lower()
     return float(all(term.lower() in asked for term in _JA_TERM.findall(a)))
@@ -124,7 +123,7 @@ def phrase_share(question: str, answer: str) -> float:
     q, a = _plain(question), _plain(answer)
     if not a:
         return 0.0
-    if _JA.search(q):
+    if is_japanese(q):
         return 1.0
     qt, at = match_tokens(q), match_tokens(a)
     pairs = set(zip(qt, qt[1:], strict=False))
@@ -143,7 +142,7 @@ def subject_absent(question: str, answer: str) -> float:
     that is only a function word ("What did it …", "What does not …").
     """
     q, a = _plain(question), _plain(answer)
-    if not a or _JA.search(q):
+    if not a or is_japanese(q):
         return 0.0
     match = _DO_SUBJECT.search(q)
     subject = match_tokens(match.group(1)) if match else []

@@ -43,6 +43,7 @@ from grace.providers.base import usage_from_message
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
 from grace.providers.reach import model_call
 from grace.schemas import TokenUsage
+from grace.text import is_japanese
 
 __all__ = [
     "Standalone",
@@ -70,7 +71,6 @@ _QUESTION_WORDS = {
     "the", "a", "an", "of", "for", "to", "in", "on", "and", "about", "also", "then",
 }
 _WORD = re.compile(r"[A-Za-z']+")
-_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 _NAME = re.compile(r"(?:\bthe\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z0-9][\w'-]*)*")
 _NAME_JA = re.compile(r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}")
 _OWN_SUBJECT = re.compile(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
@@ -78,7 +78,7 @@ _OWN_SUBJECT = re.compile(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
 
 def _names(question: str) -> list[str]:
     """Names in ``question``, longest first (not the question word that opens it)."""
-    if _JA.search(question):
+    if is_japanese(question):
         found = _NAME_JA.findall(question)
     else:
         found = [
@@ -96,7 +96,7 @@ def _has_own_name(question: str) -> bool:
 
 def leans_on_context(question: str) -> bool:
     """Whether ``question`` needs the conversation to be understood (a cheap, general test)."""
-    if _JA.search(question):
+    if is_japanese(question):
         opener = bool(_OPENERS_JA.match(question))
         return (opener or bool(_PRONOUN_JA.search(question))) and len(question) <= 30
     if _OPENERS.match(question) and not _has_own_name(question):
@@ -123,7 +123,7 @@ def contextualize(question: str, previous: Sequence[str]) -> str | None:
     subject = next((s for s in map(subject_of, reversed(previous)) if s), None)
     if subject is None:
         return None
-    if _JA.search(question):
+    if is_japanese(question):
         body = _OPENERS_JA.sub("", question).strip()
         if _PRONOUN_JA.search(body):
             return _PRONOUN_JA.sub(subject + "の" if "その" in body else subject, body, count=1)

@@ -24,7 +24,15 @@ from grace.answer_shape import phrase_share, quantity_swap, restates_question, s
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.text import answer_type, is_negated, key_terms, normalise_text, number_role_mismatch
+from grace.text import (
+    answer_type,
+    is_japanese,
+    is_negated,
+    key_terms,
+    normalise_text,
+    number_role_mismatch,
+    without_citations,
+)
 
 __all__ = [
     "FEATURE_NAMES",
@@ -33,8 +41,6 @@ __all__ = [
     "signals_of",
 ]
 
-_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
-_CITATION = re.compile(r"\s*\[(?:S|H)\d+\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _WH = {
@@ -130,7 +136,7 @@ def _wh(question: str, ja: bool) -> str:
 
 def _sentence_of(answer: str, ranked: list[Evidence]) -> tuple[Evidence | None, int]:
     """The evidence row of the answer's sentence (the reader's choice) and its rank."""
-    plain = normalise_text(_CITATION.sub("", answer)).strip()
+    plain = normalise_text(without_citations(answer)).strip()
     for i, row in enumerate(ranked):
         sentence = normalise_text(row.sentence).strip()
         if sentence and (sentence in plain or plain in sentence):
@@ -190,9 +196,9 @@ def _new_content(question: str, answer: str) -> dict[str, float]:
 def run_features(signals: RunSignals) -> dict[str, float]:
     """The run's features by name (:data:`FEATURE_NAMES`; a missing factor counts as 0)."""
     q = signals.question
-    ja = bool(_JA.search(q))
+    ja = is_japanese(q)
     wh = _wh(q, ja)
-    answer = _CITATION.sub("", signals.answer or "").strip()
+    answer = without_citations(signals.answer or "").strip()
     features = {
         "search_score": signals.search_score,
         "answer_score": signals.answer_score,

@@ -25,16 +25,33 @@ __all__ = [
     "AnswerType",
     "answer_type",
     "contrasts",
+    "is_japanese",
     "is_negated",
     "key_terms",
     "normalise_text",
     "number_role_mismatch",
     "split_sentences",
     "typed_candidates",
+    "without_citations",
 ]
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
+
+_JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
+"""A kana or kanji character."""
+_CITATION_MARK = re.compile(r"\s*\[(?:S|H)\d+\]")
+"""A citation mark of an answer, ``[S1]`` or ``[H1]``, with the space before it."""
+
+
+def is_japanese(text: str) -> bool:
+    """Whether ``text`` has a kana or kanji character (it is then read as Japanese)."""
+    return _JAPANESE.search(text) is not None
+
+
+def without_citations(text: str) -> str:
+    """``text`` without its citation marks (``[S1]``, ``[H2]``) and the spaces before them."""
+    return _CITATION_MARK.sub("", text)
 
 _ABBREVIATIONS = frozenset(
     "st mr mrs ms dr prof sr jr gen col lt capt rev hon gov sen rep mt ft no vol vs etc inc "
@@ -264,7 +281,6 @@ def contrasts(question: str, sentence: str) -> list[str]:
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _ROLE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_ROLE_JA = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 
 
 def number_role_mismatch(question: str, sentence: str) -> float:
@@ -292,7 +308,7 @@ def _neighbours(text: str, start: int, end: int) -> set[str]:
     """The word before and the word after a span (Japanese: the two characters either side)."""
     before = _ROLE_WORD.findall(text[max(0, start - 30) : start])
     after = _ROLE_WORD.findall(text[end : end + 30])
-    near = {w for w in (before[-1:] + after[:1]) if len(w) > 1 or _ROLE_JA.search(w)}
-    if _ROLE_JA.search(text[max(0, start - 2) : end + 2]):
+    near = {w for w in (before[-1:] + after[:1]) if len(w) > 1 or is_japanese(w)}
+    if is_japanese(text[max(0, start - 2) : end + 2]):
         near |= {text[max(0, start - 2) : start], text[end : end + 2]} - {""}
     return near

@@ -36,6 +36,7 @@ from grace.text import (
     AnswerType,
     answer_type,
     contrasts,
+    is_japanese,
     is_negated,
     key_terms,
     normalise_text,
@@ -57,7 +58,6 @@ RANK_WEIGHTS = {
 reported, not weighed here: as a ranking penalty (0.15) it cost calib accuracy 0.684 → 0.682,
 so only the learned confidence model weighs it (``ev_number_role``)."""
 
-_JA_RUN = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 _NUMERIC = re.compile(r"^\d[\d,.]*$")
 
 
@@ -121,7 +121,7 @@ def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
         return True
     if term.isdigit() and int(term) in _NUMBER_WORDS:
         return _NUMBER_WORDS[int(term)] in window_tokens or _NUMBER_WORDS[int(term)] in window
-    if _JA_RUN.search(term):
+    if is_japanese(term):
         grams = _bigrams(term)
         return bool(grams) and len(grams & _bigrams(window)) / len(grams) >= 0.5
     tokens = set(match_tokens(term))
