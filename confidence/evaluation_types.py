@@ -7,6 +7,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from confidence.model_log import ModelLog
+
 __all__ = [
     "DEFAULT_RUBRIC",
     "ComparisonVerdict",
@@ -222,7 +224,9 @@ class QualityEvaluator(Protocol):
     pass_threshold: float
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` with one 0–1 score."""
         ...
@@ -234,12 +238,14 @@ class QualityEvaluator(Protocol):
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` per criterion; overall = normalised weighted mean."""
         ...
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score and rank several outputs for the same question."""
         ...
@@ -251,12 +257,15 @@ class QualityEvaluator(Protocol):
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` and grade it by the rubric bands."""
         ...
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_scoring`."""
         ...
@@ -268,12 +277,14 @@ class QualityEvaluator(Protocol):
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_criteria`."""
         ...
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare`."""
         ...
@@ -285,6 +296,7 @@ class QualityEvaluator(Protocol):
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_rubric`."""
         ...

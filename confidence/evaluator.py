@@ -45,7 +45,7 @@ from confidence.evaluation_types import (
 )
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
-from confidence.model_log import calls_made, report_failure
+from confidence.model_log import ModelLog, calls_made
 from confidence.streaming import Budget
 from confidence.structured import (
     DEFAULT_METHODS,
@@ -296,7 +296,7 @@ class Evaluator:
     # execution -------------------------------------------------------------------------
 
     @staticmethod
-    def _interpret(job: _Job, result: Any) -> EvaluationResult:
+    def _interpret(job: _Job, result: Any, log: ModelLog) -> EvaluationResult:
         outcome = read_structured(result, job.schema)
         usage = {
             "input_tokens": outcome.input_tokens,
@@ -304,46 +304,52 @@ class Evaluator:
             "model_calls": 1,
         }
         if outcome.value is None:
-            report_failure("judge", outcome.error or "no verdict")
+            log.failure("judge", outcome.error or "no verdict")
             return _failure(job.kind, outcome.error or "no verdict", **usage)
         try:
             finished = job.finish(outcome.value)
         except _Malformed as exc:
-            report_failure("judge", f"malformed judge output ({exc})")
+            log.failure("judge", f"malformed judge output ({exc})")
             return _failure(job.kind, f"malformed judge output ({exc})", **usage)
         return finished.model_copy(update=usage)
 
-    def _run(self, job: _Job) -> EvaluationResult:
+    def _run(self, job: _Job, log: ModelLog | None) -> EvaluationResult:
+        log = ModelLog.of(log)
         try:
-            result = self._structured(job.schema).invoke(job.messages)
+            result = self._structured(job.schema).invoke(job.messages, log)
         except Exception as exc:  # any model failure is a failed evaluation
-            report_failure("judge", describe_error(exc))
+            log.failure("judge", describe_error(exc))
             why = f"judge call failed ({describe_error(exc)})"
             return _failure(job.kind, why, model_calls=calls_made(exc))
-        return self._interpret(job, result)
+        return self._interpret(job, result, log)
 
-    async def _arun(self, job: _Job) -> EvaluationResult:
+    async def _arun(self, job: _Job, log: ModelLog | None) -> EvaluationResult:
+        log = ModelLog.of(log)
         try:
-            result = await self._structured(job.schema).ainvoke(job.messages)
+            result = await self._structured(job.schema).ainvoke(job.messages, log)
         except Exception as exc:  # any model failure is a failed evaluation
-            report_failure("judge", describe_error(exc))
+            log.failure("judge", describe_error(exc))
             why = f"judge call failed ({describe_error(exc)})"
             return _failure(job.kind, why, model_calls=calls_made(exc))
-        return self._interpret(job, result)
+        return self._interpret(job, result, log)
 
     # public API ------------------------------------------------------------------------
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` with one 0–1 score; ``passed`` if ≥ ``pass_threshold``."""
-        return self._run(self._scoring_job(question, output, context))
+        return self._run(self._scoring_job(question, output, context), log)
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_scoring`."""
-        return await self._arun(self._scoring_job(question, output, context))
+        return await self._arun(self._scoring_job(question, output, context), log)
 
     def evaluate_criteria(
         self,
@@ -352,6 +358,7 @@ class Evaluator:
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score each criterion; overall = Σ (weightᵢ / Σ weight) · scoreᵢ.
 
@@ -359,7 +366,7 @@ class Evaluator:
             ValueError: For no criteria, repeated names or all-zero weights.
 
         """
-        return self._run(self._criteria_job(question, output, criteria, context))
+        return self._run(self._criteria_job(question, output, criteria, context), log)
 
     async def aevaluate_criteria(
         self,
@@ -368,12 +375,14 @@ class Evaluator:
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_criteria`."""
-        return await self._arun(self._criteria_job(question, output, criteria, context))
+        return await self._arun(self._criteria_job(question, output, criteria, context), log)
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score every output; ``ranking`` lists indices best first (ties: lower index).
 
@@ -384,13 +393,14 @@ class Evaluator:
             ValueError: For an empty ``outputs``.
 
         """
-        return self._run(self._comparison_job(question, outputs, context))
+        return self._run(self._comparison_job(question, outputs, context), log)
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare`."""
-        return await self._arun(self._comparison_job(question, outputs, context))
+        return await self._arun(self._comparison_job(question, outputs, context), log)
 
     def evaluate_rubric(
         self,
@@ -399,9 +409,10 @@ class Evaluator:
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` and grade it: the highest band with ``min_score ≤ score``."""
-        return self._run(self._rubric_job(question, output, bands, context))
+        return self._run(self._rubric_job(question, output, bands, context), log)
 
     async def aevaluate_rubric(
         self,
@@ -410,6 +421,7 @@ class Evaluator:
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_rubric`."""
-        return await self._arun(self._rubric_job(question, output, bands, context))
+        return await self._arun(self._rubric_job(question, output, bands, context), log)

@@ -16,6 +16,7 @@ from confidence.evaluation_types import (
     grade_for,
     normalised_weights,
 )
+from confidence.model_log import ModelLog
 from confidence.structured import describe_error
 
 __all__ = ["HeuristicEvaluator"]
@@ -80,7 +81,9 @@ class HeuristicEvaluator:
         )
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` with ``score_fn``."""
         try:
@@ -104,6 +107,7 @@ class HeuristicEvaluator:
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score each criterion; overall = normalised weighted mean.
 
@@ -137,7 +141,8 @@ class HeuristicEvaluator:
         )
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score every output with ``score_fn`` and rank them (ties: lower index first).
 
@@ -172,6 +177,7 @@ class HeuristicEvaluator:
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score ``output`` with ``score_fn`` and grade it by ``bands``."""
         ordered = _sorted_bands(bands)
@@ -183,7 +189,9 @@ class HeuristicEvaluator:
         )
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = ()
+        self, question: str, output: str, context: Sequence[str] = (),
+        *,
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_scoring` (runs inline)."""
         return self.evaluate_scoring(question, output, context)
@@ -195,12 +203,14 @@ class HeuristicEvaluator:
         criteria: Sequence[Criterion],
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_criteria` (runs inline)."""
         return self.evaluate_criteria(question, output, criteria, context=context)
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = ()
+        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare` (runs inline)."""
         return self.compare(question, outputs, context=context)
@@ -212,6 +222,7 @@ class HeuristicEvaluator:
         bands: Sequence[RubricBand] = DEFAULT_RUBRIC,
         *,
         context: Sequence[str] = (),
+        log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`evaluate_rubric` (runs inline)."""
         return self.evaluate_rubric(question, output, bands, context=context)

@@ -13,7 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import calls_made, report_failure
+from confidence.model_log import ModelLog, calls_made
 from confidence.passages import escape_text, passage_element
 from confidence.streaming import Budget
 from confidence.structured import (
@@ -65,11 +65,19 @@ class AnswerJudgement(BaseModel):
 class AnswerJudge(Protocol):
     """Anything that can judge an answer against its question and passages."""
 
-    def judge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
-        """Judge ``answer`` to ``question`` given the retrieved ``passages``."""
+    def judge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
+        """Judge ``answer`` to ``question`` given the retrieved ``passages``.
+
+        ``log`` is the graph step's :class:`~confidence.model_log.ModelLog`: a judge that
+        calls a model keeps to its model time and reports its failures there.
+        """
         ...
 
-    async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
+    async def ajudge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
         """Asynchronous :meth:`judge`."""
         ...
 
@@ -212,11 +220,11 @@ class LLMAnswerJudge:
         return self._structured
 
     @staticmethod
-    def _interpret(result: Any) -> AnswerJudgement:
+    def _interpret(result: Any, log: ModelLog) -> AnswerJudgement:
         outcome = read_structured(result, AnswerVerdict)
         tokens = (outcome.input_tokens, outcome.output_tokens)
         if outcome.value is None:
-            report_failure("judge", outcome.error or "no verdict")
+            log.failure("judge", outcome.error or "no verdict")
             return _not_measured(outcome.error or "no verdict", calls=1, tokens=tokens)
         verdict = outcome.value
         return AnswerJudgement(
@@ -228,26 +236,33 @@ class LLMAnswerJudge:
             model_calls=1,
         )
 
-    def judge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
+    def judge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
         """Judge ``answer`` with one model call; "not measured" on any failure."""
+        log = ModelLog.of(log)
         try:
-            result = self._runnable().invoke(self.messages(question, answer, passages))
+            result = self._runnable().invoke(self.messages(question, answer, passages), log)
         except Exception as exc:  # any model failure means "not measured"
-            return _call_failed(exc)
-        return self._interpret(result)
+            return _call_failed(exc, log)
+        return self._interpret(result, log)
 
-    async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
+    async def ajudge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
         """Asynchronous :meth:`judge`."""
+        log = ModelLog.of(log)
         try:
-            result = await self._runnable().ainvoke(self.messages(question, answer, passages))
+            messages = self.messages(question, answer, passages)
+            result = await self._runnable().ainvoke(messages, log)
         except Exception as exc:  # any model failure means "not measured"
-            return _call_failed(exc)
-        return self._interpret(result)
+            return _call_failed(exc, log)
+        return self._interpret(result, log)
 
 
-def _call_failed(exc: BaseException) -> AnswerJudgement:
+def _call_failed(exc: BaseException, log: ModelLog) -> AnswerJudgement:
     """A judge call that raised: "not measured", and a model failure for the run's notes."""
-    report_failure("judge", describe_error(exc))
+    log.failure("judge", describe_error(exc))
     why = f"judge call failed ({describe_error(exc)})"
     return _not_measured(why, calls=calls_made(exc), tokens=(0, 0))
 

@@ -3,34 +3,19 @@
 A model that was refused, timed out, was cut at its token budget or returned output that
 did not parse after the fallbacks is a *model failure*: the person must be told so, not
 shown a question "the documents could not answer". The code that calls the model (planner,
-reader, judge, evaluator, :class:`~confidence.structured.StructuredCall`) reports here with
-:func:`report_failure` and :func:`report_method`; whoever runs the step collects the
-reports with :func:`recording` (the graph's node driver turns them into the run's notes).
-Outside :func:`recording` a report is dropped: library callers keep their return values.
+reader, judge, evaluator, :class:`~confidence.structured.StructuredCall`) is given the
+step's :class:`ModelLog` as its ``log`` argument and reports into it; the graph's node
+turns the reports into the run's notes. Nothing here is ambient: no context variable, no
+process-wide state.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = [
-    "ModelBudget",
-    "ModelBudgetSpent",
-    "ModelEvent",
-    "budget_spent",
-    "calls_made",
-    "failures",
-    "model_time_left",
-    "recording",
-    "report_failure",
-    "report_method",
-    "timed_out",
-]
+__all__ = ["ModelBudget", "ModelBudgetSpent", "ModelEvent", "ModelLog", "calls_made"]
 
 
 @dataclass(frozen=True)
@@ -79,77 +64,63 @@ class ModelBudget:
         return self.deadline - time.monotonic()
 
 
-_events: ContextVar[list[ModelEvent] | None] = ContextVar("grace_model_events", default=None)
-_budget: ContextVar[ModelBudget | None] = ContextVar("grace_model_budget", default=None)
+@dataclass
+class ModelLog:
+    """What the model calls of one graph step did, and the run's model time they keep to.
 
-
-@contextlib.contextmanager
-def recording(budget: ModelBudget | None = None) -> Iterator[list[ModelEvent]]:
-    """Collect the reports made inside the ``with`` block (threads and tasks it starts too).
-
-    The list is shared by reference, so work handed to a thread with a copied context
-    (``contextvars.copy_context``) or to an ``asyncio`` task reports into it as well.
-    Model calls inside the block keep within ``budget`` (the run's; None: no limit).
+    The node that runs the step makes one (``graph.builder.Node``) and hands it, as the
+    ``log`` argument, down to the code that calls the model (planner, reader, judge,
+    evaluator, :class:`~confidence.structured.StructuredCall`); that code reports into it
+    and asks it how much model time is left. The node turns :attr:`events` into the run's
+    notes. A caller that passes no log gets a fresh one (:meth:`of`): no limit, and its
+    reports are dropped, so library callers keep their return values.
     """
-    events: list[ModelEvent] = []
-    token = _events.set(events)
-    budget_token = _budget.set(budget)
-    try:
-        yield events
-    finally:
-        _budget.reset(budget_token)
-        _events.reset(token)
 
+    budget: ModelBudget | None = None
+    """The run's model time (None: no limit)."""
+    events: list[ModelEvent] = field(default_factory=list)
+    """What was reported, in order."""
 
-def model_time_left() -> float | None:
-    """Seconds the next model call may take (None: no budget).
+    @staticmethod
+    def of(log: ModelLog | None) -> ModelLog:
+        """``log``, or a fresh one (no limit; its reports go nowhere) when None."""
+        return ModelLog() if log is None else log
 
-    Raises:
-        ModelBudgetSpent: the run's model time is spent, or a call timed out.
+    def time_left(self) -> float | None:
+        """Seconds the next model call may take (None: no budget).
 
-    """
-    budget = _budget.get()
-    return None if budget is None else budget.left()
+        Raises:
+            ModelBudgetSpent: the run's model time is spent, or a call timed out.
 
+        """
+        return None if self.budget is None else self.budget.left()
 
-def timed_out(detail: str) -> None:
-    """A model call timed out: the run makes no further model call."""
-    budget = _budget.get()
-    if budget is not None and budget.spent is None:
-        budget.spent = f"a model call timed out ({detail})"
+    def timed_out(self, detail: str) -> None:
+        """A model call timed out: the run makes no further model call."""
+        if self.budget is not None and self.budget.spent is None:
+            self.budget.spent = f"a model call timed out ({detail})"
 
-
-def budget_spent() -> bool:
-    """Whether the run's model time is spent (no model call may start)."""
-    budget = _budget.get()
-    if budget is None:
+    def budget_spent(self) -> bool:
+        """Whether the run's model time is spent (no model call may start)."""
+        try:
+            self.time_left()
+        except ModelBudgetSpent:
+            return True
         return False
-    try:
-        budget.left()
-    except ModelBudgetSpent:
-        return True
-    return False
+
+    def failure(self, role: str, detail: str) -> None:
+        """Report that the ``role`` call failed (refused, timed out, cut, unparsable)."""
+        self.events.append(ModelEvent("failure", role, detail))
+
+    def method(self, role: str, detail: str) -> None:
+        """Report the structured-output method the ``role`` call used, when worth saying."""
+        self.events.append(ModelEvent("method", role, detail))
+
+    def failures(self) -> list[ModelEvent]:
+        """The failures reported so far."""
+        return [event for event in self.events if event.kind == "failure"]
 
 
 def calls_made(exc: BaseException) -> int:
     """Model calls a call that failed with ``exc`` made: none when the run's time was spent."""
     return 0 if isinstance(exc, ModelBudgetSpent) else 1
-
-
-def report_failure(role: str, detail: str) -> None:
-    """Report that the ``role`` call failed (refused, timed out, cut, unparsable)."""
-    events = _events.get()
-    if events is not None:
-        events.append(ModelEvent("failure", role, detail))
-
-
-def report_method(role: str, detail: str) -> None:
-    """Report the structured-output method the ``role`` call used, when worth saying."""
-    events = _events.get()
-    if events is not None:
-        events.append(ModelEvent("method", role, detail))
-
-
-def failures() -> list[ModelEvent]:
-    """The failures reported so far inside the current :func:`recording` (none outside)."""
-    return [event for event in _events.get() or () if event.kind == "failure"]

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, message_chunk_to_message
 from langchain_core.runnables import Runnable
 
-from confidence.model_log import model_time_left, timed_out
+from confidence.model_log import ModelLog
 
 __all__ = [
     "Budget",
@@ -109,15 +109,15 @@ class Budget:
         return {"stop": list(self.stop)} if self.stop else {}
 
 
-def _seconds(budget: Budget) -> float | None:
+def _seconds(budget: Budget, log: ModelLog) -> float | None:
     """The call's seconds: its own, within the run's model time left (raises when none)."""
-    left = model_time_left()
+    left = log.time_left()
     if left is None:
         return budget.seconds
     return left if budget.seconds is None else min(budget.seconds, left)
 
 
-def _options(budget: Budget, seconds: float | None) -> dict[str, Any]:
+def _options(budget: Budget, seconds: float | None, log: ModelLog) -> dict[str, Any]:
     """The call's keyword arguments; under a run's model time, the request's timeout.
 
     A server still reading the prompt sends nothing, so closing the stream at the next
@@ -125,66 +125,74 @@ def _options(budget: Budget, seconds: float | None) -> dict[str, Any]:
     client that takes a per-request timeout, :attr:`Budget.timeout_arg`).
     """
     options = budget.options()
-    if budget.timeout_arg is not None and seconds is not None and model_time_left() is not None:
+    if budget.timeout_arg is not None and seconds is not None and log.time_left() is not None:
         options[budget.timeout_arg] = max(seconds, 0.1)
     return options
 
 
-def _note_timeout(exc: BaseException) -> None:
+def _note_timeout(exc: BaseException, log: ModelLog) -> None:
     """A request that timed out spends the run's model time."""
     if isinstance(exc, TimeoutError) or "timeout" in type(exc).__name__.lower():
-        timed_out(type(exc).__name__)
+        log.timed_out(type(exc).__name__)
 
 
-def _spend_if_late(streamed: Streamed) -> Streamed:
+def _spend_if_late(streamed: Streamed, log: ModelLog) -> Streamed:
     """A reply closed for time spends the run's model time."""
     if streamed.closed == "time":
-        timed_out(streamed.cut or "stream closed")
+        log.timed_out(streamed.cut or "stream closed")
     return streamed
 
 
 def stream_within(
-    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    budget: Budget,
+    log: ModelLog | None = None,
 ) -> Streamed:
     """Stream ``model``'s reply, closing the stream once it passes its ``budget``.
 
-    The run's model time (:func:`confidence.model_log.model_time_left`) bounds the seconds
-    too; a reply closed for time, or a request that timed out, spends it.
+    The run's model time (``log``: :meth:`confidence.model_log.ModelLog.time_left`) bounds
+    the seconds too; a reply closed for time, or a request that timed out, spends it.
     """
-    reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.stream(list(messages), **_options(budget, reply.seconds))
+    log = ModelLog.of(log)
+    reply = _Reply(budget.max_tokens, _seconds(budget, log))
+    chunks = model.stream(list(messages), **_options(budget, reply.seconds, log))
     try:
         for chunk in chunks:
             if reply.add(chunk):
                 break
     except Exception as exc:
-        _note_timeout(exc)
+        _note_timeout(exc, log)
         raise
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
             close()  # now, not when collected: the server sees the connection end
-    return _spend_if_late(reply.result())
+    return _spend_if_late(reply.result(), log)
 
 
 async def astream_within(
-    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    budget: Budget,
+    log: ModelLog | None = None,
 ) -> Streamed:
     """Asynchronous :func:`stream_within`."""
-    reply = _Reply(budget.max_tokens, _seconds(budget))
-    chunks = model.astream(list(messages), **_options(budget, reply.seconds))
+    log = ModelLog.of(log)
+    reply = _Reply(budget.max_tokens, _seconds(budget, log))
+    chunks = model.astream(list(messages), **_options(budget, reply.seconds, log))
     try:
         async for chunk in chunks:
             if reply.add(chunk):
                 break
     except Exception as exc:
-        _note_timeout(exc)
+        _note_timeout(exc, log)
         raise
     finally:
         aclose = getattr(chunks, "aclose", None)
         if aclose is not None:
             await aclose()
-    return _spend_if_late(reply.result())
+    return _spend_if_late(reply.result(), log)
 
 
 def _whole(message: object) -> Streamed:
@@ -195,24 +203,30 @@ def _whole(message: object) -> Streamed:
 
 
 def call_within(
-    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget | None
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    budget: Budget | None,
+    log: ModelLog | None = None,
 ) -> Streamed:
     """One model call: streamed within ``budget``, or (None) one plain call.
 
-    Either way no call starts once the run's model time is spent
+    Either way no call starts once the run's model time (``log``) is spent
     (:class:`~confidence.model_log.ModelBudgetSpent`).
     """
     if budget is None:
-        model_time_left()  # none left: no call
+        ModelLog.of(log).time_left()  # none left: no call
         return _whole(model.invoke(list(messages)))
-    return stream_within(model, messages, budget)
+    return stream_within(model, messages, budget, log)
 
 
 async def acall_within(
-    model: Runnable[Any, Any], messages: Sequence[BaseMessage], budget: Budget | None
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    budget: Budget | None,
+    log: ModelLog | None = None,
 ) -> Streamed:
     """Asynchronous :func:`call_within`."""
     if budget is None:
-        model_time_left()
+        ModelLog.of(log).time_left()
         return _whole(await model.ainvoke(list(messages)))
-    return await astream_within(model, messages, budget)
+    return await astream_within(model, messages, budget, log)

@@ -15,7 +15,7 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
-from confidence.model_log import report_method
+from confidence.model_log import ModelLog
 from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
 
 __all__ = [
@@ -310,44 +310,48 @@ class StructuredCall(Generic[M]):
     def _as_result(raw: Any) -> dict[str, Any]:
         return {"raw": raw, "parsed": None, "parsing_error": None}  # read_structured parses
 
-    def invoke(self, messages: Sequence[BaseMessage]) -> Any:
+    def invoke(self, messages: Sequence[BaseMessage], log: ModelLog | None = None) -> Any:
         """One model call; the ``include_raw=True`` dict (model exceptions propagate).
 
         A refusal that names the response format (or tool calling) steps down once to the
         next method and asks again — never the identical request; what works is remembered
         per model in ``memory``. A model without structured output is asked for JSON in
         its text and, if the reply does not validate, asked once more with the error.
+        ``log`` is the step's :class:`~confidence.model_log.ModelLog`: the call keeps to its
+        model time, and a method other than the model's first choice is reported into it.
         """
+        log = ModelLog.of(log)
         while True:
             try:
-                result = self._invoke_once(messages)
+                result = self._invoke_once(messages, log)
             except Exception as exc:
                 if self._step_down(exc):
                     continue
-                self._report_method()  # the method the failed call used is said too
+                self._report_method(log)  # the method the failed call used is said too
                 raise
-            self._report_method()
+            self._report_method(log)
             return result
 
-    async def ainvoke(self, messages: Sequence[BaseMessage]) -> Any:
+    async def ainvoke(self, messages: Sequence[BaseMessage], log: ModelLog | None = None) -> Any:
         """Asynchronous :meth:`invoke` (the parser is CPU only: it runs inline)."""
+        log = ModelLog.of(log)
         while True:
             try:
-                result = await self._ainvoke_once(messages)
+                result = await self._ainvoke_once(messages, log)
             except Exception as exc:
                 if self._step_down(exc):
                     continue
-                self._report_method()  # the method the failed call used is said too
+                self._report_method(log)  # the method the failed call used is said too
                 raise
-            self._report_method()
+            self._report_method(log)
             return result
 
-    def _report_method(self) -> None:
+    def _report_method(self, log: ModelLog) -> None:
         """Say the method in the run's notes when it is not the model's first choice."""
         method = self.method
         if method != self._methods[0]:
             why = self.memory.refused.get(self._key, "the model has no structured output")
-            report_method(self.role, f"{_LABELS.get(method, method)} ({why})")
+            log.method(self.role, f"{_LABELS.get(method, method)} ({why})")
 
     def _with_format(self, messages: Sequence[BaseMessage]) -> list[BaseMessage]:
         """JSON mode carries no schema: the prompt says what object to return."""
@@ -364,38 +368,42 @@ class StructuredCall(Generic[M]):
             raise ReplyCut(streamed.cut)
         return streamed.message
 
-    def _reply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+    def _reply(
+        self, call: Runnable[Any, Any], messages: Sequence[BaseMessage], log: ModelLog
+    ) -> Any:
         """The model's reply: streamed within :attr:`stream`, else one plain call."""
-        return self._message(call_within(call, messages, self.stream))
+        return self._message(call_within(call, messages, self.stream, log))
 
-    async def _areply(self, call: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+    async def _areply(
+        self, call: Runnable[Any, Any], messages: Sequence[BaseMessage], log: ModelLog
+    ) -> Any:
         """Asynchronous :meth:`_reply`."""
-        return self._message(await acall_within(call, messages, self.stream))
+        return self._message(await acall_within(call, messages, self.stream, log))
 
-    def _invoke_once(self, messages: Sequence[BaseMessage]) -> Any:
+    def _invoke_once(self, messages: Sequence[BaseMessage], log: ModelLog) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
-            result = self._as_result(self._reply(call, asked))
+            result = self._as_result(self._reply(call, asked, log))
             error = read_structured(result, self.schema).error
             if error is None:
                 return result
             repair = self._repair_prompt(asked, result["raw"], error)
-            return self._as_result(self._reply(call, repair))
+            return self._as_result(self._reply(call, repair, log))
         if parser is None:
             return call.invoke(self._with_format(messages))
-        return self._parse(parser, self._reply(call, self._with_format(messages)))
+        return self._parse(parser, self._reply(call, self._with_format(messages), log))
 
-    async def _ainvoke_once(self, messages: Sequence[BaseMessage]) -> Any:
+    async def _ainvoke_once(self, messages: Sequence[BaseMessage], log: ModelLog) -> Any:
         call, parser = self._build()
         if self._json_in_text:
             asked = self._json_prompt(messages)
-            result = self._as_result(await self._areply(call, asked))
+            result = self._as_result(await self._areply(call, asked, log))
             error = read_structured(result, self.schema).error
             if error is None:
                 return result
             repair = self._repair_prompt(asked, result["raw"], error)
-            return self._as_result(await self._areply(call, repair))
+            return self._as_result(await self._areply(call, repair, log))
         if parser is None:
             return await call.ainvoke(self._with_format(messages))
-        return self._parse(parser, await self._areply(call, self._with_format(messages)))
+        return self._parse(parser, await self._areply(call, self._with_format(messages), log))

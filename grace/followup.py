@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from confidence.model_log import ModelLog
 from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import usage_from_message
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
@@ -253,12 +254,14 @@ def standalone(
     current_is_last: bool,
     model: Any = None,
     budget: Budget | None = None,
+    log: ModelLog | None = None,
 ) -> Standalone:
     """The standalone form of this turn's ``question`` (``messages``: the transcript).
 
     Offline (``model`` None) the rule rewrites; with a chat model, one call when the rule
     says the question needs the conversation, none otherwise — streamed within ``budget``
-    (None: one plain call), and within the run's model time either way.
+    (None: one plain call), and within the run's model time (``log``, the graph step's
+    :class:`~confidence.model_log.ModelLog`) either way; a failure is reported there.
 
     Raises:
         ModelUnreachableError: the model could not be connected to.
@@ -268,8 +271,9 @@ def standalone(
     if isinstance(turn, Standalone):
         return turn
     reply: Any = None
-    with model_call(model, _ROLE, fallback=_FALLBACK):
-        reply = _reply(call_within(model, _model_messages(question, turn.history), budget))
+    with model_call(model, _ROLE, log, fallback=_FALLBACK):
+        asked = _model_messages(question, turn.history)
+        reply = _reply(call_within(model, asked, budget, log))
     return _read(reply, question, turn.rule)
 
 
@@ -279,13 +283,14 @@ async def astandalone(
     current_is_last: bool,
     model: Any = None,
     budget: Budget | None = None,
+    log: ModelLog | None = None,
 ) -> Standalone:
     """Async :func:`standalone` (the model call awaited)."""
     turn = _start(question, messages, current_is_last, model)
     if isinstance(turn, Standalone):
         return turn
     reply: Any = None
-    with model_call(model, _ROLE, fallback=_FALLBACK):
+    with model_call(model, _ROLE, log, fallback=_FALLBACK):
         asked = _model_messages(question, turn.history)
-        reply = _reply(await acall_within(model, asked, budget))
+        reply = _reply(await acall_within(model, asked, budget, log))
     return _read(reply, question, turn.rule)

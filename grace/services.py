@@ -31,6 +31,7 @@ from confidence import (
     ScoringFn,
     SourceAgreementCalculator,
 )
+from confidence.model_log import ModelLog
 from confidence.streaming import Budget
 from confidence.structured import FormatMemory
 from grace.context import GraceContext
@@ -95,13 +96,14 @@ class Services:
     model: str = ""
     """The chat model spec these services were built for (``""``: the settings' own)."""
 
-    def tool_env(self, context: GraceContext) -> ToolEnv:
-        """The tool environment for a run with ``context``."""
+    def tool_env(self, context: GraceContext, log: ModelLog | None = None) -> ToolEnv:
+        """The tool environment for a run with ``context`` (``log``: the step's model log)."""
         return ToolEnv(
             store=self.store,
             reader=self.reader,
             default_collection=context.collection or self.settings.retrieval.collection,
             top_k=context.top_k or self.settings.retrieval.top_k,
+            log=log,
         )
 
     # Not init fields: a copy (``dataclasses.replace``) starts with variants of its own.

@@ -24,7 +24,7 @@ from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import Checkpointer, RetryPolicy
 
 from confidence import Factor, InterventionLevel
-from confidence.model_log import recording
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.model_notes import with_model_notes
 from grace.providers.base import Reader
@@ -63,18 +63,22 @@ def _is_transient(exc: Exception) -> bool:
     return is_transient_error(exc)
 
 
-_Node = Callable[[Any, Runtime[GraceContext], ServicesSource], dict[str, Any]]
-_ANode = Callable[[Any, Runtime[GraceContext], ServicesSource], Awaitable[dict[str, Any]]]
+_Node = Callable[[Any, Runtime[GraceContext], ServicesSource, ModelLog], dict[str, Any]]
+_ANode = Callable[
+    [Any, Runtime[GraceContext], ServicesSource, ModelLog], Awaitable[dict[str, Any]]
+]
 
 
 class Node(Runnable[Any, dict[str, Any]]):
-    """A graph node with a sync and an async body, ``(state, runtime, services)`` functions.
+    """A graph node with a sync and an async body, ``(state, runtime, services, log)`` functions.
 
     A plain LangChain :class:`~langchain_core.runnables.Runnable` (public API): ``invoke``
     calls ``func``, ``ainvoke`` awaits ``afunc`` on the event loop instead of running
     ``func`` in the loop's small thread pool (docs/architecture.md §7 says why). Each gets
-    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime` and the ``services``
-    given to the graph factory. LangGraph traces the node itself, so this adds no run of
+    the run's ``Runtime`` from :func:`langgraph.runtime.get_runtime`, the ``services``
+    given to the graph factory and a fresh :class:`~confidence.model_log.ModelLog` holding
+    the run's model time: the node passes it to every model call it makes, and what those
+    calls report becomes the run's notes. LangGraph traces the node itself, so this adds no run of
     its own to the trace (``RunnableLambda`` did, and inspected its function's signature on
     every call: the cost the overhead benchmark measured).
     """
@@ -101,18 +105,18 @@ class Node(Runnable[Any, dict[str, Any]]):
         """Run the sync body (``invoke`` / ``stream``)."""
         runtime = get_runtime(GraceContext)
         # model failures and methods become the run's notes; calls keep to the run's time
-        with recording(self.budgets.get(runtime, self.services)) as events:
-            update = self.func(input, runtime, self.services)
-        return with_model_notes(update, events, getattr(input, "notes", ()))
+        log = ModelLog(self.budgets.get(runtime, self.services))
+        update = self.func(input, runtime, self.services, log)
+        return with_model_notes(update, log.events, getattr(input, "notes", ()))
 
     async def ainvoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         """Await the async body (``ainvoke`` / ``astream``)."""
         runtime = get_runtime(GraceContext)
-        with recording(await self.budgets.aget(runtime, self.services)) as events:
-            update = await self.afunc(input, runtime, self.services)
-        return with_model_notes(update, events, getattr(input, "notes", ()))
+        log = ModelLog(await self.budgets.aget(runtime, self.services))
+        update = await self.afunc(input, runtime, self.services, log)
+        return with_model_notes(update, log.events, getattr(input, "notes", ()))
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):

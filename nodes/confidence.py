@@ -38,7 +38,7 @@ from confidence import (
     apply_calibration,
     inherit_search_quality,
 )
-from confidence.model_log import budget_spent, failures
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.human_reply import (
@@ -292,7 +292,7 @@ def _answer(
 
 
 def _judge_and_gate(
-    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due
+    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due, log: ModelLog
 ) -> _Answer:
     """ONE judge call on the answer (self-evaluation + coverage), then the quality gate.
 
@@ -300,21 +300,21 @@ def _judge_and_gate(
     with feedback, re-judging), bounded by ``quality_gate.max_regenerations``.
     """
     (step, result), question = due, _question(state)
-    judged = judge(services, question, result)
+    judged = judge(services, question, result, log)
     gated = gate_applies(services, judged.result)
-    outcome = gate(services, runtime, state, question, step, judged) if gated else None
+    outcome = gate(services, runtime, state, question, step, judged, log) if gated else None
     return _answer(services, state, step, judged, outcome)
 
 
 async def _ajudge_and_gate(
-    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due
+    services: Services, runtime: Runtime[GraceContext], state: State, due: _Due, log: ModelLog
 ) -> _Answer:
     """Async :func:`_judge_and_gate` (``ajudge``, the tool's ``arun``)."""
     (step, result), question = due, _question(state)
-    judged = await ajudge(services, question, result)
+    judged = await ajudge(services, question, result, log)
     if not gate_applies(services, judged.result):
         return _answer(services, state, step, judged, None)
-    outcome = await agate(services, runtime, state, question, step, judged)
+    outcome = await agate(services, runtime, state, question, step, judged, log)
     return _answer(services, state, step, judged, outcome)
 
 
@@ -412,7 +412,9 @@ def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> Actio
     )
 
 
-def _reviewed_after_model_failure(state: State, decision: ActionDecision) -> ActionDecision:
+def _reviewed_after_model_failure(
+    state: State, decision: ActionDecision, log: ModelLog
+) -> ActionDecision:
     """At least CONFIRM when the model failed for the answer or its judge (in this run).
 
     Such a run's answer or score is not the model's considered work: it never ends SILENT or
@@ -420,7 +422,7 @@ def _reviewed_after_model_failure(state: State, decision: ActionDecision) -> Act
     """
     if decision.level not in (InterventionLevel.SILENT, InterventionLevel.NOTIFY):
         return decision
-    roles = failed_roles([*state.notes, *map(note_of, failures())])
+    roles = failed_roles([*state.notes, *map(note_of, log.failures())])
     if not roles:
         return decision
     level = InterventionLevel.CONFIRM
@@ -438,12 +440,13 @@ def _replan_request(
     scored: _Scored,
     batch: list[StepResult],
     decision: ActionDecision,
+    log: ModelLog,
 ) -> ReplanRequest | None:
     """A failed step asks for a replan; so does ESCALATE while automatic replans are left.
 
     Not once the run's model time is spent: a replan would only call the model again.
     """
-    if budget_spent():
+    if log.budget_spent():
         return None
     failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
     if failed:
@@ -474,6 +477,7 @@ def _update(
     state: State,
     scored: _Scored,
     thresholds: Thresholds,
+    log: ModelLog,
 ) -> dict[str, Any]:
     """The node's update: the batch's scores, the decision and any replan request."""
     plan = state.plan
@@ -495,12 +499,12 @@ def _update(
         update["notes"] = scored.notes
     if not pending_steps(plan, scored.results):
         update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
-        decision = _reviewed_after_model_failure(state, decision)
+        decision = _reviewed_after_model_failure(state, decision, log)
         update["level"] = decision.level
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)
     decision = _asks_the_person(batch, decision)
-    update["replan_request"] = _replan_request(services, state, scored, batch, decision)
+    update["replan_request"] = _replan_request(services, state, scored, batch, decision, log)
     update["decision"] = decision
     _emit_scored(services, scored, decision, thresholds)
     return update
@@ -514,7 +518,7 @@ def _scored(services: Services, state: State, batch: list[str], answer: _Answer 
 
 
 def confidence(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Score the steps of the latest batch and take the decision."""
     services = services_for(runtime, services)
@@ -522,15 +526,15 @@ def confidence(
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
     due = _answer_due(state, plan, batch)
-    answer = _judge_and_gate(services, runtime, state, due) if due else None
+    answer = _judge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
     user = user_of(services, runtime, state.user_id)
     thresholds = learned_thresholds(services, runtime, user)
-    return _update(services, runtime, state, scored, thresholds)
+    return _update(services, runtime, state, scored, thresholds, log)
 
 
 async def aconfidence(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Async :func:`confidence` (``ajudge``, the store's ``aget``)."""
     services = await aservices_for(runtime, services)
@@ -538,8 +542,8 @@ async def aconfidence(
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
     due = _answer_due(state, plan, batch)
-    answer = await _ajudge_and_gate(services, runtime, state, due) if due else None
+    answer = await _ajudge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
     user = user_of(services, runtime, state.user_id)
     thresholds = await alearned_thresholds(services, runtime, user)
-    return _update(services, runtime, state, scored, thresholds)
+    return _update(services, runtime, state, scored, thresholds, log)

@@ -35,6 +35,7 @@ from typing import Any, TypedDict
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.errors import ModelUnreachableError
 from grace.events import emit
@@ -421,13 +422,13 @@ def _written(result: StepResult) -> dict[str, Any]:
 
 
 def _step_args(
-    services: Services, task: StepTask, runtime: Runtime[GraceContext]
+    services: Services, task: StepTask, runtime: Runtime[GraceContext], log: ModelLog
 ) -> tuple[PlanStep, ToolCall, ToolEnv, float]:
     """The step, its tool call, the run's tool environment and the default timeout."""
     call = ToolCall(
         step=task.step, dependencies=task.dependencies, human_sources=task.human_sources
     )
-    env = services.tool_env(context_of(runtime))
+    env = services.tool_env(context_of(runtime), log)
     return task.step, call, env, services.settings.run.step_timeout_seconds
 
 
@@ -441,22 +442,22 @@ def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
 
 
 def execute(
-    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource
+    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Run one plan step (a ``Send`` from :func:`send_steps`) with the tools' sync ``run``."""
     if task.skip is not None:
         return _skipped(task)
     services = services_for(runtime, services)
-    args = _step_args(services, task, runtime)
+    args = _step_args(services, task, runtime, log)
     return _written(run_step(services, *args, **_retries(task, runtime)))
 
 
 async def aexecute(
-    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource
+    task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Async :func:`execute`: the tool's ``arun`` as a task under its timeout."""
     if task.skip is not None:
         return _skipped(task)
     services = await aservices_for(runtime, services)
-    args = _step_args(services, task, runtime)
+    args = _step_args(services, task, runtime, log)
     return _written(await arun_step(services, *args, **_retries(task, runtime)))

@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from confidence import ActionDecision, Thresholds
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.hitl_chat import answer_message
@@ -43,15 +44,19 @@ def _best_answer(state: State) -> StepResult | None:
 
 
 def finalize(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
-    """Assemble the run's output, decided with the user's (learned) thresholds."""
+    """Assemble the run's output, decided with the user's (learned) thresholds.
+
+    No model is called here: ``log`` (the step's model log, every node's fourth argument)
+    stays empty.
+    """
     services = services_for(runtime, services)
     return _output(state, services, learned_thresholds(services, runtime, state.user_id))
 
 
 async def afinalize(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Async :func:`finalize` (thresholds via ``store.aget``)."""
     services = await aservices_for(runtime, services)

@@ -15,6 +15,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from confidence import ActionDecision, ConfidenceScore
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.hitl import (
@@ -172,9 +173,16 @@ _RESOLVED = HumanResponse(type="ignore")
 
 
 def intervene(
-    state: InterveneInput, runtime: Runtime[GraceContext], services: ServicesSource
+    state: InterveneInput,
+    runtime: Runtime[GraceContext],
+    services: ServicesSource,
+    log: ModelLog,
 ) -> dict[str, Any]:
-    """Ask the person and turn the reply into the next move (continue, replan or finish)."""
+    """Ask the person and turn the reply into the next move (continue, replan or finish).
+
+    No model is called here: ``log`` (the step's model log, every node's fourth argument)
+    stays empty.
+    """
     services = services_for(runtime, services)
     try:
         request, reply = _ask_person(state, services.settings.run.max_question_chars)
@@ -187,7 +195,10 @@ def intervene(
 
 
 async def aintervene(
-    state: InterveneInput, runtime: Runtime[GraceContext], services: ServicesSource
+    state: InterveneInput,
+    runtime: Runtime[GraceContext],
+    services: ServicesSource,
+    log: ModelLog,
 ) -> dict[str, Any]:
     """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
     services = await aservices_for(runtime, services)

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
+from confidence.model_log import ModelLog
 from confidence.streaming import Budget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
@@ -145,7 +146,7 @@ def _rewriter(services: Services) -> tuple[BaseChatModel | None, Budget | None]:
 
 
 def plan(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Plan the run's question: a follow-up made standalone, then the planner's proposal.
 
@@ -156,24 +157,24 @@ def plan(
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
     last = unanswered_message(state) is not None
-    rewritten = standalone(asked, state.messages, last, *_rewriter(services))
+    rewritten = standalone(asked, state.messages, last, *_rewriter(services), log)
     request = plan_request(services, ctx, rewritten.question)
-    outcome = services.planner.plan(request)
+    outcome = services.planner.plan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
     return _update(state, services, ctx, request, outcome, asked)
 
 
 async def aplan(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Async :func:`plan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)
     ctx = context_of(runtime)
     asked = question_of(state, services.settings.run.max_question_chars)
     last = unanswered_message(state) is not None
-    rewritten = await astandalone(asked, state.messages, last, *_rewriter(services))
+    rewritten = await astandalone(asked, state.messages, last, *_rewriter(services), log)
     collections = await asyncio.to_thread(services.store.list_collections)
     request = plan_request(services, ctx, rewritten.question, collections=collections)
-    outcome = await services.planner.aplan(request)
+    outcome = await services.planner.aplan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
     return _update(state, services, ctx, request, outcome, asked)

@@ -33,6 +33,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.providers.judge_passages import judge_passage
@@ -164,14 +165,15 @@ def _judged(result: StepResult, judgement: AnswerJudgement) -> Judged:
     return Judged(result=result, judgement=judgement, usage=usage)
 
 
-def judge(services: Services, question: str, result: StepResult) -> Judged:
+def judge(services: Services, question: str, result: StepResult, log: ModelLog) -> Judged:
     """The judge's verdict on ``result``'s answer to ``question`` (``judge.judge``)."""
-    return _judged(result, services.judge.judge(question, result.output, _passages(result)))
+    passages = _passages(result)
+    return _judged(result, services.judge.judge(question, result.output, passages, log=log))
 
 
-async def ajudge(services: Services, question: str, result: StepResult) -> Judged:
+async def ajudge(services: Services, question: str, result: StepResult, log: ModelLog) -> Judged:
     """Async :func:`judge` (``judge.ajudge``)."""
-    verdict = await services.judge.ajudge(question, result.output, _passages(result))
+    verdict = await services.judge.ajudge(question, result.output, _passages(result), log=log)
     return _judged(result, verdict)
 
 
@@ -226,12 +228,15 @@ def _evaluate(
     judgement: AnswerJudgement,
     step_id: str,
     attempt: int,
+    log: ModelLog,
 ) -> tuple[QualityCheck, TokenUsage]:
     """The check of one attempt (an evaluator call with ``quality_gate.evaluation: evaluator``)."""
-    evaluate = services.evaluator.evaluate_scoring
-    evaluation = (
-        evaluate(question, result.output, _passages(result)) if _uses_evaluator(services) else None
-    )
+    evaluation = None
+    if _uses_evaluator(services):
+        passages = _passages(result)
+        evaluation = services.evaluator.evaluate_scoring(
+            question, result.output, passages, log=log
+        )
     return _check(services, result, judgement, evaluation, step_id, attempt)
 
 
@@ -242,12 +247,15 @@ async def _aevaluate(
     judgement: AnswerJudgement,
     step_id: str,
     attempt: int,
+    log: ModelLog,
 ) -> tuple[QualityCheck, TokenUsage]:
     """Async :func:`_evaluate` (``aevaluate_scoring``)."""
     evaluation = None
     if _uses_evaluator(services):
         passages = _passages(result)
-        evaluation = await services.evaluator.aevaluate_scoring(question, result.output, passages)
+        evaluation = await services.evaluator.aevaluate_scoring(
+            question, result.output, passages, log=log
+        )
     return _check(services, result, judgement, evaluation, step_id, attempt)
 
 
@@ -272,6 +280,8 @@ class _Gate:
     state: State
     question: str
     step: PlanStep
+    log: ModelLog
+    """The step's model log (every judge, evaluator and reader call of the gate)."""
     attempts: list[_Attempt]
     extra: TokenUsage = field(default_factory=TokenUsage)
     """Model calls and tokens spent beyond the first judge call."""
@@ -287,7 +297,7 @@ class _Gate:
             human_sources=list(self.state.human_sources),
             feedback=feedback_text(self.attempts[-1][2]),
         )
-        env = self.services.tool_env(context_of(self.runtime))
+        env = self.services.tool_env(context_of(self.runtime), self.log)
         return self.services.tools.get(result.action), call, env
 
     def regenerated(self, n: int, out: ToolResult | Exception) -> StepResult | None:
@@ -360,16 +370,16 @@ async def _aregenerate(g: _Gate) -> ToolResult | Exception:
 
 def _judge_attempt(g: _Gate, new: StepResult, n: int) -> bool:
     """Judge and check the regenerated answer ``new``; whether the loop goes on."""
-    verdict = judge(g.services, g.question, new).judgement
+    verdict = judge(g.services, g.question, new, g.log).judgement
     return g.judged(
-        new, verdict, _evaluate(g.services, g.question, new, verdict, g.step.step_id, n)
+        new, verdict, _evaluate(g.services, g.question, new, verdict, g.step.step_id, n, g.log)
     )
 
 
 async def _ajudge_attempt(g: _Gate, new: StepResult, n: int) -> bool:
     """Async :func:`_judge_attempt`."""
-    verdict = (await ajudge(g.services, g.question, new)).judgement
-    checked = await _aevaluate(g.services, g.question, new, verdict, g.step.step_id, n)
+    verdict = (await ajudge(g.services, g.question, new, g.log)).judgement
+    checked = await _aevaluate(g.services, g.question, new, verdict, g.step.step_id, n, g.log)
     return g.judged(new, verdict, checked)
 
 
@@ -401,6 +411,7 @@ def _gate(
     step: PlanStep,
     judged: Judged,
     first: tuple[QualityCheck, TokenUsage],
+    log: ModelLog,
 ) -> _Gate:
     check, usage = first
     return _Gate(
@@ -409,6 +420,7 @@ def _gate(
         state=state,
         question=question,
         step=step,
+        log=log,
         attempts=[(judged.result, judged.judgement, check)],
         extra=usage,
     )
@@ -421,14 +433,16 @@ def gate(
     question: str,
     step: PlanStep,
     judged: Judged,
+    log: ModelLog,
 ) -> GateOutcome:
     """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
 
     ``judged`` is the executed answer and its (already paid) judge call. The returned
     result carries the token usage of every attempt.
     """
-    first = _evaluate(services, question, judged.result, judged.judgement, step.step_id, 0)
-    g = _gate(services, runtime, state, question, step, judged, first)
+    result, verdict = judged.result, judged.judgement
+    first = _evaluate(services, question, result, verdict, step.step_id, 0, log)
+    g = _gate(services, runtime, state, question, step, judged, first, log)
     if first[0].passed is False:
         _regenerations(g)
     return _outcome(g, judged.result)
@@ -441,11 +455,12 @@ async def agate(
     question: str,
     step: PlanStep,
     judged: Judged,
+    log: ModelLog,
 ) -> GateOutcome:
     """Async :func:`gate`."""
     result, verdict = judged.result, judged.judgement
-    first = await _aevaluate(services, question, result, verdict, step.step_id, 0)
-    g = _gate(services, runtime, state, question, step, judged, first)
+    first = await _aevaluate(services, question, result, verdict, step.step_id, 0, log)
+    g = _gate(services, runtime, state, question, step, judged, first, log)
     if first[0].passed is False:
         await _aregenerations(g)
     return _outcome(g, judged.result)

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from confidence import InterventionLevel
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.planning import broadened_queries, keyword_query
@@ -457,7 +458,7 @@ def _update(state: State, r: _Round, trigger: Trigger, choice: _Choice) -> dict[
 
 
 def replan(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Build the next plan, say which strategy and why (the store listed, the planner asked)."""
     services = services_for(runtime, services)
@@ -466,12 +467,12 @@ def replan(
     choice = _STRATEGIES[trigger](r)
     if isinstance(choice, _Fresh):
         request = r.request(choice.query, choice.reason)
-        choice = choice.choose(r.resolved(request, services.planner.plan(request)))
+        choice = choice.choose(r.resolved(request, services.planner.plan(request, log=log)))
     return _update(state, r, trigger, choice)
 
 
 async def areplan(
-    state: State, runtime: Runtime[GraceContext], services: ServicesSource
+    state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)
@@ -481,5 +482,6 @@ async def areplan(
     choice = _STRATEGIES[trigger](r)
     if isinstance(choice, _Fresh):
         request = r.request(choice.query, choice.reason)
-        choice = choice.choose(r.resolved(request, await services.planner.aplan(request)))
+        outcome = await services.planner.aplan(request, log=log)
+        choice = choice.choose(r.resolved(request, outcome))
     return _update(state, r, trigger, choice)

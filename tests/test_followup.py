@@ -199,18 +199,18 @@ def test_a_rewrite_keeps_to_the_run_model_time() -> None:
     is made once it is spent, and the rule reads the question, named in the notes."""
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from confidence.model_log import ModelBudget, recording, timed_out
+    from confidence.model_log import ModelBudget, ModelLog
     from grace.followup import standalone
     from tests.fakes import ScriptedChatModel
 
     model = ScriptedChatModel.of(answers=[MODEL_READ])
     transcript = [HumanMessage(FIRST), AIMessage("600 [S1]"), HumanMessage("And how many cars?")]
-    with recording(ModelBudget.start(60.0)) as events:
-        timed_out("an earlier call")  # the run's model time is spent
-        read = standalone("And how many cars?", transcript, True, model)
+    log = ModelLog(ModelBudget.start(60.0))
+    log.timed_out("an earlier call")  # the run's model time is spent
+    read = standalone("And how many cars?", transcript, True, model, log=log)
     assert model.count() == 0  # no call
     assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
-    (failure,) = events
+    (failure,) = log.events
     assert (failure.kind, failure.role) == ("failure", "follow-up")
     assert failure.detail.startswith("ModelBudgetSpent: no model call")
 
@@ -225,7 +225,7 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
     from langchain_openai import ChatOpenAI
 
-    from confidence.model_log import ModelBudget, budget_spent, recording
+    from confidence.model_log import ModelBudget, ModelLog
     from confidence.streaming import Budget
     from grace.followup import astandalone, standalone
     from tests.providers.openai_server import fake_openai
@@ -236,11 +236,12 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
         within = Budget(seconds=60.0, timeout_arg="timeout")
         for rewrite in (standalone, astandalone):
             started, budget = time.monotonic(), ModelBudget.start(0.5)
-            with recording(budget) as events:
-                read = rewrite("And how many cars?", transcript, True, model, within)
-                if inspect.isawaitable(read):
-                    read = await read
-                assert budget_spent()
+            log = ModelLog(budget)
+            read = rewrite("And how many cars?", transcript, True, model, within, log)
+            if inspect.isawaitable(read):
+                read = await read
+            assert log.budget_spent()
+            events = log.events
             assert time.monotonic() - started < 3.0
             assert (read.by, read.question) == ("rule", "How many cars — the MV Sound Spirit?")
             assert [(e.kind, e.role) for e in events] == [("failure", "follow-up")]

@@ -18,6 +18,7 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 
 import grace.services as services_module
+from confidence.model_log import ModelLog
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline import ExtractiveReader
 from grace.schemas import Source
@@ -41,12 +42,17 @@ class MeetingReader(ExtractiveReader):
         self.questions: list[str] = []
 
     def answer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         self.questions.append(question)
         if len(self.questions) == 1:  # the first answer of each run: both runs are here
             self.barrier.wait(timeout=30)
-        return super().answer(question, passages, feedback=feedback)
+        return super().answer(question, passages, feedback=feedback, log=log)
 
 
 def test_two_graphs_in_two_threads_at_once_each_use_their_own(offline_services: Any) -> None:
@@ -80,11 +86,16 @@ class TaskReader(ExtractiveReader):
         self.questions: list[str] = []
 
     async def aanswer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         self.questions.append(question)
         await asyncio.sleep(0.01)  # the other task runs meanwhile
-        return await super().aanswer(question, passages, feedback=feedback)
+        return await super().aanswer(question, passages, feedback=feedback, log=log)
 
 
 async def test_two_graphs_as_two_tasks_each_use_their_own(offline_services: Any) -> None:
@@ -107,6 +118,27 @@ def test_the_services_module_keeps_no_services_of_its_own() -> None:
         for name, value in vars(services_module).items()
         if isinstance(value, Services | LazyServices) or type(value).__name__ == "ContextVar"
     ]
+    assert held == []
+
+
+def test_no_module_of_grace_holds_a_context_variable() -> None:
+    """Nothing reaches a node's code ambiently: a step's model log and the run's model time
+    are passed down as ``log`` (``confidence.model_log.ModelLog``), not set in a
+    ``ContextVar`` the model-calling code reads."""
+    import contextvars
+    import importlib
+    import pkgutil
+
+    held = []
+    for package in ("checkpoints", "confidence", "grace", "nodes", "graph"):
+        root = importlib.import_module(package)
+        for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
+            module = importlib.import_module(info.name)
+            held += [
+                f"{info.name}.{name}"
+                for name, value in vars(module).items()
+                if isinstance(value, contextvars.ContextVar)
+            ]
     assert held == []
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from confidence.model_log import ModelLog
 from grace.schemas import ExecutionPlan, Source, TokenUsage
 
 __all__ = [
@@ -70,11 +71,15 @@ class ReaderAnswer:
 class Planner(Protocol):
     """Turns a question into an :class:`ExecutionPlan`."""
 
-    def plan(self, request: PlanRequest) -> PlanOutcome:
-        """Propose a plan."""
+    def plan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
+        """Propose a plan.
+
+        ``log`` is the graph step's :class:`~confidence.model_log.ModelLog`: a planner that
+        calls a model keeps to its model time and reports its failures there.
+        """
         ...
 
-    async def aplan(self, request: PlanRequest) -> PlanOutcome:
+    async def aplan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
         """Propose a plan without blocking the event loop."""
         ...
 
@@ -84,13 +89,23 @@ class Reader(Protocol):
     """Answers a question from passages, citing them, refusing to invent."""
 
     def answer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
-        """Answer from the passages only."""
+        """Answer from the passages only (``log``: as for :meth:`Planner.plan`)."""
         ...
 
     async def aanswer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         """Answer without blocking the event loop."""
         ...

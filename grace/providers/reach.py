@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from confidence.model_log import report_failure
+from confidence.model_log import ModelLog
 from confidence.structured import describe_error
 from grace.errors import ModelUnreachableError
 from grace.providers.models import PROVIDERS
@@ -112,12 +112,14 @@ class ModelCall:
 
 
 @contextmanager
-def model_call(model: Any, role: str, *, fallback: str | None = None) -> Iterator[ModelCall]:
+def model_call(
+    model: Any, role: str, log: ModelLog | None, *, fallback: str | None = None
+) -> Iterator[ModelCall]:
     """Around a call of ``model`` for ``role``: its failures, said once for every caller.
 
     A connection failure stops the run (:class:`~grace.errors.ModelUnreachableError`). Any
-    other failure is reported for the run's notes
-    (:func:`~confidence.model_log.report_failure`) and then propagates — or, with a
+    other failure is reported into the step's ``log`` for the run's notes
+    (:meth:`~confidence.model_log.ModelLog.failure`) and then propagates — or, with a
     ``fallback`` (what the caller uses instead, said in the report), is kept in the
     yielded :class:`ModelCall`'s ``failed`` and the block ends.
     """
@@ -129,7 +131,7 @@ def model_call(model: Any, role: str, *, fallback: str | None = None) -> Iterato
         raise
     except Exception as exc:
         detail = describe_error(exc)
-        report_failure(role, f"{detail}; {fallback}" if fallback else detail)
+        ModelLog.of(log).failure(role, f"{detail}; {fallback}" if fallback else detail)
         if fallback is None:
             raise
         call.failed = exc

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from confidence.model_log import ModelLog
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.schemas import PlanStep, Source, StepResult, ToolResult
@@ -25,6 +26,10 @@ class ToolEnv:
     """Collection searched when a step names none."""
     top_k: int
     """Hits per search."""
+    log: ModelLog | None = None
+    """The graph step's model log: a tool that calls a model passes it on (``log=``), so
+    the call keeps to the run's model time and its failures become the run's notes (None
+    outside a graph step)."""
 
 
 @dataclass(kw_only=True)

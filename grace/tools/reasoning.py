@@ -65,11 +65,15 @@ class ReasoningTool:
     def run(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Answer ``step.query`` from the dependencies' passages."""
         passages = gather_passages(call)
-        answer = env.reader.answer(call.step.query, passages, feedback=call.feedback)
+        answer = env.reader.answer(
+            call.step.query, passages, feedback=call.feedback, log=env.log
+        )
         return _result(answer, passages)
 
     async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Async :meth:`run`."""
         passages = gather_passages(call)
-        answer = await env.reader.aanswer(call.step.query, passages, feedback=call.feedback)
+        answer = await env.reader.aanswer(
+            call.step.query, passages, feedback=call.feedback, log=env.log
+        )
         return _result(answer, passages)

@@ -98,10 +98,11 @@ def test_a_stream_past_its_budget_is_closed_and_named(offline_services: Any) -> 
     replies = {"text": ANSWER}
     with fake_openai(replies, runaway=True, honour_max_tokens=False) as server:
         services = _services(offline_services, server.base_url)
-        from confidence.model_log import recording
+        from confidence.model_log import ModelLog
 
-        with recording() as events:
-            answer = services.reader.answer(QUESTION, PASSAGES)
+        log = ModelLog()
+        answer = services.reader.answer(QUESTION, PASSAGES, log=log)
+        events = log.events
     (sent,) = server.streams_closed  # the client closed the stream: generation stopped
     assert BUDGETS["answer"] < sent <= BUDGETS["answer"] + 5 < RUNAWAY_TOKENS
     assert server.streams_done == []
@@ -158,7 +159,7 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(
 def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     """A judge that babbles past its deadline: the connection is closed, not left."""
     from confidence import LLMAnswerJudge
-    from confidence.model_log import recording
+    from confidence.model_log import ModelLog
     from confidence.streaming import Budget
     from grace.providers.models import chat_model, structured_methods
 
@@ -169,8 +170,9 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
         judge = LLMAnswerJudge(
             model, stream=Budget(seconds=0.5), methods=structured_methods(model)
         )
-        with recording() as events:
-            judgement = judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
+        log = ModelLog()
+        judgement = judge.judge(QUESTION, ANSWER, ["The line opened in 1874."], log=log)
+        events = log.events
         for _ in range(50):
             if server.streams_closed:
                 break
@@ -184,13 +186,14 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
 
 
 def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: Any) -> None:
-    from confidence.model_log import recording
+    from confidence.model_log import ModelLog
     from grace.providers.gemini.reader import NO_REPLY
 
     with fake_openai({"text": ""}) as server:
         services = _services(offline_services, server.base_url)
-        with recording() as events:
-            answer = services.reader.answer(QUESTION, PASSAGES)
+        log = ModelLog()
+        answer = services.reader.answer(QUESTION, PASSAGES, log=log)
+        events = log.events
     assert answer.text == NO_REPLY and "documents" not in answer.text.split(":")[0]
     assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
     assert events[0].detail.startswith("the model's reply was empty (it may have begun with")
@@ -259,7 +262,7 @@ def test_a_server_that_sends_nothing_times_out_at_the_run_budget() -> None:
     Whether a client takes a per-request timeout is the provider table's to say
     (``request_timeout_arg``), not a class name's: a subclass of ``ChatOpenAI`` times out too.
     """
-    from confidence.model_log import ModelBudget, ModelBudgetSpent, model_time_left, recording
+    from confidence.model_log import ModelBudget, ModelBudgetSpent, ModelLog
     from confidence.streaming import Budget, stream_within
     from grace.providers.models import request_timeout_arg
 
@@ -268,27 +271,28 @@ def test_a_server_that_sends_nothing_times_out_at_the_run_budget() -> None:
         budget = ModelBudget.start(0.5)
         within = Budget(seconds=60.0, timeout_arg=request_timeout_arg("openai:local"))
         started = time.monotonic()
-        with recording(budget), pytest.raises(Exception, match="timed out"):
-            stream_within(model, [("human", "hi")], within)
+        with pytest.raises(Exception, match="timed out"):
+            stream_within(model, [("human", "hi")], within, ModelLog(budget))
         assert time.monotonic() - started < 3.0  # the run's 0.5 s, not the server's 5 s
         assert budget.spent is not None and "timed out" in budget.spent
-        with recording(budget), pytest.raises(ModelBudgetSpent, match="no model call"):
-            model_time_left()
+        with pytest.raises(ModelBudgetSpent, match="no model call"):
+            ModelLog(budget).time_left()
 
 
 def test_a_token_budget_close_is_not_reported_as_a_timeout(offline_services: Any) -> None:
     """A judge that babbles past its token budget on a server that ignores ``max_tokens``:
     its stream is closed at the budget and named so — not a timeout, and the run's model
     time is not spent by it (the next call may start)."""
-    from confidence.model_log import ModelBudget, model_time_left, recording
+    from confidence.model_log import ModelBudget, ModelLog
 
     babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))
     with fake_openai({"AnswerVerdict": babble}, honour_max_tokens=False) as server:
         services = _services(offline_services, server.base_url)
         budget = ModelBudget.start(60.0)
-        with recording(budget) as events:
-            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
-            assert model_time_left() is not None  # no ModelBudgetSpent
+        log = ModelLog(budget)
+        judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."], log=log)
+        assert log.time_left() is not None  # no ModelBudgetSpent
+        events = log.events
         for _ in range(50):
             if server.streams_closed:
                 break
@@ -305,20 +309,19 @@ def test_why_a_stream_was_closed_is_a_field() -> None:
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from confidence.model_log import ModelBudget, recording
+    from confidence.model_log import ModelBudget, ModelLog
     from confidence.streaming import Budget, stream_within
 
     def model() -> GenericFakeChatModel:
         return GenericFakeChatModel(messages=iter([AIMessage("a b c d e f g h i j")]))
 
     budget = ModelBudget.start(60.0)
-    with recording(budget):
-        by_tokens = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=3))
-        whole = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=100))
+    log = ModelLog(budget)
+    by_tokens = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=3), log)
+    whole = stream_within(model(), [HumanMessage("hi")], Budget(max_tokens=100), log)
     assert (by_tokens.closed, whole.closed, whole.cut) == ("tokens", None, None)
     assert budget.spent is None  # a token close spends no time
-    with recording(budget):
-        by_time = stream_within(model(), [HumanMessage("hi")], Budget(seconds=0.0))
+    by_time = stream_within(model(), [HumanMessage("hi")], Budget(seconds=0.0), log)
     assert by_time.closed == "time" and budget.spent is not None
 
 
@@ -351,7 +354,7 @@ def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
     from langchain_core.messages import AIMessageChunk, BaseMessage
     from langchain_core.outputs import ChatGenerationChunk, ChatResult
 
-    from confidence.model_log import recording
+    from confidence.model_log import ModelLog
     from grace.providers.gemini.reader import NO_REPLY, LLMReader
     from grace.providers.generation import ReplyLimits
 
@@ -371,8 +374,9 @@ def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
                 yield ChatGenerationChunk(message=AIMessageChunk(content=""))
 
     limits = ReplyLimits(answer=100, stop=("\nQuestion:",), seconds=0.2)
-    with recording() as events:
-        answer = LLMReader(Silent(), limits=limits).answer(QUESTION, PASSAGES)
+    log = ModelLog()
+    answer = LLMReader(Silent(), limits=limits).answer(QUESTION, PASSAGES, log=log)
+    events = log.events
     assert answer.text == NO_REPLY
     assert [(e.kind, e.role) for e in events] == [("failure", "answer")]
     assert "s: stream closed" in events[0].detail
@@ -381,15 +385,16 @@ def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
 def test_a_call_the_spent_run_time_stopped_counts_no_model_call(offline_services: Any) -> None:
     """Usage counts the calls made: a judge, evaluator or planner that the spent run time
     stopped made none (the smoke run's "calls" must match the requests the server saw)."""
-    from confidence.model_log import ModelBudget, recording, timed_out
+    from confidence.model_log import ModelBudget, ModelLog
 
     with fake_openai({"PlanDraft": PLAN, "AnswerVerdict": VERDICT}) as server:
         services = _services(offline_services, server.base_url)
-        with recording(ModelBudget.start(60.0)) as events:
-            timed_out("an earlier call")
-            judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."])
-            gate = services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["S1"])
-            outcome = services.planner.plan(_plan_request(services))
+        log = ModelLog(ModelBudget.start(60.0))
+        log.timed_out("an earlier call")
+        judgement = services.judge.judge(QUESTION, ANSWER, ["The line opened in 1874."], log=log)
+        gate = services.evaluator.evaluate_scoring(QUESTION, ANSWER, ["S1"], log=log)
+        outcome = services.planner.plan(_plan_request(services), log=log)
+        events = log.events
     assert server.requests == []
     assert (judgement.model_calls, outcome.usage.model_calls) == (0, 0)
     assert gate.model_calls == 0

@@ -10,6 +10,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from confidence import ActionDecision, InterventionLevel
+from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.serde import use_grace_serializer
@@ -77,7 +78,7 @@ def _state(
 
 @pytest.fixture
 def offline_replan(offline_services: Any) -> Any:
-    yield lambda state: replan(state, None, offline_services)  # type: ignore[arg-type]
+    yield lambda state: replan(state, None, offline_services, ModelLog())  # type: ignore[arg-type]
 
 
 def _check_plan(update: dict[str, Any], state: State) -> ExecutionPlan:
@@ -169,7 +170,7 @@ def test_low_confidence_broadens_into_collections_not_searched(
 
     services = replace(offline_services, store=Store())
     state = _state(trigger=None, s2=StepStatus.SUCCESS, level=InterventionLevel.ESCALATE)
-    update = replan(state, None, services)  # type: ignore[arg-type]
+    update = replan(state, None, services, ModelLog())  # type: ignore[arg-type]
     searches = [
         s for s in update["plan"].steps if s.step_id.startswith("r1-") and s.action == "rag_search"
     ]
@@ -335,7 +336,7 @@ def test_scripted_model_plan_is_used_for_a_full_replan(offline_services: Any) ->
     )
     services = make_services(offline_services, chat_model=model)
     state = _state(trigger="step_failed", detail="s1, s2", s1=StepStatus.FAILED)
-    update = replan(state, None, services)  # type: ignore[arg-type]
+    update = replan(state, None, services, ModelLog())  # type: ignore[arg-type]
     assert model.count("PlanDraft") == 1
     feedback = model.calls[0][1][0].content
     assert "failed and nothing completed" in feedback

@@ -10,7 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from confidence.model_log import calls_made, report_failure
+from confidence.model_log import ModelLog, calls_made
 from confidence.streaming import Budget
 from confidence.structured import (
     DEFAULT_METHODS,
@@ -95,12 +95,12 @@ class LLMPlanner:
             and estimate_complexity(request.query) < self.skip_below_complexity
         )
 
-    def _outcome(self, request: PlanRequest, result: Any) -> PlanOutcome:
+    def _outcome(self, request: PlanRequest, result: Any, log: ModelLog) -> PlanOutcome:
         usage = usage_from_message(result.get("raw")) if isinstance(result, dict) else TokenUsage()
         # A tool call, or JSON in the text (Gemini's JSON mode, models with no tool calling).
         read = read_structured(result, PlanDraft, what="planner")
         if read.value is None:
-            report_failure("plan", f"{read.error}; {_TEMPLATE}")
+            log.failure("plan", f"{read.error}; {_TEMPLATE}")
             return PlanOutcome(plan=None, usage=usage, error=f"plan output invalid: {read.error}")
         draft = read.value
         plan = ExecutionPlan(
@@ -112,9 +112,9 @@ class LLMPlanner:
         )
         return PlanOutcome(plan=plan, usage=usage)
 
-    def _call(self) -> AbstractContextManager[ModelCall]:
+    def _call(self, log: ModelLog) -> AbstractContextManager[ModelCall]:
         """Around the model call: an unreachable model stops the run, a failure is named."""
-        return model_call(self.model, "plan", fallback=_TEMPLATE)
+        return model_call(self.model, "plan", log, fallback=_TEMPLATE)
 
     @staticmethod
     def _failed(call: ModelCall) -> PlanOutcome:
@@ -123,7 +123,7 @@ class LLMPlanner:
         error = f"planner model failed: {call.failed}"
         return PlanOutcome(plan=None, usage=TokenUsage(model_calls=calls), error=error)
 
-    def plan(self, request: PlanRequest) -> PlanOutcome:
+    def plan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
         """Ask the model for a plan (or return ``None`` for the template when simple).
 
         Raises:
@@ -132,16 +132,18 @@ class LLMPlanner:
         """
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
+        log = ModelLog.of(log)
         result: Any = None
-        with self._call() as call:  # any model failure falls back to the template
-            result = self._structured.invoke(self._messages(request))
-        return self._failed(call) if call.failed else self._outcome(request, result)
+        with self._call(log) as call:  # any model failure falls back to the template
+            result = self._structured.invoke(self._messages(request), log)
+        return self._failed(call) if call.failed else self._outcome(request, result, log)
 
-    async def aplan(self, request: PlanRequest) -> PlanOutcome:
+    async def aplan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
         """Async :meth:`plan`."""
         if self._skip(request):
             return PlanOutcome(plan=None, error="simple question: template plan, no model call")
+        log = ModelLog.of(log)
         result: Any = None
-        with self._call() as call:
-            result = await self._structured.ainvoke(self._messages(request))
-        return self._failed(call) if call.failed else self._outcome(request, result)
+        with self._call(log) as call:
+            result = await self._structured.ainvoke(self._messages(request), log)
+        return self._failed(call) if call.failed else self._outcome(request, result, log)

@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from confidence.model_log import report_failure
+from confidence.model_log import ModelLog
 from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import ReaderAnswer, usage_from_message
 from grace.providers.generation import ReplyLimits
@@ -51,17 +51,19 @@ class LLMReader:
         human = f"{format_passages(passages)}\n\nQuestion: {question}{extra}"
         return [SystemMessage(READER_SYSTEM), HumanMessage(human)]
 
-    def _parse(self, streamed: Streamed, passages: Sequence[Source], role: str) -> ReaderAnswer:
+    def _parse(
+        self, streamed: Streamed, passages: Sequence[Source], role: str, log: ModelLog
+    ) -> ReaderAnswer:
         message = streamed.message
         text = message.content if isinstance(message.content, str) else str(message.text)
         usage = usage_from_message(message)
         if streamed.cut is not None:
-            report_failure(role, streamed.cut)
+            log.failure(role, streamed.cut)
         if not text.strip():
             if streamed.cut is None:  # a reply cut before its first word is named as cut
                 stops = ", ".join(repr(stop) for stop in self.limits.stop)
                 why = f" (it may have begun with a stop sequence, {stops}: a passage of its own)"
-                report_failure(role, "the model's reply was empty" + (why if stops else ""))
+                log.failure(role, "the model's reply was empty" + (why if stops else ""))
             return ReaderAnswer(text=NO_REPLY, abstained=True, usage=usage)
         if INSUFFICIENT in text:
             return ReaderAnswer(
@@ -79,7 +81,12 @@ class LLMReader:
         return role, model, self.limits.budget(role)
 
     def answer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         """Answer from the passages (exceptions propagate: the step fails and falls back).
 
@@ -87,18 +94,25 @@ class LLMReader:
             ModelUnreachableError: the model could not be connected to (the run stops).
 
         """
+        log = ModelLog.of(log)
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
-        with model_call(self.model, role):
-            streamed = call_within(model, messages, budget)
-        return self._parse(streamed, passages, role)
+        with model_call(self.model, role, log):
+            streamed = call_within(model, messages, budget, log)
+        return self._parse(streamed, passages, role, log)
 
     async def aanswer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         """Async :meth:`answer`."""
+        log = ModelLog.of(log)
         role, model, budget = self._call(feedback)
         messages = self._messages(question, passages, feedback)
-        with model_call(self.model, role):
-            streamed = await acall_within(model, messages, budget)
-        return self._parse(streamed, passages, role)
+        with model_call(self.model, role, log):
+            streamed = await acall_within(model, messages, budget, log)
+        return self._parse(streamed, passages, role, log)

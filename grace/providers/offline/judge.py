@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from confidence.judges import AnswerJudgement
+from confidence.model_log import ModelLog
 from grace.human_reply import assess_reply, unlabel_person_passage
 from grace.providers.judge_passages import read_judge_passage
 from grace.providers.offline.checks import CHECKS, CheckInput, failed_checks
@@ -110,8 +111,10 @@ class HeuristicAnswerJudge:
         self.checks = list(checks)
         self.failed_check = failed_check
 
-    def judge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
-        """Judge the answer against the passages it cites."""
+    def judge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
+        """Judge the answer against the passages it cites (no model: ``log`` is not used)."""
         if not answer.strip() or self.abstain_marker in answer:
             return AnswerJudgement(self_eval=0.0, coverage=0.0, rationale="no answer given")
         claim = _CITATION.sub("", answer).strip()
@@ -143,6 +146,8 @@ class HeuristicAnswerJudge:
             checks={c: self.failed_check if c in failed else 1.0 for c in self.checks},
         )
 
-    async def ajudge(self, question: str, answer: str, passages: Sequence[str]) -> AnswerJudgement:
+    async def ajudge(
+        self, question: str, answer: str, passages: Sequence[str], *, log: ModelLog | None = None
+    ) -> AnswerJudgement:
         """Run :meth:`judge` in a worker thread."""
         return await asyncio.to_thread(self.judge, question, answer, passages)

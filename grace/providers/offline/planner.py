@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from confidence.model_log import ModelLog
 from grace.planning import estimate_complexity, split_subquestions, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.offline.word_forms import match_tokens
@@ -59,8 +60,8 @@ def _add_tool_searches(steps: list[PlanStep], names: list[str]) -> None:
 class RuleBasedPlanner:
     """Plans without a model: one search per sub-question, then one grounded answer."""
 
-    def plan(self, request: PlanRequest) -> PlanOutcome:
-        """Build the template plan for the request."""
+    def plan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
+        """Build the template plan for the request (no model: ``log`` is not used)."""
         parts = split_subquestions(request.query)[: max(request.max_steps - 1, 1)]
         collection = choose_collection(
             request.query, list(request.collections), request.default_collection
@@ -71,6 +72,6 @@ class RuleBasedPlanner:
         plan.complexity = estimate_complexity(request.query)
         return PlanOutcome(plan=plan)
 
-    async def aplan(self, request: PlanRequest) -> PlanOutcome:
+    async def aplan(self, request: PlanRequest, *, log: ModelLog | None = None) -> PlanOutcome:
         """Same as :meth:`plan` (pure CPU, microseconds)."""
         return self.plan(request)

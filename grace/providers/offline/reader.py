@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from confidence.model_log import ModelLog
 from grace.human_reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline.evidence import Evidence, assess
@@ -110,9 +111,14 @@ class ExtractiveReader:
         return round(min(1.0, max(0.0, chosen.rank - runner_up) / self.margin_scale), 4)
 
     def answer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
-        """Quote the sentence that best answers the question, or abstain.
+        """Quote the sentence that best answers the question, or abstain (no model: no ``log``).
 
         The person's latest reply that answers the question is the answer, quoted whole and
         cited (``[H1]``): their information outranks the documents' (a reply comes only when
@@ -140,7 +146,12 @@ class ExtractiveReader:
         )
 
     async def aanswer(
-        self, question: str, passages: Sequence[Source], *, feedback: str | None = None
+        self,
+        question: str,
+        passages: Sequence[Source],
+        *,
+        feedback: str | None = None,
+        log: ModelLog | None = None,
     ) -> ReaderAnswer:
         """Run :meth:`answer` in a worker thread (tokenisation is CPU work)."""
         return await asyncio.to_thread(self.answer, question, passages, feedback=feedback)
