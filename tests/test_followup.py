@@ -151,6 +151,41 @@ def test_an_empty_model_rewrite_falls_back_to_the_rule(offline_services: Any) ->
     assert any("How many cars — the MV Sound Spirit?" in n for n in second.notes)
 
 
+def test_a_failed_rewrite_is_named_in_the_run_notes(offline_services: Any) -> None:
+    """The rewrite's failure reaches the run's notes through the step's model log, on the
+    sync and the async path: the rule reads the question, and the person is told the model
+    failed."""
+    import asyncio
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from grace.serde import use_grace_serializer
+    from graph.builder import make_graph
+
+    failed = "Model failure (follow-up): ValueError: bad request"
+    for path in ("sync", "async"):
+        model, services = _model_services(
+            offline_services, "600 passengers [S1].", ValueError("bad request"), "120 cars [S1]."
+        )
+        graph = make_graph(services=services, checkpointer=use_grace_serializer(InMemorySaver()))
+        config: Any = {"configurable": {"thread_id": f"failed-rewrite-{path}"}}
+        if path == "sync":
+            graph.invoke({"query": FIRST}, config)
+            graph.invoke({"query": "And how many cars?"}, config)
+            notes = graph.get_state(config).values["notes"]
+        else:
+
+            async def turns(graph: Any = graph, config: Any = config) -> list[str]:
+                await graph.ainvoke({"query": FIRST}, config)
+                await graph.ainvoke({"query": "And how many cars?"}, config)
+                return list((await graph.aget_state(config)).values["notes"])
+
+            notes = asyncio.run(turns())
+        assert len(_rewrites(model)) == 1, path
+        assert any(n.startswith(failed) for n in notes), (path, notes)
+        assert any("How many cars — the MV Sound Spirit?" in n for n in notes), path
+
+
 def test_the_async_path_makes_the_same_single_call(offline_services: Any) -> None:
     import asyncio
 

@@ -218,6 +218,9 @@ def test_failed_regeneration_keeps_the_first_answer(run: Any) -> None:
     assert values["results"]["s2"].output == ANSWER_A
     assert values["results"]["s2"].status.value == "success"  # no fallback to ask_user
     assert "quality_gate" in values["scores"]["s2"].penalties
+    # the regeneration's reader call got the step's model log: its failure is a run note
+    rewrite = [n for n in values["notes"] if n.startswith("Model failure (rewrite)")]
+    assert len(rewrite) == 1 and "model down" in rewrite[0]
 
 
 def test_a_repeated_answer_is_not_judged_again(run: Any) -> None:
