@@ -224,7 +224,10 @@ class QualityEvaluator(Protocol):
     pass_threshold: float
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -244,7 +247,11 @@ class QualityEvaluator(Protocol):
         ...
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score and rank several outputs for the same question."""
@@ -263,7 +270,10 @@ class QualityEvaluator(Protocol):
         ...
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -283,7 +293,11 @@ class QualityEvaluator(Protocol):
         ...
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare`."""

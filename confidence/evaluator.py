@@ -336,7 +336,10 @@ class Evaluator:
     # public API ------------------------------------------------------------------------
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -344,7 +347,10 @@ class Evaluator:
         return self._run(self._scoring_job(question, output, context), log)
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -381,7 +387,11 @@ class Evaluator:
         return await self._arun(self._criteria_job(question, output, criteria, context), log)
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score every output; ``ranking`` lists indices best first (ties: lower index).
@@ -396,7 +406,11 @@ class Evaluator:
         return self._run(self._comparison_job(question, outputs, context), log)
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare`."""

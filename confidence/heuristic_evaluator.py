@@ -81,7 +81,10 @@ class HeuristicEvaluator:
         )
 
     def evaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -141,7 +144,11 @@ class HeuristicEvaluator:
         )
 
     def compare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Score every output with ``score_fn`` and rank them (ties: lower index first).
@@ -189,7 +196,10 @@ class HeuristicEvaluator:
         )
 
     async def aevaluate_scoring(
-        self, question: str, output: str, context: Sequence[str] = (),
+        self,
+        question: str,
+        output: str,
+        context: Sequence[str] = (),
         *,
         log: ModelLog | None = None,
     ) -> EvaluationResult:
@@ -209,7 +219,11 @@ class HeuristicEvaluator:
         return self.evaluate_criteria(question, output, criteria, context=context)
 
     async def acompare(
-        self, question: str, outputs: Sequence[str], *, context: Sequence[str] = (),
+        self,
+        question: str,
+        outputs: Sequence[str],
+        *,
+        context: Sequence[str] = (),
         log: ModelLog | None = None,
     ) -> EvaluationResult:
         """Asynchronous :meth:`compare` (runs inline)."""
