@@ -38,6 +38,7 @@ __all__ = [
     "load_model",
     "model_thresholds",
     "predict",
+    "probabilities",
 ]
 
 MAX_FEATURES = 256
@@ -132,6 +133,27 @@ class LearnedModel(BaseModel):
         return self.provider in ("any", provider)
 
 
+def probabilities(
+    x: np.ndarray,
+    mean: np.ndarray,
+    scale: np.ndarray,
+    coef: np.ndarray,
+    intercept: float,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Any:
+    """P(answer correct) for ``x`` (one run's features, or one run per row).
+
+    Each feature is first clipped into the range it took in the fitting runs (``bounds``:
+    least and greatest; None: no range), then standardised; the logit is bounded to ±50.
+    The one scoring rule of :func:`predict` and of cross-fitting
+    (``graph.evaluation.learn``).
+    """
+    if bounds is not None:
+        x = np.clip(x, *bounds)
+    logit = ((x - mean) / scale) @ coef + intercept
+    return 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))
+
+
 def predict(model: LearnedModel, features: Mapping[str, float]) -> float:
     """P(answer correct) for one run's features (a feature it lacks counts as 0).
 
@@ -139,11 +161,11 @@ def predict(model: LearnedModel, features: Mapping[str, float]) -> float:
     model records one (``low`` / ``high``).
     """
     x = np.array([float(features.get(name, 0.0)) for name in model.features])
+    bounds = None
     if model.low is not None and model.high is not None:
-        x = np.clip(x, np.asarray(model.low), np.asarray(model.high))
-    z = (x - np.asarray(model.mean)) / np.asarray(model.scale)
-    logit = float(np.dot(z, np.asarray(model.coef)) + model.intercept)
-    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+        bounds = (np.asarray(model.low), np.asarray(model.high))
+    mean, scale, coef = (np.asarray(v) for v in (model.mean, model.scale, model.coef))
+    return float(probabilities(x, mean, scale, coef, model.intercept, bounds))
 
 
 def model_thresholds(model: LearnedModel, shift: float) -> ModelThresholds:

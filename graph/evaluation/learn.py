@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from confidence.learned import LearnedModel, ModelThresholds
+from confidence.learned import LearnedModel, ModelThresholds, probabilities
 from confidence.risk_control import choose_threshold
 from grace.run_features import FEATURE_NAMES, RunSignals, run_features, signals_of
 from graph.evaluation.answers import match_answer
@@ -123,8 +123,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> Params:
 def _predict(params: Params, x: np.ndarray) -> Any:
     """P(correct) of ``x``'s rows, each feature clipped into its fitting range first."""
     mean, scale, coef, intercept, low, high = params
-    z = (np.clip(x, low, high) - mean) / scale
-    return 1.0 / (1.0 + np.exp(-(z @ coef + intercept)))
+    return probabilities(x, mean, scale, coef, intercept, (low, high))
 
 
 def cross_fitted(x: np.ndarray, y: np.ndarray, groups: Sequence[str], folds: int = 5) -> Any:
