@@ -34,13 +34,14 @@ from grace.data import sample_dir
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
-from graph.builder import make_graph
+from graph.builder import GraceStateGraph, Node, make_builder, make_graph
 from tests.fakes import ScriptedChatModel
 
 __all__ = [
     "COMPLEX",
     "SIMPLE",
     "Env",
+    "NodeReplay",
     "bare_graph",
     "bench_env",
     "concurrency",
@@ -200,10 +201,68 @@ def _split(app: Any, payload: dict[str, Any], runs: int) -> dict[str, float]:
     return {"in_nodes_ms": statistics.median(inside), "outside_ms": statistics.median(outside)}
 
 
-def _overhead_pair(
+class NodeReplay:
+    """GRACE's node bodies swapped for the updates of one recorded run: orchestration alone.
+
+    :meth:`install` wraps the body of each of a builder's :class:`~graph.builder.Node`
+    nodes. While ``recording``, a body runs and its update is kept, per node in call order;
+    afterwards each run (after :meth:`rewind`) gets the same updates back without running
+    the body. Such a run still costs LangGraph's stepping, GRACE's channels, routes, ``Send``
+    and node wrappers (model log, notes) and its checkpoints, and none of the nodes' own work
+    (search, model calls through LangChain, scoring).
+    """
+
+    def __init__(self) -> None:
+        """Start recording, with nothing recorded."""
+        self.recording = True
+        self.updates: dict[str, list[dict[str, Any]]] = {}
+        self.calls: dict[str, int] = {}
+
+    def install(self, builder: GraceStateGraph) -> None:
+        """Wrap the body of every GRACE node of ``builder`` (before it is compiled)."""
+        for name, spec in builder.nodes.items():
+            if isinstance(spec.runnable, Node):
+                spec.runnable.func = self._body(name, spec.runnable.func)
+
+    def rewind(self) -> None:
+        """Start a run: each node replays its first recorded update again."""
+        self.calls.clear()
+
+    def _body(self, name: str, func: Any) -> Any:
+        def body(state: Any, runtime: Any, services: Any, log: Any) -> dict[str, Any]:
+            i = self.calls.get(name, 0)
+            self.calls[name] = i + 1
+            if self.recording:
+                update: dict[str, Any] = func(state, runtime, services, log)
+                self.updates.setdefault(name, []).append(update)
+                return update
+            return self.updates[name][i]
+
+        return body
+
+
+def _replayed_graph(services: Services, saver: BaseCheckpointSaver[str]) -> Any:
+    """A GRACE graph whose node bodies replay one recorded run (a function of no arguments)."""
+    replay = NodeReplay()
+    builder = make_builder(services=services)
+    replay.install(builder)
+    app = builder.compile(checkpointer=saver)
+    app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
+    replay.recording = False
+
+    def run() -> None:
+        replay.rewind()
+        result = app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
+        if not result.get("answer"):
+            raise RuntimeError(f"replayed GRACE run did not finish: {result}")
+
+    return run
+
+
+def _overhead_runs(
     services: Services, saver: BaseCheckpointSaver[str], runs: int, warmup: int
-) -> tuple[list[float], list[float], int]:
-    """Per-run ms of GRACE and of the bare chain on ``saver`` (interleaved), and node count."""
+) -> tuple[dict[str, list[float]], int]:
+    """Per-run ms of GRACE, of GRACE replayed and of the bare chain on ``saver``; node count."""
     app = make_graph(services=services, checkpointer=saver)
     chunks = list(app.stream({"query": SIMPLE}, _cfg(uuid.uuid4().hex), stream_mode="updates"))
     nodes = sum(1 for c in chunks if "__interrupt__" not in c)
@@ -217,16 +276,16 @@ def _overhead_pair(
     def bare_run() -> None:
         bare.invoke({"n": 0}, _cfg(uuid.uuid4().hex))
 
+    runners = {"grace": grace_run, "replayed": _replayed_graph(services, saver), "bare": bare_run}
     for _ in range(warmup):
-        grace_run()
-        bare_run()
-    # Interleave so that drift (disk cache, CPU frequency, other load) hits both equally.
-    grace_ms: list[float] = []
-    bare_ms: list[float] = []
+        for run in runners.values():
+            run()
+    # Interleave so that drift (disk cache, CPU frequency, other load) hits all equally.
+    ms: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(runs):
-        grace_ms += _time_runs(grace_run, 1, 0)
-        bare_ms += _time_runs(bare_run, 1, 0)
-    return grace_ms, bare_ms, nodes
+        for name, run in runners.items():
+            ms[name] += _time_runs(run, 1, 0)
+    return ms, nodes
 
 
 def _overhead_split(services: Services, saver: BaseCheckpointSaver[str], runs: int) -> Any:
@@ -245,17 +304,19 @@ def overhead(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
 
     The headline uses ``SqliteSaver`` (GRACE's default backend, WAL journal) for both; the
     same pair on ``InMemorySaver`` is reported too, to separate CPU from disk syncs.
+    ``orchestration`` is the same GRACE graph with its node bodies replaying one recorded
+    run (:class:`NodeReplay`): the part of the ratio that is not the nodes' own work.
     """
     model = bench_model()
     services = env.services(model)
     with env.sqlite_saver("overhead") as saver:
-        grace_ms, bare_ms, nodes = _overhead_pair(services, saver, runs, warmup)
+        ms, nodes = _overhead_runs(services, saver, runs, warmup)
         calls_per_run = model.count() / (1 + warmup + runs)
         split = _overhead_split(services, saver, runs)
     memory = use_grace_serializer(InMemorySaver())
-    mem_grace, mem_bare, _ = _overhead_pair(services, memory, runs, warmup)
-    g, b = statistics.median(grace_ms), statistics.median(bare_ms)
-    mg, mb = statistics.median(mem_grace), statistics.median(mem_bare)
+    mem, _ = _overhead_runs(services, memory, runs, warmup)
+    g, r, b = (statistics.median(ms[k]) for k in ("grace", "replayed", "bare"))
+    mg, mb = statistics.median(mem["grace"]), statistics.median(mem["bare"])
     return {
         "node_executions": nodes,
         "model_calls_per_run": calls_per_run,
@@ -263,9 +324,15 @@ def overhead(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
         "checkpointer": "SqliteSaver",
         "grace_ms_per_run": g,
         "bare_ms_per_run": b,
-        "grace_ms_p95": _percentile(grace_ms, 0.95),
-        "bare_ms_p95": _percentile(bare_ms, 0.95),
+        "grace_ms_p95": _percentile(ms["grace"], 0.95),
+        "bare_ms_p95": _percentile(ms["bare"], 0.95),
         "ratio": g / b,
+        "orchestration": {
+            "replayed_ms_per_run": r,
+            "ratio": r / b,
+            "node_work_ms_per_run": g - r,
+            "note": "node bodies replay one recorded run's updates (bench.scenarios.NodeReplay)",
+        },
         "memory_saver": {"grace_ms_per_run": mg, "bare_ms_per_run": mb, "ratio": mg / mb},
         "split": split,
         "goal": "ratio <= 1.3",
