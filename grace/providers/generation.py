@@ -32,15 +32,17 @@ def with_max_tokens(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
 
     ``langchain-openai`` sends the budget as ``max_completion_tokens``; servers of the
     OpenAI API elsewhere (llama.cpp's, LM Studio's, Ollama's) read ``max_tokens`` and ignore
-    the other, so against a named ``base_url`` the request carries both, and asks for the
-    usage of a streamed reply (``stream_options``; servers that cannot ignore it).
+    the other, so against a server you named (the row's ``named_server_field``) the request
+    carries both, and asks for the usage of a streamed reply (``stream_options``; servers
+    that cannot ignore it).
     """
     row = provider_of(model)
     token_field = row.max_tokens_field if row is not None else None
-    if token_field is None or token_field not in type(model).model_fields:
+    if row is None or token_field is None or token_field not in type(model).model_fields:
         return model
     update: dict[str, Any] = {token_field: max_tokens}
-    if type(model).__name__ == "ChatOpenAI" and getattr(model, "openai_api_base", None):
+    url_field = row.named_server_field
+    if url_field and type(model).__name__ == row.chat_class and getattr(model, url_field, None):
         extra = dict(getattr(model, "extra_body", None) or {})
         update["extra_body"] = {**extra, "max_tokens": max_tokens}
         update["stream_usage"] = True

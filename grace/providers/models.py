@@ -87,6 +87,13 @@ class ModelProvider:
     the reply)."""
     other_chat_classes: tuple[str, ...] = ()
     """Further chat classes that take this provider's requests (Azure's OpenAI client)."""
+    named_server_field: str | None = None
+    """The chat class's field holding the URL of a server you named (``openai_api_base``).
+    When it is set on a model of the row's own ``chat_class``, a capped request also carries
+    ``max_tokens`` in its body and asks for a streamed reply's usage: servers of the same
+    API elsewhere (llama.cpp's, LM Studio's, Ollama's) read that field, not
+    ``max_tokens_field``'s. None, or a class of ``other_chat_classes``: the request as the
+    client sends it."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
@@ -111,6 +118,7 @@ PROVIDERS: dict[str, ModelProvider] = {
         max_tokens_field="max_tokens",
         structured_methods=("json_schema", "json_mode", "function_calling", "text"),
         other_chat_classes=("AzureChatOpenAI",),
+        named_server_field="openai_api_base",
     ),
     "anthropic": ModelProvider(
         package="langchain_anthropic",

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from langchain_openai import AzureChatOpenAI
 
 from confidence.structured import DEFAULT_METHODS
 from grace.providers.generation import with_max_tokens
@@ -53,3 +54,23 @@ def test_the_engine_takes_its_ladders_and_token_caps_from_the_row(
     assert with_max_tokens(openai_model, 64).max_tokens == 64
     monkeypatch.setitem(PROVIDERS, "openai", replace(row, max_tokens_field=None))
     assert with_max_tokens(openai_model, 64) is openai_model  # no cap: requests as they were
+
+
+def test_a_named_server_gets_max_tokens_in_the_body_from_the_row(
+    openai_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    capped = with_max_tokens(openai_model, 64)  # a server you named: llama.cpp, LM Studio …
+    assert capped.extra_body == {"max_tokens": 64}  # type: ignore[attr-defined]
+    assert capped.stream_usage is True  # type: ignore[attr-defined]
+    assert openai_model.extra_body is None  # a copy: the model itself is unchanged
+    for var in ("OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(var, raising=False)
+    own_api = chat_model("openai:gpt-4.1-mini", temperature=0, timeout=1)  # OpenAI's own API
+    assert with_max_tokens(own_api, 64).extra_body is None  # type: ignore[attr-defined]
+    azure = AzureChatOpenAI(  # another class of the row, at Azure's own API: as it was
+        base_url="http://127.0.0.1:9/openai/deployments/d", api_version="2024-10-21", api_key="x"
+    )
+    assert with_max_tokens(azure, 64).extra_body is None  # type: ignore[attr-defined]
+    monkeypatch.setitem(PROVIDERS, "openai", replace(PROVIDERS["openai"], named_server_field=None))
+    assert with_max_tokens(openai_model, 64).extra_body is None  # type: ignore[attr-defined]
+    assert with_max_tokens(openai_model, 64).max_tokens == 64  # type: ignore[attr-defined]
