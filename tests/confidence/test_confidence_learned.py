@@ -8,11 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from confidence.learned import (
     SHIPPED_MODEL,
     LearnedModel,
     LearnedModelError,
+    ModelThresholds,
     default_model,
     load_model,
     model_thresholds,
@@ -213,3 +215,57 @@ def test_a_yaml_tag_in_the_settings_model_is_refused_without_running_it(
     config.write_text("confidence:\n  model: {features: [a], coef: [1]}\n", encoding="utf-8")
     with pytest.raises(SettingsError, match="model"):
         load_settings()
+
+
+def test_a_model_scores_only_the_engine_it_was_fitted_on() -> None:
+    offline = LearnedModel.model_validate(_model())
+    assert offline.applies_to("offline") and not offline.applies_to("gemini")
+    anywhere = LearnedModel.model_validate(_model(provider="any"))
+    assert anywhere.applies_to("gemini") and anywhere.applies_to("offline")
+
+
+def test_thresholds_may_tie_but_are_probabilities_and_fixed() -> None:
+    tied = ModelThresholds(silent=0.5, notify=0.5, confirm=0.5)
+    assert (tied.silent, tied.notify, tied.confirm) == (0.5, 0.5, 0.5)
+    for bad in (
+        {"silent": 1.05, "notify": 0.5, "confirm": 0.2},
+        {"silent": 0.9, "notify": 0.5, "confirm": 0.2, "extra": 0.1},
+    ):
+        with pytest.raises(ValidationError):
+            ModelThresholds.model_validate(bad)
+    with pytest.raises(ValidationError):
+        tied.silent = 0.6  # type: ignore[misc]
+
+
+def test_a_one_feature_model_with_a_feature_constant_in_fitting() -> None:
+    model = LearnedModel.model_validate(
+        _model(features=["a"], mean=[0.0], scale=[1.0], coef=[2.0], low=[0.5], high=[0.5])
+    )
+    # Every value of a is clipped to the one it took: z = 2·0.5 + 0.5 = 1.5.
+    assert predict(model, {"a": 9.0}) == pytest.approx(1 / (1 + np.exp(-1.5)))
+    assert predict(model, {"a": -9.0}) == predict(model, {"a": 9.0})
+
+
+def test_the_logit_is_bounded_so_an_extreme_run_keeps_a_floor() -> None:
+    model = LearnedModel.model_validate(_model())
+    # z = 2·(−1000) + 0.5 is bounded to −50: P = 1 / (1 + e^50), not 0.
+    floor = predict(model, {"a": -1000.0, "b": 1.0})
+    assert floor == pytest.approx(1 / (1 + np.exp(50.0)), rel=1e-9, abs=0.0)
+    assert predict(model, {"a": -10_000.0, "b": 1.0}) == floor
+    assert predict(model, {"a": 1000.0, "b": 1.0}) == 1.0
+
+
+def test_a_model_file_of_exactly_one_megabyte_is_read(tmp_path: Path) -> None:
+    text = json.dumps(_model())
+    path = tmp_path / "model.json"
+    path.write_text(text + " " * (1_000_000 - len(text)), encoding="utf-8")
+    assert load_model(path).features == ["a", "b"]
+    path.write_text(text + " " * (1_000_001 - len(text)), encoding="utf-8")
+    with pytest.raises(LearnedModelError, match="over"):
+        load_model(path)
+
+
+def test_an_unreadable_model_file_is_refused_with_the_reason(tmp_path: Path) -> None:
+    with pytest.raises(LearnedModelError) as caught:
+        load_model(tmp_path / "missing.json")
+    assert "cannot read a model" in str(caught.value) and "No such file" in str(caught.value)
