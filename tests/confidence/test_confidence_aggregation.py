@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from confidence import ConfidenceAggregator, SourceAgreementCalculator, char_ngram_vector, cosine
+from confidence.config import AggregationMethod
 
 # --- aggregation ------------------------------------------------------------------------
 
@@ -49,6 +50,13 @@ def test_single_score_is_itself(method: str) -> None:
 def test_unknown_method_raises() -> None:
     with pytest.raises(ValueError):
         ConfidenceAggregator().aggregate([0.5], "median")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("method", ["final", "mean", "min", "weighted"])
+def test_scores_outside_zero_one_are_clamped(method: AggregationMethod) -> None:
+    agg = ConfidenceAggregator(method)
+    assert agg.aggregate([1.5, 2.0]) == 1.0
+    assert agg.aggregate([-0.5, -1.0]) == 0.0
 
 
 # --- source agreement -------------------------------------------------------------------
