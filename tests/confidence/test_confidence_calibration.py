@@ -154,3 +154,30 @@ def test_a_map_applies_only_to_the_provider_it_was_fitted_on() -> None:
     assert shipped.applies_to("offline") and not shipped.applies_to("gemini")
     assert CalibrationParams(method="platt", a=2.0, b=-1.0).applies_to("gemini")
     assert not CalibrationParams().applies_to("offline")  # method none
+
+
+def test_platt_defaults_are_the_plain_sigmoid_and_unknown_keys_are_refused() -> None:
+    assert apply_calibration(0.5, CalibrationParams(method="platt")) == pytest.approx(
+        1 / (1 + math.exp(-0.5))
+    )
+    p = CalibrationParams(method="platt", a=4.0)  # intercept 0
+    assert apply_calibration(0.5, p) == pytest.approx(1 / (1 + math.exp(-2.0)))
+    with pytest.raises(ValidationError):
+        CalibrationParams.model_validate({"method": "platt", "a": 4.0, "slope": 1.0})
+
+
+def test_isotonic_values_may_be_flat_and_reach_zero_and_one() -> None:
+    flat = CalibrationParams(method="isotonic", x=[0.2, 0.6], y=[0.3, 0.3])
+    assert apply_calibration(0.9, flat) == apply_calibration(0.1, flat) == 0.3
+    ends = CalibrationParams(method="isotonic", x=[0.2, 0.6], y=[0.0, 1.0])
+    assert apply_calibration(0.1, ends) == 0.0 and apply_calibration(0.9, ends) == 1.0
+    for bad in ({"x": [0.4, 0.4], "y": [0.2, 0.3]}, {"x": [0.4], "y": [1.01]}):
+        with pytest.raises(ValidationError):
+            CalibrationParams.model_validate({"method": "isotonic", **bad})
+
+
+def test_fitting_clips_scores_into_zero_one_and_allows_bins_of_one() -> None:
+    x, y = fit_isotonic([0.2, 1.5], [False, True], min_bin_size=1)
+    assert x == pytest.approx([0.2, 1.0]) and y == pytest.approx([1 / 3, 2 / 3])
+    params = fit_calibration_params([0.2, 1.5], [False, True], method="isotonic", min_bin_size=1)
+    assert params.min_bin_size == 1 and params.x == pytest.approx([0.2, 1.0])
