@@ -181,3 +181,22 @@ def test_fitting_clips_scores_into_zero_one_and_allows_bins_of_one() -> None:
     assert x == pytest.approx([0.2, 1.0]) and y == pytest.approx([1 / 3, 2 / 3])
     params = fit_calibration_params([0.2, 1.5], [False, True], method="isotonic", min_bin_size=1)
     assert params.min_bin_size == 1 and params.x == pytest.approx([0.2, 1.0])
+
+
+def test_fitting_none_gives_the_identity() -> None:
+    params = fit_calibration_params([0.2, 0.8], [False, True], method="none", fitted_on="d")
+    assert params.method == "none" and params.fitted_on == "d"
+    assert apply_calibration(0.37, params) == 0.37
+
+
+def test_knots_that_rounding_would_merge_are_kept_exact() -> None:
+    params = fit_calibration_params(
+        [0.1, 0.1000001], [False, True], method="isotonic", min_bin_size=1
+    )
+    assert params.x == [0.1, 0.1000001] and params.y == pytest.approx([1 / 3, 2 / 3], abs=1e-6)
+
+
+def test_the_shipped_map_reads_as_its_documentation_says() -> None:
+    shipped = default_calibration()
+    for raw, reads in ((0.9, 0.99), (0.7, 0.95), (0.5, 0.79), (0.34, 0.50)):
+        assert apply_calibration(raw, shipped) == pytest.approx(reads, abs=0.01)
