@@ -91,9 +91,9 @@ class ModelProvider:
     """The chat class's field holding the URL of a server you named (``openai_api_base``).
     When it is set on a model of the row's own ``chat_class``, a capped request also carries
     ``max_tokens`` in its body and asks for a streamed reply's usage: servers of the same
-    API elsewhere (llama.cpp's, LM Studio's, Ollama's) read that field, not
-    ``max_tokens_field``'s. None, or a class of ``other_chat_classes``: the request as the
-    client sends it."""
+    API elsewhere (llama.cpp's, LM Studio's, Ollama's) read ``max_tokens``, and the client
+    sends the cap under another name (``max_completion_tokens``). None, or a class of
+    ``other_chat_classes``: the request as the client sends it."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
