@@ -200,3 +200,96 @@ def test_the_shipped_map_reads_as_its_documentation_says() -> None:
     shipped = default_calibration()
     for raw, reads in ((0.9, 0.99), (0.7, 0.95), (0.5, 0.79), (0.34, 0.50)):
         assert apply_calibration(raw, shipped) == pytest.approx(reads, abs=0.01)
+
+
+def _platt_gradient(scores: list[float], labels: list[bool], a: float, b: float) -> list[float]:
+    """Log-loss gradient in (a, b) against Platt's targets (n₊ + 1)/(n₊ + 2) and 1/(n₋ + 2)."""
+    s, y = np.asarray(scores), np.asarray(labels)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    t = np.where(y, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+    residual = 1 / (1 + np.exp(-(a * s + b))) - t
+    return [float(np.sum(residual * s)), float(np.sum(residual))]
+
+
+@pytest.mark.parametrize(
+    ("scores", "labels"),
+    [
+        (
+            [0.05, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9],
+            [False, False, True, False, False, True, False, True, True, False, True, True],
+        ),
+        ([0.0, 0.0, 0.0, 1e-9, 0.5, 1e-9, 1.0, 1e-9], [False] * 6 + [True, False]),
+        (
+            [0.96, 0.37, 0.55, 0.59, 0.85, 0.15, 0.41],
+            [True, True, False, True, True, True, True],
+        ),
+        _synthetic(300, a=3.0, b=1.5, seed=6),
+    ],
+    ids=["hand", "one-positive", "weak-slope", "synthetic"],
+)
+def test_platt_fit_is_the_stationary_point_on_platts_targets(
+    scores: list[float], labels: list[bool]
+) -> None:
+    a, b = fit_platt(scores, labels)
+    assert a > 0.0
+    assert _platt_gradient(scores, labels, a, b) == pytest.approx([0.0, 0.0], abs=1e-8)
+
+
+def test_platt_flat_or_nearly_flat_scores_give_the_smoothed_base_rate() -> None:
+    a, b = fit_platt([0.4] * 5, [True, False, True, True, False])
+    assert a == 0.0 and b == pytest.approx(math.log(4 / 3))  # σ(b) = (3 + 1) / (5 + 2)
+    a, b = fit_platt([0.1, 0.5, 0.9], [False, False, False])
+    assert a == 0.0 and b == pytest.approx(math.log(1 / 4))  # σ(b) = 1 / (3 + 2)
+    # Scores a hair apart: the fit must not break on a singular Hessian.
+    scores = [1.0, 1.0 - 1e-9, 1.0 - 1e-9]
+    a, b = fit_platt(scores, [True, False, True])
+    mean_target = (3 / 4 + 1 / 3 + 3 / 4) / 3
+    for s in scores:
+        assert 1 / (1 + math.exp(-(a * s + b))) == pytest.approx(mean_target, abs=1e-6)
+
+
+def test_platt_anti_correlated_small_sample_gives_a_flat_map() -> None:
+    scores = [0.5, 0.3, 0.5, 0.9, 0.9, 0.4, 0.6]
+    labels = [True, False, True, True, False, True, False]
+    a, b = fit_platt(scores, labels)
+    assert a == 0.0
+    assert 1 / (1 + math.exp(-b)) == pytest.approx((4 * 5 / 6 + 3 * 1 / 5) / 7, abs=0.01)
+
+
+def test_isotonic_default_bins_hold_ten_runs() -> None:
+    scores = [(i + 0.5) / 20 for i in range(20)]
+    x, y = fit_isotonic(scores, [False] * 10 + [True] * 10)
+    assert x == pytest.approx([0.25, 0.75]) and y == pytest.approx([1 / 12, 11 / 12])
+    x, y = fit_isotonic([0.2, 0.4, 0.6], [False, True, True])  # fewer runs than one bin
+    assert x == pytest.approx([0.4]) and y == pytest.approx([3 / 5])
+
+
+def test_isotonic_equal_scores_share_one_block() -> None:
+    x, y = fit_isotonic([0.5, 0.5, 0.5], [False, True, True], min_bin_size=1)
+    assert x == pytest.approx([0.5]) and y == pytest.approx([3 / 5])
+
+
+def test_isotonic_pools_equal_and_decreasing_means() -> None:
+    # Two ties of mean 1/2 each pool into one knot.
+    x, y = fit_isotonic([0.2, 0.2, 0.4, 0.4], [False, True, False, True], min_bin_size=1)
+    assert x == pytest.approx([0.3]) and y == pytest.approx([3 / 6])
+    # A decreasing pair pools.
+    x, y = fit_isotonic([0.1, 0.2], [True, False], min_bin_size=1)
+    assert x == pytest.approx([0.15]) and y == pytest.approx([2 / 4])
+    # 0.1 (F, T) | 0.2 T | 0.3 F | 0.4 F: pooling 0.2–0.4 drops below 1/2, so it pools again.
+    x, y = fit_isotonic(
+        [0.1, 0.1, 0.2, 0.3, 0.4], [False, True, True, False, False], min_bin_size=1
+    )
+    assert x == pytest.approx([0.22]) and y == pytest.approx([3 / 7])
+
+
+def test_isotonic_a_short_last_block_joins_its_neighbour() -> None:
+    # 0.1–0.3 F pool (3 runs); 0.4 T alone is shorter than 2, so it joins them.
+    x, y = fit_isotonic([0.1, 0.2, 0.3, 0.4], [False, False, False, True], min_bin_size=2)
+    assert x == pytest.approx([0.25]) and y == pytest.approx([2 / 6])
+
+
+def test_isotonic_smoothed_values_never_decrease() -> None:
+    # Means 0 < 1/10, but smoothed 1/3 > 2/12: the running maximum keeps 1/3.
+    x, y = fit_isotonic([0.1] + [0.5] * 10, [False, True] + [False] * 9, min_bin_size=1)
+    assert x == pytest.approx([0.1, 0.5]) and y == pytest.approx([1 / 3, 1 / 3])
