@@ -287,6 +287,9 @@ def test_isotonic_a_short_last_block_joins_its_neighbour() -> None:
     # 0.1–0.3 F pool (3 runs); 0.4 T alone is shorter than 2, so it joins them.
     x, y = fit_isotonic([0.1, 0.2, 0.3, 0.4], [False, False, False, True], min_bin_size=2)
     assert x == pytest.approx([0.25]) and y == pytest.approx([2 / 6])
+    # 0.1–0.3 F pool; the tie at 0.4 (F, T) is a 2-run block, shorter than 3: one knot.
+    x, y = fit_isotonic([0.1, 0.2, 0.3, 0.4, 0.4], [False] * 4 + [True], min_bin_size=3)
+    assert x == pytest.approx([0.28]) and y == pytest.approx([2 / 7])
 
 
 def test_isotonic_smoothed_values_never_decrease() -> None:
