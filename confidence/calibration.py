@@ -125,6 +125,9 @@ def fit_platt(
 
     Returns:
         ``(a, b)``. With one class only, ``a = 0`` and ``σ(b)`` is the smoothed base rate.
+        Where the best slope would be negative (scores that rank against the labels), the
+        slope is held at ``a = 0`` and ``σ(b)`` is the mean of the smoothed targets: the
+        best intercept under that constraint.
 
     """
     s, y = _arrays(scores, labels)
@@ -160,6 +163,9 @@ def fit_platt(
         a, b, current = na, nb, new
         if done:
             break
+    if a == 0.0:  # the slope held at its bound: the intercept's own optimum, not the joint step's
+        mean = float(t.mean())
+        b = math.log(mean / (1.0 - mean))
     return float(a), float(b)
 
 
@@ -169,7 +175,7 @@ def fit_isotonic(
     """Pool-adjacent-violators with at least ``min_bin_size`` runs per block.
 
     Runs are sorted by score (equal scores always share a block). Blocks are pooled while a
-    block's mean exceeds the next one's or a block is smaller than ``min_bin_size``. Each
+    block's mean is at least the next one's or a block is smaller than ``min_bin_size``. Each
     block gives a knot ``(mean score, (k + 1)/(n + 2))``; a running maximum keeps the values
     non-decreasing after smoothing.
 

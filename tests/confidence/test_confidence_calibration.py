@@ -253,7 +253,20 @@ def test_platt_anti_correlated_small_sample_gives_a_flat_map() -> None:
     labels = [True, False, True, True, False, True, False]
     a, b = fit_platt(scores, labels)
     assert a == 0.0
-    assert 1 / (1 + math.exp(-b)) == pytest.approx((4 * 5 / 6 + 3 * 1 / 5) / 7, abs=0.01)
+    # With the slope held at 0, the best intercept: σ(b) is the mean smoothed target, exactly
+    # (the joint Newton step alone stopped at σ(b) 5e-4 away from it).
+    assert 1 / (1 + math.exp(-b)) == pytest.approx((4 * 5 / 6 + 3 * 1 / 5) / 7, abs=1e-12)
+    assert _platt_gradient(scores, labels, a, b)[1] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_platt_scores_against_the_labels_keep_the_intercepts_optimum() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        scores = rng.random(9).tolist()
+        labels = [s < 0.5 for s in scores]  # higher scores, fewer right answers
+        a, b = fit_platt(scores, labels)
+        assert a == 0.0
+        assert _platt_gradient(scores, labels, a, b)[1] == pytest.approx(0.0, abs=1e-9)
 
 
 def test_isotonic_default_bins_hold_ten_runs() -> None:
