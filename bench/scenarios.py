@@ -20,6 +20,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -241,20 +242,25 @@ class NodeReplay:
         return body
 
 
+def _ask(app: Any) -> None:
+    """One GRACE run of the simple question on a new thread; an error if it gives no answer."""
+    result = app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
+    if not result.get("answer"):
+        raise RuntimeError(f"GRACE run did not finish: {result}")
+
+
 def _replayed_graph(services: Services, saver: BaseCheckpointSaver[str]) -> Any:
     """A GRACE graph whose node bodies replay one recorded run (a function of no arguments)."""
     replay = NodeReplay()
     builder = make_builder(services=services)
     replay.install(builder)
     app = builder.compile(checkpointer=saver)
-    app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
+    _ask(app)
     replay.recording = False
 
     def run() -> None:
         replay.rewind()
-        result = app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
-        if not result.get("answer"):
-            raise RuntimeError(f"replayed GRACE run did not finish: {result}")
+        _ask(app)
 
     return run
 
@@ -268,15 +274,14 @@ def _overhead_runs(
     nodes = sum(1 for c in chunks if "__interrupt__" not in c)
     bare = bare_graph(nodes, saver)
 
-    def grace_run() -> None:
-        result = app.invoke({"query": SIMPLE}, _cfg(uuid.uuid4().hex))
-        if not result.get("answer"):
-            raise RuntimeError(f"GRACE run did not finish: {result}")
-
     def bare_run() -> None:
         bare.invoke({"n": 0}, _cfg(uuid.uuid4().hex))
 
-    runners = {"grace": grace_run, "replayed": _replayed_graph(services, saver), "bare": bare_run}
+    runners = {
+        "grace": partial(_ask, app),
+        "replayed": _replayed_graph(services, saver),
+        "bare": bare_run,
+    }
     for _ in range(warmup):
         for run in runners.values():
             run()
