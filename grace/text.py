@@ -217,8 +217,8 @@ def answer_type(question: str) -> AnswerType | None:
 
 _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
     "length": re.compile(
-        r"\d\s*(?:km|m|cm|mm|ft)\b|\b(?:kilomet(?:re|er)s?|met(?:re|er)s?|centimet(?:re|er)s?|"
-        r"miles?|feet|foot|inch(?:es)?|yards?)\b|キロメートル|メートル|センチ|マイル|キロ(?!グラム)",
+        r"\d\s*(?:km|m|cm|mm|ft|in)\b|\b(?:(?:kilo|centi|milli)?met(?:re|er)s?|miles?|feet|"
+        r"foot|inch(?:es)?|yards?)\b|キロメートル|メートル|ミリ|センチ|マイル|キロ(?!グラム)",
         re.I,
     ),
     "duration": re.compile(

@@ -12,8 +12,9 @@ A chunk is one paragraph of a document; its sentences often do not name what the
 
 :func:`passage_context` splits a passage into its body sentences (Markdown heading lines
 removed: they are context, never part of an answer) and gives each the tokens of what it is
-about. The reader counts those tokens at :data:`~grace.providers.offline.evidence.CONTEXT_WEIGHT`
-when it matches the question; the answer quotes the sentence as written.
+about. The reader counts those tokens (at ``CONTEXT_WEIGHT`` and ``SUBJECT_WEIGHT`` of
+:mod:`grace.providers.offline.evidence`) when it matches the question; the answer quotes the
+sentence as written.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ _EN_PRONOUN = re.compile(
     re.I,
 )
 _JA_PRONOUN = re.compile(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
-_JA_TOPIC = re.compile(r"^[^、。]{1,30}?(?:は|が|では|には|も)(?=[^\u3040-\u309f]|、)")
-"""A Japanese sentence's topic or subject: the text before its first は / が / では / には / も."""
+_JA_TOPIC = re.compile(
+    r"^[^、。]{1,20}?(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
+)
+"""A Japanese sentence's topic or subject: the text before its first は / が after a noun (not
+the は of あるいは), or では / には."""
 _EN_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _SUBJECT_WORDS = 8
 """Longest English subject taken from a sentence (words before its verb)."""
@@ -49,7 +53,9 @@ class PassageContext:
     sentences: list[str]
     """The passage's sentences, heading lines removed."""
     about: list[set[str]]
-    """Per sentence: tokens of the title, the heading path and the subject it refers to."""
+    """Per sentence: tokens of the title and the heading path."""
+    subject: list[set[str]]
+    """Per sentence: tokens of the subject its pronoun or elided subject refers to."""
     headings: str
     """The heading path (from the passage's location and its own heading lines)."""
 
@@ -112,12 +118,13 @@ def passage_context(passage: Source) -> PassageContext:
     headings = " > ".join([*path, *(h for h in own if h not in path)])
     base = set(match_tokens(f"{passage.title} {headings}"))
     sentences = split_sentences(body)
-    about: list[set[str]] = []
+    referred: list[set[str]] = []
     subject: set[str] = set()
     for sentence in sentences:
         own_subject = sentence_subject(sentence)
-        refers = _refers_back(sentence)
-        about.append(base | subject if refers else set(base))
+        referred.append(set(subject) if _refers_back(sentence) else set())
         if own_subject:
             subject = set(match_tokens(own_subject))
-    return PassageContext(sentences=sentences, about=about, headings=headings)
+    return PassageContext(
+        sentences=sentences, about=[base] * len(sentences), subject=referred, headings=headings
+    )

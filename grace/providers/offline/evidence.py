@@ -1,23 +1,33 @@
 """Lexical evidence that a passage sentence answers a question (offline reader and judge).
 
-For every sentence of the passages, with its neighbours as context (the *window*):
+Each passage is read with the context splitting took from it
+(:mod:`grace.providers.offline.context`): heading lines leave the sentences, and every
+sentence carries the tokens of its document title and heading path (counted at
+:data:`CONTEXT_WEIGHT`) and, when its subject is a pronoun or elided, of the subject it refers
+to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context (the *window*):
 
 - ``lexical`` / ``window`` — IDF-weighted share of the question's tokens found in the
-  sentence / in the window (IDF over the passages' sentences: rare terms weigh more);
-- ``key_share`` — share of the question's key terms (names, numbers, kanji / katakana runs)
-  found in the window; ``missing`` lists the others. A year or number of the question that
-  the window does not contain is a *hard* mismatch (``hard_miss``): SQuAD-style
-  unanswerable questions often swap a date or a name;
+  sentence / in the window, with that context (IDF over the passages' sentences: rare terms
+  weigh more); ``stated`` — the same for the sentence's own words only;
+- ``key_share`` — share of the question's key terms (:func:`question_keys`: names, numbers,
+  kanji / katakana runs, less the words naming the answer's class) found in the window;
+  ``missing`` lists the others. A year or number of the question that the window does not
+  contain is a *hard* mismatch (``hard_miss``): SQuAD-style unanswerable questions often swap
+  a date or a name;
 - ``type_ok`` — the sentence holds a span of the answer type the question asks for
   (``when`` → a date, ``how many`` → a number, ``who`` → a name) that the question does
-  not already contain; ``None`` when the question does not say;
-- ``absent`` — key terms found nowhere in the sentence's passage (nor its title): the
-  passage is about something else, or the question names an entity the text does not;
+  not already contain, in the asked unit when it asks one (``measure_ok``: 「長さ」 → a
+  length); ``None`` when the question does not say;
+- ``absent`` — key terms found nowhere in the sentence's passage (nor its title, headings or
+  the initials of its names: "UMC"): the passage is about something else, or the question
+  names an entity the text does not; ``absent_hard`` — those that are names or numbers;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
   window is not;
 - ``contrast`` — question words the *sentence* contradicts with another member of the same
   closed set (:func:`~grace.text.contrasts`: "last" asked, "first" stated; "warm" against
-  "cold"): the swapped premise of a SQuAD-style near-miss question.
+  "cold"): the swapped premise of a SQuAD-style near-miss question;
+- ``number_role`` — a number the question identifies something by stands for something
+  else in the sentence.
 
 :func:`assess` returns them best first by ``rank`` (a weighted sum; weights in
 :data:`RANK_WEIGHTS`).
@@ -52,11 +62,13 @@ from grace.text import (
 __all__ = [
     "CONTEXT_WEIGHT",
     "RANK_WEIGHTS",
+    "SUBJECT_WEIGHT",
     "Evidence",
     "assess",
     "is_hard_key",
     "key_present",
     "question_keys",
+    "relation_terms",
 ]
 
 RANK_WEIGHTS = {
@@ -71,8 +83,11 @@ reported, not weighed here: as a ranking penalty (0.15) it cost calib accuracy 0
 so only the learned confidence model weighs it (``ev_number_role``)."""
 
 CONTEXT_WEIGHT = 0.5
-"""How much a question term counts when a sentence holds it only through its context (the
-document title, the heading path, the subject a pronoun or an elided subject refers to)."""
+"""How much a question term counts when a sentence holds it only through its context: the
+document title and the heading path it sits under."""
+SUBJECT_WEIGHT = 1.0
+"""How much a question term counts when a sentence holds it only through the subject its
+pronoun or elided subject refers to (the previous sentence's)."""
 
 _NUMERIC = re.compile(r"^\d[\d,.]*$")
 
@@ -85,13 +100,17 @@ class Evidence:
     source_id: str
     lexical: float
     window: float
+    stated: float = 0.0
+    """IDF-weighted share of the question the sentence's own words hold (no context: what the
+    answer itself states)."""
     key_share: float
     missing: tuple[str, ...]
     hard_miss: bool
     absent: tuple[str, ...]
     """Key terms of the question the passage (with its title and headings) never mentions."""
     absent_hard: tuple[str, ...] = ()
-    """Those of ``absent`` that are names or numbers (:func:`is_hard_key`), not common nouns."""
+    """Those of ``absent`` that are names or numbers (:func:`is_hard_key`) or the asked
+    relation (:func:`relation_terms`), not common nouns."""
     type_ok: bool | None
     measure_ok: bool | None = None
     """The sentence states a number in the unit the question asks for ("how far" → a length,
@@ -171,6 +190,19 @@ def question_keys(question: str) -> set[str]:
     return keys
 
 
+_JA_RELATION = re.compile(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
+"""A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
+
+
+def relation_terms(question: str) -> set[str]:
+    """The question's verbal nouns used as its predicate (Japanese 〜する: 作曲した, 設立された).
+
+    A passage that never mentions the asked relation does not state it, whatever else it
+    shares with the question (who *composed* the festival music, not who plays it).
+    """
+    return set(_JA_RELATION.findall(normalise_text(question))) if is_japanese(question) else set()
+
+
 def is_hard_key(term: str) -> bool:
     """A key term that names something (a name, a number, a year), not a common noun.
 
@@ -212,6 +244,7 @@ class _Question:
     idf: dict[str, float]
     total: float
     keys: set[str]
+    hard: set[str]
     kind: AnswerType | None
     negated: bool
     measures: tuple[Measure, ...] = ()
@@ -228,12 +261,20 @@ class _Question:
         """The sentence states a number in the asked unit; None when no unit is asked."""
         return states_measure(sentence, self.measures) if self.measures else None
 
-    def share(self, tokens: set[str], about: set[str]) -> float:
-        """IDF-weighted share of the question in ``tokens`` (``about`` at the context weight)."""
+    def share(self, tokens: set[str], about: set[str], subject: set[str]) -> float:
+        """IDF-weighted share of the question in ``tokens``, its context at lower weights.
+
+        ``about`` (title, headings) counts at :data:`CONTEXT_WEIGHT`, ``subject`` (what a
+        pronoun or an elided subject refers to) at :data:`SUBJECT_WEIGHT`.
+        """
         held = self.tokens & tokens
-        context = (self.tokens & about) - held
-        weight = sum(self.idf[t] for t in held) + CONTEXT_WEIGHT * sum(
-            self.idf[t] for t in context
+        referred = (self.tokens & subject) - held
+        context = (self.tokens & about) - held - referred
+        # fsum: exact, so the result does not depend on the sets' (hash-seeded) order
+        weight = (
+            math.fsum(self.idf[t] for t in held)
+            + SUBJECT_WEIGHT * math.fsum(self.idf[t] for t in referred)
+            + CONTEXT_WEIGHT * math.fsum(self.idf[t] for t in context)
         )
         return weight / self.total
 
@@ -246,6 +287,7 @@ class _Passage:
     sentences: list[str]
     sets: list[set[str]]
     about: list[set[str]]
+    subject: list[set[str]]
     absent: tuple[str, ...]
 
 
@@ -261,13 +303,14 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
-        lexical=q.share(sets[i], p.about[i]),
-        window=q.share(window_tokens, p.about[i]),
+        lexical=q.share(sets[i], p.about[i], p.subject[i]),
+        stated=q.share(sets[i], set(), set()),
+        window=q.share(window_tokens, p.about[i], p.subject[i]),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
-        absent_hard=tuple(k for k in p.absent if is_hard_key(k)),
+        absent_hard=tuple(k for k in p.absent if k in q.hard),
         type_ok=q.typed(sentence),
         measure_ok=q.measured(sentence),
         negation_ok=not q.negated or is_negated(window_text),
@@ -282,7 +325,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
 
 
 _CAPITALISED_RUN = re.compile(
-    r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|and|for|the|de)\s+)*[A-Z][\w'-]*)+"
+    r"\b[A-Z][\w'-]*(?:[ \t]+(?:(?:of|and|for|the|de)[ \t]+)*[A-Z][\w'-]*)+"
 )
 """A run of capitalised words (a name: "United Methodist Church", "Bank of America")."""
 
@@ -292,13 +335,16 @@ def _initialisms(text: str) -> set[str]:
     out: set[str] = set()
     for run in _CAPITALISED_RUN.findall(text):
         words = [w for w in run.split() if w[:1].isupper()]
-        out.add("".join(w[0] for w in words).lower())
+        if words[0] in ("The", "A", "An"):
+            words = words[1:]
+        if len(words) >= 2:
+            out.add("".join(w[0] for w in words).lower())
     return out
 
 
 def _passage(passage: Source, keys: set[str]) -> _Passage:
     ctx = passage_context(passage)
-    original = f"{passage.title} {ctx.headings} {passage.text}"
+    original = f"{passage.title}\n{ctx.headings}\n{passage.text}"
     whole = normalise_text(original)
     whole_tokens = set(match_tokens(whole))
     spelled = _initialisms(original) if any(k.isalpha() and k.isascii() for k in keys) else set()
@@ -306,7 +352,7 @@ def _passage(passage: Source, keys: set[str]) -> _Passage:
         sorted(k for k in keys if not key_present(k, whole, whole_tokens) and k not in spelled)
     )
     sets = [set(match_tokens(s)) for s in ctx.sentences]
-    return _Passage(passage, ctx.sentences, sets, ctx.about, absent)
+    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent)
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
@@ -319,8 +365,9 @@ def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         text=question,
         tokens=q_tokens,
         idf=idf,
-        total=sum(idf.values()) or 1.0,
+        total=math.fsum(idf.values()) or 1.0,
         keys=keys,
+        hard={k for k in keys if is_hard_key(k)} | (relation_terms(question) & keys),
         kind=answer_type(question),
         negated=is_negated(question),
         measures=answer_measures(question),

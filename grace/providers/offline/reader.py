@@ -1,22 +1,30 @@
 """Extractive reader: answers with the passage sentence that best matches the question.
 
-It never writes text of its own: the answer is a sentence copied from a retrieved passage,
-with its citation, or an explicit statement that the passages do not contain the answer.
-Sentences are ranked by :func:`~grace.providers.offline.evidence.assess` (IDF-weighted
-question terms in the sentence and its neighbours, key terms, answer type, retrieval score);
-among sentences ranked within ``type_margin`` of the best, one holding a span of the asked
-answer type (a date for "when", a number for "how many", a name for "who") is preferred.
+It never writes text of its own: the answer is a sentence copied from a retrieved passage
+(heading lines are context, never answer text), with its citation, or an explicit statement
+that the passages do not contain the answer. Sentences are ranked by
+:func:`~grace.providers.offline.evidence.assess` (IDF-weighted question terms in the sentence,
+its context — title, heading path, the subject a pronoun refers to — and its neighbours, key
+terms, answer type, retrieval score). A sentence that states another relation than the one
+asked (the opposite of a word of the question, its identifier number in another role, no
+value in the asked unit) gives way to the best one that states the asked relation; among
+sentences ranked within ``type_margin`` of the choice, one holding a span of the asked answer
+type (a date for "when", a number for "how many", a name for "who") is preferred.
 
-The reader abstains — the question goes to a person — when the evidence says the passages
-do not answer *this* question:
+The reader abstains — the question goes to a person — only on evidence that the passages do
+not answer *this* question; otherwise it offers its best sentence and the confidence model
+decides the level:
 
 - ``weak``: the best window holds less than ``min_support`` of the question (IDF-weighted);
-- ``absent``: a key term of the question (a name, number or year) occurs nowhere in the
-  best sentence's passage — the passage is about something else, or the question swaps
-  an entity or a date (the typical SQuAD 2.0 unanswerable question);
+- ``absent``: a name or number of the question occurs nowhere in the best sentence's passage
+  (nor its title and headings), or :data:`SOFT_ABSENT` of its common nouns do not — the
+  passage is about something else, or the question swaps an entity or a date (the typical
+  SQuAD 2.0 unanswerable question);
 - ``negation``: the question is negated ("does not", "didn't") and the passage is not;
 - ``contrast``: the sentence states the opposite of a word of the question, or another
-  member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``).
+  member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``);
+- ``number role``: the number the question identifies something by stands for something
+  else in the sentence ("weighs 7 grams" for "item number 7").
 
 ``support`` is the best sentence's evidence: window coverage × share of key terms present.
 """
@@ -39,9 +47,10 @@ __all__ = ["NOT_FOUND", "ExtractiveReader", "abstention_reason"]
 NOT_FOUND = "The documents I searched do not contain an answer to this question."
 
 
-SOFT_ABSENT = 2
-"""Common nouns of the question (not names or numbers) a passage may lack and still answer it:
-a common noun may be worded otherwise (「割合」 asked, 「約5割」 stated); a name may not."""
+SOFT_ABSENT = 3
+"""How many common nouns of the question (not names or numbers) a passage must lack for the
+reader to abstain: a common noun may be worded otherwise (「割合」 asked, 「約5割」 stated), a
+name may not (one missing name is enough); three missing mean another topic."""
 
 
 def abstention_reason(best: Evidence, min_support: float) -> str | None:
