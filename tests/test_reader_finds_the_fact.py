@@ -232,6 +232,19 @@ def test_an_acronym_matches_the_initials_of_a_name() -> None:
     assert "General Conference" in answer.text
 
 
+def test_acronyms_of_part_of_a_name_and_numbers_in_words_are_present() -> None:
+    from grace.providers.offline.evidence import key_present
+
+    source = Source(source_id="S1", source="h.md", text=(
+        "A New York Times article criticised the reliance on teaching fellows. "
+        "The principle was developed a hundred years before Darwin."
+    ))
+    ranked = assess("What criticism did the NY times article make of Harvard?", [source])
+    assert "ny" not in ranked[0].absent
+    assert key_present("100", "developed a hundred years before", set())
+    assert "西暦何年" not in question_keys("西山朝は西暦何年から何年まで続いたか")
+
+
 def test_word_forms_come_from_the_lexicon() -> None:
     assert match_tokens("rental withdrew fled") == match_tokens("rent withdraw flee")
     assert match_tokens("found left saw") == ["found", "left", "saw"]

@@ -151,7 +151,7 @@ def _bigrams(text: str) -> set[str]:
 
 _NUMBER_WORDS = dict(
     enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
-)
+) | {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 100: "hundred", 1000: "thousand"}
 _FIRST_WORD = re.compile(r"^\W*([A-Za-z][\w'’-]*)")
 _JA_ASKED = re.compile(
     r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
@@ -176,7 +176,7 @@ def question_keys(question: str) -> set[str]:
     it as a common word (a capital there is the sentence's, not a name's: "Besides …",
     "Although …").
     """
-    keys = key_terms(question)
+    keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
     text = normalise_text(question)
     if is_japanese(text):
         asked = _JA_ASKED.search(text)
@@ -337,8 +337,11 @@ def _initialisms(text: str) -> set[str]:
         words = [w for w in run.split() if w[:1].isupper()]
         if words[0] in ("The", "A", "An"):
             words = words[1:]
-        if len(words) >= 2:
-            out.add("".join(w[0] for w in words).lower())
+        initials = "".join(w[0] for w in words).lower()
+        # every run of two or more of the names' words: "NY" of "New York Times" too
+        out.update(
+            initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
+        )
     return out
 
 
