@@ -245,6 +245,23 @@ def test_acronyms_of_part_of_a_name_and_numbers_in_words_are_present() -> None:
     assert "西暦何年" not in question_keys("西山朝は西暦何年から何年まで続いたか")
 
 
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        ("How many Victorians are Buddhist?", "In Victoria, 168,637 people are Buddhist."),
+        ("What language is taught in Nepalese schools?", "Schools in Nepal teach Nepali."),
+    ],
+)
+def test_a_demonym_is_present_where_its_place_name_is(question: str, text: str) -> None:
+    source = Source(source_id="S1", source="v.md", text=text)
+    assert assess(question, [source])[0].absent == ()
+
+
+def test_a_similar_name_that_is_no_demonym_stays_absent() -> None:
+    source = Source(source_id="S1", source="a.md", text="Canberra is the capital of Australia.")
+    assert assess("What is the capital of Austria?", [source])[0].absent == ("austria",)
+
+
 def test_word_forms_come_from_the_lexicon() -> None:
     assert match_tokens("rental withdrew fled") == match_tokens("rent withdraw flee")
     assert match_tokens("found left saw") == ["found", "left", "saw"]

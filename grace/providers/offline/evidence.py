@@ -18,9 +18,10 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
   (``when`` → a date, ``how many`` → a number, ``who`` → a name) that the question does
   not already contain, in the asked unit when it asks one (``measure_ok``: 「長さ」 → a
   length); ``None`` when the question does not say;
-- ``absent`` — key terms found nowhere in the sentence's passage (nor its title, headings or
-  the initials of its names: "UMC"): the passage is about something else, or the question
-  names an entity the text does not; ``absent_hard`` — those that are names or numbers;
+- ``absent`` — key terms found nowhere in the sentence's passage (nor its title, headings, the
+  initials of its names — "UMC" — or as the demonym of a name — "Victorians" of Victoria):
+  the passage is about something else, or the question names an entity the text does not;
+  ``absent_hard`` — those that are names or numbers;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
   window is not;
 - ``contrast`` — question words the *sentence* contradicts with another member of the same
@@ -345,15 +346,41 @@ def _initialisms(text: str) -> set[str]:
     return out
 
 
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][a-z]{3,}")
+_DEMONYM_END = re.compile(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
+"""Endings of an adjective or inhabitant name made from a place name (Victorians, Nepalese)."""
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _demonym_of(term: str, names: set[str]) -> bool:
+    """Whether ``term`` is the inhabitant / adjective form of one of ``names`` (lower case).
+
+    "Victorians" of Victoria, "Nepalese" of Nepal, "Norman" of Normandy: the forms share the
+    name's stem — all but a short ending, and at least five letters.
+    """
+    if not (term.isascii() and term.isalpha() and _DEMONYM_END.search(term)):
+        return False
+    need = max(5, len(term) - 3)
+    return any(_common_prefix(term, name) >= need for name in names)
+
+
 def _passage(passage: Source, keys: set[str]) -> _Passage:
     ctx = passage_context(passage)
     original = f"{passage.title}\n{ctx.headings}\n{passage.text}"
     whole = normalise_text(original)
     whole_tokens = set(match_tokens(whole))
     spelled = _initialisms(original) if any(k.isalpha() and k.isascii() for k in keys) else set()
-    absent = tuple(
-        sorted(k for k in keys if not key_present(k, whole, whole_tokens) and k not in spelled)
-    )
+    missing = [k for k in keys if not key_present(k, whole, whole_tokens) and k not in spelled]
+    names = {w.lower() for w in _CAPITALISED_WORD.findall(original)} if missing else set()
+    absent = tuple(sorted(k for k in missing if not _demonym_of(k, names)))
     sets = [set(match_tokens(s)) for s in ctx.sentences]
     return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent)
 
