@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
@@ -60,11 +61,13 @@ class PassageContext:
     """The heading path (from the passage's location and its own heading lines)."""
 
 
+@lru_cache(maxsize=65_536)
 def _is_verb(word: str) -> bool:
     lemmas = getAllLemmas(word.lower())
     return ("VERB" in lemmas or "AUX" in lemmas) and "NOUN" not in lemmas
 
 
+@lru_cache(maxsize=65_536)
 def sentence_subject(sentence: str) -> str:
     """The subject a sentence states, as written (``""`` when it has none of its own).
 
@@ -89,6 +92,7 @@ def sentence_subject(sentence: str) -> str:
     return " ".join(words) if len(words) < _SUBJECT_WORDS else ""
 
 
+@lru_cache(maxsize=65_536)
 def _refers_back(sentence: str) -> bool:
     """The sentence's subject is a pronoun, or (Japanese) elided."""
     text = sentence.strip()
@@ -116,15 +120,19 @@ def passage_context(passage: Source) -> PassageContext:
     located = passage.location[2:] if passage.location.startswith("§ ") else ""
     path = [p.strip() for p in located.split(" > ") if p.strip()]
     headings = " > ".join([*path, *(h for h in own if h not in path)])
-    base = set(match_tokens(f"{passage.title} {headings}"))
+    base = set(_tokens_of(f"{passage.title} {headings}"))
     sentences = split_sentences(body)
     referred: list[set[str]] = []
-    subject: set[str] = set()
+    subject = ""
     for sentence in sentences:
-        own_subject = sentence_subject(sentence)
-        referred.append(set(subject) if _refers_back(sentence) else set())
-        if own_subject:
-            subject = set(match_tokens(own_subject))
+        referred.append(set(_tokens_of(subject)) if subject and _refers_back(sentence) else set())
+        subject = sentence_subject(sentence) or subject
     return PassageContext(
         sentences=sentences, about=[base] * len(sentences), subject=referred, headings=headings
     )
+
+
+@lru_cache(maxsize=16_384)
+def _tokens_of(text: str) -> frozenset[str]:
+    """:func:`match_tokens` of a title, heading path or subject (they repeat across chunks)."""
+    return frozenset(match_tokens(text))
