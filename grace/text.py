@@ -319,7 +319,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("most", "least"),
     _poles("maximum", "minimum"),
     _poles("north northern", "south southern", "east eastern", "west western"),
-    _poles("warm warmer hot hotter", "cold colder cool cooler"),
+    _poles("warm warmer warmest hot hotter hottest", "cold colder coldest cool cooler coolest"),
     _poles("open opens opened opening", "close closes closed closing"),
     _poles("begin begins began start starts started", "end ends ended finish finished"),
     _poles("before", "after"),

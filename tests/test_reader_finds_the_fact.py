@@ -195,6 +195,12 @@ def test_an_identifier_number_is_not_satisfied_by_the_same_digits_in_another_rol
 def test_a_sentence_stating_the_opposite_gives_way_to_one_stating_the_asked_relation() -> None:
     answer = ExtractiveReader().answer("When did the Grellan Observatory close?", _grellan())
     assert "closed to the public in 1987" in answer.text
+    months = Source(source_id="S1", source="f.md", text=(
+        "December and January are the coldest months in Fresno, averaging 46.5 °F. "
+        "July is the warmest month, averaging 83.0 °F."
+    ))
+    warmest = ExtractiveReader().answer("What month is the warmest in Fresno?", [months])
+    assert warmest.text.startswith("July is the warmest month")
 
 
 # ---------------------------------------------------------------- keys and word forms
