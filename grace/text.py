@@ -282,9 +282,18 @@ def answer_measures(question: str) -> tuple[Measure, ...]:
 def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
     """Whether ``sentence`` states a number with a unit of one of ``measures``."""
     text = unicodedata.normalize("NFKC", sentence).replace("_", " ")  # price_kroner: a column
+    if "duration" in measures and _ONE_SPAN.search(text):
+        return True  # "almost a month": the article is the number one
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)
+
+
+_ONE_SPAN = re.compile(
+    r"\b(?:a|an)\s+(?:(?:few|couple of)\s+)?(?:year|month|week|day|hour|minute|decade|century)s?\b",
+    re.I,
+)
+"""A duration counted by the article ("a month", "an hour", "a few weeks")."""
 
 
 def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:

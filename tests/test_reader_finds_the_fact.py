@@ -150,6 +150,8 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
     assert not states_measure("2つの路線が通っており、駅は合わせて6つある。", ("length",))
     assert states_measure("with rails 1,000 millimetres apart", ("length",))
     assert states_measure("item: Eyepiece rental; price_kroner: 35", ("money",))
+    assert states_measure("They held out for almost a month.", ("length", "duration"))
+    assert not states_measure("They held out bravely.", ("length", "duration"))
 
 
 @pytest.mark.parametrize(
