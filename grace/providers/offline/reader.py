@@ -121,9 +121,8 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
 
     A sentence that states another relation (:func:`_states_another_relation`) gives way to
     the best one that does not, covers ``min_support`` of the question by itself and would
-    answer (no abstention reason); among sentences
-    ranked within ``type_margin`` of that one, one holding a span of the asked answer type
-    is preferred.
+    answer (no abstention reason); among sentences ranked within ``type_margin`` of that
+    one, one holding a span of the asked answer type is preferred.
     """
     best = ranked[0]
     if _states_another_relation(best):
