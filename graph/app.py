@@ -80,7 +80,7 @@ the next step starts ("async" overlaps the write with the next step, so a SIGKIL
 the latest completed step and run it again on resume; "exit" writes only at the end)."""
 
 
-_SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score"}
+_SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score", "collection"}
 
 
 def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any] | None:
@@ -181,7 +181,7 @@ class RunOutcome(BaseModel):
     level: str | None = None
     """Intervention level (silent / notify / confirm / escalate)."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    """Cited sources: source_id, source, title, chunk_index, location, score."""
+    """Cited sources: source_id, source, title, chunk_index, location, score, collection."""
     interrupt: dict[str, Any] | None = None
     """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
@@ -251,10 +251,10 @@ class GraceApp:
             services if services is not None else LazyServices(self._build_services)
         )
         """The nodes' dependencies (built on first use unless given)."""
-        self.graph: CompiledStateGraph[Any, Any, Any, Any] = make_builder(
-            services=self.services
-        ).compile(checkpointer=checkpointer, store=store, name="grace").with_config(
-            max_concurrency=settings.run.max_parallel_steps
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = (
+            make_builder(services=self.services)
+            .compile(checkpointer=checkpointer, store=store, name="grace")
+            .with_config(max_concurrency=settings.run.max_parallel_steps)
         )
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
