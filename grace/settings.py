@@ -205,7 +205,9 @@ class RetrievalSettings(BaseModel):
     max_chunks_per_file: int = Field(default=20_000, gt=0)
     """Chunks one file may become; a larger file is skipped with this setting named."""
     auto_ingest_sample: bool = True
-    """Ingest the bundled sample corpus when the default collection is missing or empty."""
+    """Ingest the bundled sample corpus when the default collection does not exist yet (a new
+    data directory). A collection that exists is never seeded again: removing the sample's
+    documents sticks. Set false to start without it."""
 
     @field_validator("qdrant_path")
     @classmethod

@@ -29,9 +29,11 @@ from checkpoints import open_checkpointer, open_store
 from confidence.model_log import ModelBudget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
+from grace.errors import StoreBusyError
 from grace.hitl import parse_human_response
 from grace.library import Library
 from grace.model_notes import model_errors
+from grace.retrieval import UnknownCollectionError
 from grace.serde import use_grace_serializer
 from grace.services import (
     ChatModels,
@@ -401,6 +403,8 @@ class GraceApp:
         Raises:
             InvalidQuestionError: empty, too long or not text.
             InvalidCollectionError: the context names an invalid collection.
+            UnknownCollectionError: the collection to search (the context's, else the
+                thread's, else the settings' default) does not exist: nothing is run.
             ModelSetupError: the app's own model cannot be built (package, key, name).
             ModelUnavailableError: the app's own model's local server does not answer.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
@@ -419,7 +423,20 @@ class GraceApp:
                     f"thread '{thread_id}' is paused for your review: resume it with "
                     f"`grace resume {thread_id} --response …`, or ask on a new thread"
                 )
+            self._check_collection(thread_id, context)
             return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+
+    def _check_collection(self, thread_id: str, context: GraceContext | None) -> None:
+        """Refuse a run whose collection does not exist before it plans (never created)."""
+        named = context.collection if context is not None else None
+        thread = self.graph.get_state(self._config(thread_id)).values.get("collection")
+        name = named or thread or self.settings.retrieval.collection
+        try:
+            known = self.library().store.list_collections()
+        except StoreBusyError:  # the run starts and stops at its first search, resumable
+            return
+        if name not in known:
+            raise UnknownCollectionError(name, known)
 
     def continue_run(
         self,

@@ -51,9 +51,13 @@ _ELEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[bytes]]] = {
 _BLOCK = 1 << 20
 
 
-def check_archive(path: Path, limits: DocumentLimits) -> None:
-    """Refuse an Office file whose parts expand or multiply past ``limits`` (ConvertError)."""
-    suffix = path.suffix.lower()
+def check_archive(path: Path, limits: DocumentLimits, suffix: str | None = None) -> None:
+    """Refuse an Office file whose parts expand or multiply past ``limits`` (ConvertError).
+
+    ``suffix``: the file's type when ``path`` does not show it (an open file's
+    ``/proc/self/fd/N``).
+    """
+    suffix = (suffix or path.suffix).lower()
     if suffix not in _ELEMENTS:
         return
     try:
