@@ -53,6 +53,7 @@ __all__ = [
     "DURABILITY",
     "EventHandler",
     "GraceApp",
+    "InvalidThreadIdError",
     "RunOutcome",
     "ThreadNotIncompleteError",
     "ThreadNotPausedError",
@@ -139,6 +140,30 @@ def _level_name(level: Any) -> str | None:
 
 class UnknownThreadError(LookupError):
     """No checkpoint exists for the thread id."""
+
+
+class InvalidThreadIdError(ValueError):
+    """A thread id that is not text: empty, or holding a character outside UTF-8."""
+
+
+def _check_thread_id(thread_id: str) -> str:
+    """``thread_id`` if it can name a thread (lock file, checkpoint row); else one line.
+
+    Raises:
+        InvalidThreadIdError: not a non-empty string of UTF-8 text (a lone surrogate from a
+            badly decoded argument, say).
+
+    """
+    if not isinstance(thread_id, str) or not thread_id:
+        raise InvalidThreadIdError("a thread id must be a non-empty string")
+    try:
+        thread_id.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidThreadIdError(
+            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone "
+            "surrogate)"
+        ) from None
+    return thread_id
 
 
 class ThreadNotPausedError(RuntimeError):
@@ -346,6 +371,7 @@ class GraceApp:
 
     def _existing_snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's newest state; ``UnknownThreadError`` if it has no checkpoint."""
+        _check_thread_id(thread_id)
         snapshot = self.graph.get_state(self._config(thread_id))
         if not snapshot.created_at:
             raise UnknownThreadError(f"unknown thread id '{thread_id}'")
@@ -408,6 +434,7 @@ class GraceApp:
             ModelSetupError: the app's own model cannot be built (package, key, name).
             ModelUnavailableError: the app's own model's local server does not answer.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
+            InvalidThreadIdError: the thread id is not UTF-8 text.
             ThreadBusyError: another run is working on the thread (nothing changed).
             ModelUnreachableError: the model could not be connected to; the thread keeps its
                 last checkpoint and ``continue_run`` runs it on once the model answers.
@@ -416,7 +443,7 @@ class GraceApp:
         if context is not None and context.collection is not None:
             check_collection_name(context.collection)
         self._check_run_model(context)
-        thread_id = thread_id or uuid.uuid4().hex
+        thread_id = _check_thread_id(thread_id) if thread_id else uuid.uuid4().hex
         with thread_lock(self.locks_dir, thread_id):
             if self.graph.get_state(self._config(thread_id)).interrupts:
                 raise ThreadPausedError(
@@ -453,7 +480,9 @@ class GraceApp:
         Raises:
             UnknownThreadError: no such thread.
             ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
+            InvalidThreadIdError: the id is not UTF-8 text.
         """
+        _check_thread_id(thread_id)
         self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):
             snapshot = self._existing_snapshot(thread_id)
@@ -493,7 +522,9 @@ class GraceApp:
             ThreadNotPausedError: the thread is not waiting.
             InvalidHumanResponseError: the response has the wrong shape or type.
             ThreadBusyError: another run is working on the thread (nothing changed).
+            InvalidThreadIdError: the id is not UTF-8 text.
         """
+        _check_thread_id(thread_id)
         self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):  # a second resume at once: refused
             request = self.pending_request(thread_id)

@@ -34,7 +34,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from grace.errors import StorageError
 from grace.retrieval.store import CorpusStore
+from grace.storage_faults import explain, storage_faults
 
 __all__ = [
     "CollectionSummary",
@@ -96,21 +98,45 @@ class LibraryRecord:
     """The SQLite record of ingested documents (one file, shared by every collection)."""
 
     def __init__(self, path: Path) -> None:
-        """Open (creating) the record at ``path``."""
+        """Open (creating) the record at ``path``.
+
+        Raises:
+            StorageError: the file is damaged, not a file, read-only or on a full disk (one
+                line naming it and what to do).
+
+        """
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        with storage_faults("cannot use the library record", path, (OSError,)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            raise StorageError(
+                f"cannot use the library record {path}: a directory stands where the file "
+                "belongs — move it aside; GRACE creates the record again (documents ingested "
+                "so far stay in the store, listed with an unknown root)"
+            )
         with self._connect() as db:
             db.executescript(_SCHEMA)
             _migrate(db)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
+        """A connection in a transaction; SQLite's faults become one-line StorageErrors."""
         try:
-            with db:
-                yield db
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, timeout=30)
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+        except sqlite3.Error as exc:
+            raise explain(
+                "cannot use the library record",
+                self.path,
+                exc,
+                damaged="the file is damaged: move it aside and GRACE creates it again "
+                "(the documents stay in the store, listed with an unknown root until they are "
+                "ingested again)",
+            ) from exc
 
     def get(self, collection: str, source: str) -> DocumentRecord | None:
         """The record of one document, or ``None``."""
