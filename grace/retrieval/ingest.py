@@ -173,6 +173,8 @@ class _Run:
     known: dict[str, set[str]] | None
     limits: DocumentLimits = DEFAULT_LIMITS
     max_file_bytes: int = MAX_FILE_BYTES
+    before_write: Callable[[str, int], None] | None = None
+    """Told ``(source, bytes of its chunks' text)`` before a file is recorded and written."""
     taken: set[str] = field(default_factory=set)
     """Sources the record holds in the collection (a new document's name must differ)."""
 
@@ -189,6 +191,7 @@ def ingest_paths(
     records: LibraryRecord | None = None,
     engine: str = "",
     limits: DocumentLimits = DEFAULT_LIMITS,
+    before_write: Callable[[str, int], None] | None = None,
 ) -> IngestReport:
     """Ingest files and directories into ``collection`` (default: the store's default).
 
@@ -205,6 +208,9 @@ def ingest_paths(
         engine: What builds the collection (store and vectors), noted in ``records``.
         limits: Per-file caps (uncompressed size, elements, cells, chunks): a file over one
             is skipped with the limit and its setting named.
+        before_write: Called with a file's source and the bytes of its chunks' text before
+            anything of it is written; an exception there stops the ingest, the files before
+            it kept (the library checks the disk's free space here).
 
     Returns:
         Files, chunks, per-document changes, seconds and the per-file problems.
@@ -221,7 +227,10 @@ def ingest_paths(
     # Local mode filters by scanning every payload: read the id map once instead of per file.
     known = store.point_ids_by_source(name) if store.is_local else None
     splitter = _splitter(chunk_size, chunk_overlap)
-    run = _Run(store, name, chunk_size, splitter, records, report, known, limits, max_file_bytes)
+    run = _Run(
+        store, name, chunk_size, splitter, records, report, known, limits, max_file_bytes,
+        before_write,
+    )
     if records is not None:
         run.taken = {r.source for r in records.documents(name)}
     for found in _progress(walk.files, progress):
@@ -253,12 +262,7 @@ def _ingest_file(run: _Run, found: _Found) -> None:
     try:
         with open_inside(path, Path(root), run.max_file_bytes, LINK_LEAVES) as opened:
             doc = load_document(path, source=source, limits=run.limits, opened=opened)
-            chunks = _chunk_document(doc, run.chunk_size, run.splitter)
-            if len(chunks) > run.limits.max_chunks:
-                raise _DocumentLoadError(
-                    f"{len(chunks):,} chunks, over the per-file cap of {run.limits.max_chunks:,} "
-                    "(setting retrieval.max_chunks_per_file)"
-                )
+            chunks = _chunk_document(doc, run.chunk_size, run.splitter, run.limits.max_chunks)
             fingerprint = (opened.size, opened.sha256())
     except (_DocumentLoadError, ConvertError, UnsafeFileError) as exc:
         _skip(report, path, source, str(exc))
@@ -269,6 +273,8 @@ def _ingest_file(run: _Run, found: _Found) -> None:
     if not chunks:
         _skip(report, path, source, "no text to index")
         return
+    if run.before_write is not None:
+        run.before_write(doc.source, sum(len(text.encode("utf-8")) for text, _ in chunks))
     existing = (
         run.known.get(doc.source, set())
         if run.known is not None
@@ -597,24 +603,49 @@ def _heading_title(line: str) -> tuple[int, str]:
     return level, marks[level:].strip().rstrip("#").strip()
 
 
+def _over_cap(max_chunks: int) -> _DocumentLoadError:
+    return _DocumentLoadError(
+        f"over {max_chunks:,} chunks, the per-file cap (setting retrieval.max_chunks_per_file)"
+    )
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """The text's blank-line separated blocks, one at a time (never a list of them all)."""
+    start = 0
+    for gap in _BLANK_RE.finditer(text):
+        yield text[start : gap.start()]
+        start = gap.end()
+    yield text[start:]
+
+
 def _located_paragraphs(
-    text: str, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+    text: str,
+    chunk_size: int,
+    splitter: RecursiveCharacterTextSplitter,
+    max_chunks: int | None = None,
 ) -> list[tuple[str, str]]:
     """:func:`split_paragraphs`' chunks, each with the heading path it sits under.
 
     The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``.
+    Past ``max_chunks`` chunks it stops at once (``_DocumentLoadError``): a file of a
+    million one-word paragraphs is refused while it is split, not after.
     """
     chunks: list[tuple[str, str]] = []
     heading: list[str] = []
     path: list[tuple[int, str]] = []
+    cap = max_chunks if max_chunks is not None else float("inf")
 
     def add(para: str) -> None:
+        if len(chunks) + len(para) / chunk_size > cap + 1:  # its pieces alone would pass it
+            raise _over_cap(int(cap))
         pieces: list[str] = []
         _add_piece(pieces, para, chunk_size, splitter)
         where = " > ".join(title for _, title in path if title)
         chunks.extend((piece, where) for piece in pieces)
+        if len(chunks) > cap:
+            raise _over_cap(int(cap))
 
-    for raw in _BLANK_RE.split(text.replace("\r\n", "\n").replace("\r", "\n")):
+    for raw in _blocks(text.replace("\r\n", "\n").replace("\r", "\n")):
         para = raw.strip()
         if not para:
             continue
@@ -647,11 +678,17 @@ _Chunk = tuple[str, dict[str, str | int]]
 
 
 def _chunk_document(
-    doc: LoadedDocument, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+    doc: LoadedDocument,
+    chunk_size: int,
+    splitter: RecursiveCharacterTextSplitter,
+    max_chunks: int | None = None,
 ) -> list[_Chunk]:
-    """Paragraph chunks; a converter's sections are chunked one by one and keep their place."""
+    """Paragraph chunks; a converter's sections are chunked one by one and keep their place.
+
+    Stops past ``max_chunks`` (``_DocumentLoadError`` naming the setting).
+    """
     if not doc.sections:
-        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter)
+        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter, max_chunks)
         if not doc.is_markdown:  # plain text: no headings to locate by
             return [(chunk, {}) for chunk, _ in paragraphs]
         return [(chunk, _heading_location(where)) for chunk, where in paragraphs]
@@ -660,8 +697,9 @@ def _chunk_document(
         located: dict[str, str | int] = dict(section.metadata)
         if section.location:
             located["location"] = section.location
-        pieces = split_paragraphs(section.text, chunk_size=chunk_size, splitter=splitter)
-        chunks.extend((piece, located) for piece in pieces)
+        left = None if max_chunks is None else max_chunks - len(chunks)
+        pieces = _located_paragraphs(section.text, chunk_size, splitter, left)
+        chunks.extend((piece, located) for piece, _ in pieces)
     return chunks
 
 
