@@ -119,3 +119,31 @@ def test_one_huge_paragraph_is_refused_before_it_is_split(
     )
     report = ingest_paths(store, [tmp_path / "run.md"], collection="w", limits=LIMITS)
     assert "retrieval.max_chunks_per_file" in report.problems[0].reason
+
+
+def test_a_docx_looks_each_paragraph_style_up_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-docx finds a paragraph's default style by scanning every style: per paragraph,
+    300 k paragraphs under the element cap took 500 s. Each style id is looked up once."""
+    import docx
+    from docx.text.paragraph import Paragraph
+
+    from grace.documents.docx import convert_docx
+
+    document = docx.Document()
+    document.add_heading("Menu", level=1)
+    for i in range(300):
+        document.add_paragraph(f"Dish {i}")
+    document.save(str(tmp_path / "menu.docx"))
+    looked_up: list[int] = []
+    style = Paragraph.style
+
+    def counted(self: Paragraph) -> Any:
+        looked_up.append(1)
+        return style.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Paragraph, "style", property(counted))
+    (section,) = convert_docx(tmp_path / "menu.docx")
+    assert section.location == "§ Menu" and "Dish 299" in section.text
+    assert len(looked_up) <= 3  # the heading's style and the body's, not one per paragraph
