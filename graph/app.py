@@ -362,9 +362,12 @@ class GraceApp:
 
     def library(self) -> Library:
         """Your documents: ingest (mirroring folders), collections, documents, remove."""
+        return Library(self._services().store, self.settings)
+
+    def _services(self) -> Services:
+        """The services, built now if they are the app's own and not built yet."""
         services = self.services
-        built = services.get() if isinstance(services, LazyServices) else services
-        return Library(built.store, self.settings)
+        return services.get() if isinstance(services, LazyServices) else services
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
@@ -459,7 +462,7 @@ class GraceApp:
         thread = self.graph.get_state(self._config(thread_id)).values.get("collection")
         name = named or thread or self.settings.retrieval.collection
         try:
-            known = self.library().store.list_collections()
+            known = self._services().store.list_collections()  # the record is not needed
         except StoreBusyError:  # the run starts and stops at its first search, resumable
             return
         if name not in known:

@@ -5,6 +5,7 @@ document. The follow-up set below is the project's own (about the sample corpus)
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -286,16 +287,19 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
             assert "s: stream closed; the follow-up rule read the question" in events[0].detail
 
 
-def test_a_nameless_subject_is_followed_offline_to_the_right_document(
-    offline_services: Any,
-) -> None:
+def test_a_nameless_subject_is_followed_offline_to_the_right_document(tmp_path: Path) -> None:
     """Issue 39, item 16: "When was it founded?" after "Who founded the university?" was
-    answered from the lantern trust's "founded in 1987"."""
+    answered from the lantern trust's "founded in 1987". (Services of its own: the sample as
+    shipped, whatever other tests did to the session's.)"""
+    from grace.services import build_services
+    from grace.settings import GraceSettings
     from graph.app import GraceApp
 
-    with GraceApp.open(services=offline_services) as app:
+    services = build_services(GraceSettings(data_dir=tmp_path, provider="offline"))
+    with GraceApp.open(services=services) as app:
         app.ask("Who founded the university?", thread_id="nameless-followup")
         second = app.ask("When was it founded?", thread_id="nameless-followup")
+    services.close()
     assert any("When was the university founded?" in n for n in second.notes)
     assert "1902" in (second.answer or "")
     assert "1987" not in (second.answer or "")
