@@ -9,10 +9,12 @@ The record of what came from where is :class:`grace.retrieval.library.LibraryRec
 from __future__ import annotations
 
 import contextlib
+import errno
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from grace.documents import DocumentLimits
+from grace.errors import StorageError
 from grace.retrieval.ingest import TEXT_SUFFIXES, IngestReport, ingest_paths
 from grace.retrieval.library import (
     CollectionSummary,
@@ -24,7 +26,7 @@ from grace.retrieval.library import (
 )
 from grace.retrieval.store import CorpusStore
 from grace.settings import GraceSettings
-from grace.storage_faults import STORE_BYTES_PER_TEXT_BYTE, ensure_free_space
+from grace.storage_faults import STORE_BYTES_PER_TEXT_BYTE, ensure_free_space, explain
 
 __all__ = ["Library"]
 
@@ -48,6 +50,14 @@ def _store_bytes(paths: Sequence[Path]) -> int:
 
 
 _TEXT = TEXT_SUFFIXES | {".csv"}
+
+
+def _out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full (ENOSPC, or the store's "not enough space")."""
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return True
+    text = str(exc).lower()
+    return "no space left" in text or "not enough space" in text
 
 
 class Library:
@@ -85,6 +95,13 @@ class Library:
 
         try:
             return self._ingest(paths, collection, progress, room if edge else None)
+        except StorageError:
+            raise
+        except Exception as exc:
+            if not _out_of_space(exc):
+                raise
+            # The store's own "not enough space" (past the estimate): one line, files kept.
+            raise explain("cannot ingest into", where, exc) from exc
         finally:
             self.store.flush()
 

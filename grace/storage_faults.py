@@ -19,7 +19,7 @@ __all__ = ["explain", "storage_faults"]
 
 _REMEDIES: list[tuple[Callable[[str], bool], str]] = [
     (
-        lambda m: "full" in m or "no space" in m,
+        lambda m: "full" in m or "no space" in m or "enough space" in m,
         "free space on the disk that holds it, then run the command again",
     ),
     (

@@ -152,3 +152,30 @@ def test_a_corpus_larger_than_the_disk_stops_in_one_line_on_a_real_filesystem(
         assert "MB free" in run.stderr and "Traceback" not in run.stderr
     finally:
         subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_the_stores_own_out_of_space_error_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the estimate, the store's own error ("Not enough space available for
+    optimization", a bare Exception from Qdrant Edge) was a traceback."""
+    from grace.library import Library
+    from grace.retrieval import StoreOptions, open_store
+    from grace.settings import GraceSettings
+
+    docs = _corpus(tmp_path / "docs", 2, paragraphs=5)
+    settings = GraceSettings(data_dir=tmp_path / "data", provider="offline")
+    with open_store("edge", StoreOptions(path=settings.qdrant_path)) as store:
+
+        def full(*args: Any, **kwargs: Any) -> None:
+            raise Exception(  # noqa: TRY002 — what the store raises
+                "Service runtime error: Not enough space available for optimization, "
+                "needed: 17.41 MiB, available: 12.68 MiB"
+            )
+
+        monkeypatch.setattr(store, "add_chunks", full)
+        with pytest.raises(StorageError) as caught:
+            Library(store, settings).ingest([docs], "c")
+    message = str(caught.value)
+    assert str(settings.qdrant_path) in message and "free space" in message
+    assert "\n" not in message
