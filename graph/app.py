@@ -448,18 +448,21 @@ class GraceApp:
         self._check_run_model(context)
         thread_id = _check_thread_id(thread_id) if thread_id else uuid.uuid4().hex
         with thread_lock(self.locks_dir, thread_id):
-            if self.graph.get_state(self._config(thread_id)).interrupts:
+            snapshot = self.graph.get_state(self._config(thread_id))  # the one read
+            if snapshot.interrupts:
                 raise ThreadPausedError(
                     f"thread '{thread_id}' is paused for your review: resume it with "
                     f"`grace resume {thread_id} --response …`, or ask on a new thread"
                 )
-            self._check_collection(thread_id, context)
+            self._check_collection(snapshot.values.get("collection"), context)
             return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
 
-    def _check_collection(self, thread_id: str, context: GraceContext | None) -> None:
-        """Refuse a run whose collection does not exist before it plans (never created)."""
+    def _check_collection(self, thread: str | None, context: GraceContext | None) -> None:
+        """Refuse a run whose collection does not exist before it plans (never created).
+
+        ``thread`` is the collection the thread keeps (from the state :meth:`ask` read).
+        """
         named = context.collection if context is not None else None
-        thread = self.graph.get_state(self._config(thread_id)).values.get("collection")
         name = named or thread or self.settings.retrieval.collection
         try:
             known = self._services().store.list_collections()  # the record is not needed
