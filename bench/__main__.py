@@ -21,7 +21,11 @@ Usage::
 6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
    (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
 7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
-   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`).
+   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`);
+8. bombs: each file of the third fault probe (a 20 MB and a 96 MB CSV of one-cell rows, a
+   DOCX of 300 k paragraphs under another prefix, 95 MB of one-word Markdown paragraphs)
+   ingested in a process of its own under an address-space limit → seconds and peak RSS
+   (goal ≤ 1 GiB and ≤ 60 s each; :mod:`bench.bombs`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -40,7 +44,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable")
+SCENARIOS = (
+    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs"
+)
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
 
@@ -182,6 +188,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.unreachable import unreachable
 
         result["unreachable"] = unreachable()
+    if "bombs" in only:
+        from bench.bombs import bombs
+
+        result["bombs"] = bombs()
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -296,6 +306,17 @@ def table(result: dict[str, Any]) -> str:
                 "<= 30 s",
                 verdict(u),
             )
+        )
+    if b := result.get("bombs"):
+        rows.extend(
+            (
+                f"8 bomb {row['bomb']} ({row['file_mb']:.0f} MB)",
+                f"{row['seconds']:.1f} s, peak RSS {row['peak_rss_mib']} MiB, exit "
+                f"{row['exit_status']}: {row['outcome'][:70]}",
+                "<= 1 GiB, <= 60 s",
+                "met" if row["met"] else "MISSED",
+            )
+            for row in b["bombs"]
         )
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]

@@ -306,6 +306,7 @@ def ask(
 
     from grace.context import GraceContext
     from grace.errors import ModelUnreachableError, StoreBusyError
+    from grace.retrieval import UnknownCollectionError
     from graph.app import ThreadPausedError
     from nodes.common import EmptyQuestionError, InvalidQuestionError
 
@@ -315,8 +316,6 @@ def ask(
     # One path: GraceApp validates the question once, builds and checks the model once (a
     # missing package, key or server: one line, no thread) and compiles the graph once.
     with _open_app(model, check=True) as grace:
-        if collection is not None:  # a mistyped name is refused before a run, naming the known
-            _known_collection(grace.library(), collection)
         try:
             with progress.running():
                 outcome = grace.ask(
@@ -330,6 +329,8 @@ def ask(
             raise _fail('the question is empty: grace ask "your question"') from None
         except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
+        except UnknownCollectionError as exc:  # refused before a run, naming the known ones
+            raise _fail(_unknown_collection(exc.name, exc.known)) from None
         except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
             hint = f" Thread {thread_id} waits: `grace resume {thread_id}` runs it on."
             raise _fail(str(exc) + hint, code=3) from None
@@ -494,7 +495,15 @@ def ingest(
         _emit_json(report.model_dump(mode="json"))
     else:
         _print_ingest(report, target)
-    if report.files == 0 and report.problems:
+    if report.files == 0 and not report.removed:  # nothing read: an empty folder too
+        if not report.problems:
+            console.print(
+                Text.assemble(
+                    ("error: ", "red"),
+                    term(f"nothing ingested: no supported files in {', '.join(map(str, paths))}"),
+                ),
+                soft_wrap=True,
+            )
         raise typer.Exit(1)
     if report.problems:
         raise typer.Exit(INGEST_PARTIAL_EXIT)
@@ -585,13 +594,20 @@ def documents(
 @app.command()
 def remove(
     sources: Annotated[
-        list[str], typer.Argument(help="Documents by source, as `grace documents` lists them.")
+        list[str],
+        typer.Argument(
+            help="Documents by source as `grace documents` lists them, or the path you ingested."
+        ),
     ],
     collection: Annotated[
         str | None, typer.Option(help="Collection (default: settings).")
     ] = None,
 ) -> None:
     """Remove documents from a collection: their chunks leave the store.
+
+    A document is named as `grace documents` lists it, by the file you ingested
+    (docs/menu.csv), or by its path inside that folder; a name several documents share is
+    refused, listing them.
 
     Example: grace remove notes/old.md --collection mydocs
     """
@@ -614,11 +630,16 @@ def _known_collection(library: Any, collection: str | None) -> str:
     name: str = check_collection_name(collection or library.settings.retrieval.collection)
     known = sorted(library.store.list_collections())
     if name not in known:
-        raise _fail(
-            f"unknown collection '{name}' (known: {', '.join(known) or 'none'}; "
-            "`grace ingest` makes a new one)"
-        )
+        raise _fail(_unknown_collection(name, known))
     return name
+
+
+def _unknown_collection(name: str, known: list[str]) -> str:
+    """One line: the collection that does not exist, the known ones, how to make it."""
+    return (
+        f"unknown collection '{name}' (known: {', '.join(sorted(known)) or 'none'}; name one "
+        f"with --collection, or `grace ingest FOLDER --collection {name}` makes it)"
+    )
 
 
 @app.command()

@@ -237,12 +237,13 @@ def _where(src: Mapping[str, Any]) -> str:
 
 
 def print_sources(out: Console, sources: list[dict[str, Any]]) -> None:
-    """One line per cited source: id, title, where in the document, retrieval score."""
+    """One line per cited source: id, title, where in the document, collection, score."""
     for src in sources:
+        collection = f", in '{src['collection']}'" if src.get("collection") else ""
         out.print(
             term(
                 f"  [{src['source_id']}] {src['title'] or src['source']} "
-                f"({_where(src)}, score {src['score']:.2f})"
+                f"({_where(src)}{collection}, score {src['score']:.2f})"
             ),
             markup=False,
         )
