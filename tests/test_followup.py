@@ -297,12 +297,16 @@ def test_a_nameless_subject_is_followed_offline_to_the_right_document(tmp_path: 
 
     services = build_services(GraceSettings(data_dir=tmp_path, provider="offline"))
     with GraceApp.open(services=services) as app:
-        app.ask("Who founded the university?", thread_id="nameless-followup")
+        first = app.ask("Who founded the university?", thread_id="nameless-followup")
+        if first.status == "interrupted":  # the level is the model's call, not this test's
+            app.resume("nameless-followup", {"type": "accept"})
         second = app.ask("When was it founded?", thread_id="nameless-followup")
     services.close()
+    # the answer, or the draft a pause asks the person to review
+    answer = second.answer or str((second.draft or {}).get("answer", ""))
     assert any("When was the university founded?" in n for n in second.notes)
-    assert "1902" in (second.answer or "")
-    assert "1987" not in (second.answer or "")
+    assert "1902" in answer
+    assert "1987" not in answer
 
 
 INJECTED = (
