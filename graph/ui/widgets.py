@@ -1,0 +1,113 @@
+"""What every page shares: the open app, one-line errors, passages, a run as it streams."""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+import streamlit as st
+
+from grace.schemas import Source
+from graph.app import EventHandler, GraceApp, RunOutcome
+from graph.cli_views import RunView
+from graph.ui.session import error_message, notice_lines, step_rows
+
+__all__ = [
+    "LEVEL_COLOUR",
+    "flash",
+    "level_badge",
+    "open_app",
+    "passage",
+    "quote",
+    "run_live",
+    "show_flash",
+]
+
+LEVEL_COLOUR: dict[str, Any] = {
+    "silent": "green",
+    "notify": "blue",
+    "confirm": "orange",
+    "escalate": "red",
+}
+"""The badge colour of each intervention level (the CLI's colours, in Streamlit's names)."""
+
+
+@st.cache_resource(show_spinner="Opening GRACE …")
+def _open() -> GraceApp:
+    """The app of the server's life: the settings' threads, store and model (as the CLI's)."""
+    stack = ExitStack()
+    grace = stack.enter_context(GraceApp.open())
+    atexit.register(stack.close)
+    return grace
+
+
+def open_app() -> GraceApp | None:
+    """The open app, or ``None`` after one line saying why it cannot open."""
+    try:
+        return _open()
+    except Exception as exc:  # noqa: BLE001 - settings, storage, model: one line
+        st.error(error_message(exc))
+        return None
+
+
+def flash(kind: str, message: str) -> None:
+    """Show ``message`` after the next rerun (``kind``: error, warning, success, info)."""
+    st.session_state["flash"] = (kind, message)
+
+
+def show_flash() -> None:
+    """Show (once) the message :func:`flash` left."""
+    kind, message = st.session_state.pop("flash", (None, None))
+    if kind is not None:
+        getattr(st, kind)(message)
+
+
+def quote(text: str) -> str:
+    """``text`` as a Markdown block quote whose characters show as written."""
+    escaped = "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|~$" else c for c in text)
+    return "\n".join("> " + line for line in escaped.splitlines() or [""])
+
+
+def level_badge(level: str | None) -> str:
+    """The intervention level as an inline coloured badge (Streamlit Markdown)."""
+    colour = LEVEL_COLOUR.get(level or "", "gray")
+    return f":{colour}-badge[{(level or 'no level').upper()}]"
+
+
+def passage(source: Source) -> None:
+    """One cited source: an expander that opens its passage with its location."""
+    where = source.location or f"chunk {source.chunk_index}"
+    title = source.title or source.source
+    with st.expander(f"[{source.source_id}] {title} — {source.source}, {where}"):
+        st.caption(f"{source.source} · {where} · retrieval score {source.score:.2f}")
+        st.markdown(quote(source.text or "(no passage text)"))
+
+
+def run_live(label: str, call: Callable[[EventHandler], RunOutcome], thread_id: str) -> bool:
+    """Run ``call(on_event)`` showing its plan, steps and scores as they stream.
+
+    Returns whether it finished (completed or paused); on an error, one line is left for the
+    next rerun and the thread keeps whatever its run checkpointed.
+    """
+    view = RunView()
+    with st.status(label, expanded=True) as status:
+        table, notices = st.empty(), st.empty()
+
+        def on_event(event: dict[str, Any]) -> None:
+            view.handle(event)
+            table.dataframe(step_rows(view), hide_index=True)
+            lines = notice_lines(view)
+            if lines:
+                notices.text("\n".join(lines))
+
+        try:
+            outcome = call(on_event)
+        except Exception as exc:  # noqa: BLE001 - one line in the page, never a traceback
+            status.update(label="stopped", state="error")
+            flash("error", error_message(exc, thread_id))
+            return False
+        done = "paused for your review" if outcome.status == "interrupted" else "answered"
+        status.update(label=done, state="complete", expanded=False)
+    return True
