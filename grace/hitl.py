@@ -337,6 +337,12 @@ REPLY_CHOICES: dict[ReplyChoice, tuple[DecisionType, str]] = {
 one table behind the terminal prompt and the page's form."""
 
 _EDITED_ARG: dict[ReplyChoice, str] = {"edit_answer": "answer", "edit_question": "query"}
+_NEEDED_TEXT: dict[ReplyChoice, str] = {
+    "edit_answer": "the answer",
+    "edit_question": "the new question",
+    "respond": "the facts GRACE lacked (to finish without them, reply ignore)",
+}
+"""The text each reply is made of (accept and ignore need none)."""
 
 
 def reply_choices(request: dict[str, Any]) -> list[ReplyChoice]:
@@ -349,7 +355,14 @@ def reply_for(choice: ReplyChoice, action: str, text: str = "") -> dict[str, Any
     """The LangChain 1.0 resume value of ``choice`` on the action named ``action``.
 
     ``text`` is the edited answer or question, or the response; unused by accept and ignore.
+
+    Raises:
+        InvalidHumanResponseError: ``text`` is blank where the reply is made of it (a blank
+            response would otherwise be read as ``ignore``).
+
     """
+    if choice in _NEEDED_TEXT and not text.strip():
+        raise InvalidHumanResponseError(f"this reply needs text: {_NEEDED_TEXT[choice]}")
     decision: dict[str, Any] = {"type": REPLY_CHOICES[choice][0]}
     if choice in _EDITED_ARG:
         decision["edited_action"] = {"name": action, "args": {_EDITED_ARG[choice]: text}}

@@ -254,6 +254,9 @@ def _drive(
                 markup=False,
             )
             raise typer.Exit(130) from None
+        except InvalidHumanResponseError as exc:  # e.g. a blank response: ask again
+            console.print(term_text(exc, style="red"))
+            continue
         try:
             with progress.running():
                 outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
@@ -358,6 +361,7 @@ def _unreachable(exc: Exception, thread_id: str, model: str | None) -> typer.Exi
 
 def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
     """No --response on a paused thread: ask for the decision in a terminal, else one line."""
+    from grace.hitl import InvalidHumanResponseError
     from grace.hitl_limits import ACCEPTED_REPLIES
     from graph.app import UnknownThreadError
 
@@ -367,8 +371,11 @@ def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> An
         raise _fail(str(exc)) from None
     if outcome.status != "interrupted" or outcome.interrupt is None:
         return None  # an incomplete (or finished) thread: continue_run says which
-    if interactive:
-        return _prompt_reply(outcome.interrupt)
+    while interactive:
+        try:
+            return _prompt_reply(outcome.interrupt)
+        except InvalidHumanResponseError as exc:  # e.g. a blank response: ask again
+            console.print(term_text(exc, style="red"))
     raise _fail(
         f"thread '{thread_id}' is paused for your review: add --response with one of "
         f"{ACCEPTED_REPLIES} (`grace show {thread_id}` shows what it asks)"

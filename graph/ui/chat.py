@@ -10,7 +10,13 @@ import streamlit as st
 from langchain_core.messages import HumanMessage
 
 from grace.context import GraceContext
-from grace.hitl import REPLY_CHOICES, ReplyChoice, reply_choices, reply_for
+from grace.hitl import (
+    REPLY_CHOICES,
+    InvalidHumanResponseError,
+    ReplyChoice,
+    reply_choices,
+    reply_for,
+)
 from graph.app import EventHandler, GraceApp, RunOutcome
 from graph.cli_views import conf
 from graph.ui import widgets
@@ -102,7 +108,7 @@ def _answer(grace: GraceApp, thread_id: str) -> None:
         for source in cited:
             widgets.passage(source)
     with st.expander("How the confidence was made (each step's score and its factors)"):
-        st.dataframe(breakdown_rows(grace.history(thread_id)), hide_index=True)
+        st.table(breakdown_rows(grace.history(thread_id)), hide_index=True)
 
 
 def _reply_form(grace: GraceApp, thread_id: str, request: dict[str, Any]) -> None:
@@ -121,7 +127,11 @@ def _reply_form(grace: GraceApp, thread_id: str, request: dict[str, Any]) -> Non
         )  # fmt: skip
         sent = st.form_submit_button("Send reply", type="primary")
     if sent and choice is not None:
-        reply = reply_for(choice, str(action.get("name", "review_answer")), text)
+        try:
+            reply = reply_for(choice, str(action.get("name", "review_answer")), text)
+        except InvalidHumanResponseError as exc:  # a blank text: the thread stays paused
+            st.error(str(exc))
+            return
         _run(grace, thread_id, "GRACE goes on with your reply …", partial(_resume, grace, reply))
 
 

@@ -32,9 +32,9 @@ def _show(report: EvalReport, output: Path) -> None:
     failure = failure_line(report)
     if failure is not None:
         st.error(failure)
-    st.dataframe([{"metric": m, "value": v} for m, v in summary_rows(report)], hide_index=True)
+    st.table([{"metric": m, "value": v} for m, v in summary_rows(report)], hide_index=True)
     st.markdown("**Per question kind**")
-    st.dataframe([dict(zip(KIND_COLUMNS, row, strict=True)) for row in kind_rows(report)],
+    st.table([dict(zip(KIND_COLUMNS, row, strict=True)) for row in kind_rows(report)],
                  hide_index=True)  # fmt: skip
     columns = st.columns(len(_PLOTS))
     for column, (name, caption) in zip(columns, _PLOTS, strict=True):

@@ -26,7 +26,7 @@ _NEW = "+ a new collection"
 
 def _collections(library: Library) -> list[str]:
     rows = library.collections()
-    st.dataframe(
+    st.table(
         [
             {
                 "collection": r.name,
@@ -61,7 +61,7 @@ def _report(report: IngestReport) -> None:
     for notice in report.notices:
         st.info(f"{notice.path}: {notice.reason}")
     if report.documents:
-        st.dataframe(change_rows(report), hide_index=True)
+        st.table(change_rows(report), hide_index=True)
 
 
 def _ingest_uploads(library: Library, collection: str) -> None:
@@ -107,7 +107,7 @@ def _documents(library: Library, collection: str, names: list[str]) -> None:
         st.caption(f"collection '{collection}' holds no documents yet")
         return
     records = library.documents(collection)
-    st.dataframe(document_rows(records), hide_index=True)
+    st.table(document_rows(records), hide_index=True)
     chosen = st.multiselect("Documents to remove", [r.source for r in records])
     if st.button("Remove", disabled=not chosen):
         copies = uploaded_copies(library.settings.data_dir, collection, records, chosen)

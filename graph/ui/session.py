@@ -71,7 +71,12 @@ NO_COLLECTION = "(any: the planner chooses)"
 STATUS_LABEL = {"completed": "completed", "interrupted": "paused", "incomplete": "incomplete"}
 """A thread's status in the page's words (``interrupted`` is a pause waiting for you)."""
 
-_STATUS_MARK = {"completed": "✓", "interrupted": "⏸", "incomplete": "…"}
+_STATUS_MARK = {
+    "completed": ":material/check_circle:",
+    "interrupted": ":material/pause_circle:",
+    "incomplete": ":material/hourglass_empty:",
+}
+"""Each status's icon (Material Symbols: Streamlit serves the font itself, offline)."""
 
 _KNOWN: tuple[type[Exception], ...] = (
     SettingsError,
@@ -135,7 +140,8 @@ def thread_label(row: ThreadSummary, width: int = 44) -> str:
     query = " ".join(row.query.split()) or "(no question yet)"
     if len(query) > width:
         query = query[: width - 1] + "…"
-    mark, status = _STATUS_MARK.get(row.status, "?"), STATUS_LABEL.get(row.status, row.status)
+    mark = _STATUS_MARK.get(row.status, ":material/help:")
+    status = STATUS_LABEL.get(row.status, row.status)
     return f"{mark} {query} · {status}"
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import streamlit as st
 
+from grace.human_reply import is_from_person
 from grace.schemas import Source
 from graph.app import EventHandler, GraceApp, RunOutcome
 from graph.cli_views import RunView
@@ -78,10 +79,15 @@ def level_badge(level: str | None) -> str:
 
 def passage(source: Source) -> None:
     """One cited source: an expander that opens its passage with its location."""
-    where = source.location or f"chunk {source.chunk_index}"
     title = source.title or source.source
-    with st.expander(f"[{source.source_id}] {title} — {source.source}, {where}"):
-        st.caption(f"{source.source} · {where} · retrieval score {source.score:.2f}")
+    if is_from_person(source):  # the person's reply: no document, no place in one
+        label, caption = f"[{source.source_id}] {title}", "what you told GRACE"
+    else:
+        where = source.location or f"chunk {source.chunk_index}"
+        label = f"[{source.source_id}] {title} — {source.source}, {where}"
+        caption = f"{source.source} · {where} · retrieval score {source.score:.2f}"
+    with st.expander(label):
+        st.caption(caption)
         st.markdown(quote(source.text or "(no passage text)"))
 
 
@@ -97,7 +103,7 @@ def run_live(label: str, call: Callable[[EventHandler], RunOutcome], thread_id: 
 
         def on_event(event: dict[str, Any]) -> None:
             view.handle(event)
-            table.dataframe(step_rows(view), hide_index=True)
+            table.table(step_rows(view), hide_index=True)
             lines = notice_lines(view)
             if lines:
                 notices.text("\n".join(lines))
