@@ -63,11 +63,11 @@ def eval_page() -> None:
             output = default_output(dataset)
             with st.spinner(f"evaluating {dataset.name} … (a question takes about 30 ms offline)"):
                 report = run_eval(dataset, output, progress=False, part=chosen)
-            st.session_state["eval"] = (report, output)
+            st.session_state["eval-report"] = (report, output)
         except FileNotFoundError as exc:
             st.error(str(exc))
         except Exception as exc:  # noqa: BLE001 - one line in the page, never a traceback
             st.error(error_message(exc))
-    shown = st.session_state.get("eval")
+    shown = st.session_state.get("eval-report")
     if shown is not None:
         _show(*shown)

@@ -113,7 +113,7 @@ def error_message(exc: Exception, thread_id: str | None = None) -> str:
         return f"{exc}.{kept} once the model answers."
     if isinstance(exc, SettingsError):
         return f"{exc} — fix the file or variable (see docs/configuration.md)."
-    if isinstance(exc, _KNOWN | UploadError):
+    if isinstance(exc, (*_KNOWN, UploadError)):
         return str(exc)
     log.error("unexpected error in the page", exc_info=exc)
     return f"unexpected error ({type(exc).__name__}): {exc} — the server log has the details."

@@ -125,6 +125,11 @@ def _no_traceback(page: Any) -> None:
     assert page.get_by_text("Traceback").count() == 0
 
 
+def _screenshot(page: Any, path: Path) -> None:
+    page.wait_for_timeout(800)  # let an expander finish opening
+    page.screenshot(path=str(path))
+
+
 def test_a_question_is_answered_and_its_citation_opens_its_passage(
     page: Any, served: Page, artifacts: Path
 ) -> None:
@@ -142,7 +147,7 @@ def test_a_question_is_answered_and_its_citation_opens_its_passage(
     # The thread list shows it, newest first, with its status.
     assert page.get_by_role("button", name=f"{ANSWERABLE[:20]}").first.is_visible()
     _no_traceback(page)
-    page.screenshot(path=str(artifacts / "ui-answer.png"))
+    _screenshot(page, artifacts / "ui-answer.png")
 
 
 def _send_reply(page: Any, choice: str, text: str) -> None:
@@ -162,7 +167,7 @@ def test_an_out_of_corpus_question_pauses_and_is_answered_through_the_form(
     for reply in ("Edit the answer", "Edit the question", "Respond with the answer", "Ignore"):
         assert form.get_by_text(reply).count() == 1, reply
     assert form.get_by_text("Accept —").count() == 0  # ESCALATE: the draft cannot be accepted
-    page.screenshot(path=str(artifacts / "ui-pause.png"))
+    _screenshot(page, artifacts / "ui-pause.png")
 
     # A refused reply (a response with no text) keeps the thread paused and says why.
     _send_reply(page, "Respond with the answer", "")
@@ -178,7 +183,7 @@ def test_an_out_of_corpus_question_pauses_and_is_answered_through_the_form(
     passage.get_by_text("what you told GRACE").wait_for()
     assert "France won the 2018 FIFA World Cup" in passage.inner_text()
     _no_traceback(page)
-    page.screenshot(path=str(artifacts / "ui-answer-from-reply.png"))
+    _screenshot(page, artifacts / "ui-answer-from-reply.png")
 
 
 def test_a_file_is_uploaded_listed_and_removed(
@@ -199,7 +204,7 @@ def test_a_file_is_uploaded_listed_and_removed(
     assert "harbour-notes.md" in report.inner_text()
     documents = page.get_by_test_id("stTable").filter(has_text="ingested").first
     assert "harbour-notes.md" in documents.inner_text()
-    page.screenshot(path=str(artifacts / "ui-library.png"))
+    _screenshot(page, artifacts / "ui-library.png")
 
     page.get_by_role("tab", name="Documents").click()
     page.get_by_test_id("stMultiSelect").click()
@@ -236,4 +241,26 @@ def test_a_thread_started_with_grace_ask_is_shown_in_the_page(
     page.get_by_text(f"thread {outcome['thread_id']}").wait_for()
     assert (outcome["answer"] or "")[:30] in page.get_by_role("main").inner_text()
     _no_traceback(page)
-    page.screenshot(path=str(artifacts / "ui-thread-from-cli.png"))
+    _screenshot(page, artifacts / "ui-thread-from-cli.png")
+
+
+def test_an_evaluation_shows_its_tables_and_plots(
+    page: Any, served: Page, artifacts: Path
+) -> None:
+    from grace.data import sample_dir
+
+    page.goto(served.url + "evaluation")
+    page.get_by_role("heading", name="Evaluation").wait_for()
+    page.get_by_label("Dataset folder").fill(str(sample_dir()))
+    page.get_by_role("button", name="Run the evaluation").click()
+    page.get_by_text("Per question kind").wait_for()
+    tables = page.get_by_test_id("stTable")
+    assert "accuracy" in tables.first.inner_text() and "AUROC" in tables.first.inner_text()
+    assert "in_corpus" in tables.nth(1).inner_text()
+    images = page.get_by_test_id("stImage")
+    images.nth(1).wait_for()
+    assert images.count() == 2
+    assert (served.data_dir / "eval" / "sample" / "report.json").is_file()
+    _no_traceback(page)
+    page.set_viewport_size({"width": 1280, "height": 1900})  # the plots too
+    _screenshot(page, artifacts / "ui-evaluation.png")
