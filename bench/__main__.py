@@ -21,7 +21,9 @@ Usage::
 6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
    (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
 7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
-   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`).
+   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`);
+8. the page (``grace ui``): its first answer on a warm data directory, in Chromium, against
+   ``grace ask`` (goal ≤ 2x; :mod:`bench.ui`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -40,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable")
+SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "ui")
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
 
@@ -182,6 +184,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.unreachable import unreachable
 
         result["unreachable"] = unreachable()
+    if "ui" in only:
+        from bench.ui import ui_first_answer
+
+        result["ui"] = ui_first_answer()
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -295,6 +301,18 @@ def table(result: dict[str, Any]) -> str:
                 f"(median of {u['runs']})",
                 "<= 30 s",
                 verdict(u),
+            )
+        )
+    if ui := result.get("ui"):
+        rows.append(
+            (
+                "8 the page's first answer",
+                f"{ui['ratio']:.2f}x grace ask (page {ui['page_ask_s']:.2f} s from Enter, "
+                f"{ui['page_open_and_ask_s']:.2f} s with the page's load = "
+                f"{ui['ratio_with_page_load']:.2f}x; grace ask {ui['cli_ask_s']:.2f} s; a second "
+                f"answer {ui['page_second_ask_s']:.2f} s; median of {ui['runs']})",
+                "<= 2x",
+                verdict(ui),
             )
         )
     header = ("benchmark", "figure", "goal", "")

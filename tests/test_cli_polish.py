@@ -60,7 +60,7 @@ def test_empty_question_is_refused_in_cli_words() -> None:
     assert 'grace ask "your question"' in result.output and "{'query'" not in result.output
 
 
-@pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval",
+@pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval", "ui",
                                      "calibrate"])
 def test_every_command_help_has_an_example(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"])

@@ -244,9 +244,7 @@ def test_a_thread_started_with_grace_ask_is_shown_in_the_page(
     _screenshot(page, artifacts / "ui-thread-from-cli.png")
 
 
-def test_an_evaluation_shows_its_tables_and_plots(
-    page: Any, served: Page, artifacts: Path
-) -> None:
+def test_an_evaluation_shows_its_tables_and_plots(page: Any, served: Page, artifacts: Path) -> None:
     from grace.data import sample_dir
 
     page.goto(served.url + "evaluation")
