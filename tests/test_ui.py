@@ -255,21 +255,58 @@ def test_grace_ui_without_streamlit_is_one_line(monkeypatch: pytest.MonkeyPatch)
 def test_the_page_opens_on_the_ask_page_and_a_bad_data_dir_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from streamlit.testing.v1 import AppTest
-
-    page = AppTest.from_file(str(server.PAGE), default_timeout=120).run()
+    page = _fresh_page(monkeypatch)
     assert not page.exception
     assert [t.value for t in page.title] == ["Ask GRACE"]
 
     blocked = tmp_path / "a-file"
     blocked.write_text("not a directory")
-    monkeypatch.setenv("GRACE_DATA_DIR", str(blocked))
-    from grace.settings import get_settings
-
-    get_settings.cache_clear()
-    from graph.ui import widgets
-
-    widgets._open.clear()
-    page = AppTest.from_file(str(server.PAGE), default_timeout=120).run()
+    page = _fresh_page(monkeypatch, GRACE_DATA_DIR=str(blocked))
     assert not page.exception
     assert len(page.error) == 1 and "\n" not in page.error[0].value
+
+def _fresh_page(monkeypatch: pytest.MonkeyPatch, **env: str) -> Any:
+    """The page in ``AppTest`` with ``env`` set and the server's app not yet open."""
+    from streamlit.testing.v1 import AppTest
+
+    from grace.settings import get_settings
+    from graph.ui import widgets
+
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    get_settings.cache_clear()
+    widgets._open.clear()
+    return AppTest.from_file(str(server.PAGE), default_timeout=120).run()
+
+
+def test_an_unreachable_model_is_one_line_and_the_thread_runs_on_once_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.unreachable import accepts_once
+    from graph.ui import widgets
+    from tests.providers.openai_server import fake_openai
+
+    question = "How many passengers can the MV Sound Spirit carry?"
+    with accepts_once() as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        page = _fresh_page(monkeypatch, GRACE_MODELS__CHAT="openai:local",
+                           GRACE_MODELS__BASE_URL=url)  # fmt: skip
+        page.chat_input[0].set_value(question).run()
+    try:
+        assert not page.exception
+        (error,) = page.error
+        assert "the openai model 'local' cannot be reached" in error.value
+        assert "is kept" in error.value and "Run on" in error.value and "\n" not in error.value
+        assert any("incomplete" in b.label for b in page.sidebar.button)
+        (run_on,) = [b for b in page.button if b.label == "Run on"]
+
+        verdict = {"self_evaluation": 0.9, "query_coverage": 0.9, "rationale": "S1"}
+        replies = {"text": "It carries 600 passengers [S1].", "AnswerVerdict": verdict,
+                   "PlanDraft": {"steps": []}}  # fmt: skip
+        with fake_openai(replies, port=port):
+            page = run_on.click().run()
+        assert not page.exception and not page.error
+        assert any("600 passengers" in m.value for m in page.markdown)
+        assert any("completed" in b.label for b in page.sidebar.button)
+    finally:
+        widgets._open.clear()  # the next test opens its own app

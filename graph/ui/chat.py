@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -74,7 +75,9 @@ def _sidebar(grace: GraceApp) -> None:
             )
 
 
-def _run(grace: GraceApp, thread_id: str, label: str, call: Any) -> None:
+def _run(
+    grace: GraceApp, thread_id: str, label: str, call: Callable[[str, EventHandler], RunOutcome]
+) -> None:
     """Run ``call(thread_id, on_event)`` live, then show the thread afresh."""
     finished = widgets.run_live(label, partial(call, thread_id), thread_id)
     if finished or grace.graph.get_state({"configurable": {"thread_id": thread_id}}).created_at:
@@ -170,7 +173,7 @@ def _incomplete(grace: GraceApp, thread_id: str) -> None:
         "It runs on from its last completed step."
     )
     if st.button("Run on", type="primary"):
-        _run(grace, thread_id, "GRACE runs on …", partial(_continue, grace, thread_id))
+        _run(grace, thread_id, "GRACE runs on …", partial(_continue, grace))
 
 
 def _thread(grace: GraceApp, thread_id: str) -> None:
@@ -183,6 +186,7 @@ def _thread(grace: GraceApp, thread_id: str) -> None:
         st.markdown(summary.query)
     show = {"interrupted": _pause, "incomplete": _incomplete}.get(summary.status, _answer)
     with st.chat_message("assistant"):
+        widgets.last_run(thread_id)
         show(grace, thread_id)
     st.caption(f"thread {thread_id} — `grace show {thread_id}` shows it in a terminal")
 

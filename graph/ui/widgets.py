@@ -18,6 +18,7 @@ from graph.ui.session import error_message, notice_lines, step_rows
 __all__ = [
     "LEVEL_COLOUR",
     "flash",
+    "last_run",
     "level_badge",
     "open_app",
     "passage",
@@ -116,4 +117,17 @@ def run_live(label: str, call: Callable[[EventHandler], RunOutcome], thread_id: 
             return False
         done = "paused for your review" if outcome.status == "interrupted" else "answered"
         status.update(label=done, state="complete", expanded=False)
+    st.session_state["last-run"] = (thread_id, view.title, step_rows(view), notice_lines(view))
     return True
+
+
+def last_run(thread_id: str) -> None:
+    """The latest run of ``thread_id`` in this tab as it streamed: plan, steps, notices."""
+    shown = st.session_state.get("last-run")
+    if shown is None or shown[0] != thread_id:
+        return
+    _, title, rows, notices = shown
+    with st.expander(f"The run as it streamed: {title}"):
+        st.table(rows, hide_index=True)
+        for line in notices:
+            st.caption(line)
