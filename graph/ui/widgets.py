@@ -128,6 +128,10 @@ def last_run(thread_id: str) -> None:
         return
     _, title, rows, notices = shown
     with st.expander(f"The run as it streamed: {title}"):
+        st.caption(
+            "Each step's own score and level; the answer's confidence and level are the whole "
+            "run's, calibrated, and can differ."
+        )
         st.table(rows, hide_index=True)
         for line in notices:
             st.caption(line)

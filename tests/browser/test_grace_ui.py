@@ -111,6 +111,10 @@ def _no_traceback(page: Any) -> None:
     assert page.get_by_text("Traceback").count() == 0
 
 
+def _expander(page: Any, label: str) -> Any:
+    return page.get_by_test_id("stExpander").filter(has_text=label)
+
+
 def _screenshot(page: Any, path: Path) -> None:
     page.wait_for_timeout(800)  # let an expander finish opening
     page.screenshot(path=str(path))
@@ -122,9 +126,15 @@ def test_a_question_is_answered_and_its_citation_opens_its_passage(
     _ask(page, served.url, ANSWERABLE, "calibrated P(answer correct)")
     main = page.get_by_role("main")
     assert "1874" in main.inner_text()
-    citation = page.get_by_text("[S1] Lumen Bay Tramways")
-    citation.click()
-    passage = page.locator("[data-testid='stExpanderDetails']").first
+    # The run as it streamed: its plan, each step's status and score.
+    page.get_by_text("The run as it streamed").click()
+    run = _expander(page, "The run as it streamed")
+    run.get_by_text("rag_search").first.wait_for()
+    text = run.inner_text()
+    assert "plan (offline, 2 steps)" in text and "reasoning" in text and "success (" in text
+    assert "quality gate s2: passed" in text
+    page.get_by_text("[S1] Lumen Bay Tramways").click()
+    passage = _expander(page, "[S1] Lumen Bay Tramways")
     passage.get_by_text("retrieval score").wait_for()
     text = passage.inner_text()
     assert "lumen-bay-tramways.md" in text and "horse tram" in text and "1874" in text
@@ -161,7 +171,7 @@ def test_an_out_of_corpus_question_pauses_and_is_answered_through_the_form(
     main = page.get_by_role("main")
     assert "France" in main.inner_text() and "[H1]" in main.inner_text()
     page.get_by_text("[H1] Your reply").click()
-    passage = page.locator("[data-testid='stExpanderDetails']").first
+    passage = _expander(page, "[H1] Your reply")
     passage.get_by_text("what you told GRACE").wait_for()
     assert "France won the 2018 FIFA World Cup" in passage.inner_text()
     _no_traceback(page)
