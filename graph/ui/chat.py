@@ -98,7 +98,7 @@ def _ask(grace: GraceApp, question: str) -> None:
 def _answer(grace: GraceApp, thread_id: str) -> None:
     """A completed turn: the answer, its level and calibrated confidence, its cited passages."""
     outcome = grace.outcome(thread_id)
-    st.markdown(outcome.answer or "(no answer)")
+    st.markdown(widgets.plain(outcome.answer or "(no answer)"))
     st.markdown(
         f"{widgets.level_badge(outcome.level)} confidence **{conf(outcome.confidence)}** — "
         "the run's calibrated P(answer correct)"
@@ -181,9 +181,9 @@ def _thread(grace: GraceApp, thread_id: str) -> None:
     summary = grace.summary(thread_id)
     for message in transcript(grace, thread_id):
         with st.chat_message("user" if isinstance(message, HumanMessage) else "assistant"):
-            st.markdown(message.text)
+            st.markdown(widgets.plain(message.text))
     with st.chat_message("user"):
-        st.markdown(summary.query)
+        st.markdown(widgets.plain(summary.query))
     show = {"interrupted": _pause, "incomplete": _incomplete}.get(summary.status, _answer)
     with st.chat_message("assistant"):
         widgets.last_run(thread_id)

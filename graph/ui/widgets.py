@@ -22,6 +22,7 @@ __all__ = [
     "level_badge",
     "open_app",
     "passage",
+    "plain",
     "quote",
     "run_live",
     "show_flash",
@@ -66,10 +67,15 @@ def show_flash() -> None:
         getattr(st, kind)(message)
 
 
+def plain(text: str) -> str:
+    """``text`` as Markdown that shows its characters as written (as the CLI prints it)."""
+    escaped = "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|~$:" else c for c in text)
+    return escaped.replace("\n", "  \n")  # a line break stays a line break
+
+
 def quote(text: str) -> str:
     """``text`` as a Markdown block quote whose characters show as written."""
-    escaped = "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|~$" else c for c in text)
-    return "\n".join("> " + line for line in escaped.splitlines() or [""])
+    return "\n".join("> " + plain(line) for line in text.splitlines() or [""])
 
 
 def level_badge(level: str | None) -> str:

@@ -143,6 +143,14 @@ def test_a_question_is_answered_and_its_citation_opens_its_passage(
     _no_traceback(page)
     _screenshot(page, artifacts / "ui-answer.png")
 
+    # A follow-up in the same thread: the earlier turn stays above the new answer.
+    box = page.get_by_placeholder("Ask a follow-up in this thread")
+    box.fill("In what year did Lumen Bay receive its royal charter as a borough?")
+    box.press("Enter")
+    page.get_by_text("1764").first.wait_for()
+    main = page.get_by_role("main").inner_text()
+    assert main.index(ANSWERABLE) < main.index("2 August 1874") < main.index("1764")
+
 
 def _send_reply(page: Any, choice: str, text: str) -> None:
     page.get_by_text(choice, exact=False).first.click()
