@@ -310,3 +310,11 @@ def test_an_unreachable_model_is_one_line_and_the_thread_runs_on_once_it_is_back
         assert any("completed" in b.label for b in page.sidebar.button)
     finally:
         widgets._open.clear()  # the next test opens its own app
+
+
+def test_text_is_shown_as_written_not_as_markdown() -> None:
+    from graph.ui.widgets import plain, quote
+
+    assert plain("# 1.4 km [S1] *x* :red[y]") == "\\# 1\\.4 km \\[S1\\] \\*x\\* \\:red\\[y\\]"
+    assert plain("a\nb") == "a  \nb"
+    assert quote("one\ntwo (2)") == "> one\n> two \\(2\\)"
