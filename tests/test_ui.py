@@ -264,6 +264,9 @@ def test_the_page_opens_on_the_ask_page_and_a_bad_data_dir_is_one_line(
     page = _fresh_page(monkeypatch, GRACE_DATA_DIR=str(blocked))
     assert not page.exception
     assert len(page.error) == 1 and "\n" not in page.error[0].value
+    from graph.ui import widgets
+
+    widgets._open.clear()
 
 def _fresh_page(monkeypatch: pytest.MonkeyPatch, **env: str) -> Any:
     """The page in ``AppTest`` with ``env`` set and the server's app not yet open."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -37,19 +38,31 @@ LEVEL_COLOUR: dict[str, Any] = {
 """The badge colour of each intervention level (the CLI's colours, in Streamlit's names)."""
 
 
-@st.cache_resource(show_spinner="Opening GRACE …")
-def _open() -> GraceApp:
+@dataclass(frozen=True)
+class _Opened:
+    """The app of the server's life and what closes it."""
+
+    app: GraceApp
+    stack: ExitStack
+
+
+def _release(opened: _Opened) -> None:
+    opened.stack.close()
+
+
+@st.cache_resource(show_spinner="Opening GRACE …", on_release=_release)
+def _open() -> _Opened:
     """The app of the server's life: the settings' threads, store and model (as the CLI's)."""
     stack = ExitStack()
     grace = stack.enter_context(GraceApp.open())
-    atexit.register(stack.close)
-    return grace
+    atexit.register(stack.close)  # closed at exit, or when the cache lets it go
+    return _Opened(grace, stack)
 
 
 def open_app() -> GraceApp | None:
     """The open app, or ``None`` after one line saying why it cannot open."""
     try:
-        return _open()
+        return _open().app
     except Exception as exc:  # noqa: BLE001 - settings, storage, model: one line
         st.error(error_message(exc))
         return None

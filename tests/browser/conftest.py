@@ -97,3 +97,11 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(path) if path else tmp_path_factory.mktemp("browser-artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test (``item.rep_call``): fixtures see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

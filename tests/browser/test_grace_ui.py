@@ -83,13 +83,24 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
 
 
 @pytest.fixture
-def page(served: Page, chromium: Any) -> Iterator[Any]:
-    """A fresh tab (a new Streamlit session: no thread selected)."""
+def page(
+    served: Page, chromium: Any, artifacts: Path, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """A fresh tab (a new Streamlit session: no thread selected).
+
+    On a failure the tab's screenshot and the server's log are kept beside the screenshots.
+    """
     tab = chromium.new_page(viewport=VIEWPORT)
     tab.set_default_timeout(WAIT_MS)
     try:
         yield tab
     finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            tab.screenshot(path=str(artifacts / f"failed-{request.node.name}.png"))
+            (artifacts / f"failed-{request.node.name}.log").write_text(
+                served.log.read_text(encoding="utf-8", errors="replace")[-20000:]
+            )
         tab.close()
 
 
