@@ -12,7 +12,12 @@ from typing import Any
 
 import pytest
 
-from grace.errors import ModelUnreachableError, SettingsError, StorageError
+from grace.errors import (
+    InvalidCollectionError,
+    ModelUnreachableError,
+    SettingsError,
+    StorageError,
+)
 from grace.hitl import (
     REPLY_CHOICES,
     InvalidHumanResponseError,
@@ -160,6 +165,9 @@ def test_uploads_are_kept_under_the_data_dir_by_plain_name(tmp_path: Path) -> No
         with pytest.raises(session.UploadError, match="not a plain file name"):
             session.save_uploads(tmp_path, "mydocs", [(name, b"x")])
     assert not (tmp_path / "uploads" / "escape.md").exists()
+    with pytest.raises(InvalidCollectionError):
+        session.save_uploads(tmp_path, "../elsewhere", [("a.md", b"x")])
+    assert not (tmp_path / "elsewhere").exists()
 
 
 def test_only_the_pages_own_copies_are_deleted_with_their_documents(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from langchain_core.messages import AnyMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
+from grace.collection_names import check_collection_name
 from grace.errors import (
     InvalidCollectionError,
     ModelSetupError,
@@ -242,9 +243,10 @@ def save_uploads(data_dir: Path, collection: str, files: Sequence[tuple[str, byt
 
     Raises:
         UploadError: a name that is not a plain file name (a path, ``..``, a hidden file).
+        InvalidCollectionError: a collection name outside the allowed pattern.
 
     """
-    folder = upload_dir(data_dir, collection)
+    folder = upload_dir(data_dir, check_collection_name(collection))
     paths = []
     for name, data in files:
         if not _PLAIN_NAME.match(name) or name.startswith("."):
