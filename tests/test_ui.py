@@ -121,9 +121,11 @@ def test_a_thread_entry_says_its_status_in_the_pages_words() -> None:
     )
     label = session.thread_label(row, width=20)
     assert label.startswith(":material/pause_circle:") and label.endswith("· paused")
-    assert "Who won the 2018 FI…" in label
+    assert "Who won the 2018 FI…" in label  # the question as written: Markdown escaped
+    starred = ThreadSummary("t", "completed", "*2* or _3_?", 0.9, "silent")
+    assert session.thread_label(starred).startswith(":material/check_circle: \\*2\\* or \\_3\\_?")
     assert session.thread_label(ThreadSummary("t", "incomplete", "", None, None)).endswith(
-        "(no question yet) · incomplete"
+        "\\(no question yet\\) · incomplete"
     )
 
 
@@ -324,7 +326,7 @@ def test_an_unreachable_model_is_one_line_and_the_thread_runs_on_once_it_is_back
 
 
 def test_text_is_shown_as_written_not_as_markdown() -> None:
-    from graph.ui.widgets import plain, quote
+    from graph.ui.session import plain, quote
 
     assert plain("# 1.4 km [S1] *x* :red[y]") == "\\# 1\\.4 km \\[S1\\] \\*x\\* \\:red\\[y\\]"
     assert plain("a\nb") == "a  \nb"

@@ -28,6 +28,7 @@ from graph.ui.session import (
     error_message,
     guarded,
     passages,
+    plain,
     thread_label,
     transcript,
 )
@@ -51,7 +52,8 @@ def _select(thread_id: str | None) -> None:
 def _sidebar(grace: GraceApp) -> None:
     """The collection picker, a new thread, and the threads newest first with their status."""
     with st.sidebar:
-        names = guarded(lambda: [c.name for c in grace.library().collections()], st.error) or []
+        collections = guarded(lambda: grace.library().collections(), widgets.error) or []
+        names = [c.name for c in collections]
         st.selectbox(
             "Collection",
             [NO_COLLECTION, *names],
@@ -60,7 +62,7 @@ def _sidebar(grace: GraceApp) -> None:
         )
         st.button("New thread", icon=":material/add:", on_click=_select, args=(None,))
         st.subheader("Threads")
-        rows = guarded(lambda: grace.threads(30), st.error) or []
+        rows = guarded(lambda: grace.threads(30), widgets.error) or []
         if not rows:
             st.caption("no threads yet")
         current = st.session_state.get("thread")
@@ -98,13 +100,13 @@ def _ask(grace: GraceApp, question: str) -> None:
 def _answer(grace: GraceApp, thread_id: str) -> None:
     """A completed turn: the answer, its level and calibrated confidence, its cited passages."""
     outcome = grace.outcome(thread_id)
-    st.markdown(widgets.plain(outcome.answer or "(no answer)"))
+    st.markdown(plain(outcome.answer or "(no answer)"))
     st.markdown(
         f"{widgets.level_badge(outcome.level)} confidence **{conf(outcome.confidence)}** — "
         "the run's calibrated P(answer correct)"
     )
     for note in outcome.notes:
-        st.info(note)
+        widgets.say("info", note)
     cited = passages(grace, thread_id)
     if cited:
         st.markdown("**Sources** — open one to read its passage")
@@ -133,7 +135,7 @@ def _reply_form(grace: GraceApp, thread_id: str, request: dict[str, Any]) -> Non
         try:
             reply = reply_for(choice, str(action.get("name", "review_answer")), text)
         except InvalidHumanResponseError as exc:  # a blank text: the thread stays paused
-            st.error(str(exc))
+            widgets.error(str(exc))
             return
         _run(grace, thread_id, "GRACE goes on with your reply …", partial(_resume, grace, reply))
 
@@ -158,7 +160,7 @@ def _pause(grace: GraceApp, thread_id: str) -> None:
     with st.container(border=True):
         st.markdown(action.get("description", ""))
     if request.get("error"):
-        st.error(f"previous reply rejected: {request['error']}")
+        widgets.error(f"previous reply rejected: {request['error']}")
     draft = passages(grace, thread_id)
     if draft:
         st.markdown("**The draft's sources**")
@@ -181,9 +183,9 @@ def _thread(grace: GraceApp, thread_id: str) -> None:
     summary = grace.summary(thread_id)
     for message in transcript(grace, thread_id):
         with st.chat_message("user" if isinstance(message, HumanMessage) else "assistant"):
-            st.markdown(widgets.plain(message.text))
+            st.markdown(plain(message.text))
     with st.chat_message("user"):
-        st.markdown(widgets.plain(summary.query))
+        st.markdown(plain(summary.query))
     show = {"interrupted": _pause, "incomplete": _incomplete}.get(summary.status, _answer)
     with st.chat_message("assistant"):
         widgets.last_run(thread_id)
@@ -206,11 +208,11 @@ def chat_page() -> None:
             "step, and asks you when it should."
         )
     else:
-        guarded(partial(_thread, grace, thread_id), st.error, thread_id)
+        guarded(partial(_thread, grace, thread_id), widgets.error, thread_id)
     placeholder = "Ask a follow-up in this thread" if thread_id else "Ask a question"
     question = st.chat_input(placeholder)
     if question:
         try:
             _ask(grace, question)
         except Exception as exc:  # noqa: BLE001 - one line in the page
-            st.error(error_message(exc, thread_id))
+            widgets.error(error_message(exc, thread_id))

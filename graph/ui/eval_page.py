@@ -17,6 +17,7 @@ from graph.evaluation.cli import (
 from graph.evaluation.dataset import parse_part
 from graph.evaluation.report import EvalReport
 from graph.evaluation.runner import run_eval
+from graph.ui import widgets
 from graph.ui.session import error_message
 
 __all__ = ["eval_page"]
@@ -31,7 +32,7 @@ def _show(report: EvalReport, output: Path) -> None:
     st.subheader(f"{report.dataset.get('name', '')} — {report.n} questions")
     failure = failure_line(report)
     if failure is not None:
-        st.error(failure)
+        widgets.error(failure)
     st.table([{"metric": m, "value": v} for m, v in summary_rows(report)], hide_index=True)
     st.markdown("**Per question kind**")
     st.table([dict(zip(KIND_COLUMNS, row, strict=True)) for row in kind_rows(report)],
@@ -65,9 +66,9 @@ def eval_page() -> None:
                 report = run_eval(dataset, output, progress=False, part=chosen)
             st.session_state["eval-report"] = (report, output)
         except FileNotFoundError as exc:
-            st.error(str(exc))
+            widgets.error(str(exc))
         except Exception as exc:  # noqa: BLE001 - one line in the page, never a traceback
-            st.error(error_message(exc))
+            widgets.error(error_message(exc))
     shown = st.session_state.get("eval-report")
     if shown is not None:
         _show(*shown)

@@ -55,11 +55,11 @@ def _target(library: Library, names: list[str]) -> str | None:
 def _report(report: IngestReport) -> None:
     """The per-file report of the last ingest: summary, each file's change, what was skipped."""
     kind = "warning" if report.problems else "success"
-    getattr(st, kind)(report.summary())
+    widgets.say(kind, report.summary())
     for problem in report.problems:
-        st.warning(f"skipped {problem.path}: {problem.reason}")
+        widgets.say("warning", f"skipped {problem.path}: {problem.reason}")
     for notice in report.notices:
-        st.info(f"{notice.path}: {notice.reason}")
+        widgets.say("info", f"{notice.path}: {notice.reason}")
     if report.documents:
         st.table(change_rows(report), hide_index=True)
 
@@ -143,4 +143,4 @@ def library_page() -> None:
         with folder:
             _ingest_folder(library, collection)
     except Exception as exc:  # noqa: BLE001 - one line in the page, never a traceback
-        st.error(error_message(exc))
+        widgets.error(error_message(exc))

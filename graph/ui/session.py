@@ -55,6 +55,8 @@ __all__ = [
     "merge_reports",
     "notice_lines",
     "passages",
+    "plain",
+    "quote",
     "save_uploads",
     "step_rows",
     "thread_label",
@@ -120,6 +122,17 @@ def error_message(exc: Exception, thread_id: str | None = None) -> str:
     return f"unexpected error ({type(exc).__name__}): {exc} — the server log has the details."
 
 
+def plain(text: str) -> str:
+    """``text`` as Markdown that shows its characters as written (as the CLI prints it)."""
+    escaped = "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|~$:" else c for c in text)
+    return escaped.replace("\n", "  \n")  # a line break stays a line break
+
+
+def quote(text: str) -> str:
+    """``text`` as a Markdown block quote whose characters show as written."""
+    return "\n".join("> " + plain(line) for line in text.splitlines() or [""])
+
+
 def guarded(
     call: Callable[[], T], show: Callable[[str], Any], thread_id: str | None = None
 ) -> T | None:
@@ -143,7 +156,7 @@ def thread_label(row: ThreadSummary, width: int = 44) -> str:
         query = query[: width - 1] + "…"
     mark = _STATUS_MARK.get(row.status, ":material/help:")
     status = STATUS_LABEL.get(row.status, row.status)
-    return f"{mark} {query} · {status}"
+    return f"{mark} {plain(query)} · {status}"
 
 
 def step_rows(view: RunView) -> list[dict[str, Any]]:

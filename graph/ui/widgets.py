@@ -14,18 +14,18 @@ from grace.human_reply import is_from_person
 from grace.schemas import Source
 from graph.app import EventHandler, GraceApp, RunOutcome
 from graph.cli_views import RunView
-from graph.ui.session import error_message, notice_lines, step_rows
+from graph.ui.session import error_message, notice_lines, plain, quote, step_rows
 
 __all__ = [
     "LEVEL_COLOUR",
+    "error",
     "flash",
     "last_run",
     "level_badge",
     "open_app",
     "passage",
-    "plain",
-    "quote",
     "run_live",
+    "say",
     "show_flash",
 ]
 
@@ -64,8 +64,18 @@ def open_app() -> GraceApp | None:
     try:
         return _open().app
     except Exception as exc:  # noqa: BLE001 - settings, storage, model: one line
-        st.error(error_message(exc))
+        error(error_message(exc))
         return None
+
+
+def say(kind: str, message: str) -> None:
+    """Show ``message`` as written in an alert box (``kind``: error, warning, success, info)."""
+    getattr(st, kind)(plain(message))
+
+
+def error(message: str) -> None:
+    """Show one error line as written."""
+    say("error", message)
 
 
 def flash(kind: str, message: str) -> None:
@@ -77,18 +87,7 @@ def show_flash() -> None:
     """Show (once) the message :func:`flash` left."""
     kind, message = st.session_state.pop("flash", (None, None))
     if kind is not None:
-        getattr(st, kind)(message)
-
-
-def plain(text: str) -> str:
-    """``text`` as Markdown that shows its characters as written (as the CLI prints it)."""
-    escaped = "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|~$:" else c for c in text)
-    return escaped.replace("\n", "  \n")  # a line break stays a line break
-
-
-def quote(text: str) -> str:
-    """``text`` as a Markdown block quote whose characters show as written."""
-    return "\n".join("> " + plain(line) for line in text.splitlines() or [""])
+        say(kind, message)
 
 
 def level_badge(level: str | None) -> str:
@@ -106,8 +105,8 @@ def passage(source: Source) -> None:
         where = source.location or f"chunk {source.chunk_index}"
         label = f"[{source.source_id}] {title} — {source.source}, {where}"
         caption = f"{source.source} · {where} · retrieval score {source.score:.2f}"
-    with st.expander(label):
-        st.caption(caption)
+    with st.expander(plain(label)):
+        st.caption(plain(caption))
         st.markdown(quote(source.text or "(no passage text)"))
 
 

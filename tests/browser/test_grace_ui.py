@@ -126,6 +126,13 @@ def _expander(page: Any, label: str) -> Any:
     return page.get_by_test_id("stExpander").filter(has_text=label)
 
 
+def _expect(locator: Any) -> Any:
+    """Playwright's ``expect``: assertions that wait while the page is still drawing."""
+    from playwright.sync_api import expect
+
+    return expect(locator)
+
+
 def _screenshot(page: Any, path: Path) -> None:
     page.wait_for_timeout(800)  # let an expander finish opening
     page.screenshot(path=str(path))
@@ -211,10 +218,11 @@ def test_a_file_is_uploaded_listed_and_removed(
     page.get_by_text("harbour-notes.md").first.wait_for()
     page.get_by_role("button", name="Ingest the files").click()
     page.get_by_text("1 added").wait_for()
+    # Each table is checked as the page finishes drawing it (a rerun redraws them in order).
     report = page.get_by_test_id("stTable").filter(has_text="added").first
-    assert "harbour-notes.md" in report.inner_text()
+    _expect(report).to_contain_text("harbour-notes.md")
     documents = page.get_by_test_id("stTable").filter(has_text="ingested").first
-    assert "harbour-notes.md" in documents.inner_text()
+    _expect(documents).to_contain_text("harbour-notes.md")
     _screenshot(page, artifacts / "ui-library.png")
 
     page.get_by_role("tab", name="Documents").click()
@@ -224,7 +232,8 @@ def test_a_file_is_uploaded_listed_and_removed(
     page.get_by_role("button", name="Remove", exact=True).click()
     page.get_by_text("removed harbour-notes.md").wait_for()
     documents = page.get_by_test_id("stTable").filter(has_text="ingested").first
-    assert "harbour-notes.md" not in documents.inner_text()
+    _expect(documents).not_to_contain_text("harbour-notes.md")
+    _expect(documents).to_contain_text("lumen-bay-tramways.md")
     assert not (served.data_dir / "uploads" / "grace" / "harbour-notes.md").exists()
     _no_traceback(page)
 
@@ -266,8 +275,9 @@ def test_an_evaluation_shows_its_tables_and_plots(page: Any, served: Page, artif
     page.get_by_role("button", name="Run the evaluation").click()
     page.get_by_text("Per question kind").wait_for()
     tables = page.get_by_test_id("stTable")
-    assert "accuracy" in tables.first.inner_text() and "AUROC" in tables.first.inner_text()
-    assert "in_corpus" in tables.nth(1).inner_text()
+    _expect(tables.first).to_contain_text("accuracy")
+    _expect(tables.first).to_contain_text("AUROC")
+    _expect(tables.nth(1)).to_contain_text("in_corpus")
     images = page.get_by_test_id("stImage")
     images.nth(1).wait_for()
     assert images.count() == 2
