@@ -26,6 +26,8 @@ Usage::
    DOCX of 300 k paragraphs under another prefix, 95 MB of one-word Markdown paragraphs)
    ingested in a process of its own under an address-space limit → seconds and peak RSS
    (goal ≤ 1 GiB and ≤ 60 s each; :mod:`bench.bombs`).
+9. the page (``grace ui``): its first answer on a warm data directory, in Chromium, against
+   ``grace ask`` (goal ≤ 2x; :mod:`bench.ui`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -45,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 SCENARIOS = (
-    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs"
+    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs", "ui"
 )
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
@@ -192,6 +194,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.bombs import bombs
 
         result["bombs"] = bombs()
+    if "ui" in only:
+        from bench.ui import ui_first_answer
+
+        result["ui"] = ui_first_answer()
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -317,6 +323,18 @@ def table(result: dict[str, Any]) -> str:
                 "met" if row["met"] else "MISSED",
             )
             for row in b["bombs"]
+        )
+    if ui := result.get("ui"):
+        rows.append(
+            (
+                "9 the page's first answer",
+                f"{ui['ratio']:.2f}x grace ask (page {ui['page_ask_s']:.2f} s from Enter, "
+                f"{ui['page_open_and_ask_s']:.2f} s with the page's load = "
+                f"{ui['ratio_with_page_load']:.2f}x; grace ask {ui['cli_ask_s']:.2f} s; a second "
+                f"answer {ui['page_second_ask_s']:.2f} s; median of {ui['runs']})",
+                "<= 2x",
+                verdict(ui),
+            )
         )
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]

@@ -7,6 +7,7 @@ in a chain. Only rich is imported here: ``grace --help`` stays fast.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ __all__ = [
     "print_event",
     "print_history",
     "print_sources",
+    "when",
 ]
 
 LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
@@ -49,6 +51,13 @@ def level_text(level: str | None) -> Text:
     if not level:
         return Text("–", style="dim")
     return Text(level.upper(), style=LEVEL_STYLE.get(level, "white"))
+
+
+def when(timestamp: float | None) -> str:
+    """A Unix time as ``2026-11-26 21:40`` local time (``—`` when there is none)."""
+    if not timestamp:
+        return "—"
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
 def conf(value: float | None) -> str:

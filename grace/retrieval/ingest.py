@@ -144,6 +144,15 @@ class IngestReport(BaseModel):
         if change.status != "skipped":
             setattr(self, change.status, getattr(self, change.status) + 1)
 
+    def summary(self) -> str:
+        """One line: files, chunks and collection, the count of each change, the seconds."""
+        counts = ", ".join(
+            f"{getattr(self, s)} {s}" for s in ("added", "updated", "unchanged", "removed")
+        )
+        files = f"{self.files} file{'' if self.files == 1 else 's'}"
+        chunks = f"{self.chunks} chunk{'' if self.chunks == 1 else 's'}"
+        return f"{files}, {chunks} into '{self.collection}' ({counts}) in {self.seconds:.2f}s"
+
 
 class LoadedDocument(BaseModel):
     """A decoded document ready to be chunked."""
