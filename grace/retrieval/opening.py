@@ -4,7 +4,9 @@ A folder is listed first and its files read afterwards; a file replaced in betwe
 to a secret outside the folder must not be read (a time-of-check / time-of-use race). So the
 check is made on the file *as opened*: its path is resolved at open time and must still lie
 inside its root, the resolved path is opened with ``O_NOFOLLOW`` (a link swapped in after the
-resolution fails to open), and the open file must be a regular file within the size cap.
+resolution fails to open), the open file's own path (``/proc/self/fd/N``) must lie inside the
+root too (a *folder* on the way swapped for a link after the resolution), and the open file
+must be a regular file within the size cap.
 Every later read (text, converters, the record's digest) goes through that open file:
 ``/proc/self/fd/N`` on Linux names the opened file itself, whatever the path points at now.
 """
@@ -99,6 +101,10 @@ def open_inside(path: Path, root: Path, max_bytes: int, leaves: str) -> Iterator
                 f"{max_bytes / 1e6:.1f} MB (setting retrieval.max_file_mb)"
             )
         named = _PROC_FD / str(fd)
+        if named.exists() and not Path(os.readlink(named)).is_relative_to(root):
+            # a folder on the way was swapped for a link after the path was resolved:
+            # O_NOFOLLOW guards only the last component, the open file's own path tells
+            raise UnsafeFileError(f"{leaves} (a folder on its path became a link)")
         yield OpenedFile(fd=fd, path=named if named.exists() else real, size=info.st_size)
     finally:
         os.close(fd)

@@ -88,3 +88,25 @@ def test_outside_links_fifos_and_oversized_files_are_refused_at_open(tmp_path: P
             open_inside(folder / name, root, 1000, "leaves"),
         ):
             pass
+
+
+def test_a_folder_on_the_path_swapped_for_a_link_after_resolution_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O_NOFOLLOW guards only the last component: a folder on the way that becomes a link to
+    outside the root between the path's resolution and the open is caught on the open file."""
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "notes.txt").write_text("inside", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.txt").write_text(SECRET, encoding="utf-8")
+    resolved = os.path.realpath(root / "sub" / "notes.txt")  # resolved while still inside
+    (root / "sub" / "notes.txt").unlink()
+    (root / "sub").rmdir()
+    (root / "sub").symlink_to(outside, target_is_directory=True)  # then the folder is swapped
+    real_root = root.resolve()
+    monkeypatch.setattr(os.path, "realpath", lambda *_args, **_kwargs: resolved)
+    with pytest.raises(UnsafeFileError, match="became a link"):
+        with open_inside(root / "sub" / "notes.txt", real_root, 1 << 20, "leaves the folder"):
+            pass
