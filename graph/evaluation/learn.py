@@ -39,6 +39,7 @@ __all__ = [
     "LearnedFit",
     "article_of",
     "cross_fitted",
+    "feature_matrix",
     "fit_learned_model",
     "record_signals",
     "read_runs",
@@ -102,6 +103,18 @@ def article_of(question: dict[str, Any]) -> str:
     return f"out:{match.group(1)}" if match else f"out:{question['id']}"
 
 
+def feature_matrix(runs: Sequence[dict[str, Any]]) -> Any:
+    """Each run's :data:`~grace.run_features.FEATURE_NAMES` values, one row per run.
+
+    A run's features are computed once (not once per feature name).
+    """
+    rows = []
+    for run in runs:
+        features = run_features(record_signals(run))
+        rows.append([features[name] for name in FEATURE_NAMES])
+    return np.array(rows, dtype=float).reshape(len(rows), len(FEATURE_NAMES))
+
+
 Params = tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]
 """A fitted model: mean, scale, coefficients, intercept, and each feature's least and
 greatest value in the fitting runs."""
@@ -160,7 +173,7 @@ def fit_learned_model(
     folds: int = 5,
 ) -> LearnedFit:
     """Cross-fit by article, certify SILENT on the out-of-fold scores, fit on all runs."""
-    x = np.array([[run_features(record_signals(r))[n] for n in FEATURE_NAMES] for r in runs])
+    x = feature_matrix(runs)
     y = np.array([_correct(r) for r in runs])
     wrong = [_wrong(r) for r in runs]
     groups = [article_of(r["question"]) for r in runs]
