@@ -21,7 +21,10 @@ Usage::
 6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
    (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
 7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
-   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`).
+   one-line error (goal ≤ 30 s; :mod:`bench.unreachable`);
+8. calibrate: ``grace calibrate DATASET --target-risk 0.10`` on ``--calibrate-data`` (default
+   ``shared/datasets/calib`` beside the repository, else the sample), wall time per 1,000
+   questions (goal ≤ 90 s; :mod:`bench.calibrate_time`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -40,7 +43,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SCENARIOS = ("overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable")
+SCENARIOS = (
+    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "calibrate"
+)
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
 
@@ -182,6 +187,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.unreachable import unreachable
 
         result["unreachable"] = unreachable()
+    if "calibrate" in only:
+        from bench.calibrate_time import calibrate_time
+
+        result["calibrate"] = calibrate_time(args.calibrate_data)
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -297,6 +306,16 @@ def table(result: dict[str, Any]) -> str:
                 verdict(u),
             )
         )
+    if cal := result.get("calibrate"):
+        rows.append(
+            (
+                "8 grace calibrate",
+                f"{cal['seconds']:.1f} s for {cal['questions']} questions ({cal['dataset']}): "
+                f"{cal['seconds_per_1000_questions']:.1f} s per 1,000",
+                "<= 90 s / 1,000",
+                verdict(cal),
+            )
+        )
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = [
@@ -336,6 +355,13 @@ def main(argv: list[str] | None = None) -> None:
         help=argparse.SUPPRESS,
     )
     parser.add_argument("--store-dir", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--calibrate-data",
+        type=Path,
+        default=None,
+        help="labelled data set for the calibrate benchmark (default: shared/datasets/calib "
+        "beside the repository, else the sample)",
+    )
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(_child(args.child, args)))

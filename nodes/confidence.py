@@ -58,6 +58,7 @@ from grace.schemas import (
     StepStatus,
     TokenUsage,
 )
+from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
@@ -397,6 +398,8 @@ def _overall_decision(
         )
     if drafted is not None and answered_from_person(drafted.sources):
         decision = person_decision(overall, drafted.sources)
+    elif drafted is not None and not rests_on_the_person(drafted.sources):
+        decision = cap_silent(decision, plan.original_query, drafted.output, drafted.sources)
     return overall, decision
 
 
