@@ -47,7 +47,7 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import learned_decision, model_scores
+from grace.learned_decision import learned_decision, model_scores, thresholds_in_force
 from grace.model_notes import failed_roles, note_of
 from grace.run_notes import gate_note
 from grace.schemas import (
@@ -152,10 +152,13 @@ def decide_before_answer(
             score=weakest,
         )
     level = InterventionLevel.NOTIFY
+    deciding, source = thresholds_in_force(calc, services.provider, thresholds)
     return ActionDecision(
         level=level,
-        reason=f"{step_decision.reason}; going on to a draft answer, which is scored and "
-        f"reviewed instead (run.pause_before_answer: {mode})",
+        reason=f"steps scored {weakest:.2f}; going on to a draft answer, which is scored and "
+        f"reviewed instead (run.pause_before_answer: {mode}); the run's level is decided on "
+        f"it at silent {deciding.silent:.2f} / notify {deciding.notify:.2f} / confirm "
+        f"{deciding.confirm:.2f} ({source})",
         recommended_action=RECOMMENDED_ACTIONS[level],
         score=weakest,
     )
@@ -509,7 +512,8 @@ def _update(
     decision = _asks_the_person(batch, decision)
     update["replan_request"] = _replan_request(services, state, scored, batch, decision, log)
     update["decision"] = decision
-    _emit_scored(services, scored, decision, thresholds)
+    shown, _source = thresholds_in_force(services.calculator, services.provider, thresholds)
+    _emit_scored(services, scored, decision, shown)
     return update
 
 

@@ -16,11 +16,13 @@ from grace.human_reply import (
     answered_from_person,
     person_decision,
     person_source,
+    rests_on_the_person,
 )
 from grace.learned_decision import decide_learned, model_scores
 from grace.model_notes import no_answer_text
 from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
+from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import is_answer
@@ -135,6 +137,8 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     overall, decision = _final_decision(state, services, best, scored, thresholds)
     if answered_from_person(sources):
         decision = person_decision(overall, sources)
+    elif best is not None and state.plan is not None and not rests_on_the_person(sources):
+        decision = cap_silent(decision, state.plan.original_query, best.output, sources)
         cited = ", ".join(s.source_id for s in sources)
         notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
     emit("final", confidence=overall, level=decision.level.value)

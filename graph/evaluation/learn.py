@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -178,13 +178,21 @@ def _predict(params: Params, x: np.ndarray) -> Any:
     return probabilities(x, mean, scale, coef, intercept, (low, high))
 
 
-def cross_fitted(x: np.ndarray, y: np.ndarray, groups: Sequence[str], folds: int = 5) -> Any:
+def cross_fitted(
+    x: np.ndarray,
+    y: np.ndarray,
+    groups: Sequence[str],
+    folds: int = 5,
+    progress: Callable[[str], None] | None = None,
+) -> Any:
     """Out-of-fold P(correct): each run scored by a model fitted without its article."""
     from sklearn.model_selection import GroupKFold
 
     k = min(folds, len(set(groups)))
     out = np.zeros(len(y))
-    for train, test in GroupKFold(n_splits=k).split(x, y, list(groups)):
+    for i, (train, test) in enumerate(GroupKFold(n_splits=k).split(x, y, list(groups))):
+        if progress is not None:
+            progress(f"cross-fitting fold {i + 1}/{k} ({len(test)} runs held out)")
         if len(set(y[train].tolist())) < 2:
             raise ValueError("a fold has only right or only wrong runs: label more questions")
         out[test] = _predict(_fit(x[train], y[train]), x[test])
@@ -256,15 +264,22 @@ def fit_learned_model(
     min_coverage: float = 0.0,
     folds: int = 5,
     max_unanswerable_share: float = MAX_UNANSWERABLE_SHARE,
+    progress: Callable[[str], None] | None = None,
 ) -> LearnedFit:
-    """Cross-fit by article, certify SILENT on the out-of-fold scores, fit on all runs."""
+    """Cross-fit by article, certify SILENT on the out-of-fold scores, fit on all runs.
+
+    ``progress`` is told each stage (features, each fold, certifying) as it starts.
+    """
+    say = progress or (lambda _message: None)
+    say(f"computing the features of {len(runs)} runs")
     x = feature_matrix(runs)
     y = np.array([_correct(r) for r in runs])
     wrong = [_wrong(r) for r in runs]
     groups = [article_of(r["question"]) for r in runs]
     holds = [record_check(r) for r in runs]
     answerable = [bool(r["question"]["answerable"]) for r in runs]
-    oof = cross_fitted(x, y, groups, folds)
+    oof = cross_fitted(x, y, groups, folds, progress)
+    say("certifying the SILENT threshold")
     cert = certify_over_mixes(
         oof.tolist(), may_be_silent=holds, wrong=wrong, answerable=answerable,
         strata=strata_of(runs), target_risk=target_risk, delta=delta,

@@ -24,6 +24,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grace.context import GraceContext
+from grace.learned_decision import thresholds_in_force
 from grace.retrieval import ingest_paths
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
@@ -187,6 +188,9 @@ def run_eval(
             records = run_questions(
                 services, questions, collection=EVAL_COLLECTION, scorers=chosen, progress=progress
             )
+            deciding, source = thresholds_in_force(
+                services.calculator, services.provider, s.confidence.thresholds
+            )
         finally:
             services.close()
         info = {
@@ -198,6 +202,12 @@ def run_eval(
             "provider": services.provider,
             "ingest": {"files": ingest.files, "chunks": ingest.chunks},
         }
-        report = build_report(records, settings=_settings_summary(s), dataset=info, n_boot=n_boot)
+        report = build_report(
+            records,
+            settings=_settings_summary(s),
+            dataset=info,
+            n_boot=n_boot,
+            thresholds=(deciding.model_dump(mode="json"), source),
+        )
     write_outputs(records, report, Path(output_dir))
     return report

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from confidence.risk_control import clopper_pearson_upper
+from confidence.risk_control import (
+    StratumCounts,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    mix_bound,
+    worst_mix_risk,
+)
 from graph.evaluation.answers import match_answer
 from graph.evaluation.record import RunRecord
 
@@ -22,6 +28,7 @@ __all__ = [
     "is_right",
     "level_block",
     "selective_figures",
+    "silent_promise",
 ]
 
 RISKS: tuple[float, ...] = (0.05, 0.10, 0.20)
@@ -83,4 +90,79 @@ def selective_figures(records: Sequence[RunRecord]) -> dict[str, Any]:
         "silent": level_block(records, "silent"),
         "notify": level_block(records, "notify"),
         "coverage_at_risk": coverage_at_risk(records),
+    }
+
+
+def _interval(k: int, n: int) -> list[float] | None:
+    """Two-sided 95 % Clopper–Pearson interval of k / n (None when n is 0)."""
+    if n == 0:
+        return None
+    return [
+        round(clopper_pearson_lower(k, n, 0.975), 4),
+        round(clopper_pearson_upper(k, n, 0.975), 4),
+    ]
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "ci95": _interval(k, n)}
+
+
+def silent_promise(
+    records: Sequence[RunRecord], *, delta: float = 0.10, max_share: float = 0.5
+) -> dict[str, Any]:
+    """SILENT error per question kind and language, with intervals, and the worst case over mixes.
+
+    Per language: answerable questions' SILENT rate and wrong rate among those SILENT,
+    unanswerable questions' SILENT rate (each with a 95 % Clopper–Pearson interval), and
+    P(wrong | SILENT) for every mix with at most ``max_share`` unanswerable questions: the
+    worst value of the observed rates and a bound holding with probability ≥ 1 − ``delta``
+    (:func:`confidence.risk_control.mix_bound`, the certificate's method).
+    """
+    by_kind: dict[str, dict[str, Any]] = {}
+    counts: list[StratumCounts] = []
+    for lang in sorted({r.question.lang for r in records}):
+        mine = [r for r in records if r.question.lang == lang]
+        for kind in sorted({r.question.kind for r in mine}):
+            rows = [r for r in mine if r.question.kind == kind]
+            silent = [r for r in rows if r.level == "silent"]
+            by_kind[f"{lang}/{kind}"] = {
+                "silent": _rate(len(silent), len(rows)),
+                "silent_error": _rate(sum(not is_right(r) for r in silent), len(silent)),
+            }
+        answerable = [r for r in mine if r.question.answerable]
+        unanswerable = [r for r in mine if not r.question.answerable]
+        silent_a = [r for r in answerable if r.level == "silent"]
+        counts.append(
+            StratumCounts(
+                name=lang,
+                answerable=len(answerable),
+                silent=len(silent_a),
+                silent_wrong=sum(not is_right(r) for r in silent_a),
+                unanswerable=len(unanswerable),
+                unanswerable_silent=sum(r.level == "silent" for r in unanswerable),
+            )
+        )
+    by_lang: dict[str, Any] = {}
+    for c in counts:
+        point = worst_mix_risk(
+            c.silent / c.answerable if c.answerable else 0.0,
+            c.silent_wrong / c.silent if c.silent else 0.0,
+            c.unanswerable_silent / c.unanswerable if c.unanswerable else 0.0,
+            max_share,
+        )
+        by_lang[c.name] = {
+            "answerable_silent": _rate(c.silent, c.answerable),
+            "answerable_silent_wrong": _rate(c.silent_wrong, c.silent),
+            "unanswerable_silent": _rate(c.unanswerable_silent, c.unanswerable),
+            "worst_case_observed": round(point, 4),
+        }
+    bound, _ = mix_bound(counts, delta=delta, max_share=max_share) if counts else (None, [])
+    return {
+        "by_kind": by_kind,
+        "by_lang": by_lang,
+        "max_unanswerable_share": max_share,
+        "worst_case_bound": round(bound, 4) if bound is not None else None,
+        "delta": delta,
+        "method": "95 % Clopper-Pearson intervals; worst case over mixes with up to "
+        f"{max_share:.0%} unanswerable, per language, bound at 1 - delta with Bonferroni",
     }
