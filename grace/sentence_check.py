@@ -64,18 +64,18 @@ JAPANESE_RULE = True
 
 ANSWER_SLOT_WORDS = frozenset(
     """
-    name named names called call term termed known type types kind kinds sort
-    year years date day month century decade time percent percentage number amount
-    many much long old far often happen happened happens person people thing things
-    located
+    name named names called call term termed known located happen happened happens
+    many much long old far often
     """.split()
 )
-"""Question words that name the *kind* of answer asked for, not a fact the sentence must
-state: a sentence gives the value ("in 1754", "Fort Duquesne"), not the slot ("the year",
-"the name", "where … located"). Chosen from the grammar of English questions (the words
-after *what* / *how* that ask for a type, amount or date), not from any data set's errors.
-Likewise the noun phrase a question word heads ("which *television show*", "how many
-*organizations*") names the answer's type and is not required (:func:`_english_terms`)."""
+"""Question words that frame the answer rather than state a fact the sentence must say:
+naming frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
+and the word after *how* (*many*, *much*, *long*, *old*, *far*, *often*). A sentence gives
+the value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
+questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
+*whose* heads ("which *television show*", "what *year*") names the answer's type and is
+not required (:func:`_english_terms`); the noun *how many* counts ("how many *imports*")
+is."""
 
 JAPANESE_SLOT_WORDS = frozenset(
     {"言う", "呼ぶ", "名前", "名称", "呼称", "呼び方", "読む", "読み", "読み方", "頃", "いつ頃"}
@@ -86,7 +86,6 @@ the noun a question ends on as its topic (「…した**国**は？」「主催*
 answer's type (:func:`_japanese_terms`)."""
 
 _WH_HEADS = frozenset({"what", "which", "whose"})
-_HOW_HEADS = frozenset({"many", "much"})
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
 _NUMBER_WORDS = {
@@ -155,19 +154,15 @@ def _number(token: str) -> float | None:
 def _english_terms(text: str, *, question: bool = False) -> list[str]:
     """Content words of an English text, in order, as written (lower-cased).
 
-    Of a question (``question``), not the words that name the answer's kind: the slot words
-    and the noun phrase (up to three words) right after *what* / *which* / *whose* /
-    *how many* / *how much*.
+    Of a question (``question``), not the words that frame the answer: the slot words and
+    the noun phrase (up to three words) right after *what* / *which* / *whose*.
     """
     out = []
     heading = 0
-    previous = ""
     for word in _WORD.findall(normalise_text(text)):
-        if question and (word in _WH_HEADS or (previous == "how" and word in _HOW_HEADS)):
+        if question and word in _WH_HEADS:
             heading = 3
-            previous = word
             continue
-        previous = word
         if word in ENGLISH_STOPWORDS or word[:1].isdigit():
             heading = 0
             continue

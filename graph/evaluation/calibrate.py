@@ -409,8 +409,8 @@ def learned_lines(learned: LearnedFit, risk: RiskTargets) -> list[str]:
         f"learned model: cross-fitted by article ({m.fitted_on.rsplit('split: ', 1)[-1]}): "
         f"AUROC {cv.get('auroc', 0):.3f}, answerability AUROC "
         f"{cv.get('answerability_auroc', 0):.3f} (out of fold)",
-        f"sentence rule: {sum(answered)} of {len(answered)} runs may end SILENT; the others' "
-        "sentence does not say every term of the question (at most NOTIFY)",
+        f"sentence rule: {len(answered) - sum(answered)} of {len(answered)} runs at most "
+        "NOTIFY: their answer's sentence does not say every term of the question",
     ]
     cert = learned.certificate
     target = cert.target_risk if cert is not None else (risk.silent or 0.10)
@@ -460,6 +460,27 @@ def _header(fit: CalibrationFit, folds: int) -> list[str]:
     ]
 
 
+def _checked_options(
+    console: Console, dataset_dir: Path, *, method: str, model: str, part: str | None
+) -> tuple[int, int] | None:
+    """The part asked for; a missing dataset or a wrong option: one line, exit 2."""
+    problem = None
+    if not (dataset_dir / "questions.jsonl").is_file():
+        problem = f"{dataset_dir}: no questions.jsonl"
+    elif model not in ("logistic", "none"):
+        problem = f"--model must be logistic or none, not {model!r}"
+    elif method not in ("platt", "isotonic"):
+        problem = f"--method must be platt or isotonic, not {method!r}"
+    if problem is not None:
+        console.print(term_text(problem, style="red"))
+        raise typer.Exit(code=2)
+    try:
+        return parse_part(part) if part is not None else None
+    except DatasetError as exc:
+        console.print(term_text(exc, style="red"))
+        raise typer.Exit(code=2) from None
+
+
 def calibrate(
     dataset_dir: Path,
     output: Path,
@@ -474,20 +495,7 @@ def calibrate(
 ) -> None:
     """``grace calibrate``: fit, certify, write the snippet, print a short summary."""
     console = Console()
-    if not (dataset_dir / "questions.jsonl").is_file():
-        console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
-        raise typer.Exit(code=2)
-    if model not in ("logistic", "none"):
-        console.print(term_text(f"--model must be logistic or none, not {model!r}", "red"))
-        raise typer.Exit(code=2)
-    if method not in ("platt", "isotonic"):
-        console.print(term_text(f"--method must be platt or isotonic, not {method!r}", "red"))
-        raise typer.Exit(code=2)
-    try:
-        chosen_part = parse_part(part) if part is not None else None
-    except DatasetError as exc:
-        console.print(term_text(exc, style="red"))
-        raise typer.Exit(code=2) from None
+    chosen_part = _checked_options(console, dataset_dir, method=method, model=model, part=part)
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
     fit = _fit_or_exit(
         console,

@@ -9,7 +9,7 @@
    grouped by the article its id names, else by itself), and each run is scored by a model
    fitted on the other folds only, so no article is on both sides;
 3. certifies the SILENT threshold on those out-of-fold scores
-   (:func:`confidence.risk_control.certify_over_mixes`): a run is SILENT when its score is
+   (:func:`graph.evaluation.certify.certify_over_mixes`): a run is SILENT when its score is
    at or above the threshold *and* its answer's sentence says what was asked
    (:mod:`grace.sentence_check`); the bound holds for every mix of questions with up to
    ``max_unanswerable_share`` unanswerable, per language where each has
@@ -33,11 +33,15 @@ from typing import Any
 import numpy as np
 
 from confidence.learned import LearnedModel, ModelThresholds, probabilities
-from confidence.risk_control import MixCertificate, certify_at_calibration_mix, certify_over_mixes
 from grace.run_features import FEATURE_NAMES, RunSignals, run_features, signals_of
 from grace.schemas import Source
 from grace.sentence_check import run_check
 from graph.evaluation.answers import match_answer
+from graph.evaluation.certify import (
+    MixCertificate,
+    certify_at_calibration_mix,
+    certify_over_mixes,
+)
 from graph.evaluation.metrics import auroc
 
 __all__ = [
@@ -254,6 +258,58 @@ def _guarantee(cert: MixCertificate, data: str, split: str, min_coverage: float)
     }
 
 
+def _at_mix_guarantee(
+    threshold: float, target_risk: float, delta: float, split: str, data: str
+) -> dict[str, Any]:
+    """MAPIE's certificate for the calibration runs' own mix, as written into the file."""
+    return {
+        "level": "silent_at_calibration_mix",
+        "threshold": threshold,
+        "target_risk": target_risk,
+        "delta": delta,
+        "method": "MAPIE BinaryClassificationController (precision >= 1 - target_risk, "
+        "Learn-then-Test, Hoeffding-Bentkus, Bonferroni-Holm over a 0.01 grid); SILENT also "
+        f"needs the sentence rule; on out-of-fold scores ({split})",
+        "assumption": "future questions drawn like the calibration runs (same mix)",
+        "data": data,
+    }
+
+
+def _model(
+    x: np.ndarray,
+    y: np.ndarray,
+    cert: MixCertificate,
+    guarantees: list[dict[str, Any]],
+    *,
+    provider: str,
+    fitted_on: tuple[str, str],
+) -> LearnedModel:
+    """The model fitted on all runs, with the certified SILENT threshold (1.0: none).
+
+    ``fitted_on``: the data and the split, for the reader.
+    """
+    silent = round(float(cert.threshold), 4) if cert.threshold is not None else 1.0
+    data, split = fitted_on
+    mean, scale, coef, intercept, low, high = _fit(x, y)
+    return LearnedModel(
+        features=list(FEATURE_NAMES),
+        mean=[round(float(v), 6) for v in mean],
+        scale=[round(float(v), 6) for v in scale],
+        coef=[round(float(v), 6) for v in coef],
+        low=[float(v) for v in low],
+        high=[float(v) for v in high],
+        intercept=round(intercept, 6),
+        thresholds=ModelThresholds(
+            silent=silent,
+            notify=min(DEFAULT_NOTIFY, silent),
+            confirm=min(DEFAULT_CONFIRM, silent),
+        ),
+        guarantees=guarantees,
+        provider=provider,
+        fitted_on=f"{data}; logistic regression, C={REGULARISATION}; split: {split}",
+    )
+
+
 def fit_learned_model(
     runs: Sequence[dict[str, Any]],
     *,
@@ -288,45 +344,14 @@ def fit_learned_model(
     at_mix = certify_at_calibration_mix(
         oof.tolist(), may_be_silent=holds, wrong=wrong, target_risk=target_risk, delta=delta
     )
-    certified = cert.threshold is not None
-    silent = round(float(cert.threshold), 4) if cert.threshold is not None else 1.0
     split = f"{folds}-fold GroupKFold by article, {len(set(groups))} articles"
-    guarantees = [_guarantee(cert, data, split, min_coverage)] if certified else []
+    guarantees = [_guarantee(cert, data, split, min_coverage)] if cert.threshold is not None else []
     if at_mix is not None:
-        guarantees.append(
-            {
-                "level": "silent_at_calibration_mix",
-                "threshold": at_mix,
-                "target_risk": target_risk,
-                "delta": delta,
-                "method": "MAPIE BinaryClassificationController (precision >= 1 - target_risk, "
-                "Learn-then-Test, Hoeffding-Bentkus, Bonferroni-Holm over a 0.01 grid); "
-                f"SILENT also needs the sentence rule; on out-of-fold scores ({split})",
-                "assumption": "future questions drawn like the calibration runs (same mix)",
-                "data": data,
-            }
-        )
-    mean, scale, coef, intercept, low, high = _fit(x, y)
-    model = LearnedModel(
-        features=list(FEATURE_NAMES),
-        mean=[round(float(v), 6) for v in mean],
-        scale=[round(float(v), 6) for v in scale],
-        coef=[round(float(v), 6) for v in coef],
-        low=[float(v) for v in low],
-        high=[float(v) for v in high],
-        intercept=round(intercept, 6),
-        thresholds=ModelThresholds(
-            silent=silent,
-            notify=min(DEFAULT_NOTIFY, silent),
-            confirm=min(DEFAULT_CONFIRM, silent),
-        ),
-        guarantees=guarantees,
-        provider=provider,
-        fitted_on=f"{data}; logistic regression, C={REGULARISATION}; split: {split}",
-        cross_validated=_figures(oof, y, answerable),
-    )
+        guarantees.append(_at_mix_guarantee(at_mix, target_risk, delta, split, data))
+    model = _model(x, y, cert, guarantees, provider=provider, fitted_on=(data, split))
+    model = model.model_copy(update={"cross_validated": _figures(oof, y, answerable)})
     return LearnedFit(
-        model=model, out_of_fold=oof.tolist(), wrong=wrong, certified=certified,
+        model=model, out_of_fold=oof.tolist(), wrong=wrong, certified=cert.threshold is not None,
         may_be_silent=holds, certificate=cert, calibration_mix=at_mix,
     )
 

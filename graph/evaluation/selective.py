@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from confidence.risk_control import (
+from confidence.risk_control import clopper_pearson_upper
+from graph.evaluation.answers import match_answer
+from graph.evaluation.certify import (
     StratumCounts,
     clopper_pearson_lower,
-    clopper_pearson_upper,
     mix_bound,
     worst_mix_risk,
 )
-from graph.evaluation.answers import match_answer
 from graph.evaluation.record import RunRecord
 
 __all__ = [
@@ -107,6 +107,35 @@ def _rate(k: int, n: int) -> dict[str, Any]:
     return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "ci95": _interval(k, n)}
 
 
+def _by_kind(lang: str, records: Sequence[RunRecord]) -> dict[str, dict[str, Any]]:
+    """SILENT rate and error of each kind of question of one language."""
+    out = {}
+    for kind in sorted({r.question.kind for r in records}):
+        rows = [r for r in records if r.question.kind == kind]
+        silent = [r for r in rows if r.level == "silent"]
+        out[f"{lang}/{kind}"] = {
+            "silent": _rate(len(silent), len(rows)),
+            "silent_error": _rate(sum(not is_right(r) for r in silent), len(silent)),
+        }
+    return out
+
+
+def _stratum(lang: str, records: Sequence[RunRecord]) -> StratumCounts:
+    """One language's counts for the worst case over mixes."""
+    answerable = [r for r in records if r.question.answerable]
+    silent = [r for r in answerable if r.level == "silent"]
+    return StratumCounts(
+        name=lang,
+        answerable=len(answerable),
+        silent=len(silent),
+        silent_wrong=sum(not is_right(r) for r in silent),
+        unanswerable=len(records) - len(answerable),
+        unanswerable_silent=sum(
+            r.level == "silent" for r in records if not r.question.answerable
+        ),
+    )
+
+
 def silent_promise(
     records: Sequence[RunRecord], *, delta: float = 0.10, max_share: float = 0.5
 ) -> dict[str, Any]:
@@ -116,32 +145,13 @@ def silent_promise(
     unanswerable questions' SILENT rate (each with a 95 % Clopper–Pearson interval), and
     P(wrong | SILENT) for every mix with at most ``max_share`` unanswerable questions: the
     worst value of the observed rates and a bound holding with probability ≥ 1 − ``delta``
-    (:func:`confidence.risk_control.mix_bound`, the certificate's method).
+    (:func:`graph.evaluation.certify.mix_bound`, the certificate's method).
     """
+    langs = sorted({r.question.lang for r in records})
     by_kind: dict[str, dict[str, Any]] = {}
-    counts: list[StratumCounts] = []
-    for lang in sorted({r.question.lang for r in records}):
-        mine = [r for r in records if r.question.lang == lang]
-        for kind in sorted({r.question.kind for r in mine}):
-            rows = [r for r in mine if r.question.kind == kind]
-            silent = [r for r in rows if r.level == "silent"]
-            by_kind[f"{lang}/{kind}"] = {
-                "silent": _rate(len(silent), len(rows)),
-                "silent_error": _rate(sum(not is_right(r) for r in silent), len(silent)),
-            }
-        answerable = [r for r in mine if r.question.answerable]
-        unanswerable = [r for r in mine if not r.question.answerable]
-        silent_a = [r for r in answerable if r.level == "silent"]
-        counts.append(
-            StratumCounts(
-                name=lang,
-                answerable=len(answerable),
-                silent=len(silent_a),
-                silent_wrong=sum(not is_right(r) for r in silent_a),
-                unanswerable=len(unanswerable),
-                unanswerable_silent=sum(r.level == "silent" for r in unanswerable),
-            )
-        )
+    for lang in langs:
+        by_kind |= _by_kind(lang, [r for r in records if r.question.lang == lang])
+    counts = [_stratum(lang, [r for r in records if r.question.lang == lang]) for lang in langs]
     by_lang: dict[str, Any] = {}
     for c in counts:
         point = worst_mix_risk(
