@@ -137,10 +137,10 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
     overall, decision = _final_decision(state, services, best, scored, thresholds)
     if answered_from_person(sources):
         decision = person_decision(overall, sources)
-    elif best is not None and state.plan is not None and not rests_on_the_person(sources):
-        decision = cap_silent(decision, state.plan.original_query, best.output, sources)
         cited = ", ".join(s.source_id for s in sources)
         notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
+    elif best is not None and state.plan is not None and not rests_on_the_person(sources):
+        decision = cap_silent(decision, state.plan.original_query, best.output, sources)
     emit("final", confidence=overall, level=decision.level.value)
     # the gate's notes on drafts that are not the final answer are left out
     notes = notes_for_final([*state.notes, *notes], best.step_id if best is not None else None)
