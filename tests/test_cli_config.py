@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.cli_runner import invoke_cli
 
 
@@ -63,3 +65,25 @@ def test_config_json_is_one_object_with_every_part(tmp_path: Path, monkeypatch: 
     assert report["model"]["applies"] is True
     names = {row["name"] for row in report["settings"]}
     assert "confidence.thresholds.silent" in names and "confidence.model" not in names
+
+
+def test_the_thresholds_in_force_are_the_ones_that_decide() -> None:
+    from confidence import ConfidenceCalculator, ConfidenceConfig, Thresholds
+    from confidence.learned import default_model
+    from grace.learned_decision import final_thresholds, thresholds_in_force
+
+    model = default_model()
+    assert model is not None
+    shifted = Thresholds(silent=0.98, notify=0.65, confirm=0.45)  # the user's shift: +0.05
+    calc = ConfidenceCalculator(ConfidenceConfig(model=model))
+    deciding, source = thresholds_in_force(calc, "offline", shifted)
+    assert source == "learned model"
+    assert deciding == final_thresholds(calc, model, shifted)
+    assert deciding.silent == model.thresholds.silent  # a person's replies never move SILENT
+    assert deciding.notify == pytest.approx(model.thresholds.notify + 0.05)
+    # Another engine's runs: the model does not apply, the settings' thresholds decide.
+    assert thresholds_in_force(calc, "gemini", shifted) == (shifted, "settings")
+    # Thresholds set by hand win over the model's, and say so.
+    by_hand = ConfidenceCalculator(ConfidenceConfig(model=model, thresholds=shifted))
+    kept, why = thresholds_in_force(by_hand, "offline", shifted)
+    assert kept == shifted and why.startswith("settings (set by hand")
