@@ -130,11 +130,10 @@ def decide_before_answer(
     weakest = min((scores[r.step_id].score for r in batch), default=0.0)
     step_decision = calc.decide_action(weakest, thresholds)
     mode = services.settings.run.pause_before_answer
-    if mode == "always" or step_decision.level in (
-        InterventionLevel.SILENT,
-        InterventionLevel.NOTIFY,
-    ):
+    if mode == "always":
         return step_decision
+    if step_decision.level in (InterventionLevel.SILENT, InterventionLevel.NOTIFY):
+        return _going_on(services, weakest, step_decision.level, thresholds)
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
@@ -151,8 +150,20 @@ def decide_before_answer(
             recommended_action=RECOMMENDED_ACTIONS[level],
             score=weakest,
         )
-    level = InterventionLevel.NOTIFY
-    deciding, source = thresholds_in_force(calc, services.provider, thresholds)
+    return _going_on(services, weakest, InterventionLevel.NOTIFY, thresholds)
+
+
+def _going_on(
+    services: Services, weakest: float, level: InterventionLevel, thresholds: Thresholds
+) -> ActionDecision:
+    """Go on to the draft answer; the reason names the thresholds that will decide the run.
+
+    A step's score is not the run's level: the answer is scored and decided (and reviewed,
+    if it comes to that) at the thresholds in force (:func:`thresholds_in_force`), which the
+    notice names instead of the step's own.
+    """
+    deciding, source = thresholds_in_force(services.calculator, services.provider, thresholds)
+    mode = services.settings.run.pause_before_answer
     return ActionDecision(
         level=level,
         reason=f"steps scored {weakest:.2f}; going on to a draft answer, which is scored and "
