@@ -293,26 +293,30 @@ def check_sentence(question: str, sentence: str) -> SentenceCheck:
 
 
 def cited_sentence(answer: str, passages: Sequence[Source]) -> str:
-    """The sentence an answer rests on: the passage sentence it quotes, else its closest one.
+    """What an answer rests on: the passage sentences it quotes, else its closest sentence.
 
-    An answer that quotes a passage sentence (or is quoted by one) rests on that sentence; a
-    free-text answer on the sentence of the passages sharing the most of its words; without
-    passages, on the answer itself.
+    An answer that quotes passage sentences (one, or a sentence with the one before it)
+    rests on them, joined; one that a passage sentence quotes, on that sentence; a free-text
+    answer on the sentence of the passages sharing the most of its words; without passages,
+    on the answer itself.
     """
     plain = normalise_text(without_citations(answer)).strip()
     if not plain or not passages:
         return without_citations(answer).strip()
     words = set(tokenize(plain))
+    quoted: list[str] = []
     best, best_overlap = without_citations(answer).strip(), 0
     for passage in passages:
         for sentence in split_sentences(passage.text):
             norm = normalise_text(sentence).strip()
-            if norm and (norm in plain or plain in norm):
+            if norm and plain in norm:
                 return sentence
+            if norm and norm in plain and sentence not in quoted:
+                quoted.append(sentence)
             overlap = len(words & set(tokenize(sentence)))
             if overlap > best_overlap:
                 best, best_overlap = sentence, overlap
-    return best
+    return " ".join(quoted) if quoted else best
 
 
 def applies(question: str) -> bool:

@@ -200,3 +200,14 @@ def test_decide_action_keeps_its_semantics_and_seed_preset(score: float) -> None
         else InterventionLevel.ESCALATE
     )
     assert level == expected
+
+
+def test_an_answer_quoting_two_sentences_rests_on_both() -> None:
+    two = "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004. [S1]"
+    assert cited_sentence(two, [_PASSAGE]) == (
+        "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004."
+    )
+    assert run_check("What did Ghana grow when exports rose in 2004?", two, [_PASSAGE]) == (
+        check_sentence("What did Ghana grow when exports rose in 2004?",
+                       "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004.")
+    )
