@@ -22,7 +22,13 @@ Usage::
    (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
 7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
    one-line error (goal ≤ 30 s; :mod:`bench.unreachable`);
-8. calibrate: ``grace calibrate DATASET --target-risk 0.10`` on ``--calibrate-data`` (default
+8. bombs: each file of the third fault probe (a 20 MB and a 96 MB CSV of one-cell rows, a
+   DOCX of 300 k paragraphs under another prefix, 95 MB of one-word Markdown paragraphs)
+   ingested in a process of its own under an address-space limit → seconds and peak RSS
+   (goal ≤ 1 GiB and ≤ 60 s each; :mod:`bench.bombs`).
+9. the page (``grace ui``): its first answer on a warm data directory, in Chromium, against
+   ``grace ask`` (goal ≤ 2x; :mod:`bench.ui`);
+10. calibrate: ``grace calibrate DATASET --target-risk 0.10`` on ``--calibrate-data`` (default
    ``shared/datasets/calib`` beside the repository, else the sample), wall time per 1,000
    questions (goal ≤ 90 s; :mod:`bench.calibrate_time`).
 
@@ -44,7 +50,8 @@ from pathlib import Path
 from typing import Any
 
 SCENARIOS = (
-    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "calibrate"
+    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs",
+    "ui", "calibrate",
 )
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
@@ -187,6 +194,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.unreachable import unreachable
 
         result["unreachable"] = unreachable()
+    if "bombs" in only:
+        from bench.bombs import bombs
+
+        result["bombs"] = bombs()
+    if "ui" in only:
+        from bench.ui import ui_first_answer
+
+        result["ui"] = ui_first_answer()
     if "calibrate" in only:
         from bench.calibrate_time import calibrate_time
 
@@ -306,10 +321,33 @@ def table(result: dict[str, Any]) -> str:
                 verdict(u),
             )
         )
+    if b := result.get("bombs"):
+        rows.extend(
+            (
+                f"8 bomb {row['bomb']} ({row['file_mb']:.0f} MB)",
+                f"{row['seconds']:.1f} s, peak RSS {row['peak_rss_mib']} MiB, exit "
+                f"{row['exit_status']}: {row['outcome'][:70]}",
+                "<= 1 GiB, <= 60 s",
+                "met" if row["met"] else "MISSED",
+            )
+            for row in b["bombs"]
+        )
+    if ui := result.get("ui"):
+        rows.append(
+            (
+                "9 the page's first answer",
+                f"{ui['ratio']:.2f}x grace ask (page {ui['page_ask_s']:.2f} s from Enter, "
+                f"{ui['page_open_and_ask_s']:.2f} s with the page's load = "
+                f"{ui['ratio_with_page_load']:.2f}x; grace ask {ui['cli_ask_s']:.2f} s; a second "
+                f"answer {ui['page_second_ask_s']:.2f} s; median of {ui['runs']})",
+                "<= 2x",
+                verdict(ui),
+            )
+        )
     if cal := result.get("calibrate"):
         rows.append(
             (
-                "8 grace calibrate",
+                "10 grace calibrate",
                 f"{cal['seconds']:.1f} s for {cal['questions']} questions ({cal['dataset']}): "
                 f"{cal['seconds_per_1000_questions']:.1f} s per 1,000",
                 "<= 90 s / 1,000",

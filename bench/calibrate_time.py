@@ -1,4 +1,4 @@
-"""Benchmark 8: ``grace calibrate`` on a labelled data set, wall time of the whole command.
+"""Benchmark 10: ``grace calibrate`` on a labelled data set, wall time of the whole command.
 
 ``grace calibrate DATASET --target-risk 0.10`` runs every question, cross-fits the learned
 confidence model by article and certifies its SILENT threshold. The goal: a user's ~1,000

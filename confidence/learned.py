@@ -46,6 +46,14 @@ MAX_FEATURES = 256
 _MAX_FILE_BYTES = 1_000_000
 
 
+MAX_MAGNITUDE = 1e9
+"""Largest magnitude of a model's number: finite but extreme values (``scale: 5e-324``) would
+turn a standardised feature into inf and the score into NaN at the first run."""
+MIN_SCALE = 1e-9
+"""Least per-feature scale (standard deviation): below it a feature's standardised value
+overflows."""
+
+
 class LearnedModelError(ValueError):
     """A model file that cannot be used (the message names the file and what is wrong)."""
 
@@ -109,8 +117,10 @@ class LearnedModel(BaseModel):
         numbers = [*self.mean, *self.scale, *self.coef, self.intercept]
         if not all(math.isfinite(v) for v in numbers):
             raise ValueError("every number must be finite")
-        if any(s <= 0 for s in self.scale):
-            raise ValueError("every scale must be > 0")
+        if any(abs(v) > MAX_MAGNITUDE for v in numbers):
+            raise ValueError(f"every number must lie within ±{MAX_MAGNITUDE:g}")
+        if any(s < MIN_SCALE for s in self.scale):
+            raise ValueError(f"every scale must be >= {MIN_SCALE:g} (a standard deviation)")
         if len(set(self.features)) != n:
             raise ValueError("feature names must be unique")
         self._check_range(n)
@@ -123,8 +133,8 @@ class LearnedModel(BaseModel):
             return
         if not (len(self.low) == len(self.high) == n):
             raise ValueError("features, low and high must have the same length")
-        if not all(math.isfinite(v) for v in (*self.low, *self.high)):
-            raise ValueError("every number must be finite")
+        if not all(math.isfinite(v) and abs(v) <= MAX_MAGNITUDE for v in (*self.low, *self.high)):
+            raise ValueError(f"every number must be finite and within ±{MAX_MAGNITUDE:g}")
         if any(lo > hi for lo, hi in zip(self.low, self.high, strict=True)):
             raise ValueError("every low must be <= its high")
 

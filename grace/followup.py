@@ -39,6 +39,7 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
+from confidence.passages import escape_text
 from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import usage_from_message
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
@@ -108,10 +109,23 @@ def leans_on_context(question: str) -> bool:
     return not content
 
 
+_THE_PHRASE = re.compile(r"\b(the\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s*[?？.!]?\s*$")
+"""A phrase with "the" that ends the question ("Who founded the university?")."""
+
+
 def subject_of(question: str) -> str | None:
-    """The previous question's subject: its longest name (with its article) or kanji run."""
+    """The previous question's subject: its longest name (with its article) or kanji run.
+
+    A question without a name gives the phrase with "the" that ends it, where questions put
+    what they ask about ("Who founded the university?" → "the university").
+    """
     names = _names(question)
-    return names[0] if names else None
+    if names:
+        return names[0]
+    if is_japanese(question):
+        return None
+    ending = _THE_PHRASE.search(question)
+    return ending.group(1) if ending else None
 
 
 def contextualize(question: str, previous: Sequence[str]) -> str | None:
@@ -180,13 +194,22 @@ def _transcript(messages: Sequence[Any], current_is_last: bool) -> list[Any]:
     return [m for m in earlier if getattr(m, "type", "") in ("human", "ai")][-HISTORY_MESSAGES:]
 
 
+def _turn_texts(history: Sequence[Any]) -> list[tuple[str, str]]:
+    """``(role, text)`` of each earlier message (a long one cut)."""
+    return [
+        (
+            "user" if message.type == "human" else "assistant",
+            str(getattr(message, "text", "") or message.content)[:_HISTORY_CHARS],
+        )
+        for message in history
+    ]
+
+
 def _history_text(history: Sequence[Any]) -> str:
-    lines = []
-    for message in history:
-        who = "User" if message.type == "human" else "Assistant"
-        text = str(getattr(message, "text", "") or message.content)[:_HISTORY_CHARS]
-        lines.append(f"{who}: {text}")
-    return "\n".join(lines)
+    """The earlier turns as ``<turn>`` elements: quoted data (an answer cannot close its tag)."""
+    return "\n".join(
+        f'<turn role="{role}">\n{escape_text(text)}\n</turn>' for role, text in _turn_texts(history)
+    )
 
 
 def _model_messages(question: str, history: Sequence[Any]) -> list[BaseMessage]:
@@ -194,12 +217,39 @@ def _model_messages(question: str, history: Sequence[Any]) -> list[BaseMessage]:
     return [SystemMessage(CONTEXTUALIZE_SYSTEM), HumanMessage(human)]
 
 
-def _read(reply: Any, question: str, fallback: str | None) -> Standalone:
-    """The model's standalone question; the rule's (or the question) when the reply is none."""
+_ASKS = re.compile(rf"[?？]\s*$|^\s*(?:{'|'.join(sorted(_QUESTION_WORDS))})\b|か[。]?\s*$", re.I)
+"""A question: it ends with a question mark (or か), or opens with a question word."""
+
+
+def _on_thread(line: str, question: str, history: Sequence[Any]) -> bool:
+    """Whether a rewrite is a question about this thread.
+
+    It is asked as a question, and every content word it has (by its first five letters) is
+    one of the question's or the earlier turns' (a rewrite may move words, never bring a
+    topic of its own, such as an instruction an answer carried).
+    """
+    if not _ASKS.search(line):
+        return False
+    context = " ".join([question, *(text for _, text in _turn_texts(history))]).lower()
+    if is_japanese(line):
+        runs = _NAME_JA.findall(line)
+        return all(run in context for run in runs)
+    words = [w for w in _WORD.findall(line.lower()) if w not in _QUESTION_WORDS and len(w) > 2]
+    return all(w.strip("'")[:5] in context for w in words)  # the stem: found(ed), found(ing)
+
+
+def _read(reply: Any, turn: _Turn) -> Standalone:
+    """The model's standalone question, or the rule's (or the question as asked).
+
+    The rule's when the reply is empty, too long, not a question, or about something the
+    thread never mentioned (:func:`_on_thread`).
+    """
+    question, fallback = turn.question, turn.rule
     usage = usage_from_message(reply)
     text = str(getattr(reply, "text", "") or getattr(reply, "content", "")).strip()
     line = text.splitlines()[0].strip().strip("\"'“”「」") if text else ""
-    if line and len(line) <= 4 * len(question) + 200:  # the model may keep it as it is
+    fits = line and len(line) <= 4 * len(question) + 200  # the model may keep it as it is
+    if fits and _on_thread(line, question, turn.history):
         return Standalone(line, "model" if line != question else "asked", usage)
     return Standalone(fallback or question, "rule" if fallback else "asked", usage)
 
@@ -274,7 +324,7 @@ def standalone(
     with model_call(model, _ROLE, log, fallback=_FALLBACK):
         asked = _model_messages(question, turn.history)
         reply = _reply(call_within(model, asked, budget, log))
-    return _read(reply, question, turn.rule)
+    return _read(reply, turn)
 
 
 async def astandalone(
@@ -293,4 +343,4 @@ async def astandalone(
     with model_call(model, _ROLE, log, fallback=_FALLBACK):
         asked = _model_messages(question, turn.history)
         reply = _reply(await acall_within(model, asked, budget, log))
-    return _read(reply, question, turn.rule)
+    return _read(reply, turn)

@@ -29,10 +29,14 @@ __all__ = [
     "HumanResponse",
     "InvalidHumanResponseError",
     "RejectDecision",
+    "ReplyChoice",
     "ReviewConfig",
+    "REPLY_CHOICES",
     "allowed_decisions_for",
     "load_reply_json",
     "parse_human_response",
+    "reply_choices",
+    "reply_for",
 ]
 
 DecisionType = Literal["approve", "edit", "reject"]
@@ -318,6 +322,53 @@ def _check_content(
             "a 'response' needs args with non-empty text (a reject's message), e.g. "
             '{"decisions": [{"type": "reject", "message": "The answer is in the 2019 report."}]}'
         )
+
+
+ReplyChoice = Literal["accept", "edit_answer", "edit_question", "respond", "ignore"]
+
+REPLY_CHOICES: dict[ReplyChoice, tuple[DecisionType, str]] = {
+    "accept": ("approve", "accept the draft as it is"),
+    "edit_answer": ("edit", "write the answer yourself"),
+    "edit_question": ("edit", "change the question and run again"),
+    "respond": ("reject", "give GRACE the facts it lacked (cited as your reply)"),
+    "ignore": ("reject", "finish now with what GRACE has, unreviewed"),
+}
+"""What a person can reply to a pause, each with its LangChain decision and what it does: the
+one table behind the terminal prompt and the page's form."""
+
+_EDITED_ARG: dict[ReplyChoice, str] = {"edit_answer": "answer", "edit_question": "query"}
+_NEEDED_TEXT: dict[ReplyChoice, str] = {
+    "edit_answer": "the answer",
+    "edit_question": "the new question",
+    "respond": "the facts GRACE lacked (to finish without them, reply ignore)",
+}
+"""The text each reply is made of (accept and ignore need none)."""
+
+
+def reply_choices(request: dict[str, Any]) -> list[ReplyChoice]:
+    """The replies a pending request's review config allows, in :data:`REPLY_CHOICES` order."""
+    allowed = set((request.get("review_configs") or [{}])[0].get("allowed_decisions", []))
+    return [choice for choice, (decision, _) in REPLY_CHOICES.items() if decision in allowed]
+
+
+def reply_for(choice: ReplyChoice, action: str, text: str = "") -> dict[str, Any]:
+    """The LangChain 1.0 resume value of ``choice`` on the action named ``action``.
+
+    ``text`` is the edited answer or question, or the response; unused by accept and ignore.
+
+    Raises:
+        InvalidHumanResponseError: ``text`` is blank where the reply is made of it (a blank
+            response would otherwise be read as ``ignore``).
+
+    """
+    if choice in _NEEDED_TEXT and not text.strip():
+        raise InvalidHumanResponseError(f"this reply needs text: {_NEEDED_TEXT[choice]}")
+    decision: dict[str, Any] = {"type": REPLY_CHOICES[choice][0]}
+    if choice in _EDITED_ARG:
+        decision["edited_action"] = {"name": action, "args": {_EDITED_ARG[choice]: text}}
+    elif choice == "respond":
+        decision["message"] = text
+    return {"decisions": [decision]}
 
 
 def parse_human_response(

@@ -14,16 +14,40 @@ from typing import Any
 
 from confidence import ActionDecision, ConfidenceCalculator, InterventionLevel, Thresholds
 from confidence.learned import LearnedModel, model_thresholds, predict
+from grace.errors import SettingsError
 from grace.human_reply import rests_on_the_person
-from grace.run_features import run_features, signals_of
+from grace.run_features import FEATURE_NAMES, run_features, signals_of
 
 __all__ = [
+    "check_model_features",
     "decide_learned",
     "final_thresholds",
     "learned_decision",
     "model_scores",
     "thresholds_in_force",
 ]
+
+
+def check_model_features(model: LearnedModel | None) -> None:
+    """Refuse a model naming a feature no run has (:data:`~grace.run_features.FEATURE_NAMES`).
+
+    Such a feature would count 0 in every run: a model none of whose names match decides
+    every run on its intercept alone, whatever the evidence.
+
+    Raises:
+        SettingsError: the names no run has (at most five shown).
+
+    """
+    if model is None:
+        return
+    unknown = [name for name in model.features if name not in FEATURE_NAMES]
+    if unknown:
+        shown = ", ".join(map(repr, unknown[:5])) + (" …" if len(unknown) > 5 else "")
+        raise SettingsError(
+            f"confidence.model names {len(unknown)} feature(s) no run has: {shown} — a model "
+            "reads the names of grace/run_features.py (FEATURE_NAMES); fit one with "
+            "`grace calibrate`"
+        )
 
 
 def model_scores(model: LearnedModel | None, provider: str, drafted: Any) -> bool:

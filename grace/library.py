@@ -9,11 +9,13 @@ The record of what came from where is :class:`grace.retrieval.library.LibraryRec
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import errno
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from grace.documents import DocumentLimits
-from grace.retrieval.ingest import IngestReport, ingest_paths
+from grace.errors import StorageError
+from grace.retrieval.ingest import TEXT_SUFFIXES, IngestReport, ingest_paths
 from grace.retrieval.library import (
     CollectionSummary,
     DocumentRecord,
@@ -24,20 +26,38 @@ from grace.retrieval.library import (
 )
 from grace.retrieval.store import CorpusStore
 from grace.settings import GraceSettings
-from grace.storage_faults import ensure_free_space
+from grace.storage_faults import STORE_BYTES_PER_TEXT_BYTE, ensure_free_space, explain
 
 __all__ = ["Library"]
 
 
-def _size_of(paths: Sequence[Path]) -> int:
-    """Bytes of the regular files under ``paths`` (links and unreadable entries count 0)."""
+def _store_bytes(paths: Sequence[Path]) -> int:
+    """What the store will take for ``paths``, as far as can be told before reading them.
+
+    Text files become about as much text as their size (times
+    :data:`~grace.storage_faults.STORE_BYTES_PER_TEXT_BYTE`); a converted file (PDF, Office)
+    counts its size once — its text is known only once converted, and each file is checked
+    again then (:meth:`Library.ingest`). Links and unreadable entries count 0.
+    """
     total = 0
     for path in paths:
         files = [path] if path.is_file() else [p for p in Path(path).rglob("*") if p.is_file()]
         for file in files:
+            factor = STORE_BYTES_PER_TEXT_BYTE if file.suffix.lower() in _TEXT else 1
             with contextlib.suppress(OSError):
-                total += file.stat().st_size
+                total += factor * file.stat().st_size
     return total
+
+
+_TEXT = TEXT_SUFFIXES | {".csv"}
+
+
+def _out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full (ENOSPC, or the store's "not enough space")."""
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return True
+    text = str(exc).lower()
+    return "no space left" in text or "not enough space" in text
 
 
 class Library:
@@ -58,14 +78,42 @@ class Library:
         """Ingest files and folders; re-ingesting a folder makes the collection mirror it.
 
         Raises:
-            StorageError: the data directory's disk cannot hold the files (checked first: a
-                full disk would otherwise kill the process with SIGBUS).
+            StorageError: the data directory's disk cannot hold the files — checked first
+                from their sizes, and again before each file is written from its text (the
+                store writes through memory-mapped files: a full disk would kill the process
+                with SIGBUS). Stopped midway, the files before are kept.
 
         """
+        where = self.settings.qdrant_path
+        edge = self.settings.store_backend() == "edge"
+        if edge:
+            ensure_free_space(where, _store_bytes(paths), "ingest")
+
+        def room(source: str, text_bytes: int) -> None:
+            needed = STORE_BYTES_PER_TEXT_BYTE * text_bytes
+            ensure_free_space(where, needed, f"ingest {source} (the files before it are in)")
+
+        try:
+            return self._ingest(paths, collection, progress, room if edge else None)
+        except StorageError:
+            raise
+        except Exception as exc:
+            if not _out_of_space(exc):
+                raise
+            # The store's own "not enough space" (past the estimate): one line, files kept.
+            raise explain("cannot ingest into", where, exc) from exc
+        finally:
+            self.store.flush()
+
+    def _ingest(
+        self,
+        paths: Sequence[Path],
+        collection: str | None,
+        progress: bool,
+        before_write: Callable[[str, int], None] | None,
+    ) -> IngestReport:
         retrieval = self.settings.retrieval
-        if self.settings.store_backend() == "edge":
-            ensure_free_space(self.settings.qdrant_path, _size_of(paths), "ingest")
-        report = ingest_paths(
+        return ingest_paths(
             self.store,
             paths,
             collection=self._name(collection),
@@ -81,9 +129,8 @@ class Library:
                 max_cells=retrieval.max_cells_per_file,
                 max_chunks=retrieval.max_chunks_per_file,
             ),
+            before_write=before_write,
         )
-        self.store.flush()
-        return report
 
     def collections(self) -> list[CollectionSummary]:
         """Each collection: documents, chunks, engine, last ingest."""

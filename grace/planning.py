@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from grace.schemas import ExecutionPlan, PlanStep
-from grace.tools.roles import ANSWER, ASK, SEARCH
+from grace.tools.roles import ANSWER, ASK, SEARCH, is_search
 
 __all__ = [
     "broadened_queries",
     "estimate_complexity",
     "keyword_query",
+    "pin_searches",
     "split_subquestions",
     "template_plan",
 ]
@@ -126,3 +127,20 @@ def template_plan(
         steps=steps,
         origin="template",
     )
+
+
+def pin_searches(plan: ExecutionPlan, collection: str) -> ExecutionPlan:
+    """``plan`` with every search step confined to ``collection`` (a repair names each move).
+
+    A run on a named collection answers from that collection only: a planner's step that
+    names another (or none) is moved there, never left to search elsewhere.
+    """
+    for step in plan.steps:
+        if is_search(step.action) and step.collection != collection:
+            if step.collection is not None:
+                plan.repairs.append(
+                    f"{step.step_id}: collection '{step.collection}' → '{collection}' "
+                    "(the run is confined to the collection you named)"
+                )
+            step.collection = collection
+    return plan

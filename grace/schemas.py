@@ -108,6 +108,9 @@ class Source(BaseModel):
     """The passage."""
     score: float = Field(default=0.0, ge=0.0, le=1.0)
     """Normalised retrieval score."""
+    collection: str = ""
+    """The collection the passage came from (``""``: not from a search, or recorded before
+    sources named it)."""
 
     @property
     def citation(self) -> str:

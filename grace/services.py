@@ -36,6 +36,7 @@ from confidence.streaming import Budget
 from confidence.structured import FormatMemory
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
+from grace.learned_decision import check_model_features
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
 from grace.providers.models import (
@@ -378,9 +379,11 @@ def build_services(
 
     Raises:
         ModelSetupError: the model cannot be built (unknown provider, package or key missing).
+        SettingsError: ``confidence.model`` names features no run has.
 
     """
     settings = settings or get_settings()
+    check_model_features(settings.confidence.model)  # before anything is opened or built
     if models is not None:
         model, chat_model, judge_model = models.spec, models.chat, models.judge
     spec = settings.chat_spec(model)

@@ -205,7 +205,9 @@ class RetrievalSettings(BaseModel):
     max_chunks_per_file: int = Field(default=20_000, gt=0)
     """Chunks one file may become; a larger file is skipped with this setting named."""
     auto_ingest_sample: bool = True
-    """Ingest the bundled sample corpus when the default collection is missing or empty."""
+    """Ingest the bundled sample corpus when the default collection does not exist yet (a new
+    data directory). A collection that exists is never seeded again: removing the sample's
+    documents sticks. Set false to start without it."""
 
     @field_validator("qdrant_path")
     @classmethod
@@ -445,12 +447,40 @@ def _describe(exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+MAX_CONFIG_BYTES = 1_000_000
+"""Largest settings file read (bytes), like a model file: a larger one is refused unread."""
+MAX_CONFIG_VALUES = 100_000
+"""Most values a settings file may hold once its YAML aliases are expanded (an inline model of
+60 features holds a few hundred): anchors that multiply past it are refused, not validated."""
+
+
+def _values(data: object, budget: int) -> int:
+    """Values in ``data`` with aliases counted each time they appear, stopping past ``budget``."""
+    count, stack = 0, [data]
+    while stack and count <= budget:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
 def _check_config_file() -> None:
-    """The settings file is UTF-8 YAML holding a mapping; else one error naming the file."""
+    """The settings file is UTF-8 YAML holding a mapping; else one error naming the file.
+
+    A file over :data:`MAX_CONFIG_BYTES`, or whose aliases expand past
+    :data:`MAX_CONFIG_VALUES` values, is refused before anything validates it.
+    """
     path = config_file_path()
     if path is None or not path.is_file():
         return
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise SettingsError(
+                f"{path}: over {MAX_CONFIG_BYTES:,} bytes, not a settings file"
+            )
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
@@ -461,6 +491,11 @@ def _check_config_file() -> None:
     if data is not None and not isinstance(data, dict):
         raise SettingsError(
             f"{path}: must hold a mapping of settings (key: value), not a {type(data).__name__}"
+        )
+    if _values(data, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
+        raise SettingsError(
+            f"{path}: expands to over {MAX_CONFIG_VALUES:,} values (YAML anchors and aliases "
+            "multiply them), not a settings file"
         )
 
 

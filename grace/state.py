@@ -142,6 +142,10 @@ class State(InputState, OutputState):
     that names no user keeps learning for this one."""
     usage: Annotated[TokenUsage, _add_usage] = field(default_factory=TokenUsage)
     """Model calls and tokens of the whole run."""
+    collection: str | None = None
+    """The collection the thread was asked about (set by ``plan`` from the run's context): every
+    plan, replan and resume of the thread searches it alone. ``None``: no collection was named,
+    the planner chooses among them."""
 
     @property
     def replan_count(self) -> int:
@@ -193,9 +197,11 @@ ABANDONED_TURN_NOTE = (
 """Note of a turn that replaced an open one (a new question sent instead of a reply)."""
 
 
-THREAD_FIELDS = frozenset({"messages", "user_id", "query", "plan", "replan_budget", "usage"})
-"""State fields a new turn does not reset: the thread's transcript and user, and those ``plan``
-writes itself for the new turn (its question, plan, budget and usage)."""
+THREAD_FIELDS = frozenset(
+    {"messages", "user_id", "collection", "query", "plan", "replan_budget", "usage"}
+)
+"""State fields a new turn does not reset: the thread's transcript, user and collection, and
+those ``plan`` writes itself for the new turn (its question, plan, budget and usage)."""
 
 
 def _turn_reset(state: State) -> dict[str, Any]:

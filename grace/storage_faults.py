@@ -19,7 +19,7 @@ __all__ = ["explain", "storage_faults"]
 
 _REMEDIES: list[tuple[Callable[[str], bool], str]] = [
     (
-        lambda m: "full" in m or "no space" in m,
+        lambda m: "full" in m or "no space" in m or "enough space" in m,
         "free space on the disk that holds it, then run the command again",
     ),
     (
@@ -65,6 +65,10 @@ def storage_faults(
 
 FREE_SPACE_MARGIN = 16_000_000
 """Bytes an ingest keeps free beyond its files' size (write-ahead log, segments, records)."""
+STORE_BYTES_PER_TEXT_BYTE = 8
+"""Disk the embedded store takes per byte of text it indexes, with room to spare: measured
+6.0–6.2× (157 kB of Markdown → 0.95 MB allocated; 9.5 MB → 59 MB; sparse vectors, payloads,
+the write-ahead log and segment files)."""
 
 
 def ensure_free_space(directory: Path, needed: int, what: str = "ingest") -> None:

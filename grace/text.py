@@ -23,6 +23,8 @@ from typing import Literal
 
 __all__ = [
     "AnswerType",
+    "Measure",
+    "answer_measures",
     "answer_type",
     "contrasts",
     "is_japanese",
@@ -31,12 +33,15 @@ __all__ = [
     "normalise_text",
     "number_role_mismatch",
     "split_sentences",
+    "states_measure",
     "typed_candidates",
     "without_citations",
 ]
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
+Measure = Literal["length", "duration", "mass", "money", "age", "area"]
+"""What a number answer measures: the unit the asked value comes in."""
 
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 """A kana or kanji character."""
@@ -119,12 +124,16 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ),
     ("name", re.compile(r"^\s*(who|whom|whose)\b", re.I)),
 ]
+_JA_MEASURE_NOUNS = (
+    "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間"
+)
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代")),
     (
         "number",
         re.compile(
-            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍"
+            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|"
+            rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
     ("name", re.compile(r"誰|だれ")),
@@ -206,6 +215,87 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
+_MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
+    "length": re.compile(
+        r"\d\s*(?:km|m|cm|mm|ft|in)\b|\b(?:(?:kilo|centi|milli)?met(?:re|er)s?|miles?|feet|"
+        r"foot|inch(?:es)?|yards?)\b|キロメートル|メートル|ミリ|センチ|マイル|キロ(?!グラム)",
+        re.I,
+    ),
+    "duration": re.compile(
+        r"\b(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centuries)\b|"
+        r"年間|か月|ヶ月|カ月|週間|日間|時間|分間|秒",
+        re.I,
+    ),
+    "mass": re.compile(
+        r"\d\s*(?:kg|g|t|lb|lbs)\b|\b(?:kilograms?|grams?|tonnes?|tons?|pounds?|ounces?)\b|"
+        r"キログラム|グラム|トン",
+        re.I,
+    ),
+    "money": re.compile(
+        r"[$€£¥₩]|\b(?:dollars?|euros?|pounds?|yen|kroner|krona|kronor|francs?|marks?|cents?|"
+        r"rupees?|price|prices|cost|costs|fee|fees)\b|円|ドル|ユーロ|ポンド",
+        re.I,
+    ),
+    "age": re.compile(r"\b(?:years? old|aged?)\b|歳|才", re.I),
+    "area": re.compile(
+        r"\b(?:square|sq|acres?|hectares?|km2|km²|m²)\b|平方|ヘクタール|エーカー", re.I
+    ),
+}
+"""Units (and words) that say what a number measures."""
+_EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
+    (("length", "duration"), re.compile(r"\bhow long\b", re.I)),
+    (
+        ("length",),
+        re.compile(r"\bhow (?:far|tall|high|deep|wide)\b|\b(?:length|height|distance)\b", re.I),
+    ),
+    (("mass",), re.compile(r"\bhow heavy\b|\bweigh", re.I)),
+    (
+        ("money",),
+        re.compile(r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b", re.I),
+    ),
+    (("age",), re.compile(r"\bhow old\b", re.I)),
+    (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
+]
+_JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
+    (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
+    (("duration",), re.compile(r"期間|何年間|何か月|何日間|何時間")),
+    (("mass",), re.compile(r"重さ|重量")),
+    (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
+    (("age",), re.compile(r"年齢|何歳")),
+    (("area",), re.compile(r"面積|広さ")),
+]
+
+
+def answer_measures(question: str) -> tuple[Measure, ...]:
+    """What a number question measures ("how far" → length, 「長さ」 → length), or ``()``.
+
+    Only for questions that ask for a number (:func:`answer_type`): a sentence that states a
+    number in another unit (a count of lines for 「路線の長さ」) does not answer them.
+    """
+    if answer_type(question) != "number":
+        return ()
+    text = unicodedata.normalize("NFKC", question)
+    table = _EN_MEASURE if text.isascii() else _JA_MEASURE
+    return tuple(m for measures, pattern in table if pattern.search(text) for m in measures)
+
+
+def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
+    """Whether ``sentence`` states a number with a unit of one of ``measures``."""
+    text = unicodedata.normalize("NFKC", sentence).replace("_", " ")  # price_kroner: a column
+    if "duration" in measures and _ONE_SPAN.search(text):
+        return True  # "almost a month": the article is the number one
+    if not _NUMBER.search(text):
+        return False
+    return any(_MEASURE_UNITS[m].search(text) for m in measures)
+
+
+_ONE_SPAN = re.compile(
+    r"\b(?:a|an)\s+(?:(?:few|couple of)\s+)?(?:year|month|week|day|hour|minute|decade|century)s?\b",
+    re.I,
+)
+"""A duration counted by the article ("a month", "an hour", "a few weeks")."""
+
+
 def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of the answer type that do not already occur in ``question``."""
     pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
@@ -238,7 +328,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("most", "least"),
     _poles("maximum", "minimum"),
     _poles("north northern", "south southern", "east eastern", "west western"),
-    _poles("warm warmer hot hotter", "cold colder cool cooler"),
+    _poles("warm warmer warmest hot hotter hottest", "cold colder coldest cool cooler coolest"),
     _poles("open opens opened opening", "close closes closed closing"),
     _poles("begin begins began start starts started", "end ends ended finish finished"),
     _poles("before", "after"),
@@ -283,18 +373,47 @@ _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _ROLE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
-def number_role_mismatch(question: str, sentence: str) -> float:
+_YEAR = re.compile(r"^(1\d{3}|20\d{2})$")
+_FUNCTION_WORDS = frozenset(
+    "a an the in on at of by to from for since until after before about around over under "
+    "and or than nearly almost some".split()
+)
+_MONTH_NAMES = frozenset(_MONTHS.split("|"))
+
+
+def _names_a_thing(text: str, start: int, number: str) -> bool:
+    """Whether the number is an identifier (the word before it names what it numbers).
+
+    "item number 7", "Route 9", 「第7号」 — not a year, a date's day or a count after a
+    preposition.
+    """
+    if _YEAR.match(number):
+        return False
+    before = _ROLE_WORD.findall(text[max(0, start - 30) : start])
+    if not before:
+        return False
+    word = before[-1]
+    if is_japanese(word):
+        return bool(word.endswith("第"))
+    return word not in _FUNCTION_WORDS and word not in _MONTH_NAMES
+
+
+def number_role_mismatch(question: str, sentence: str, *, identifiers_only: bool = False) -> float:
     """1.0 when a number of the question appears in the sentence only in another role.
 
     A number the question ties to a word ("item number 7", "7 grams", 「第7号」) that the
     sentence holds next to other words only ("… weighs 7 grams" for "item number 7") is the
     same digits in a different role: the sentence is about something else. 0.0 when every
     such number keeps a neighbour, or when the question has none the sentence contains.
+    With ``identifiers_only``, only numbers the question uses as an identifier count
+    (:func:`_names_a_thing`): a year or a count is often worded around differently.
     """
     q_text, s_text = normalise_text(question).lower(), normalise_text(sentence).lower()
     mismatched = False
     for match in _DIGITS.finditer(q_text):
         number = match.group()
+        if identifiers_only and not _names_a_thing(q_text, match.start(), number):
+            continue
         q_near = _neighbours(q_text, match.start(), match.end())
         places = [m for m in _DIGITS.finditer(s_text) if m.group() == number]
         if not places or not q_near:

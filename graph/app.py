@@ -29,9 +29,11 @@ from checkpoints import open_checkpointer, open_store
 from confidence.model_log import ModelBudget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
+from grace.errors import StoreBusyError
 from grace.hitl import parse_human_response
 from grace.library import Library
 from grace.model_notes import model_errors
+from grace.retrieval import UnknownCollectionError
 from grace.serde import use_grace_serializer
 from grace.services import (
     ChatModels,
@@ -51,6 +53,7 @@ __all__ = [
     "DURABILITY",
     "EventHandler",
     "GraceApp",
+    "InvalidThreadIdError",
     "RunOutcome",
     "ThreadNotIncompleteError",
     "ThreadNotPausedError",
@@ -80,7 +83,7 @@ the next step starts ("async" overlaps the write with the next step, so a SIGKIL
 the latest completed step and run it again on resume; "exit" writes only at the end)."""
 
 
-_SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score"}
+_SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score", "collection"}
 
 
 def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any] | None:
@@ -139,6 +142,30 @@ class UnknownThreadError(LookupError):
     """No checkpoint exists for the thread id."""
 
 
+class InvalidThreadIdError(ValueError):
+    """A thread id that is not text: empty, or holding a character outside UTF-8."""
+
+
+def _check_thread_id(thread_id: str) -> str:
+    """``thread_id`` if it can name a thread (lock file, checkpoint row); else one line.
+
+    Raises:
+        InvalidThreadIdError: not a non-empty string of UTF-8 text (a lone surrogate from a
+            badly decoded argument, say).
+
+    """
+    if not isinstance(thread_id, str) or not thread_id:
+        raise InvalidThreadIdError("a thread id must be a non-empty string")
+    try:
+        thread_id.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidThreadIdError(
+            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone "
+            "surrogate)"
+        ) from None
+    return thread_id
+
+
 class ThreadNotPausedError(RuntimeError):
     """A resume was sent to a thread that is not waiting for a person."""
 
@@ -181,7 +208,7 @@ class RunOutcome(BaseModel):
     level: str | None = None
     """Intervention level (silent / notify / confirm / escalate)."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
-    """Cited sources: source_id, source, title, chunk_index, location, score."""
+    """Cited sources: source_id, source, title, chunk_index, location, score, collection."""
     interrupt: dict[str, Any] | None = None
     """The pending LangChain 1.0 HITL request (interrupted runs)."""
     notes: list[str] = Field(default_factory=list)
@@ -251,10 +278,10 @@ class GraceApp:
             services if services is not None else LazyServices(self._build_services)
         )
         """The nodes' dependencies (built on first use unless given)."""
-        self.graph: CompiledStateGraph[Any, Any, Any, Any] = make_builder(
-            services=self.services
-        ).compile(checkpointer=checkpointer, store=store, name="grace").with_config(
-            max_concurrency=settings.run.max_parallel_steps
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = (
+            make_builder(services=self.services)
+            .compile(checkpointer=checkpointer, store=store, name="grace")
+            .with_config(max_concurrency=settings.run.max_parallel_steps)
         )
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
@@ -335,15 +362,19 @@ class GraceApp:
 
     def library(self) -> Library:
         """Your documents: ingest (mirroring folders), collections, documents, remove."""
+        return Library(self._services().store, self.settings)
+
+    def _services(self) -> Services:
+        """The services, built now if they are the app's own and not built yet."""
         services = self.services
-        built = services.get() if isinstance(services, LazyServices) else services
-        return Library(built.store, self.settings)
+        return services.get() if isinstance(services, LazyServices) else services
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
 
     def _existing_snapshot(self, thread_id: str) -> StateSnapshot:
         """The thread's newest state; ``UnknownThreadError`` if it has no checkpoint."""
+        _check_thread_id(thread_id)
         snapshot = self.graph.get_state(self._config(thread_id))
         if not snapshot.created_at:
             raise UnknownThreadError(f"unknown thread id '{thread_id}'")
@@ -401,9 +432,12 @@ class GraceApp:
         Raises:
             InvalidQuestionError: empty, too long or not text.
             InvalidCollectionError: the context names an invalid collection.
+            UnknownCollectionError: the collection to search (the context's, else the
+                thread's, else the settings' default) does not exist: nothing is run.
             ModelSetupError: the app's own model cannot be built (package, key, name).
             ModelUnavailableError: the app's own model's local server does not answer.
             ThreadPausedError: the thread waits for a reply (resume it, or use a new thread).
+            InvalidThreadIdError: the thread id is not UTF-8 text.
             ThreadBusyError: another run is working on the thread (nothing changed).
             ModelUnreachableError: the model could not be connected to; the thread keeps its
                 last checkpoint and ``continue_run`` runs it on once the model answers.
@@ -412,14 +446,30 @@ class GraceApp:
         if context is not None and context.collection is not None:
             check_collection_name(context.collection)
         self._check_run_model(context)
-        thread_id = thread_id or uuid.uuid4().hex
+        thread_id = _check_thread_id(thread_id) if thread_id else uuid.uuid4().hex
         with thread_lock(self.locks_dir, thread_id):
-            if self.graph.get_state(self._config(thread_id)).interrupts:
+            snapshot = self.graph.get_state(self._config(thread_id))  # the one read
+            if snapshot.interrupts:
                 raise ThreadPausedError(
                     f"thread '{thread_id}' is paused for your review: resume it with "
                     f"`grace resume {thread_id} --response …`, or ask on a new thread"
                 )
+            self._check_collection(snapshot.values.get("collection"), context)
             return self._run({"query": question}, thread_id, context or GraceContext(), on_event)
+
+    def _check_collection(self, thread: str | None, context: GraceContext | None) -> None:
+        """Refuse a run whose collection does not exist before it plans (never created).
+
+        ``thread`` is the collection the thread keeps (from the state :meth:`ask` read).
+        """
+        named = context.collection if context is not None else None
+        name = named or thread or self.settings.retrieval.collection
+        try:
+            known = self._services().store.list_collections()  # the record is not needed
+        except StoreBusyError:  # the run starts and stops at its first search, resumable
+            return
+        if name not in known:
+            raise UnknownCollectionError(name, known)
 
     def continue_run(
         self,
@@ -436,7 +486,9 @@ class GraceApp:
         Raises:
             UnknownThreadError: no such thread.
             ThreadNotIncompleteError: the thread finished, or is paused (resume it instead).
+            InvalidThreadIdError: the id is not UTF-8 text.
         """
+        _check_thread_id(thread_id)
         self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):
             snapshot = self._existing_snapshot(thread_id)
@@ -476,7 +528,9 @@ class GraceApp:
             ThreadNotPausedError: the thread is not waiting.
             InvalidHumanResponseError: the response has the wrong shape or type.
             ThreadBusyError: another run is working on the thread (nothing changed).
+            InvalidThreadIdError: the id is not UTF-8 text.
         """
+        _check_thread_id(thread_id)
         self._check_run_model(context)
         with thread_lock(self.locks_dir, thread_id):  # a second resume at once: refused
             request = self.pending_request(thread_id)

@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -35,10 +35,12 @@ from graph.cli_views import (
     print_event,
     print_history,
     print_sources,
+    when,
 )
 from graph.terminal_text import term, term_text
 
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
+    from grace.hitl import ReplyChoice
     from graph.app import EventHandler, GraceApp, RunOutcome
 
 __all__ = ["RunView", "app", "main"]
@@ -192,8 +194,19 @@ def _resume_hint(thread_id: str, reply: str = '{"decisions": [{"type": "reject"}
 # --- the intervention prompt ----------------------------------------------------------------
 
 
+_LEGEND = {
+    "accept": "go on",
+    "edit": "change the question or write the answer",
+    "respond": "give GRACE facts",
+    "ignore": "finish now, unreviewed",
+}
+"""The terminal prompt's words for each reply (``grace.hitl.REPLY_CHOICES``; one "edit")."""
+
+
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
+    from grace.hitl import reply_choices, reply_for
+
     level = str(request.get("level", ""))
     action = (request.get("action_requests") or [{}])[0]
     console.print(
@@ -205,17 +218,11 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     )
     if request.get("error"):
         console.print(Text.assemble(("previous reply rejected: ", "red"), term(request["error"])))
-    allowed = set((request.get("review_configs") or [{}])[0].get("allowed_decisions", []))
-    legend = {
-        "accept": ("approve", "go on"),
-        "edit": ("edit", "change the question or write the answer"),
-        "respond": ("reject", "give GRACE facts"),
-        "ignore": ("reject", "finish now, unreviewed"),
-    }
-    choices = [c for c, (decision, _) in legend.items() if decision in allowed]
-    console.print(" · ".join(f"{c}: {legend[c][1]}" for c in choices), style="dim")
+    offered = reply_choices(request)  # the terminal asks "edit" once, then which one
+    choices = list(dict.fromkeys("edit" if c.startswith("edit_") else c for c in offered))
+    console.print(" · ".join(f"{c}: {_LEGEND[c]}" for c in choices), style="dim")
     choice = Prompt.ask("Your decision", choices=choices, default=choices[0], console=console)
-    decision: dict[str, Any] = {"type": legend[choice][0]}
+    text = ""
     if choice == "edit":
         what = Prompt.ask(
             "Edit the question or write the answer",
@@ -224,12 +231,10 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
             console=console,
         )
         text = Prompt.ask("New question" if what == "question" else "Answer", console=console)
-        key = "query" if what == "question" else "answer"
-        name = action.get("name", "review_answer")
-        decision["edited_action"] = {"name": name, "args": {key: text}}
+        choice = f"edit_{what}"
     elif choice == "respond":
-        decision["message"] = Prompt.ask("Your response", console=console)
-    return {"decisions": [decision]}
+        text = Prompt.ask("Your response", console=console)
+    return reply_for(cast("ReplyChoice", choice), action.get("name", "review_answer"), text)
 
 
 def _drive(
@@ -249,6 +254,9 @@ def _drive(
                 markup=False,
             )
             raise typer.Exit(130) from None
+        except InvalidHumanResponseError as exc:  # e.g. a blank response: ask again
+            console.print(term_text(exc, style="red"))
+            continue
         try:
             with progress.running():
                 outcome = grace.resume(outcome.thread_id, reply, on_event=progress.handler)
@@ -306,6 +314,7 @@ def ask(
 
     from grace.context import GraceContext
     from grace.errors import ModelUnreachableError, StoreBusyError
+    from grace.retrieval import UnknownCollectionError
     from graph.app import ThreadPausedError
     from nodes.common import EmptyQuestionError, InvalidQuestionError
 
@@ -315,8 +324,6 @@ def ask(
     # One path: GraceApp validates the question once, builds and checks the model once (a
     # missing package, key or server: one line, no thread) and compiles the graph once.
     with _open_app(model, check=True) as grace:
-        if collection is not None:  # a mistyped name is refused before a run, naming the known
-            _known_collection(grace.library(), collection)
         try:
             with progress.running():
                 outcome = grace.ask(
@@ -330,6 +337,8 @@ def ask(
             raise _fail('the question is empty: grace ask "your question"') from None
         except (InvalidQuestionError, ThreadPausedError) as exc:
             raise _fail(str(exc)) from None
+        except UnknownCollectionError as exc:  # refused before a run, naming the known ones
+            raise _fail(_unknown_collection(exc.name, exc.known)) from None
         except StoreBusyError as exc:  # the run stopped at its first search: say how to go on
             hint = f" Thread {thread_id} waits: `grace resume {thread_id}` runs it on."
             raise _fail(str(exc) + hint, code=3) from None
@@ -353,6 +362,7 @@ def _unreachable(exc: Exception, thread_id: str, model: str | None) -> typer.Exi
 
 def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
     """No --response on a paused thread: ask for the decision in a terminal, else one line."""
+    from grace.hitl import InvalidHumanResponseError
     from grace.hitl_limits import ACCEPTED_REPLIES
     from graph.app import UnknownThreadError
 
@@ -362,8 +372,11 @@ def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> An
         raise _fail(str(exc)) from None
     if outcome.status != "interrupted" or outcome.interrupt is None:
         return None  # an incomplete (or finished) thread: continue_run says which
-    if interactive:
-        return _prompt_reply(outcome.interrupt)
+    while interactive:
+        try:
+            return _prompt_reply(outcome.interrupt)
+        except InvalidHumanResponseError as exc:  # e.g. a blank response: ask again
+            console.print(term_text(exc, style="red"))
     raise _fail(
         f"thread '{thread_id}' is paused for your review: add --response with one of "
         f"{ACCEPTED_REPLIES} (`grace show {thread_id}` shows what it asks)"
@@ -493,14 +506,22 @@ def ingest(
     if as_json:
         _emit_json(report.model_dump(mode="json"))
     else:
-        _print_ingest(report, target)
-    if report.files == 0 and report.problems:
+        _print_ingest(report)
+    if report.files == 0 and not report.removed:  # nothing read: an empty folder too
+        if not report.problems:
+            console.print(
+                Text.assemble(
+                    ("error: ", "red"),
+                    term(f"nothing ingested: no supported files in {', '.join(map(str, paths))}"),
+                ),
+                soft_wrap=True,
+            )
         raise typer.Exit(1)
     if report.problems:
         raise typer.Exit(INGEST_PARTIAL_EXIT)
 
 
-def _print_ingest(report: Any, target: str) -> None:
+def _print_ingest(report: Any) -> None:
     for problem in report.problems:
         console.print(
             Text.assemble(("skipped ", "yellow"), term(f"{problem.path}: {problem.reason}"))
@@ -512,22 +533,7 @@ def _print_ingest(report: Any, target: str) -> None:
             console.print(
                 Text.assemble(("removed ", "magenta"), term(f"{change.source}: {change.reason}"))
             )
-    counts = ", ".join(
-        f"{getattr(report, s)} {s}" for s in ("added", "updated", "unchanged", "removed")
-    )
-    out.print(
-        f"{_plural(report.files, 'file')}, {_plural(report.chunks, 'chunk')} into "
-        f"'{target}' ({counts}) in {report.seconds:.2f}s",
-        markup=False,
-    )
-
-
-def _when(timestamp: float | None) -> str:
-    import datetime
-
-    if not timestamp:
-        return "—"
-    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+    out.print(report.summary(), markup=False)
 
 
 @app.command()
@@ -548,7 +554,7 @@ def collections(
         table.add_column(column, no_wrap=True)
     for row in rows:
         table.add_row(
-            term_text(row.name), str(row.documents), str(row.chunks), _when(row.last_ingest),
+            term_text(row.name), str(row.documents), str(row.chunks), when(row.last_ingest),
             term_text(row.engine or "—"),
         )
     out.print(table if rows else "no collections yet — try: grace ingest FOLDER")
@@ -577,7 +583,7 @@ def documents(
     for row in rows:
         size = f"{row.size / 1000:.1f} kB" if row.size else "—"
         table.add_row(
-            term_text(row.source), row.format, str(row.chunks), size, _when(row.ingested_at)
+            term_text(row.source), row.format, str(row.chunks), size, when(row.ingested_at)
         )
     out.print(table if rows else f"collection '{name}' holds no documents")
 
@@ -585,13 +591,20 @@ def documents(
 @app.command()
 def remove(
     sources: Annotated[
-        list[str], typer.Argument(help="Documents by source, as `grace documents` lists them.")
+        list[str],
+        typer.Argument(
+            help="Documents by source as `grace documents` lists them, or the path you ingested."
+        ),
     ],
     collection: Annotated[
         str | None, typer.Option(help="Collection (default: settings).")
     ] = None,
 ) -> None:
     """Remove documents from a collection: their chunks leave the store.
+
+    A document is named as `grace documents` lists it, by the file you ingested
+    (docs/menu.csv), or by its path inside that folder; a name several documents share is
+    refused, listing them.
 
     Example: grace remove notes/old.md --collection mydocs
     """
@@ -614,11 +627,16 @@ def _known_collection(library: Any, collection: str | None) -> str:
     name: str = check_collection_name(collection or library.settings.retrieval.collection)
     known = sorted(library.store.list_collections())
     if name not in known:
-        raise _fail(
-            f"unknown collection '{name}' (known: {', '.join(known) or 'none'}; "
-            "`grace ingest` makes a new one)"
-        )
+        raise _fail(_unknown_collection(name, known))
     return name
+
+
+def _unknown_collection(name: str, known: list[str]) -> str:
+    """One line: the collection that does not exist, the known ones, how to make it."""
+    return (
+        f"unknown collection '{name}' (known: {', '.join(sorted(known)) or 'none'}; name one "
+        f"with --collection, or `grace ingest FOLDER --collection {name}` makes it)"
+    )
 
 
 @app.command()
@@ -715,6 +733,34 @@ def config_cmd(
         return
     for line in all_lines(report) if show_all else config_lines(report):
         out.print(term(line), markup=False, soft_wrap=True)
+
+
+@app.command()
+def ui(
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.", min=1, max=65535)] = 8501,
+) -> None:
+    """Open GRACE's own page in your browser: ask, review pauses, manage the library, evaluate.
+
+    A Streamlit app on 127.0.0.1 (usage statistics off, works offline) over the same data
+    directory, settings, threads and collections as these commands. Needs the ui extra:
+    pip install 'grace-agent[ui]'. Stop it with Ctrl-C.
+
+    Example: grace ui --port 8502
+    """
+    from grace.settings import get_settings
+    from graph.ui.server import UiSetupError, serve
+
+    settings = get_settings()  # a settings error is one line here, before the server starts
+    console.print(
+        f"GRACE's page: http://127.0.0.1:{port}/ (data: {settings.data_dir}; Ctrl-C stops it)",
+        markup=False,
+        highlight=False,
+    )
+    try:
+        code = serve(port)
+    except UiSetupError as exc:
+        raise _fail(str(exc)) from None
+    raise typer.Exit(code)
 
 
 def _register_eval() -> None:

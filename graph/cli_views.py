@@ -7,6 +7,7 @@ in a chain. Only rich is imported here: ``grace --help`` stays fast.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ __all__ = [
     "print_event",
     "print_history",
     "print_sources",
+    "when",
 ]
 
 LEVEL_STYLE = {"silent": "green", "notify": "cyan", "confirm": "yellow", "escalate": "red"}
@@ -49,6 +51,13 @@ def level_text(level: str | None) -> Text:
     if not level:
         return Text("–", style="dim")
     return Text(level.upper(), style=LEVEL_STYLE.get(level, "white"))
+
+
+def when(timestamp: float | None) -> str:
+    """A Unix time as ``2026-11-26 21:40`` local time (``—`` when there is none)."""
+    if not timestamp:
+        return "—"
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
 def conf(value: float | None) -> str:
@@ -237,12 +246,13 @@ def _where(src: Mapping[str, Any]) -> str:
 
 
 def print_sources(out: Console, sources: list[dict[str, Any]]) -> None:
-    """One line per cited source: id, title, where in the document, retrieval score."""
+    """One line per cited source: id, title, where in the document, collection, score."""
     for src in sources:
+        collection = f", in '{src['collection']}'" if src.get("collection") else ""
         out.print(
             term(
                 f"  [{src['source_id']}] {src['title'] or src['source']} "
-                f"({_where(src)}, score {src['score']:.2f})"
+                f"({_where(src)}{collection}, score {src['score']:.2f})"
             ),
             markup=False,
         )

@@ -21,6 +21,7 @@ __all__ = [
     "context_of",
     "pending_steps",
     "question_of",
+    "scope_of",
     "services_for",
     "unanswered_message",
     "validate_question",
@@ -39,6 +40,15 @@ def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
     """The run's context, or the defaults when none was given."""
     ctx = runtime.context if runtime is not None else None
     return ctx if isinstance(ctx, GraceContext) else GraceContext()
+
+
+def scope_of(state: State, runtime: Runtime[GraceContext] | None) -> str | None:
+    """The collection the run is confined to: the one its context names, else the thread's.
+
+    A thread keeps the collection it was asked about through every replan and resume (a
+    resume's context usually names none); ``None``: the planner chooses among them.
+    """
+    return context_of(runtime).collection or state.collection
 
 
 def unanswered_message(state: State) -> str | None:

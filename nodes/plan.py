@@ -18,7 +18,7 @@ from grace.context import GraceContext
 from grace.events import emit
 from grace.followup import astandalone, rewrite_note, standalone
 from grace.plan_validation import validate_plan
-from grace.planning import template_plan
+from grace.planning import pin_searches, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.generation import ReplyLimits
 from grace.schemas import ExecutionPlan
@@ -28,6 +28,7 @@ from nodes.common import (
     aservices_for,
     context_of,
     question_of,
+    scope_of,
     services_for,
     unanswered_message,
 )
@@ -49,14 +50,22 @@ def plan_request(
     feedback: str | None = None,
     *,
     collections: list[str] | None = None,
+    scope: str | None = None,
 ) -> PlanRequest:
     """The planner's request for ``query`` with the collections that exist.
 
     ``collections`` are the store's collections when the caller listed them already (the
-    async nodes list them off the event loop); otherwise they are listed here.
+    async nodes list them off the event loop); otherwise they are listed here. ``scope``
+    (:func:`~nodes.common.scope_of`): the collection the person named — the planner is
+    offered it alone, and :func:`resolve_plan` pins every search to it.
     """
-    default = check_collection_name(ctx.collection or services.settings.retrieval.collection)
-    if collections is None:
+    scope = check_collection_name(scope) if scope is not None else None
+    default = scope or check_collection_name(
+        ctx.collection or services.settings.retrieval.collection
+    )
+    if scope is not None:
+        collections = [scope]
+    elif collections is None:
         collections = services.store.list_collections()
     return PlanRequest(
         query=query,
@@ -65,6 +74,7 @@ def plan_request(
         max_steps=services.settings.run.max_steps,
         feedback=feedback,
         tools=services.tools.descriptions(),
+        scope=scope,
     )
 
 
@@ -83,19 +93,23 @@ def emit_plan_ready(plan: ExecutionPlan) -> None:
 
 
 def resolve_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
-    """The validated plan of ``outcome``, or the template plan with the planner's error."""
+    """The validated plan of ``outcome``, or the template plan with the planner's error.
+
+    A scoped request (a collection named) gets every search pinned to that collection.
+    """
     if outcome.plan is None:
         plan = template_plan(request.query, request.default_collection)
         if outcome.error:
             plan.repairs.append(outcome.error)
-        return plan
-    return validate_plan(
-        outcome.plan,
-        actions=services.tools.names(),
-        collections=request.collections,
-        default_collection=request.default_collection,
-        max_steps=request.max_steps,
-    )
+    else:
+        plan = validate_plan(
+            outcome.plan,
+            actions=services.tools.names(),
+            collections=request.collections,
+            default_collection=request.default_collection,
+            max_steps=request.max_steps,
+        )
+    return pin_searches(plan, request.scope) if request.scope is not None else plan
 
 
 def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
@@ -121,6 +135,7 @@ def _update(
         "plan": finish_plan(services, request, outcome),
         "usage": Overwrite(outcome.usage) if turn else outcome.usage,
         "replan_budget": services.settings.run.max_replans if budget is None else budget,
+        "collection": request.scope,
     }
     if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
         update["messages"] = [HumanMessage(asked)]
@@ -158,7 +173,7 @@ def plan(
     asked = question_of(state, services.settings.run.max_question_chars)
     last = unanswered_message(state) is not None
     rewritten = standalone(asked, state.messages, last, *_rewriter(services), log)
-    request = plan_request(services, ctx, rewritten.question)
+    request = plan_request(services, ctx, rewritten.question, scope=scope_of(state, runtime))
     outcome = services.planner.plan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
     return _update(state, services, ctx, request, outcome, asked)
@@ -174,7 +189,9 @@ async def aplan(
     last = unanswered_message(state) is not None
     rewritten = await astandalone(asked, state.messages, last, *_rewriter(services), log)
     collections = await asyncio.to_thread(services.store.list_collections)
-    request = plan_request(services, ctx, rewritten.question, collections=collections)
+    request = plan_request(
+        services, ctx, rewritten.question, collections=collections, scope=scope_of(state, runtime)
+    )
     outcome = await services.planner.aplan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
     return _update(state, services, ctx, request, outcome, asked)

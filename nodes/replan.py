@@ -42,7 +42,14 @@ from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
-from nodes.common import answer_step, aservices_for, context_of, is_done, services_for
+from nodes.common import (
+    answer_step,
+    aservices_for,
+    context_of,
+    is_done,
+    scope_of,
+    services_for,
+)
 from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
@@ -133,24 +140,20 @@ def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
 
 
 def _broadened_searches(
-    services: Services,
-    runtime: Runtime[GraceContext],
-    old: ExecutionPlan,
-    query: str,
-    prefix: str,
-    limit: int,
-    taken: set[str],
-    collections: list[str],
+    r: _Round, limit: int
 ) -> tuple[list[PlanStep], list[str]]:
     """New searches for the same question.
 
     Keyword and sub-question phrasings in the collections already searched, and the
-    question's keywords in the collections not searched yet (of ``collections``).
+    question's keywords in the collections not searched yet (of ``r.collections``: the
+    thread's collection alone when the person named one, so broadening stays inside it).
     """
-    default = context_of(runtime).collection or services.settings.retrieval.collection
-    done = _searched(old.steps, default)
+    query, default = r.query, r.default_collection()
+    done = _searched(r.old.steps, default)
     searched_collections = sorted({c for _, c in done}) or [default]
-    others = [c for c in collections if c not in searched_collections]
+    if r.scope is not None:
+        searched_collections = [r.scope]
+    others = [c for c in r.collections if c not in searched_collections]
     wanted: list[tuple[str, str]] = [
         (q, c) for q in broadened_queries(query) for c in searched_collections
     ]
@@ -164,7 +167,7 @@ def _broadened_searches(
         done.add(key)
         steps.append(
             PlanStep(
-                step_id=_new_id(f"s{len(steps) + 1}", prefix, taken),
+                step_id=_new_id(f"s{len(steps) + 1}", r.prefix, r.taken),
                 action=SEARCH,
                 description=f"Broadened search in '{c}' for: {q}",
                 query=q,
@@ -205,7 +208,9 @@ class _Round:
     failed: list[PlanStep]
     """Failed steps of the old plan."""
     collections: list[str]
-    """The store's collections."""
+    """The collections a replan may search: the store's, or the thread's alone (``scope``)."""
+    scope: str | None = None
+    """The collection the thread was asked about (:func:`~nodes.common.scope_of`), if any."""
     repairs: list[str] = field(default_factory=list)
     """Validation repairs of fresh plans (and the planner's errors)."""
 
@@ -217,7 +222,9 @@ class _Round:
     def request(self, query: str, reason: str) -> PlanRequest:
         """The planner's request for a fresh plan for ``query`` (``reason``: its feedback)."""
         ctx = context_of(self.runtime)
-        return plan_request(self.services, ctx, query, reason, collections=self.collections)
+        return plan_request(
+            self.services, ctx, query, reason, collections=self.collections, scope=self.scope
+        )
 
     def resolved(self, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
         """The validated fresh plan; its repairs (or the planner's error) are recorded."""
@@ -226,9 +233,9 @@ class _Round:
         return plan
 
     def default_collection(self) -> str:
-        """The collection of steps that name none."""
+        """The collection of steps that name none (the thread's, when it has one)."""
         ctx = context_of(self.runtime)
-        return ctx.collection or self.services.settings.retrieval.collection
+        return self.scope or ctx.collection or self.services.settings.retrieval.collection
 
 
 @dataclass
@@ -359,13 +366,13 @@ def _on_low_confidence(r: _Round) -> _Strategy:
     how: list[str] = []
     if _count(state, "low_confidence", "partial") == 0:
         max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
-        broadened, how = _broadened_searches(
-            r.services, r.runtime, r.old, r.query, r.prefix, max_new, r.taken, r.collections
-        )
+        broadened, how = _broadened_searches(r, max_new)
     if not broadened:
         return _reformulated(r, f"{why} after broadening:")
     reason = f"{why}: broaden the search before asking you — {'; '.join(how)} — "
     reason += "keeping the completed searches"
+    if r.scope is not None:
+        reason += f" (only in '{r.scope}', the collection you named)"
     return _Choice("partial", reason, broadened, r.searches_done, r.query)
 
 
@@ -382,6 +389,7 @@ def _round_of(
     state: State, runtime: Runtime[GraceContext], services: Services, collections: list[str]
 ) -> _Round:
     old = state.plan
+    scope = scope_of(state, runtime)
     assert old is not None, "replan needs a plan"
     final = answer_step(old)
     results = state.results
@@ -389,7 +397,8 @@ def _round_of(
         state=state,
         runtime=runtime,
         services=services,
-        collections=collections,
+        collections=[scope] if scope is not None else collections,
+        scope=scope,
         old=old,
         detail=state.replan_request.detail if state.replan_request is not None else "",
         prefix=f"r{state.replan_count + 1}-",
@@ -463,7 +472,8 @@ def replan(
     """Build the next plan, say which strategy and why (the store listed, the planner asked)."""
     services = services_for(runtime, services)
     trigger = replan_trigger(state)
-    r = _round_of(state, runtime, services, services.store.list_collections())
+    listed = [] if scope_of(state, runtime) else services.store.list_collections()
+    r = _round_of(state, runtime, services, listed)
     choice = _STRATEGIES[trigger](r)
     if isinstance(choice, _Fresh):
         request = r.request(choice.query, choice.reason)
@@ -477,8 +487,10 @@ async def areplan(
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)
     trigger = replan_trigger(state)
-    collections = await asyncio.to_thread(services.store.list_collections)
-    r = _round_of(state, runtime, services, collections)
+    listed = [] if scope_of(state, runtime) else await asyncio.to_thread(
+        services.store.list_collections
+    )
+    r = _round_of(state, runtime, services, listed)
     choice = _STRATEGIES[trigger](r)
     if isinstance(choice, _Fresh):
         request = r.request(choice.query, choice.reason)

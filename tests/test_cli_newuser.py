@@ -23,8 +23,13 @@ def grace(offline_services: Any, cli_services: Any) -> Iterator[Any]:
     yield invoke_cli
 
 
-def test_a_paused_run_carries_its_draft_and_sources(grace: Any) -> None:
-    out = json.loads(grace("ask", CONFIRM_QUESTION, "--json").stdout)
+def test_a_paused_run_carries_its_draft_and_sources(
+    offline_services: Any, cli_services: Any
+) -> None:
+    # Every answer pauses at CONFIRM here: the test is about the draft a pause carries, not
+    # about the level the confidence model gives this question.
+    cli_services(make_services(offline_services, confidence=ALWAYS_CONFIRM))
+    out = json.loads(invoke_cli("ask", CONFIRM_QUESTION, "--json").stdout)
     assert out["status"] == "interrupted" and out["answer"] is None
     assert "Golden Wick" in out["draft"]["answer"]
     (source,) = out["draft"]["sources"]

@@ -60,7 +60,7 @@ def test_empty_question_is_refused_in_cli_words() -> None:
     assert 'grace ask "your question"' in result.output and "{'query'" not in result.output
 
 
-@pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval",
+@pytest.mark.parametrize("command", ["ask", "resume", "ingest", "threads", "show", "eval", "ui",
                                      "calibrate"])
 def test_every_command_help_has_an_example(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"])
@@ -145,3 +145,39 @@ def test_ask_says_it_started_before_the_graph_is_loaded(tmp_path: Path) -> None:
     assert any(line.startswith("plan (") for line in lines[1:])
     json_run = _run_cli(tmp_path, "ask", "When did the horse tram line open?", "--json")
     assert "planning" not in json_run.stderr  # --json: nothing but the JSON object
+
+
+def test_a_blank_response_at_the_prompt_is_asked_again_not_read_as_ignore(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from grace.hitl import InvalidHumanResponseError
+
+    request = {
+        "level": "escalate",
+        "action_requests": [{"name": "review_answer", "args": {}, "description": "## GRACE"}],
+        "review_configs": [
+            {"action_name": "review_answer", "allowed_decisions": ["edit", "reject"]}
+        ],
+    }
+    answers = iter(["respond", "   "])
+    monkeypatch.setattr(cli.Prompt, "ask", lambda *a, **k: next(answers))
+    with cli.console.capture(), pytest.raises(InvalidHumanResponseError, match="needs text"):
+        cli._prompt_reply(request)
+
+    answers = iter(["respond", "", "respond", "France won it."])
+    monkeypatch.setattr(cli.Prompt, "ask", lambda *a, **k: next(answers))
+    sent: list[Any] = []
+
+    class Grace:
+        def resume(self, thread_id: str, reply: Any, **_: Any) -> Any:
+            sent.append(reply)
+            return type("Done", (), {"status": "completed", "interrupt": None,
+                                     "thread_id": thread_id})()  # fmt: skip
+
+    outcome: Any = type("Paused", (), {"status": "interrupted", "interrupt": request,
+                                       "thread_id": "t-7"})()  # fmt: skip
+    monkeypatch.setattr(cli, "_print_outcome", lambda o: None)
+    with cli.console.capture() as captured:
+        cli._drive(Grace(), outcome, True, False, cli._Progress(enabled=False))  # type: ignore[arg-type]
+    assert sent == [{"decisions": [{"type": "reject", "message": "France won it."}]}]
+    assert "this reply needs text" in captured.get()

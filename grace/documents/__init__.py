@@ -41,8 +41,13 @@ CONVERTERS: dict[str, Converter] = {
 """Suffix (lower case, with dot) → converter. Add a format by adding a row."""
 
 
-def convert(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
+def convert(
+    path: Path, limits: DocumentLimits = DEFAULT_LIMITS, suffix: str | None = None
+) -> list[Section]:
     """Convert ``path`` with the converter for its suffix, within ``limits``.
+
+    ``suffix`` names the type when ``path`` does not show it (an open file's
+    ``/proc/self/fd/N``, as ingest reads it).
 
     An Office file's archive is checked first (:func:`~grace.documents.limits.check_archive`):
     nothing is parsed from a file that expands or multiplies past the limits.
@@ -51,10 +56,11 @@ def convert(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section
         ConvertError: No converter for the suffix, a limit exceeded, or the converter failed.
 
     """
-    converter = CONVERTERS.get(path.suffix.lower())
+    suffix = (suffix or path.suffix).lower()
+    converter = CONVERTERS.get(suffix)
     if converter is None:
-        raise ConvertError(f"unsupported file type {path.suffix or '(none)'!r}")
-    check_archive(path, limits)
+        raise ConvertError(f"unsupported file type {suffix or '(none)'!r}")
+    check_archive(path, limits, suffix)
     try:
         return converter(path, limits)
     except ConvertError:

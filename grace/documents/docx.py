@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
 from grace.documents.types import ConvertError, Section
@@ -50,11 +51,25 @@ def convert_docx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Se
             )
             body.clear()
 
+    style_names: dict[object, str] = {}
+
+    def style_name(para: Any) -> str:
+        """The paragraph's style name, looked up once per style id.
+
+        python-docx finds the default style by scanning every style, for each paragraph:
+        300 k paragraphs took 500 s.
+        """
+        style_id = getattr(para._p, "style", para)  # noqa: SLF001 — the pStyle id, or None
+        if style_id not in style_names:
+            style = para.style
+            style_names[style_id] = style.name if style is not None else ""
+        return style_names[style_id]
+
     for para in document.paragraphs:
         text = para.text.strip()
         if not text:
             continue
-        level = _heading_level(para.style.name if para.style is not None else "")
+        level = _heading_level(style_name(para))
         if level:
             flush()
             del path_titles[level - 1 :]

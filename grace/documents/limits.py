@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,21 +40,50 @@ class DocumentLimits:
 DEFAULT_LIMITS = DocumentLimits()
 """The caps when no settings are given."""
 
-_ELEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[bytes]]] = {
-    ".docx": (re.compile(r"^word/.*\.xml$"), re.compile(rb"<w:p[ />]")),
-    ".pptx": (re.compile(r"^ppt/(slides|notesSlides)/.*\.xml$"), re.compile(rb"<a:p[ />]")),
-    ".xlsx": (
+@dataclass(frozen=True)
+class _Elements:
+    """What to count in one Office format: by namespace, whatever prefix a file binds it to."""
+
+    parts: re.Pattern[str]
+    """The archive members to scan."""
+    tags: re.Pattern[bytes]
+    """An element of interest: ``<`` optional ``prefix:`` and its local name."""
+    namespace: bytes
+    """A piece of its namespace URI (``wordprocessingml``)."""
+    usual: bytes
+    """The prefix the format's own files use (``w``; ``b""``: none), counted even unbound."""
+
+
+def _tags(*names: str) -> re.Pattern[bytes]:
+    return re.compile(rb"<(?:([\w.-]+):)?(?:" + "|".join(names).encode() + rb")[\s/>]")
+
+
+_ELEMENTS: dict[str, _Elements] = {
+    ".docx": _Elements(re.compile(r"^word/.*\.xml$"), _tags("p"), b"wordprocessingml", b"w"),
+    ".pptx": _Elements(
+        re.compile(r"^ppt/(slides|notesSlides)/.*\.xml$"), _tags("p"), b"drawingml", b"a"
+    ),
+    ".xlsx": _Elements(
         re.compile(r"^xl/(sharedStrings|worksheets/.*)\.xml$"),
-        re.compile(rb"<(si|row)[ />]"),
+        _tags("si", "row"),
+        b"spreadsheetml",
+        b"",
     ),
 }
-"""Per Office format: which parts to scan and which element opens a paragraph / row / string."""
+"""Per Office format: which parts to scan and which elements open a paragraph / row / string.
+They are counted by namespace: ``<q:p xmlns:q="…wordprocessingml…">`` is a paragraph too."""
+_DECLARATION = re.compile(rb"""xmlns(?::([\w.-]+))?\s*=\s*["']([^"']*)["']""")
+_TAIL = 512
 _BLOCK = 1 << 20
 
 
-def check_archive(path: Path, limits: DocumentLimits) -> None:
-    """Refuse an Office file whose parts expand or multiply past ``limits`` (ConvertError)."""
-    suffix = path.suffix.lower()
+def check_archive(path: Path, limits: DocumentLimits, suffix: str | None = None) -> None:
+    """Refuse an Office file whose parts expand or multiply past ``limits`` (ConvertError).
+
+    ``suffix``: the file's type when ``path`` does not show it (an open file's
+    ``/proc/self/fd/N``).
+    """
+    suffix = (suffix or path.suffix).lower()
     if suffix not in _ELEMENTS:
         return
     try:
@@ -65,11 +95,11 @@ def check_archive(path: Path, limits: DocumentLimits) -> None:
                     f"expands to {total / 1e6:,.0f} MB, over the per-file cap of "
                     f"{limits.max_uncompressed_mb:g} MB (setting retrieval.max_uncompressed_mb)"
                 )
-            parts, element = _ELEMENTS[suffix]
+            elements = _ELEMENTS[suffix]
             count = 0
             for member in members:
-                if parts.match(member.filename):
-                    count += _count(archive, member, element, limits.max_elements - count)
+                if elements.parts.match(member.filename):
+                    count += _count(archive, member, elements, limits.max_elements - count)
     except zipfile.BadZipFile as exc:
         raise ConvertError(f"corrupt or unreadable {suffix[1:].upper()} ({exc})") from None
     if count > limits.max_elements:
@@ -80,15 +110,28 @@ def check_archive(path: Path, limits: DocumentLimits) -> None:
 
 
 def _count(
-    archive: zipfile.ZipFile, member: zipfile.ZipInfo, element: re.Pattern[bytes], budget: int
+    archive: zipfile.ZipFile, member: zipfile.ZipInfo, elements: _Elements, budget: int
 ) -> int:
-    """Occurrences of ``element`` in one part, streamed; stops once past ``budget``."""
-    found, tail = 0, b""
+    """Elements of ``elements``' namespace in one part, streamed; stops once past ``budget``.
+
+    Each prefix's elements are counted, and those of the prefixes bound to the namespace
+    (anywhere in the part, and the format's usual one) are the part's count: a prefix bound
+    late or twice is counted, never missed.
+    """
+    per_prefix: Counter[bytes] = Counter()
+    bound = {elements.usual}
+    tail = b""
     with archive.open(member) as stream:
         while block := stream.read(_BLOCK):
             data = tail + block
-            found += len(element.findall(data)) - len(element.findall(tail))
-            tail = data[-16:]
-            if found > budget:
+            per_prefix.update(m.group(1) or b"" for m in elements.tags.finditer(data))
+            per_prefix.subtract(m.group(1) or b"" for m in elements.tags.finditer(tail))
+            bound.update(
+                m.group(1) or b""
+                for m in _DECLARATION.finditer(data)
+                if elements.namespace in m.group(2)
+            )
+            tail = data[-_TAIL:]
+            if sum(per_prefix[p] for p in bound) > budget:
                 break
-    return found
+    return sum(per_prefix[p] for p in bound)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
@@ -41,19 +43,86 @@ def rows_to_sections(rows: list[list[str]], sheet: str = "") -> list[Section]:
     return sections
 
 
-def convert_csv(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
-    """Read a UTF-8 (optionally BOM-prefixed) CSV file.
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+"""Byte-order mark → encoding (a CSV without one is read as UTF-8)."""
+_BLOCK = 1 << 16
+_MAX_LINE = 8_000_000
+"""Longest line read (characters): a file of one huge line is refused, not split in memory."""
+
+
+def _encoding(path: Path) -> str:
+    with path.open("rb") as head:
+        start = head.read(4)
+    return next((name for bom, name in _BOMS if start.startswith(bom)), "utf-8")
+
+
+def _lines(path: Path, encoding: str) -> Iterator[str]:
+    """The file's lines (each with its line end), decoded block by block, never all at once.
 
     Raises:
-        ConvertError: Undecodable or empty file.
+        ConvertError: a byte sequence the encoding does not allow (its offset named), or a
+            line longer than any table's (``_MAX_LINE`` characters).
 
     """
+    decoder = codecs.getincrementaldecoder(encoding)()
+    name = "UTF-16" if encoding == "utf-16" else "UTF-8"
+    offset, rest = 0, ""
+    with path.open("rb") as stream:
+        while True:
+            block = stream.read(_BLOCK)
+            try:
+                text = decoder.decode(block, final=not block)
+            except UnicodeDecodeError as exc:
+                raise ConvertError(
+                    f"not valid {name} (byte {offset + exc.start}); save the CSV as UTF-8"
+                ) from None
+            offset += len(block)
+            lines = (rest + text).split("\n")
+            rest = lines.pop()
+            if len(rest) > _MAX_LINE:
+                raise ConvertError(f"a line of over {_MAX_LINE:,} characters: not a table")
+            yield from (line + "\n" for line in lines)
+            if not block:
+                break
+    if rest:
+        yield rest
+
+
+def _dialect(head: str) -> type[csv.Dialect] | csv.Dialect:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConvertError(f"not valid UTF-8 (byte {exc.start}); save the CSV as UTF-8") from exc
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        return csv.Sniffer().sniff(head, delimiters=",;\t")
     except csv.Error:
-        dialect = csv.excel
-    return rows_to_sections(list(csv.reader(io.StringIO(text), dialect)))
+        return csv.excel
+
+
+def convert_csv(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
+    """Read a CSV file: UTF-8, or UTF-8 / UTF-16 with a byte-order mark.
+
+    Rows are streamed and counted against the per-file limits as they are read (rows:
+    ``max_elements``, cells: ``max_cells``), so a file of millions of tiny rows stops at
+    the limit instead of being held in memory whole.
+
+    Raises:
+        ConvertError: Undecodable, empty, or over a limit (the setting named).
+
+    """
+    lines = _lines(path, _encoding(path))
+    head: list[str] = []
+    for line in lines:
+        head.append(line)
+        if sum(map(len, head)) >= 4096:
+            break
+    rows: list[list[str]] = []
+    cells = 0
+    for row in csv.reader(itertools.chain(head, lines), _dialect("".join(head)[:4096])):
+        cells += len(row)
+        if len(rows) >= limits.max_elements:
+            raise ConvertError(
+                f"over {limits.max_elements:,} rows (setting retrieval.max_elements_per_file)"
+            )
+        if cells > limits.max_cells:
+            raise ConvertError(
+                f"over {limits.max_cells:,} cells (setting retrieval.max_cells_per_file)"
+            )
+        rows.append(row)
+    return rows_to_sections(rows)

@@ -21,9 +21,13 @@ def convert_xlsx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Se
     """
     import openpyxl
 
+    # A stream, not the name: openpyxl judges a name by its suffix, and ingest reads the open
+    # file through /proc/self/fd/N (grace.retrieval.opening).
+    stream = path.open("rb")
     try:
-        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        workbook = openpyxl.load_workbook(stream, read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        stream.close()
         raise ConvertError(f"corrupt or unreadable XLSX ({type(exc).__name__})") from exc
     sections: list[Section] = []
     try:
@@ -45,6 +49,7 @@ def convert_xlsx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Se
                 continue  # an empty sheet next to full ones is not an error
     finally:
         workbook.close()
+        stream.close()
     if not sections:
         raise ConvertError("empty workbook (no sheet with a header and data rows)")
     return sections

@@ -35,6 +35,9 @@ class PlanRequest:
     """Why a previous plan fell short (for replanning)."""
     tools: Mapping[str, str] = field(default_factory=dict)
     """The registered tools a plan may use, name → description (empty: the planner's own)."""
+    scope: str | None = None
+    """The collection the person named: ``collections`` is that one alone, and every search
+    of the validated plan is pinned to it (``None``: the planner chooses among them)."""
 
 
 @dataclass(kw_only=True)

@@ -49,6 +49,7 @@ from grace.collection_names import check_collection_name
 from grace.documents import CONVERTERS, ConvertError, DocumentLimits, Section, convert
 from grace.documents.limits import DEFAULT_LIMITS
 from grace.retrieval.library import DocumentRecord, LibraryRecord
+from grace.retrieval.opening import OpenedFile, UnsafeFileError, open_inside
 from grace.retrieval.store import CorpusStore
 
 __all__ = [
@@ -143,6 +144,15 @@ class IngestReport(BaseModel):
         if change.status != "skipped":
             setattr(self, change.status, getattr(self, change.status) + 1)
 
+    def summary(self) -> str:
+        """One line: files, chunks and collection, the count of each change, the seconds."""
+        counts = ", ".join(
+            f"{getattr(self, s)} {s}" for s in ("added", "updated", "unchanged", "removed")
+        )
+        files = f"{self.files} file{'' if self.files == 1 else 's'}"
+        chunks = f"{self.chunks} chunk{'' if self.chunks == 1 else 's'}"
+        return f"{files}, {chunks} into '{self.collection}' ({counts}) in {self.seconds:.2f}s"
+
 
 class LoadedDocument(BaseModel):
     """A decoded document ready to be chunked."""
@@ -171,6 +181,11 @@ class _Run:
     report: IngestReport
     known: dict[str, set[str]] | None
     limits: DocumentLimits = DEFAULT_LIMITS
+    max_file_bytes: int = MAX_FILE_BYTES
+    before_write: Callable[[str, int], None] | None = None
+    """Told ``(source, bytes of its chunks' text)`` before a file is recorded and written."""
+    taken: set[str] = field(default_factory=set)
+    """Sources the record holds in the collection (a new document's name must differ)."""
 
 
 def ingest_paths(
@@ -185,6 +200,7 @@ def ingest_paths(
     records: LibraryRecord | None = None,
     engine: str = "",
     limits: DocumentLimits = DEFAULT_LIMITS,
+    before_write: Callable[[str, int], None] | None = None,
 ) -> IngestReport:
     """Ingest files and directories into ``collection`` (default: the store's default).
 
@@ -201,6 +217,9 @@ def ingest_paths(
         engine: What builds the collection (store and vectors), noted in ``records``.
         limits: Per-file caps (uncompressed size, elements, cells, chunks): a file over one
             is skipped with the limit and its setting named.
+        before_write: Called with a file's source and the bytes of its chunks' text before
+            anything of it is written; an exception there stops the ingest, the files before
+            it kept (the library checks the disk's free space here).
 
     Returns:
         Files, chunks, per-document changes, seconds and the per-file problems.
@@ -210,38 +229,51 @@ def ingest_paths(
     name = check_collection_name(store.resolve(collection))
     report = IngestReport(collection=name)
     walk = _expand(paths, report, max_file_bytes)
+    if not walk.files and not store.has_collection(name):
+        report.seconds = time.perf_counter() - start
+        return report  # nothing to read, nothing to mirror: no empty collection is made
     store.ensure_collection(name)
     # Local mode filters by scanning every payload: read the id map once instead of per file.
     known = store.point_ids_by_source(name) if store.is_local else None
     splitter = _splitter(chunk_size, chunk_overlap)
-    run = _Run(store, name, chunk_size, splitter, records, report, known, limits)
-    for path, source, root in _progress(walk.files, progress):
-        _ingest_file(run, path, source, root)
-    for link, source in walk.escaping:
-        if not _remove(run, source, link, LINK_LEAVES):
-            report.count(
-                DocumentChange(source=source, path=link, status="skipped", reason=LINK_LEAVES)
-            )
+    run = _Run(
+        store, name, chunk_size, splitter, records, report, known, limits, max_file_bytes,
+        before_write,
+    )
     if records is not None:
-        for root in walk.walked_roots:
-            _mirror_root(run, root, walk.present)
-        records.touch_collection(name, engine)
+        run.taken = {r.source for r in records.documents(name)}
+    for found in _progress(walk.files, progress):
+        _ingest_file(run, found)
+    _mirror(run, walk, engine)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _ingest_file(run: _Run, path: Path, source: str, root: str) -> None:
-    """Read, chunk and upsert one file, recording it first."""
-    report = run.report
-    try:
-        doc = load_document(path, source=source, limits=run.limits)
-        chunks = _chunk_document(doc, run.chunk_size, run.splitter)
-        if len(chunks) > run.limits.max_chunks:
-            raise _DocumentLoadError(
-                f"{len(chunks):,} chunks, over the per-file cap of {run.limits.max_chunks:,} "
-                "(setting retrieval.max_chunks_per_file)"
+def _mirror(run: _Run, walk: _Walk, engine: str) -> None:
+    """Take out what the roots no longer hold: links that now leave, files that are gone."""
+    for link in walk.escaping:
+        if not _remove_found(run, link, LINK_LEAVES):
+            run.report.count(
+                DocumentChange(
+                    source=link.source, path=str(link.path), status="skipped", reason=LINK_LEAVES
+                )
             )
-    except (_DocumentLoadError, ConvertError) as exc:
+    if run.records is not None:
+        for root in walk.walked_roots:
+            _mirror_root(run, root, walk.present)
+        run.records.touch_collection(run.collection, engine)
+
+
+def _ingest_file(run: _Run, found: _Found) -> None:
+    """Read, chunk and upsert one file, recording it first."""
+    report, path, root = run.report, found.path, found.root
+    source = _source_of(run, found)
+    try:
+        with open_inside(path, Path(root), run.max_file_bytes, LINK_LEAVES) as opened:
+            doc = load_document(path, source=source, limits=run.limits, opened=opened)
+            chunks = _chunk_document(doc, run.chunk_size, run.splitter, run.limits.max_chunks)
+            fingerprint = (opened.size, opened.sha256())
+    except (_DocumentLoadError, ConvertError, UnsafeFileError) as exc:
         _skip(report, path, source, str(exc))
         return
     except Exception as exc:  # noqa: BLE001 — one bad file never ends the folder's ingest
@@ -250,13 +282,20 @@ def _ingest_file(run: _Run, path: Path, source: str, root: str) -> None:
     if not chunks:
         _skip(report, path, source, "no text to index")
         return
+    if run.before_write is not None:
+        run.before_write(doc.source, sum(len(text.encode("utf-8")) for text, _ in chunks))
     existing = (
         run.known.get(doc.source, set())
         if run.known is not None
         else run.store.source_point_ids(run.collection, doc.source)
     )
     if run.records is not None:
-        run.records.put(_record(run.collection, doc.source, root, path, len(chunks)))
+        recorded = run.records.at(run.collection, found.location)
+        root = recorded.root if recorded is not None else root  # the first root keeps it
+        run.records.put(
+            _record(run.collection, doc.source, (root, found), len(chunks), fingerprint)
+        )
+        run.taken.add(doc.source)
     written, deleted, ids = _upsert_document(run.store, run.collection, doc, chunks, existing)
     if run.known is not None:
         run.known[doc.source] = ids
@@ -276,19 +315,61 @@ def _skip(report: IngestReport, path: Path, source: str, reason: str) -> None:
     report.count(DocumentChange(source=source, path=str(path), status="skipped", reason=reason))
 
 
-def _record(collection: str, source: str, root: str, path: Path, chunks: int) -> DocumentRecord:
-    with path.open("rb") as handle:
-        digest = hashlib.file_digest(handle, "sha256").hexdigest()
+def _record(
+    collection: str,
+    source: str,
+    where: tuple[str, _Found],
+    chunks: int,
+    fingerprint: tuple[int, str],
+) -> DocumentRecord:
+    """The document's record.
+
+    ``where``: its root and the file found; ``fingerprint``: the size and digest of the bytes
+    read.
+    """
+    root, found = where
+    size, digest = fingerprint
     return DocumentRecord(
         collection=collection,
         source=source,
         root=root,
-        format=path.suffix.lower().lstrip(".") or "txt",
-        size=path.stat().st_size,
+        format=found.path.suffix.lower().lstrip(".") or "txt",
+        size=size,
         sha256=digest,
         chunks=chunks,
         ingested_at=time.time(),
+        relative=found.relative,
+        location=found.location,
     )
+
+
+def _source_of(run: _Run, found: _Found) -> str:
+    """The name the file's document has (or gets) in the collection.
+
+    Its record's name when the file was ingested before (through any root); otherwise its
+    path in the root, or — when another file holds that name — the root's folder name(s)
+    before it (``b/x.md``), so two roots' ``x.md`` stay two documents.
+    """
+    if run.records is None:
+        return found.source
+    recorded = run.records.at(run.collection, found.location)
+    if recorded is not None:
+        return recorded.source
+    wanted = found.source
+    if wanted not in run.taken:
+        return wanted
+    parents = [part for part in reversed(Path(found.root).parts[1:])]
+    if not found.relative:  # a file named on its own: its root is the file
+        parents = parents[1:]
+    prefix = ""
+    for part in parents:
+        prefix = f"{part}/{prefix}" if prefix else part
+        if f"{prefix}/{wanted}" not in run.taken:
+            return f"{prefix}/{wanted}"
+    n = 2
+    while f"{wanted} ({n})" in run.taken:
+        n += 1
+    return f"{wanted} ({n})"
 
 
 def _remove(run: _Run, source: str, where: str, reason: str) -> bool:
@@ -308,23 +389,47 @@ def _remove(run: _Run, source: str, where: str, reason: str) -> bool:
     return False
 
 
-def _mirror_root(run: _Run, root: str, present: set[tuple[str, str]]) -> None:
-    """Remove the documents recorded under ``root`` that the walk did not find there."""
+def _remove_found(run: _Run, link: _Found, reason: str) -> bool:
+    """Take the document read from ``link``'s location out (a link that now leaves its root)."""
+    if run.records is None:
+        return _remove(run, link.source, str(link.path), reason)
+    recorded = run.records.at(run.collection, link.location)
+    return recorded is not None and _remove(run, recorded.source, str(link.path), reason)
+
+
+def _mirror_root(run: _Run, root: str, present: set[str]) -> None:
+    """Remove the documents located inside ``root`` that the walk did not find there.
+
+    Every recorded document whose file lies inside the folder is mirrored, whichever root it
+    was ingested from (``o/sub``'s documents when ``o`` is re-ingested): one that was
+    ingested from ``root`` itself and is not found is removed, and one from another root
+    (an overlapping or nested one) is removed when its file is gone.
+    """
     assert run.records is not None
-    for record in run.records.under_root(run.collection, root):
-        if (root, record.source) not in present:
-            _remove(run, record.source, str(Path(root) / record.source), "no longer in the folder")
+    folder = Path(root)
+    for record in run.records.documents(run.collection):
+        if not record.location or record.location in present:
+            continue
+        location = Path(record.location)
+        if not location.is_relative_to(folder):
+            continue
+        if record.root == root or not location.exists():
+            _remove(run, record.source, record.location, "no longer in the folder")
 
 
 def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> IngestReport | None:
-    """Ingest the bundled sample corpus if ``collection`` is missing or empty.
+    """Ingest the bundled sample corpus if ``collection`` does not exist yet.
+
+    Only a collection that was never made is seeded: once it exists, what it holds is yours
+    (removing the sample's documents leaves it empty, and it stays empty).
 
     Returns:
-        The ingestion report, or ``None`` when the collection already had chunks.
+        The ingestion report, or ``None`` when the collection already existed.
 
     """
     name = store.resolve(collection)
-    if store.has_collection(name) and store.count(name) > 0:
+    if store.has_collection(name):
+        store.count(name)  # opened now: damaged collection files are refused here, in one line
         return None
     return ingest_paths(store, [SAMPLE_CORPUS_DIR], collection=name)
 
@@ -333,18 +438,24 @@ def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> I
 
 
 def load_document(
-    path: Path, source: str | None = None, limits: DocumentLimits = DEFAULT_LIMITS
+    path: Path,
+    source: str | None = None,
+    limits: DocumentLimits = DEFAULT_LIMITS,
+    *,
+    opened: OpenedFile | None = None,
 ) -> LoadedDocument:
     """Read and decode one file; raise ``_DocumentLoadError`` / ``ConvertError`` with a reason.
 
     ``source`` is the document's identity in its collection (default: the file name).
+    ``opened``: the file as :func:`~grace.retrieval.opening.open_inside` opened it — it is
+    read from there (``path`` only names it), so a swap after the check is never read.
     """
     source = source or path.name
     if path.suffix.lower() in CONVERTERS:
-        sections = convert(path, limits)
+        sections = convert(opened.path if opened else path, limits, path.suffix)
         return LoadedDocument(source=source, title=path.stem, text="", sections=sections)
     try:
-        data = path.read_bytes()
+        data = opened.read_bytes() if opened else path.read_bytes()
     except OSError as exc:
         raise _DocumentLoadError(f"cannot read: {exc.strerror or exc}") from exc
     text = _decode(data)
@@ -501,24 +612,49 @@ def _heading_title(line: str) -> tuple[int, str]:
     return level, marks[level:].strip().rstrip("#").strip()
 
 
+def _over_cap(max_chunks: int) -> _DocumentLoadError:
+    return _DocumentLoadError(
+        f"over {max_chunks:,} chunks, the per-file cap (setting retrieval.max_chunks_per_file)"
+    )
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """The text's blank-line separated blocks, one at a time (never a list of them all)."""
+    start = 0
+    for gap in _BLANK_RE.finditer(text):
+        yield text[start : gap.start()]
+        start = gap.end()
+    yield text[start:]
+
+
 def _located_paragraphs(
-    text: str, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+    text: str,
+    chunk_size: int,
+    splitter: RecursiveCharacterTextSplitter,
+    max_chunks: int | None = None,
 ) -> list[tuple[str, str]]:
     """:func:`split_paragraphs`' chunks, each with the heading path it sits under.
 
     The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``.
+    Past ``max_chunks`` chunks it stops at once (``_DocumentLoadError``): a file of a
+    million one-word paragraphs is refused while it is split, not after.
     """
     chunks: list[tuple[str, str]] = []
     heading: list[str] = []
     path: list[tuple[int, str]] = []
+    cap = max_chunks if max_chunks is not None else float("inf")
 
     def add(para: str) -> None:
+        if len(chunks) + len(para) / chunk_size > cap + 1:  # its pieces alone would pass it
+            raise _over_cap(int(cap))
         pieces: list[str] = []
         _add_piece(pieces, para, chunk_size, splitter)
         where = " > ".join(title for _, title in path if title)
         chunks.extend((piece, where) for piece in pieces)
+        if len(chunks) > cap:
+            raise _over_cap(int(cap))
 
-    for raw in _BLANK_RE.split(text.replace("\r\n", "\n").replace("\r", "\n")):
+    for raw in _blocks(text.replace("\r\n", "\n").replace("\r", "\n")):
         para = raw.strip()
         if not para:
             continue
@@ -551,11 +687,17 @@ _Chunk = tuple[str, dict[str, str | int]]
 
 
 def _chunk_document(
-    doc: LoadedDocument, chunk_size: int, splitter: RecursiveCharacterTextSplitter
+    doc: LoadedDocument,
+    chunk_size: int,
+    splitter: RecursiveCharacterTextSplitter,
+    max_chunks: int | None = None,
 ) -> list[_Chunk]:
-    """Paragraph chunks; a converter's sections are chunked one by one and keep their place."""
+    """Paragraph chunks; a converter's sections are chunked one by one and keep their place.
+
+    Stops past ``max_chunks`` (``_DocumentLoadError`` naming the setting).
+    """
     if not doc.sections:
-        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter)
+        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter, max_chunks)
         if not doc.is_markdown:  # plain text: no headings to locate by
             return [(chunk, {}) for chunk, _ in paragraphs]
         return [(chunk, _heading_location(where)) for chunk, where in paragraphs]
@@ -564,8 +706,9 @@ def _chunk_document(
         located: dict[str, str | int] = dict(section.metadata)
         if section.location:
             located["location"] = section.location
-        pieces = split_paragraphs(section.text, chunk_size=chunk_size, splitter=splitter)
-        chunks.extend((piece, located) for piece in pieces)
+        left = None if max_chunks is None else max_chunks - len(chunks)
+        pieces = _located_paragraphs(section.text, chunk_size, splitter, left)
+        chunks.extend((piece, located) for piece, _ in pieces)
     return chunks
 
 
@@ -603,16 +746,35 @@ def _upsert_document(
     return len(new), len(stale), set(ids)
 
 
+@dataclass(frozen=True)
+class _Found:
+    """One file found under a root."""
+
+    path: Path
+    """The file as found."""
+    source: str
+    """Its path relative to the folder given (or its name, named on its own)."""
+    root: str
+    """The resolved folder (or file) given."""
+    relative: str
+    """Its path inside ``root`` (``""`` when the file is its own root)."""
+
+    @property
+    def location(self) -> str:
+        """The file's identity: its root joined with its path inside it."""
+        return str(Path(self.root) / self.relative) if self.relative else self.root
+
+
 @dataclass
 class _Walk:
-    """What the roots hold: files to read, links that leave a root, and every name found."""
+    """What the roots hold: files to read, links that leave a root, and every file found."""
 
-    files: list[tuple[Path, str, str]] = field(default_factory=list)
-    """``(path, source, root)`` of each readable file, in order."""
-    escaping: list[tuple[str, str]] = field(default_factory=list)
-    """``(path, source)`` of each link under a folder that resolves outside it."""
-    present: set[tuple[str, str]] = field(default_factory=set)
-    """``(root, source)`` of every supported file found, readable or not."""
+    files: list[_Found] = field(default_factory=list)
+    """Each readable file, in order."""
+    escaping: list[_Found] = field(default_factory=list)
+    """Each link under a folder that resolves outside it."""
+    present: set[str] = field(default_factory=set)
+    """The location of every supported file found, readable or not."""
     walked_roots: list[str] = field(default_factory=list)
     """The folders walked (resolved): only these are mirrored."""
 
@@ -628,20 +790,22 @@ def _expand(paths: Iterable[Path], report: IngestReport, max_bytes: int) -> _Wal
             continue
         root = path.resolve()
         if path.is_dir():
-            found = _walk(path, root, report, walk)
+            found = [
+                _Found(p, rel, str(root), rel) for p, rel in _walk(path, root, report, walk)
+            ]
             walk.walked_roots.append(str(root))
         else:
-            found = [(path, path.name)]
-        for p, source in found:
-            walk.present.add((str(root), source))
-            reason = _unreadable_reason(p, max_bytes)
+            found = [_Found(path, path.name, str(root), "")]
+        for item in found:
+            walk.present.add(item.location)
+            reason = _unreadable_reason(item.path, max_bytes)
             if reason:
-                _skip(report, p, source, reason)
+                _skip(report, item.path, item.source, reason)
                 continue
-            key = p.resolve()
+            key = item.path.resolve()
             if key not in seen:
                 seen.add(key)
-                walk.files.append((p, source, str(root)))
+                walk.files.append(item)
     return walk
 
 
@@ -660,7 +824,8 @@ def _walk(
         if any(part.startswith(".") for part in relative.parts):
             continue
         if p.is_symlink() and not p.resolve().is_relative_to(root):
-            walk.escaping.append((str(p), relative.as_posix()))
+            rel = relative.as_posix()
+            walk.escaping.append(_Found(p, rel, str(root), rel))
             report.notices.append(FileProblem(path=str(p), reason=LINK_LEAVES))
             continue
         if p.is_dir():
@@ -710,9 +875,7 @@ def _unreadable_reason(path: Path, max_bytes: int) -> str:
     return ""
 
 
-def _progress(
-    files: list[tuple[Path, str, str]], enabled: bool
-) -> Iterator[tuple[Path, str, str]]:
+def _progress(files: list[_Found], enabled: bool) -> Iterator[_Found]:
     if not enabled:
         yield from files
         return
@@ -720,7 +883,7 @@ def _progress(
 
     with Progress(transient=False) as bar:
         task = bar.add_task("Ingesting", total=len(files))
-        for path, source, root in files:
-            bar.update(task, description=f"Ingesting {source}")
-            yield path, source, root
+        for found in files:
+            bar.update(task, description=f"Ingesting {found.source}")
+            yield found
             bar.advance(task)

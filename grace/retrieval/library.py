@@ -8,6 +8,15 @@ chunk count and time, in one SQLite file next to the store (``<data_dir>/library
 Re-ingesting a root then removes the documents recorded under it that the root no longer
 holds, and ``grace documents`` / ``grace collections`` read the record.
 
+Identity: a document is its file — the root it was ingested from and its path inside that root
+(recorded as ``location``, the absolute path). Its ``source`` (the name cited and listed) is
+the relative path, unique in the collection: a second root's ``x.md`` beside the first's is
+cited as ``b/x.md`` (the root's folder name first), so neither replaces the other. The same
+file reached through overlapping roots (``o/`` and ``o/sub/``) is one document; re-ingesting a
+folder mirrors every recorded document located inside it. Records written before locations
+were recorded are migrated when the record is opened (``location`` = root + source), and no
+chunk in the store changes.
+
 Crash safety: a document's row is written *before* its chunks, so a process killed in
 between leaves a row whose chunks are missing (the next ingest writes them), never chunks
 no row points at. Documents ingested before the record existed (or into a store shared by
@@ -23,8 +32,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from grace.errors import StorageError
 from grace.retrieval.store import CorpusStore
+from grace.storage_faults import explain, storage_faults
 
 __all__ = [
     "CollectionSummary",
@@ -46,6 +58,8 @@ CREATE TABLE IF NOT EXISTS documents (
     sha256 TEXT NOT NULL,
     chunks INTEGER NOT NULL,
     ingested_at REAL NOT NULL,
+    relative TEXT,
+    location TEXT,
     PRIMARY KEY (collection, source)
 );
 CREATE TABLE IF NOT EXISTS collections (
@@ -74,41 +88,77 @@ class DocumentRecord:
     chunks: int
     ingested_at: float
     """Unix time of the ingest that last wrote it."""
+    relative: str = ""
+    """Its path inside ``root`` (``""`` for a file named on its own)."""
+    location: str = ""
+    """The file it was read from (``root`` joined with ``relative``): its identity."""
 
 
 class LibraryRecord:
     """The SQLite record of ingested documents (one file, shared by every collection)."""
 
     def __init__(self, path: Path) -> None:
-        """Open (creating) the record at ``path``."""
+        """Open (creating) the record at ``path``.
+
+        Raises:
+            StorageError: the file is damaged, not a file, read-only or on a full disk (one
+                line naming it and what to do).
+
+        """
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        with storage_faults("cannot use the library record", path, (OSError,)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            raise StorageError(
+                f"cannot use the library record {path}: a directory stands where the file "
+                "belongs — move it aside; GRACE creates the record again (documents ingested "
+                "so far stay in the store, listed with an unknown root)"
+            )
         with self._connect() as db:
             db.executescript(_SCHEMA)
+            _migrate(db)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
+        """A connection in a transaction; SQLite's faults become one-line StorageErrors."""
         try:
-            with db:
-                yield db
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, timeout=30)
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+        except sqlite3.Error as exc:
+            raise explain(
+                "cannot use the library record",
+                self.path,
+                exc,
+                damaged="the file is damaged: move it aside and GRACE creates it again "
+                "(the documents stay in the store, listed with an unknown root until they are "
+                "ingested again)",
+            ) from exc
 
     def get(self, collection: str, source: str) -> DocumentRecord | None:
         """The record of one document, or ``None``."""
+        return self._one("source", collection, source)
+
+    def at(self, collection: str, location: str) -> DocumentRecord | None:
+        """The document of ``collection`` read from the file ``location``, or ``None``."""
+        return self._one("location", collection, location)
+
+    def _one(self, column: str, collection: str, value: str) -> DocumentRecord | None:
         with self._connect() as db:
             row = db.execute(
-                "SELECT * FROM documents WHERE collection = ? AND source = ?",
-                (collection, source),
+                f"SELECT * FROM documents WHERE collection = ? AND {column} = ?",  # noqa: S608
+                (collection, value),
             ).fetchone()
-        return DocumentRecord(*row) if row else None
+        return _row(row) if row else None
 
     def put(self, record: DocumentRecord) -> None:
         """Record (or re-record) a document; written before its chunks."""
         with self._connect() as db:
             db.execute(
-                "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.collection,
                     record.source,
@@ -118,6 +168,8 @@ class LibraryRecord:
                     record.sha256,
                     record.chunks,
                     record.ingested_at,
+                    record.relative,
+                    record.location,
                 ),
             )
 
@@ -128,15 +180,6 @@ class LibraryRecord:
                 "DELETE FROM documents WHERE collection = ? AND source = ?", (collection, source)
             )
 
-    def under_root(self, collection: str, root: str) -> list[DocumentRecord]:
-        """The documents recorded as ingested from ``root``."""
-        with self._connect() as db:
-            rows = db.execute(
-                "SELECT * FROM documents WHERE collection = ? AND root = ? ORDER BY source",
-                (collection, root),
-            ).fetchall()
-        return [DocumentRecord(*row) for row in rows]
-
     def documents(self, collection: str | None = None) -> list[DocumentRecord]:
         """Every recorded document (of one collection, or of all), by collection and source."""
         query = "SELECT * FROM documents"
@@ -146,7 +189,7 @@ class LibraryRecord:
             args = (collection,)
         with self._connect() as db:
             rows = db.execute(query + " ORDER BY collection, source", args).fetchall()
-        return [DocumentRecord(*row) for row in rows]
+        return [_row(row) for row in rows]
 
     def touch_collection(self, name: str, engine: str) -> None:
         """Note an ingest into ``name`` now, with the engine that built it."""
@@ -168,6 +211,37 @@ class LibraryRecord:
         with self._connect() as db:
             db.execute("DELETE FROM documents WHERE collection = ?", (name,))
             db.execute("DELETE FROM collections WHERE name = ?", (name,))
+
+
+def _row(row: tuple[Any, ...]) -> DocumentRecord:
+    """A record from its row (a row an older GRACE wrote has no location: ``""``)."""
+    collection, source, root, fmt, size, sha256, chunks, ingested_at, relative, location = row
+    return DocumentRecord(
+        collection, source, root, fmt, size, sha256, chunks, ingested_at,
+        relative=relative or "", location=location or "",
+    )
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Add ``relative`` and ``location`` to a record written before them (nothing is lost).
+
+    Each old row's file is its root joined with its source (a folder root), or the root
+    itself (a file named on its own); rows without a root stay unlocated.
+    """
+    columns = {row[1] for row in db.execute("PRAGMA table_info(documents)")}
+    for column in ("relative", "location"):
+        if column not in columns:
+            db.execute(f"ALTER TABLE documents ADD COLUMN {column} TEXT")
+    rows = db.execute(
+        "SELECT collection, source, root FROM documents WHERE location IS NULL"
+    ).fetchall()
+    for collection, source, root in rows:
+        folder = bool(root) and Path(root).is_dir()
+        location = str(Path(root) / source) if folder else root
+        db.execute(
+            "UPDATE documents SET relative = ?, location = ? WHERE collection = ? AND source = ?",
+            (source if folder else "", location, collection, source),
+        )
 
 
 @dataclass(frozen=True)
@@ -222,26 +296,50 @@ def list_collections(store: CorpusStore, records: LibraryRecord) -> list[Collect
     return rows
 
 
+def _resolve_source(records: LibraryRecord, collection: str, held: set[str], name: str) -> str:
+    """The source ``name`` means: a source, the path you ingested, or a root-relative name.
+
+    Raises:
+        UnknownSourceError: no document matches, or several do (they are listed).
+
+    """
+    if name in held:
+        return name
+    documents = records.documents(collection)
+    location = str(Path(name).expanduser().resolve())
+    by_location = [r.source for r in documents if r.location == location]
+    if by_location:
+        return by_location[0]
+    relative = Path(name).as_posix()
+    matches = sorted(r.source for r in documents if r.relative == relative)
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise UnknownSourceError(
+            f"'{name}' matches several documents of '{collection}': "
+            f"{', '.join(map(repr, matches))} — name one as listed"
+        )
+    raise UnknownSourceError(
+        f"collection '{collection}' holds no document {name!r} (see `grace documents`)"
+    )
+
+
 def remove_documents(
     store: CorpusStore, records: LibraryRecord, collection: str, sources: list[str]
 ) -> dict[str, int]:
     """Remove documents (their chunks leave the store); chunks removed per source.
 
+    Each name is a source as listed, the path of the file you ingested (``docs/menu.csv``),
+    or its path inside the folder you ingested (when one document has it).
+
     Raises:
-        UnknownSourceError: a source the collection does not hold (nothing is removed).
+        UnknownSourceError: a name no document (or several) matches; nothing is removed.
 
     """
-    held = set(store.list_sources(collection)) | {
-        r.source for r in records.documents(collection)
-    }
-    unknown = [s for s in sources if s not in held]
-    if unknown:
-        raise UnknownSourceError(
-            f"collection '{collection}' holds no document {', '.join(map(repr, unknown))} "
-            "(see `grace documents`)"
-        )
+    held = set(store.list_sources(collection)) | {r.source for r in records.documents(collection)}
+    targets = [_resolve_source(records, collection, held, name) for name in sources]
     removed = {}
-    for source in sources:
+    for source in dict.fromkeys(targets):
         removed[source] = store.delete_source(collection, source)
         records.forget(collection, source)
     store.flush()

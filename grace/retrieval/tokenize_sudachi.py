@@ -34,7 +34,14 @@ from typing import Any
 
 from grace.retrieval.mapped_pages import drop_mapped_pages
 
-__all__ = ["CONTENT_POS", "JA_STOP", "SEPARATOR", "sudachi_dictionary", "words_of_runs"]
+__all__ = [
+    "CONTENT_POS",
+    "JA_STOP",
+    "SEPARATOR",
+    "is_proper_noun",
+    "sudachi_dictionary",
+    "words_of_runs",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -221,3 +228,15 @@ _KEEP_POS: dict[bool, dict[int, bool]] = {False: {}, True: {}}
 Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` built for every morpheme. Filled
 under the GIL with the same values by any thread, so no lock is needed.
 """
+
+
+def is_proper_noun(text: str) -> bool:
+    """Whether a word of ``text`` (a kanji / katakana run) is a name, a numeral or unknown.
+
+    A name (霧ヶ丘, 西武鉄道) that a passage never mentions means the passage is about
+    something else; a common noun (割合, 法律) may be worded otherwise.
+    """
+    return any(
+        m.is_oov() or tuple(m.part_of_speech())[1] in ("固有名詞", "数詞")
+        for m in _tokenizer("C").tokenize(text)
+    )

@@ -10,7 +10,7 @@ from grace.tools.roles import SEARCH, Role
 __all__ = ["RagSearchTool"]
 
 
-def _result(search: SearchResult) -> ToolResult:
+def _result(search: SearchResult, collection: str) -> ToolResult:
     sources = [
         Source(
             source_id=f"{hit.source}#{hit.chunk_index}",
@@ -20,6 +20,7 @@ def _result(search: SearchResult) -> ToolResult:
             location=hit.location,
             text=hit.text,
             score=min(max(hit.score, 0.0), 1.0),
+            collection=collection,
         )
         for hit in search.hits
     ]
@@ -57,10 +58,12 @@ class RagSearchTool:
         """Search ``step.collection`` (or the default) for ``step.query``."""
         query = call.step.query or call.step.description
         collection = call.step.collection or env.default_collection
-        return _result(env.store.search(query, collection=collection, k=env.top_k))
+        return _result(env.store.search(query, collection=collection, k=env.top_k), collection)
 
     async def arun(self, call: ToolCall, env: ToolEnv) -> ToolResult:
         """Async :meth:`run`."""
         query = call.step.query or call.step.description
         collection = call.step.collection or env.default_collection
-        return _result(await env.store.asearch(query, collection=collection, k=env.top_k))
+        return _result(
+            await env.store.asearch(query, collection=collection, k=env.top_k), collection
+        )

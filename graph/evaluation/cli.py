@@ -15,7 +15,17 @@ from graph.evaluation.report import EvalReport
 from graph.evaluation.runner import run_eval
 from graph.terminal_text import term, term_text
 
-__all__ = ["default_output", "evaluate", "failure_line", "silent_table", "summary_table"]
+__all__ = [
+    "KIND_COLUMNS",
+    "default_output",
+    "evaluate",
+    "failure_line",
+    "kind_rows",
+    "kind_table",
+    "silent_table",
+    "summary_rows",
+    "summary_table",
+]
 
 
 def _fmt(value: Any, ci: Any = None) -> str:
@@ -45,13 +55,10 @@ def failure_line(report: EvalReport) -> str | None:
     )
 
 
-def summary_table(report: EvalReport) -> Table:
-    """A short table of the headline figures (95 % bootstrap CIs in brackets)."""
-    table = Table(title=f"GRACE eval — {report.dataset.get('name', '')} (n={report.n})")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
+def summary_rows(report: EvalReport) -> list[tuple[str, str]]:
+    """The headline figures as ``(metric, value)`` rows (95 % bootstrap CIs in brackets)."""
     ir = report.intervention_rate
-    rows = [
+    return [
         ("accuracy", _fmt(report.accuracy)),
         ("recall@1 / recall@5", f"{_fmt(report.recall_at_1)} / {_fmt(report.recall_at_5)}"),
         ("AUROC (correct)", _fmt(report.auroc, report.ci.get("auroc"))),
@@ -82,26 +89,47 @@ def summary_table(report: EvalReport) -> Table:
         ),
         ("questions with model / tool errors", _fmt(report.problems.get("questions"))),
     ]
-    for name, value in rows:
+
+
+def summary_table(report: EvalReport) -> Table:
+    """A short table of the headline figures (95 % bootstrap CIs in brackets)."""
+    table = Table(title=f"GRACE eval — {report.dataset.get('name', '')} (n={report.n})")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in summary_rows(report):
         table.add_row(name, value)
     return table
+
+
+KIND_COLUMNS = ("kind", "n", "accuracy", "silent rate / error", "pauses")
+"""The columns of :func:`kind_rows`."""
+
+
+def kind_rows(report: EvalReport) -> list[tuple[str, ...]]:
+    """The figures per question kind, one row per kind (columns :data:`KIND_COLUMNS`)."""
+    rows: list[tuple[str, ...]] = []
+    for kind, f in report.by_kind.items():
+        rates = f["intervention_rate"]
+        pause = rates["answerable"] if rates["answerable"] is not None else rates["unanswerable"]
+        rows.append(
+            (
+                kind,
+                str(f["n"]),
+                _fmt(f["accuracy"]),
+                f"{_fmt(f.get('silent_rate'))} / {_fmt(f.get('silent_error'))}",
+                _fmt(pause),
+            )
+        )
+    return rows
 
 
 def kind_table(report: EvalReport) -> Table:
     """The figures per question kind: how GRACE does on each way a question can be hard."""
     table = Table(title="per question kind")
-    for column in ("kind", "n", "accuracy", "silent rate / error", "pauses"):
+    for column in KIND_COLUMNS:
         table.add_column(column, justify="left" if column == "kind" else "right")
-    for kind, f in report.by_kind.items():
-        rates = f["intervention_rate"]
-        pause = rates["answerable"] if rates["answerable"] is not None else rates["unanswerable"]
-        table.add_row(
-            kind,
-            str(f["n"]),
-            _fmt(f["accuracy"]),
-            f"{_fmt(f.get('silent_rate'))} / {_fmt(f.get('silent_error'))}",
-            _fmt(pause),
-        )
+    for row in kind_rows(report):
+        table.add_row(*row)
     return table
 
 

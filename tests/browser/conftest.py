@@ -71,14 +71,23 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 @pytest.fixture(scope="module")
-def browser(stack: Stack) -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (no browser download).
+
+    Ask for it after the fixture that checks what the test needs (it imports Playwright).
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=_stack.chromium_path())
-        yield chromium
-        chromium.close()
+        launched = p.chromium.launch(executable_path=_stack.chromium_path())
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def browser(stack: Stack, chromium: Any) -> Any:
+    """Chromium for the Agent Chat UI test, once its stack is up (or the test skipped)."""
+    return chromium
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +97,11 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(path) if path else tmp_path_factory.mktemp("browser-artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test (``item.rep_call``): fixtures see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

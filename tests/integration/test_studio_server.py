@@ -23,9 +23,7 @@ pytestmark = pytest.mark.slow
 
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
-CONFIRM_QUESTION = (
-    "What prize is awarded for the best children's lantern at the Lantern Tide Festival?"
-)
+CONFIRM_QUESTION = "Who won the prize for the best lantern at the Lantern Tide Festival?"
 """A bundled sample question whose draft pauses at CONFIRM (approve allowed)."""
 
 

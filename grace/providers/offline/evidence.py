@@ -1,23 +1,34 @@
 """Lexical evidence that a passage sentence answers a question (offline reader and judge).
 
-For every sentence of the passages, with its neighbours as context (the *window*):
+Each passage is read with the context splitting took from it
+(:mod:`grace.providers.offline.context`): heading lines leave the sentences, and every
+sentence carries the tokens of its document title and heading path (counted at
+:data:`CONTEXT_WEIGHT`) and, when its subject is a pronoun or elided, of the subject it refers
+to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context (the *window*):
 
 - ``lexical`` / ``window`` — IDF-weighted share of the question's tokens found in the
-  sentence / in the window (IDF over the passages' sentences: rare terms weigh more);
-- ``key_share`` — share of the question's key terms (names, numbers, kanji / katakana runs)
-  found in the window; ``missing`` lists the others. A year or number of the question that
-  the window does not contain is a *hard* mismatch (``hard_miss``): SQuAD-style
-  unanswerable questions often swap a date or a name;
+  sentence / in the window, with that context (IDF over the passages' sentences: rare terms
+  weigh more); ``stated`` — the same for the sentence's own words only;
+- ``key_share`` — share of the question's key terms (:func:`question_keys`: names, numbers,
+  kanji / katakana runs, less the words naming the answer's class) found in the window;
+  ``missing`` lists the others. A year or number of the question that the window does not
+  contain is a *hard* mismatch (``hard_miss``): SQuAD-style unanswerable questions often swap
+  a date or a name;
 - ``type_ok`` — the sentence holds a span of the answer type the question asks for
   (``when`` → a date, ``how many`` → a number, ``who`` → a name) that the question does
-  not already contain; ``None`` when the question does not say;
-- ``absent`` — key terms found nowhere in the sentence's passage (nor its title): the
-  passage is about something else, or the question names an entity the text does not;
+  not already contain, in the asked unit when it asks one (``measure_ok``: 「長さ」 → a
+  length); ``None`` when the question does not say;
+- ``absent`` — key terms found nowhere in the sentence's passage (nor its title, headings, the
+  initials of its names — "UMC" — or as the demonym of a name — "Victorians" of Victoria):
+  the passage is about something else, or the question names an entity the text does not;
+  ``absent_hard`` — those that are names or numbers;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
   window is not;
 - ``contrast`` — question words the *sentence* contradicts with another member of the same
   closed set (:func:`~grace.text.contrasts`: "last" asked, "first" stated; "warm" against
-  "cold"): the swapped premise of a SQuAD-style near-miss question.
+  "cold"): the swapped premise of a SQuAD-style near-miss question;
+- ``number_role`` — a number the question identifies something by stands for something
+  else in the sentence.
 
 :func:`assess` returns them best first by ``rank`` (a weighted sum; weights in
 :data:`RANK_WEIGHTS`).
@@ -30,10 +41,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grace.providers.offline.word_forms import match_tokens
+from grace.providers.offline.context import passage_context
+from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
+from grace.retrieval.tokenize_sudachi import is_proper_noun
 from grace.schemas import Source
 from grace.text import (
     AnswerType,
+    Measure,
+    answer_measures,
     answer_type,
     contrasts,
     is_japanese,
@@ -41,11 +56,21 @@ from grace.text import (
     key_terms,
     normalise_text,
     number_role_mismatch,
-    split_sentences,
+    states_measure,
     typed_candidates,
 )
 
-__all__ = ["RANK_WEIGHTS", "Evidence", "assess", "key_present"]
+__all__ = [
+    "CONTEXT_WEIGHT",
+    "RANK_WEIGHTS",
+    "SUBJECT_WEIGHT",
+    "Evidence",
+    "assess",
+    "is_hard_key",
+    "key_present",
+    "question_keys",
+    "relation_terms",
+]
 
 RANK_WEIGHTS = {
     "lexical": 0.45,
@@ -58,6 +83,13 @@ RANK_WEIGHTS = {
 reported, not weighed here: as a ranking penalty (0.15) it cost calib accuracy 0.684 → 0.682,
 so only the learned confidence model weighs it (``ev_number_role``)."""
 
+CONTEXT_WEIGHT = 0.5
+"""How much a question term counts when a sentence holds it only through its context: the
+document title and the heading path it sits under."""
+SUBJECT_WEIGHT = 1.0
+"""How much a question term counts when a sentence holds it only through the subject its
+pronoun or elided subject refers to (the previous sentence's)."""
+
 _NUMERIC = re.compile(r"^\d[\d,.]*$")
 
 
@@ -69,17 +101,28 @@ class Evidence:
     source_id: str
     lexical: float
     window: float
+    stated: float = 0.0
+    """IDF-weighted share of the question the sentence's own words hold (no context: what the
+    answer itself states)."""
     key_share: float
     missing: tuple[str, ...]
     hard_miss: bool
     absent: tuple[str, ...]
+    """Key terms of the question the passage (with its title and headings) never mentions."""
+    absent_hard: tuple[str, ...] = ()
+    """Those of ``absent`` that are names or numbers (:func:`is_hard_key`) or the asked
+    relation (:func:`relation_terms`), not common nouns."""
     type_ok: bool | None
+    measure_ok: bool | None = None
+    """The sentence states a number in the unit the question asks for ("how far" → a length,
+    「長さ」 → キロメートル …); ``None`` when the question asks for no measure."""
     negation_ok: bool
     hit_score: float
     contrast: tuple[str, ...] = ()
     number_role: bool = False
-    """A number of the question appears in the sentence only in another role ("item number 7"
-    asked, "… weighs 7 grams" stated): the sentence is about something else."""
+    """A number the question uses as an identifier appears in the sentence only in another
+    role ("item number 7" asked, "… weighs 7 grams" stated): the sentence is about something
+    else."""
     context: str = ""
     """The sentence with its neighbours, as written."""
     before: str = ""
@@ -109,7 +152,67 @@ def _bigrams(text: str) -> set[str]:
 
 _NUMBER_WORDS = dict(
     enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+) | {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 100: "hundred", 1000: "thousand"}
+_FIRST_WORD = re.compile(r"^\W*([A-Za-z][\w'’-]*)")
+_JA_ASKED = re.compile(
+    r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
+    r"(?:(?:は|とは|って|を|が)?(?:何|なに|なん|どこ|どれ|どちら|誰|だれ|いつ|いくつ)?"
+    r"(?:と(?:いう|言う|いい|呼ぶ|呼ばれる|呼ばれた|称する)\w*)?"
+    r"(?:ですか|でしたか|でしょうか|だった|か)?)?\s*[?？。]*\s*$"
 )
+"""A question's last noun, when the question ends on it: the class of the answer it asks
+for (「…開催された都市はどこか」 asks for a city, 「…を何と呼ぶか」 for a name)."""
+_JA_WHICH = re.compile(
+    r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
+)
+
+
+def question_keys(question: str) -> set[str]:
+    """Key terms a passage must share to answer ``question``.
+
+    :func:`~grace.text.key_terms` without the words that name the *answer's class* rather than
+    the subject — in Japanese the question's final noun (「…の都市はどこか」, 「…を何と呼ぶか」
+    asks for a city, a name: the answer sentence states the city, not the word 都市) and a
+    noun after どの / 何という — nor an English question's first word when the lexicon knows
+    it as a common word (a capital there is the sentence's, not a name's: "Besides …",
+    "Although …").
+    """
+    keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
+    text = normalise_text(question)
+    if is_japanese(text):
+        asked = _JA_ASKED.search(text)
+        if asked:
+            keys.discard(asked.group(1))
+        keys -= set(_JA_WHICH.findall(text))
+        return keys
+    first = _FIRST_WORD.match(question)
+    if first and is_dictionary_word(first.group(1)) and not first.group(1).isupper():
+        keys.discard(first.group(1).lower())
+    return keys
+
+
+_JA_RELATION = re.compile(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
+"""A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
+
+
+def relation_terms(question: str) -> set[str]:
+    """The question's verbal nouns used as its predicate (Japanese 〜する: 作曲した, 設立された).
+
+    A passage that never mentions the asked relation does not state it, whatever else it
+    shares with the question (who *composed* the festival music, not who plays it).
+    """
+    return set(_JA_RELATION.findall(normalise_text(question))) if is_japanese(question) else set()
+
+
+def is_hard_key(term: str) -> bool:
+    """A key term that names something (a name, a number, a year), not a common noun.
+
+    English key terms are capitalised words and numbers: all names. A Japanese kanji or
+    katakana run is a name only when the dictionary says so (or does not know it).
+    """
+    if not is_japanese(term):
+        return True
+    return any(c.isdigit() for c in term) or is_proper_noun(term)
 
 
 def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
@@ -142,19 +245,56 @@ class _Question:
     idf: dict[str, float]
     total: float
     keys: set[str]
+    hard: set[str]
     kind: AnswerType | None
     negated: bool
+    measures: tuple[Measure, ...] = ()
+
+    def typed(self, sentence: str) -> bool | None:
+        """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
+        if self.kind is None:
+            return None
+        if not typed_candidates(sentence, self.kind, self.text):
+            return False
+        return not self.measures or states_measure(sentence, self.measures)
+
+    def measured(self, sentence: str) -> bool | None:
+        """The sentence states a number in the asked unit; None when no unit is asked."""
+        return states_measure(sentence, self.measures) if self.measures else None
+
+    def share(self, tokens: set[str], about: set[str], subject: set[str]) -> float:
+        """IDF-weighted share of the question in ``tokens``, its context at lower weights.
+
+        ``about`` (title, headings) counts at :data:`CONTEXT_WEIGHT`, ``subject`` (what a
+        pronoun or an elided subject refers to) at :data:`SUBJECT_WEIGHT`.
+        """
+        held = self.tokens & tokens
+        referred = (self.tokens & subject) - held
+        context = (self.tokens & about) - held - referred
+        # fsum: exact, so the result does not depend on the sets' (hash-seeded) order
+        weight = (
+            math.fsum(self.idf[t] for t in held)
+            + SUBJECT_WEIGHT * math.fsum(self.idf[t] for t in referred)
+            + CONTEXT_WEIGHT * math.fsum(self.idf[t] for t in context)
+        )
+        return weight / self.total
 
 
-def _evidence(
-    q: _Question,
-    passage: Source,
-    sentences: list[str],
-    sets: list[set[str]],
-    absent: tuple[str, ...],
-    i: int,
-) -> Evidence:
-    """Sentence ``i`` of ``passage`` with its neighbour window, scored against ``q``."""
+@dataclass(frozen=True)
+class _Passage:
+    """One passage as the sentences see it."""
+
+    source: Source
+    sentences: list[str]
+    sets: list[set[str]]
+    about: list[set[str]]
+    subject: list[set[str]]
+    absent: tuple[str, ...]
+
+
+def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
+    """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
+    sentences, sets = p.sentences, p.sets
     sentence = sentences[i]
     lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
     window_text = normalise_text(" ".join(sentences[lo:hi]))
@@ -163,47 +303,105 @@ def _evidence(
     missing = tuple(sorted(k for k in keys if not key_present(k, window_text, window_tokens)))
     return Evidence(
         sentence=sentence,
-        source_id=passage.source_id,
-        lexical=sum(q.idf[t] for t in q.tokens & sets[i]) / q.total,
-        window=sum(q.idf[t] for t in q.tokens & window_tokens) / q.total,
+        source_id=p.source.source_id,
+        lexical=q.share(sets[i], p.about[i], p.subject[i]),
+        stated=q.share(sets[i], set(), set()),
+        window=q.share(window_tokens, p.about[i], p.subject[i]),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
-        absent=absent,
-        type_ok=bool(typed_candidates(sentence, q.kind, q.text)) if q.kind else None,
+        absent=p.absent,
+        absent_hard=tuple(k for k in p.absent if k in q.hard),
+        type_ok=q.typed(sentence),
+        measure_ok=q.measured(sentence),
         negation_ok=not q.negated or is_negated(window_text),
-        hit_score=passage.score,
+        hit_score=p.source.score,
         contrast=tuple(contrasts(q.text, sentence)),
-        number_role=bool(number_role_mismatch(q.text, sentence)),
+        number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
         before=sentences[i - 1] if i > 0 else "",
         after=sentences[i + 1] if i + 1 < len(sentences) else "",
-        title=passage.title,
+        title=p.source.title,
     )
+
+
+_CAPITALISED_RUN = re.compile(
+    r"\b[A-Z][\w'-]*(?:[ \t]+(?:(?:of|and|for|the|de)[ \t]+)*[A-Z][\w'-]*)+"
+)
+"""A run of capitalised words (a name: "United Methodist Church", "Bank of America")."""
+
+
+def _initialisms(text: str) -> set[str]:
+    """The initials of each name in ``text`` (lower case): what an acronym of it spells."""
+    out: set[str] = set()
+    for run in _CAPITALISED_RUN.findall(text):
+        words = [w for w in run.split() if w[:1].isupper()]
+        if words[0] in ("The", "A", "An"):
+            words = words[1:]
+        initials = "".join(w[0] for w in words).lower()
+        # every run of two or more of the names' words: "NY" of "New York Times" too
+        out.update(
+            initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
+        )
+    return out
+
+
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][a-z]{3,}")
+_DEMONYM_END = re.compile(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
+"""Endings of an adjective or inhabitant name made from a place name (Victorians, Nepalese)."""
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _demonym_of(term: str, names: set[str]) -> bool:
+    """Whether ``term`` is the inhabitant / adjective form of one of ``names`` (lower case).
+
+    "Victorians" of Victoria, "Nepalese" of Nepal, "Norman" of Normandy: the forms share the
+    name's stem — all but a short ending, and at least five letters.
+    """
+    if not (term.isascii() and term.isalpha() and _DEMONYM_END.search(term)):
+        return False
+    need = max(5, len(term) - 3)
+    return any(_common_prefix(term, name) >= need for name in names)
+
+
+def _passage(passage: Source, keys: set[str]) -> _Passage:
+    ctx = passage_context(passage)
+    original = f"{passage.title}\n{ctx.headings}\n{passage.text}"
+    whole = normalise_text(original)
+    whole_tokens = set(match_tokens(whole))
+    spelled = _initialisms(original) if any(k.isalpha() and k.isascii() for k in keys) else set()
+    missing = [k for k in keys if not key_present(k, whole, whole_tokens) and k not in spelled]
+    names = {w.lower() for w in _CAPITALISED_WORD.findall(original)} if missing else set()
+    absent = tuple(sorted(k for k in missing if not _demonym_of(k, names)))
+    sets = [set(match_tokens(s)) for s in ctx.sentences]
+    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent)
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Score every sentence of ``passages`` against ``question``, best first."""
     q_tokens = set(match_tokens(question))
-    per_passage = [(p, split_sentences(p.text)) for p in passages]
-    token_sets = {id(p): [set(match_tokens(s)) for s in sentences] for p, sentences in per_passage}
-    idf = _idf(q_tokens, [t for sets in token_sets.values() for t in sets])
+    keys = question_keys(question)
+    read = [_passage(p, keys) for p in passages]
+    idf = _idf(q_tokens, [t for p in read for t in p.sets])
     q = _Question(
         text=question,
         tokens=q_tokens,
         idf=idf,
-        total=sum(idf.values()) or 1.0,
-        keys=key_terms(question),
+        total=math.fsum(idf.values()) or 1.0,
+        keys=keys,
+        hard={k for k in keys if is_hard_key(k)} | (relation_terms(question) & keys),
         kind=answer_type(question),
         negated=is_negated(question),
+        measures=answer_measures(question),
     )
-    out: list[Evidence] = []
-    for passage, sentences in per_passage:
-        sets = token_sets[id(passage)]
-        whole = normalise_text(f"{passage.title} {passage.text}")
-        whole_tokens = set(match_tokens(whole))
-        absent = tuple(sorted(k for k in q.keys if not key_present(k, whole, whole_tokens)))
-        indices = range(len(sentences))
-        out.extend(_evidence(q, passage, sentences, sets, absent, i) for i in indices)
+    out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)
     return out

@@ -6,13 +6,14 @@ The judge re-reads the answer sentence in the passages it cites
 - ``coverage``: the share of the question's content tokens (unweighted) found in the
   answer sentence itself;
 - ``self_eval``: an estimate that the answer is correct and supported — the IDF-weighted
-  coverage of the question by the answer sentence itself, halved for each key term of the
-  question that the cited passages do not contain, halved when the sentence holds no span of
-  the asked answer type (``when`` → date, ``how many`` → number, ``who`` → name) and when a
-  negated question meets an affirmative passage; halved for each word of the question the
-  sentence contradicts (``last`` asked, ``first`` stated: ``Evidence.contrast``) and when a
-  number or year of the question is not in the sentence or its neighbours
-  (``Evidence.hard_miss``) — the swapped premise of a near-miss question.
+  coverage of the question by the answer sentence's own words (``Evidence.stated``: not the
+  title, heading or referent the reader counts when it ranks sentences), halved for each key
+  term of the question that the cited passages do not contain, halved when the sentence
+  holds no span of the asked answer type (``when`` → date, ``how many`` → number, ``who`` →
+  name) and when a negated question meets an affirmative passage; halved for each word of
+  the question the sentence contradicts (``last`` asked, ``first`` stated:
+  ``Evidence.contrast``) and when a number or year of the question is not in the sentence or
+  its neighbours (``Evidence.hard_miss``) — the swapped premise of a near-miss question.
 
 Both read the *sentence* the answer states, not its neighbours: the neighbours help the
 reader find the right place, but a fact the answer does not state is not evidence that the
@@ -44,7 +45,7 @@ _CITATION = re.compile(r"\s*\[[^\[\]]+\]\s*$")
 
 
 def _self_eval(ev: Evidence) -> float:
-    value = ev.lexical * 0.5 ** len(ev.absent)
+    value = ev.stated * 0.5 ** len(ev.absent)
     if ev.type_ok is False:
         value *= 0.5
     if not ev.negation_ok:

@@ -1,22 +1,30 @@
 """Extractive reader: answers with the passage sentence that best matches the question.
 
-It never writes text of its own: the answer is a sentence copied from a retrieved passage,
-with its citation, or an explicit statement that the passages do not contain the answer.
-Sentences are ranked by :func:`~grace.providers.offline.evidence.assess` (IDF-weighted
-question terms in the sentence and its neighbours, key terms, answer type, retrieval score);
-among sentences ranked within ``type_margin`` of the best, one holding a span of the asked
-answer type (a date for "when", a number for "how many", a name for "who") is preferred.
+It never writes text of its own: the answer is a sentence copied from a retrieved passage
+(heading lines are context, never answer text), with its citation, or an explicit statement
+that the passages do not contain the answer. Sentences are ranked by
+:func:`~grace.providers.offline.evidence.assess` (IDF-weighted question terms in the sentence,
+its context — title, heading path, the subject a pronoun refers to — and its neighbours, key
+terms, answer type, retrieval score). A sentence that states another relation than the one
+asked (the opposite of a word of the question, its identifier number in another role, no
+value in the asked unit) gives way to the best one that states the asked relation; among
+sentences ranked within ``type_margin`` of the choice, one holding a span of the asked answer
+type (a date for "when", a number for "how many", a name for "who") is preferred.
 
-The reader abstains — the question goes to a person — when the evidence says the passages
-do not answer *this* question:
+The reader abstains — the question goes to a person — only on evidence that the passages do
+not answer *this* question; otherwise it offers its best sentence and the confidence model
+decides the level:
 
 - ``weak``: the best window holds less than ``min_support`` of the question (IDF-weighted);
-- ``absent``: a key term of the question (a name, number or year) occurs nowhere in the
-  best sentence's passage — the passage is about something else, or the question swaps
-  an entity or a date (the typical SQuAD 2.0 unanswerable question);
+- ``absent``: a name or number of the question occurs nowhere in the best sentence's passage
+  (nor its title and headings), or :data:`SOFT_ABSENT` of its common nouns do not — the
+  passage is about something else, or the question swaps an entity or a date (the typical
+  SQuAD 2.0 unanswerable question);
 - ``negation``: the question is negated ("does not", "didn't") and the passage is not;
 - ``contrast``: the sentence states the opposite of a word of the question, or another
-  member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``).
+  member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``);
+- ``number role``: the number the question identifies something by stands for something
+  else in the sentence ("weighs 7 grams" for "item number 7").
 
 ``support`` is the best sentence's evidence: window coverage × share of key terms present.
 """
@@ -30,6 +38,7 @@ from confidence.model_log import ModelLog
 from grace.human_reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline.evidence import Evidence, assess
+from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 from grace.text import answer_type, typed_candidates
 
@@ -38,44 +47,101 @@ __all__ = ["NOT_FOUND", "ExtractiveReader", "abstention_reason"]
 NOT_FOUND = "The documents I searched do not contain an answer to this question."
 
 
+SOFT_ABSENT = 3
+"""How many common nouns of the question (not names or numbers) a passage must lack for the
+reader to abstain: a common noun may be worded otherwise (「割合」 asked, 「約5割」 stated), a
+name may not (one missing name is enough); three missing mean another topic."""
+
+
 def abstention_reason(best: Evidence, min_support: float) -> str | None:
     """Why the best evidence does not answer the question, or ``None`` when it does."""
     if best.window < min_support:
         return f"weak: the best passage covers {best.window:.2f} of the question"
-    if best.absent:
+    if best.absent_hard or len(best.absent) >= SOFT_ABSENT:
         return f"absent: the passage does not mention {', '.join(best.absent)}"
     if not best.negation_ok:
         return "negation: the question is negated, the passage is not"
     if best.contrast:
         return f"contrast: the passage says {', '.join(best.contrast)}"
+    if best.number_role:
+        return "number role: a number of the question stands for something else in the passage"
     return None
 
 
+RESTATES = 0.2
+"""A sentence whose share of words the question does not have is below this only restates
+the question: its answer is the subject it leaves out (a pronoun, a Japanese zero subject)."""
+
+
+def _restates(sentence: str, question: str) -> bool:
+    tokens = set(match_tokens(sentence))
+    if not tokens:
+        return False
+    return len(tokens - set(match_tokens(question))) / len(tokens) < RESTATES
+
+
 def _with_neighbour(best: Evidence, question: str) -> str:
-    """The sentence, joined with the neighbour that holds the asked answer type if it lacks it.
+    """The sentence, joined with the neighbour that holds the answer when it lacks it.
 
     A sentence can match the question and still leave the answer to its neighbour — in
-    Japanese often by zero anaphora (「…の発明者といわれ…」 with the name one sentence earlier).
+    Japanese often by zero anaphora (「…の発明者といわれ…」 with the name one sentence earlier):
+
+    - it holds no span of the asked answer type, and a neighbour does;
+    - it only restates the question (:func:`_restates`): the sentence before names what it
+      is about (the one after, at the start of a passage).
+
     The sentence before is tried first, then the one after; the quote keeps passage order.
     """
     kind = answer_type(question)
-    if kind is None or best.type_ok is not False:
-        return best.sentence
-    if best.before and typed_candidates(best.before, kind, question):
-        return f"{best.before} {best.sentence}"
-    if best.after and typed_candidates(best.after, kind, question):
-        return f"{best.sentence} {best.after}"
+    if kind is not None and best.type_ok is False:
+        if best.before and typed_candidates(best.before, kind, question):
+            return f"{best.before} {best.sentence}"
+        if best.after and typed_candidates(best.after, kind, question):
+            return f"{best.sentence} {best.after}"
+    if _restates(best.sentence, question):
+        if best.before:
+            return f"{best.before} {best.sentence}"
+        if best.after:
+            return f"{best.sentence} {best.after}"
     return best.sentence
 
 
-def _choose(ranked: list[Evidence], type_margin: float) -> Evidence:
+def _states_another_relation(ev: Evidence) -> bool:
+    """Whether the sentence says something else than the question asks.
+
+    The opposite of a word of it ("opened" for "close"), a number of it in another role
+    ("weighs 7 grams" for "item number 7"), or no value in the unit it asks for (a count of
+    lines for 「路線の長さ」).
+    """
+    return bool(ev.contrast) or ev.number_role or ev.measure_ok is False
+
+
+def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> Evidence:
+    """The sentence to quote: the best one that states the asked relation, of the asked type.
+
+    A sentence that states another relation (:func:`_states_another_relation`) gives way to
+    the best one that does not, covers ``min_support`` of the question by itself and would
+    answer (no abstention reason); among sentences ranked within ``type_margin`` of that
+    one, one holding a span of the asked answer type is preferred.
+    """
     best = ranked[0]
+    if _states_another_relation(best):
+        best = next(
+            (
+                ev
+                for ev in ranked[1:]
+                if not _states_another_relation(ev)
+                and ev.lexical >= min_support
+                and abstention_reason(ev, min_support) is None
+            ),
+            best,
+        )
     if best.type_ok is not False:
         return best
-    for ev in ranked[1:]:
+    for ev in ranked:
         if ev.rank < best.rank - type_margin:
             break
-        if ev.type_ok:
+        if ev.type_ok and not _states_another_relation(ev):
             return ev
     return best
 
@@ -133,7 +199,7 @@ class ExtractiveReader:
         ranked = assess(question, passages) if question.strip() else []
         if not ranked:
             return ReaderAnswer(text=NOT_FOUND, abstained=True, support=0.0)
-        best = _choose(ranked, self.type_margin)
+        best = _choose(ranked, self.type_margin, self.min_support)
         support = round(best.window * best.key_share, 4)
         reason = abstention_reason(best, self.min_support)
         if reason is not None:

@@ -1,0 +1,138 @@
+"""What a passage sentence is about beyond its own words: the context splitting took away.
+
+A chunk is one paragraph of a document; its sentences often do not name what they are about:
+
+- the **document title** and the **heading path** name the subject of every sentence under
+  them ("Its main telescope has a 1.2-metre mirror" under *Telescope* on the *Grellan
+  Observatory* page is about the Grellan Observatory's telescope);
+- a sentence whose subject is a **pronoun** ("It closed to the public in 1987", "Its …",
+  「その後…」) or, in Japanese, **elided** (no topic or subject marked before its first
+  clause ends: 「1931年に電化された。」) is about the subject of the sentence before it —
+  or, at the start of a passage, about the section or the document.
+
+:func:`passage_context` splits a passage into its body sentences (Markdown heading lines
+removed: they are context, never part of an answer) and gives each the tokens of what it is
+about. The reader counts those tokens (at ``CONTEXT_WEIGHT`` and ``SUBJECT_WEIGHT`` of
+:mod:`grace.providers.offline.evidence`) when it matches the question; the answer quotes the
+sentence as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
+
+from grace.providers.offline.word_forms import match_tokens
+from grace.schemas import Source
+from grace.text import is_japanese, split_sentences
+
+__all__ = ["PassageContext", "passage_context", "sentence_subject"]
+
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_EN_PRONOUN = re.compile(
+    r"^(?:it|its|he|his|she|her|they|their|this|these|those|the latter|the former|there)\b",
+    re.I,
+)
+_JA_PRONOUN = re.compile(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
+_JA_TOPIC = re.compile(
+    r"^[^、。]{1,20}?(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
+)
+"""A Japanese sentence's topic or subject: the text before its first は / が after a noun (not
+the は of あるいは), or では / には."""
+_EN_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_SUBJECT_WORDS = 8
+"""Longest English subject taken from a sentence (words before its verb)."""
+
+
+@dataclass(frozen=True)
+class PassageContext:
+    """A passage's body sentences, each with the tokens of what it is about."""
+
+    sentences: list[str]
+    """The passage's sentences, heading lines removed."""
+    about: list[set[str]]
+    """Per sentence: tokens of the title and the heading path."""
+    subject: list[set[str]]
+    """Per sentence: tokens of the subject its pronoun or elided subject refers to."""
+    headings: str
+    """The heading path (from the passage's location and its own heading lines)."""
+
+
+@lru_cache(maxsize=65_536)
+def _is_verb(word: str) -> bool:
+    lemmas = getAllLemmas(word.lower())
+    return ("VERB" in lemmas or "AUX" in lemmas) and "NOUN" not in lemmas
+
+
+@lru_cache(maxsize=65_536)
+def sentence_subject(sentence: str) -> str:
+    """The subject a sentence states, as written (``""`` when it has none of its own).
+
+    English: the words before the first verb ("The Grellan Observatory opened …" → "The
+    Grellan Observatory"); Japanese: the text before the first は / が. A pronoun subject is
+    not a subject of its own (the caller resolves it).
+    """
+    text = sentence.strip()
+    if is_japanese(text):
+        if _JA_PRONOUN.match(text):
+            return ""
+        topic = _JA_TOPIC.match(text)
+        return topic.group(0) if topic else ""
+    if _EN_PRONOUN.match(text):
+        return ""
+    words: list[str] = []
+    for match in _EN_WORD.finditer(text):
+        word = match.group(0)
+        if (words and _is_verb(word)) or len(words) >= _SUBJECT_WORDS:
+            break
+        words.append(word)
+    return " ".join(words) if len(words) < _SUBJECT_WORDS else ""
+
+
+@lru_cache(maxsize=65_536)
+def _refers_back(sentence: str) -> bool:
+    """The sentence's subject is a pronoun, or (Japanese) elided."""
+    text = sentence.strip()
+    if is_japanese(text):
+        return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
+    return bool(_EN_PRONOUN.match(text))
+
+
+def _split_headings(text: str) -> tuple[list[str], str]:
+    """Heading lines of ``text`` (their titles) and the text without them."""
+    headings: list[str] = []
+    body: list[str] = []
+    for line in text.split("\n"):
+        match = _HEADING_LINE.match(line)
+        if match:
+            headings.append(match.group(1))
+        else:
+            body.append(line)
+    return headings, "\n".join(body)
+
+
+def passage_context(passage: Source) -> PassageContext:
+    """The passage's sentences and, per sentence, what it is about (module docstring)."""
+    own, body = _split_headings(passage.text)
+    located = passage.location[2:] if passage.location.startswith("§ ") else ""
+    path = [p.strip() for p in located.split(" > ") if p.strip()]
+    headings = " > ".join([*path, *(h for h in own if h not in path)])
+    base = set(_tokens_of(f"{passage.title} {headings}"))
+    sentences = split_sentences(body)
+    referred: list[set[str]] = []
+    subject = ""
+    for sentence in sentences:
+        referred.append(set(_tokens_of(subject)) if subject and _refers_back(sentence) else set())
+        subject = sentence_subject(sentence) or subject
+    return PassageContext(
+        sentences=sentences, about=[base] * len(sentences), subject=referred, headings=headings
+    )
+
+
+@lru_cache(maxsize=16_384)
+def _tokens_of(text: str) -> frozenset[str]:
+    """:func:`match_tokens` of a title, heading path or subject (they repeat across chunks)."""
+    return frozenset(match_tokens(text))
