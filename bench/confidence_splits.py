@@ -8,11 +8,12 @@ scores the held-out articles, two ways:
 
 - ``before``: the previous procedure — SILENT when P(correct) ≥ a threshold from
   Learn-then-Test on the calibration mix (``--before-risk``, ``--before-min-coverage``:
-  the shipped model's 0.12 / 0.15), no sentence rule;
+  the shipped model's 0.12 / 0.15), no sentence rule, pausing under ``--before-notify``
+  (0.4);
 - ``rule_only``: the ``before`` threshold, SILENT only where the sentence rule holds too;
 - ``after``: SILENT when P(correct) ≥ the threshold certified over mixes
-  (``--target-risk``, ``--max-unanswerable-share``, ``--min-coverage``) *and* the sentence
-  rule holds.
+  (``--target-risk``, ``--max-unanswerable-share``, ``--min-coverage``, ``--delta``) *and*
+  the sentence rule holds, pausing under the fitted model's NOTIFY threshold.
 
 It prints each figure's mean and spread (standard deviation, least, greatest) over the
 splits and, with ``--dev``, the figures on the second set scored by the model fitted on all
@@ -85,15 +86,16 @@ def evaluate(
     fit = learn.fit_learned_model(
         fit_runs, provider="offline", data="split", target_risk=args.target_risk,
         max_unanswerable_share=args.max_unanswerable_share, min_coverage=args.min_coverage,
+        delta=args.delta,
     )
     before, after = _thresholds(fit, args)
     p = _score(fit, test_runs)
     holds = np.array([learn.record_check(r) for r in test_runs])
-    notify = learn.DEFAULT_NOTIFY
+    notify, old_notify = fit.model.thresholds.notify, args.before_notify
     return {
         "thresholds": {"before": before, "after": after, "certified": fit.certified},
-        "before": figures(p, test_runs, p >= before, notify),
-        "rule_only": figures(p, test_runs, (p >= before) & holds, notify),
+        "before": figures(p, test_runs, p >= before, old_notify),
+        "rule_only": figures(p, test_runs, (p >= before) & holds, old_notify),
         "after": figures(p, test_runs, (p >= after) & holds, notify),
     }
 
@@ -124,8 +126,10 @@ def main() -> None:
     parser.add_argument("--target-risk", type=float, default=0.10)
     parser.add_argument("--max-unanswerable-share", type=float, default=0.5)
     parser.add_argument("--min-coverage", type=float, default=0.0)
+    parser.add_argument("--delta", type=float, default=0.1)
     parser.add_argument("--before-risk", type=float, default=0.12)
     parser.add_argument("--before-min-coverage", type=float, default=0.15)
+    parser.add_argument("--before-notify", type=float, default=0.4)
     args = parser.parse_args()
     from sklearn.model_selection import GroupShuffleSplit
 

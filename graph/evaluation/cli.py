@@ -161,8 +161,8 @@ def silent_table(report: EvalReport) -> Table:
             _ci(f["unanswerable_silent"]),
         )
     share = promise.get("max_unanswerable_share", 0.5)
-    observed = max((f["worst_case_observed"] for f in promise.get("by_lang", {}).values()),
-                   default=None)
+    seen = [f["worst_case_observed"] for f in promise.get("by_lang", {}).values()]
+    observed = max((v for v in seen if v is not None), default=None)
     bound = promise.get("worst_case_bound")
     table.caption = (
         f"P(wrong | SILENT) over mixes with up to {share:.0%} unanswerable: worst observed "

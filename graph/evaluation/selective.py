@@ -164,7 +164,7 @@ def silent_promise(
             "answerable_silent": _rate(c.silent, c.answerable),
             "answerable_silent_wrong": _rate(c.silent_wrong, c.silent),
             "unanswerable_silent": _rate(c.unanswerable_silent, c.unanswerable),
-            "worst_case_observed": round(point, 4),
+            "worst_case_observed": round(point, 4) if c.silent + c.unanswerable_silent else None,
         }
     bound, _ = mix_bound(counts, delta=delta, max_share=max_share) if counts else (None, [])
     return {
