@@ -121,3 +121,6 @@ def test_silent_promise_per_language_and_kind_with_intervals_and_the_worst_mix()
     assert promise["by_kind"]["en/squad_unanswerable"]["silent"]["k"] == 1
     assert promise["by_kind"]["en/squad_unanswerable"]["silent_error"]["rate"] == 1.0
     assert promise["worst_case_bound"] > 0.2  # bounds, not point figures
+    # A language with nothing SILENT has no worst mix to report (not a 100 % error).
+    quiet = silent_promise([run("ja", "out_of_corpus", "escalate")])
+    assert quiet["by_lang"]["ja"]["worst_case_observed"] is None
