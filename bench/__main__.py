@@ -27,7 +27,10 @@ Usage::
    ingested in a process of its own under an address-space limit → seconds and peak RSS
    (goal ≤ 1 GiB and ≤ 60 s each; :mod:`bench.bombs`).
 9. the page (``grace ui``): its first answer on a warm data directory, in Chromium, against
-   ``grace ask`` (goal ≤ 2x; :mod:`bench.ui`).
+   ``grace ask`` (goal ≤ 2x; :mod:`bench.ui`);
+10. calibrate: ``grace calibrate DATASET --target-risk 0.10`` on ``--calibrate-data`` (default
+   ``shared/datasets/calib`` beside the repository, else the sample), wall time per 1,000
+   questions (goal ≤ 90 s; :mod:`bench.calibrate_time`).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -47,7 +50,8 @@ from pathlib import Path
 from typing import Any
 
 SCENARIOS = (
-    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs", "ui"
+    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs",
+    "ui", "calibrate",
 )
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 
@@ -198,6 +202,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.ui import ui_first_answer
 
         result["ui"] = ui_first_answer()
+    if "calibrate" in only:
+        from bench.calibrate_time import calibrate_time
+
+        result["calibrate"] = calibrate_time(args.calibrate_data)
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -336,6 +344,16 @@ def table(result: dict[str, Any]) -> str:
                 verdict(ui),
             )
         )
+    if cal := result.get("calibrate"):
+        rows.append(
+            (
+                "10 grace calibrate",
+                f"{cal['seconds']:.1f} s for {cal['questions']} questions ({cal['dataset']}): "
+                f"{cal['seconds_per_1000_questions']:.1f} s per 1,000",
+                "<= 90 s / 1,000",
+                verdict(cal),
+            )
+        )
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = [
@@ -375,6 +393,13 @@ def main(argv: list[str] | None = None) -> None:
         help=argparse.SUPPRESS,
     )
     parser.add_argument("--store-dir", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--calibrate-data",
+        type=Path,
+        default=None,
+        help="labelled data set for the calibrate benchmark (default: shared/datasets/calib "
+        "beside the repository, else the sample)",
+    )
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(_child(args.child, args)))

@@ -23,17 +23,10 @@ from typing import Any
 import numpy as np
 
 from confidence.learned import default_model
-from grace.run_features import FEATURE_NAMES, run_features
 from graph.evaluation import learn
 from graph.evaluation.metrics import auroc
 
 Figures = dict[str, float | None]
-
-
-def _features(runs: Sequence[dict[str, Any]]) -> Any:
-    return np.array(
-        [[run_features(learn.record_signals(r))[n] for n in FEATURE_NAMES] for r in runs]
-    )
 
 
 def figures(
@@ -115,7 +108,7 @@ def main() -> None:
     silent = args.silent or (shipped.thresholds.silent if shipped else 0.9)
     notify = args.notify or (shipped.thresholds.notify if shipped else learn.DEFAULT_NOTIFY)
     runs = learn.read_runs(args.calib_runs)
-    x = _features(runs)
+    x = learn.feature_matrix(runs)
     y = np.array([learn._correct(r) for r in runs])  # noqa: SLF001
     groups = [learn.article_of(r["question"]) for r in runs]
     result: dict[str, Any] = {"thresholds": {"silent": silent, "notify": notify}}
@@ -123,7 +116,7 @@ def main() -> None:
     if args.dev is not None:
         dev = learn.read_runs(args.dev)
         params = learn._fit(x, y)  # noqa: SLF001
-        p_dev = learn._predict(params, _features(dev))  # noqa: SLF001
+        p_dev = learn._predict(params, learn.feature_matrix(dev))  # noqa: SLF001
         result["dev"] = report(dev, p_dev, silent, notify)
     print(json.dumps(result, indent=1))
 

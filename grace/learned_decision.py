@@ -24,6 +24,7 @@ __all__ = [
     "final_thresholds",
     "learned_decision",
     "model_scores",
+    "thresholds_in_force",
 ]
 
 
@@ -74,6 +75,24 @@ def final_thresholds(
     shift = in_force.notify - calculator.config.thresholds.notify
     t = model_thresholds(model, shift)
     return Thresholds(silent=t.silent, notify=t.notify, confirm=t.confirm)
+
+
+def thresholds_in_force(
+    calculator: ConfidenceCalculator, provider: str, in_force: Thresholds
+) -> tuple[Thresholds, str]:
+    """The thresholds that decide a run's level, and where they come from.
+
+    The learned model's (moved by the user's shift) when the settings' model scores this
+    engine's runs and no thresholds were set by hand; else ``in_force`` (the settings' or
+    code's, with the user's shift). What step notices, the pause panel, ``grace eval`` and
+    ``grace config`` show.
+    """
+    model = calculator.config.model
+    if model is None or not model.applies_to(provider):
+        return in_force, "settings"
+    if "thresholds" in calculator.config.model_fields_set:
+        return in_force, "settings (set by hand; they win over the model's)"
+    return final_thresholds(calculator, model, in_force), "learned model"
 
 
 def decide_learned(

@@ -710,6 +710,31 @@ def show(
     print_history(out, history, _resume_hint(thread_id))
 
 
+@app.command(name="config")
+def config_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Also list every setting at its default.")
+    ] = False,
+) -> None:
+    """Show what is in force: settings and sources, confidence model, thresholds, data, collections.
+
+    The confidence model comes with its certificate; the thresholds are those that decide a
+    run's level, with the user's learned shift.
+
+    Example: grace config --all
+    """
+    from graph.config_command import all_lines, config_lines, gather
+
+    with _open_app() as grace:
+        report = gather(grace)
+    if as_json:
+        _emit_json(report)
+        return
+    for line in all_lines(report) if show_all else config_lines(report):
+        out.print(term(line), markup=False, soft_wrap=True)
+
+
 @app.command()
 def ui(
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.", min=1, max=65535)] = 8501,

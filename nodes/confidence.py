@@ -47,7 +47,7 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import learned_decision, model_scores
+from grace.learned_decision import learned_decision, model_scores, thresholds_in_force
 from grace.model_notes import failed_roles, note_of
 from grace.run_notes import gate_note
 from grace.schemas import (
@@ -58,6 +58,7 @@ from grace.schemas import (
     StepStatus,
     TokenUsage,
 )
+from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
@@ -129,11 +130,10 @@ def decide_before_answer(
     weakest = min((scores[r.step_id].score for r in batch), default=0.0)
     step_decision = calc.decide_action(weakest, thresholds)
     mode = services.settings.run.pause_before_answer
-    if mode == "always" or step_decision.level in (
-        InterventionLevel.SILENT,
-        InterventionLevel.NOTIFY,
-    ):
+    if mode == "always":
         return step_decision
+    if step_decision.level in (InterventionLevel.SILENT, InterventionLevel.NOTIFY):
+        return _going_on(services, weakest, step_decision.level, thresholds)
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
@@ -150,11 +150,26 @@ def decide_before_answer(
             recommended_action=RECOMMENDED_ACTIONS[level],
             score=weakest,
         )
-    level = InterventionLevel.NOTIFY
+    return _going_on(services, weakest, InterventionLevel.NOTIFY, thresholds)
+
+
+def _going_on(
+    services: Services, weakest: float, level: InterventionLevel, thresholds: Thresholds
+) -> ActionDecision:
+    """Go on to the draft answer; the reason names the thresholds that will decide the run.
+
+    A step's score is not the run's level: the answer is scored and decided (and reviewed,
+    if it comes to that) at the thresholds in force (:func:`thresholds_in_force`), which the
+    notice names instead of the step's own.
+    """
+    deciding, source = thresholds_in_force(services.calculator, services.provider, thresholds)
+    mode = services.settings.run.pause_before_answer
     return ActionDecision(
         level=level,
-        reason=f"{step_decision.reason}; going on to a draft answer, which is scored and "
-        f"reviewed instead (run.pause_before_answer: {mode})",
+        reason=f"steps scored {weakest:.2f}; going on to a draft answer, which is scored and "
+        f"reviewed instead (run.pause_before_answer: {mode}); the run's level is decided on "
+        f"it at silent {deciding.silent:.2f} / notify {deciding.notify:.2f} / confirm "
+        f"{deciding.confirm:.2f} ({source})",
         recommended_action=RECOMMENDED_ACTIONS[level],
         score=weakest,
     )
@@ -397,6 +412,8 @@ def _overall_decision(
         )
     if drafted is not None and answered_from_person(drafted.sources):
         decision = person_decision(overall, drafted.sources)
+    elif drafted is not None and not rests_on_the_person(drafted.sources):
+        decision = cap_silent(decision, plan.original_query, drafted.output, drafted.sources)
     return overall, decision
 
 
@@ -506,7 +523,8 @@ def _update(
     decision = _asks_the_person(batch, decision)
     update["replan_request"] = _replan_request(services, state, scored, batch, decision, log)
     update["decision"] = decision
-    _emit_scored(services, scored, decision, thresholds)
+    shown, _source = thresholds_in_force(services.calculator, services.provider, thresholds)
+    _emit_scored(services, scored, decision, shown)
     return update
 
 

@@ -16,11 +16,13 @@ from grace.human_reply import (
     answered_from_person,
     person_decision,
     person_source,
+    rests_on_the_person,
 )
 from grace.learned_decision import decide_learned, model_scores
 from grace.model_notes import no_answer_text
 from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
+from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import is_answer
@@ -137,6 +139,8 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         decision = person_decision(overall, sources)
         cited = ", ".join(s.source_id for s in sources)
         notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
+    elif best is not None and state.plan is not None and not rests_on_the_person(sources):
+        decision = cap_silent(decision, state.plan.original_query, best.output, sources)
     emit("final", confidence=overall, level=decision.level.value)
     # the gate's notes on drafts that are not the final answer are left out
     notes = notes_for_final([*state.notes, *notes], best.step_id if best is not None else None)

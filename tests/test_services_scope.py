@@ -26,7 +26,10 @@ from grace.services import LazyServices, Services
 from graph.builder import make_builder, make_graph
 
 QUESTION = "When did the horse tram line open in Lumen Bay?"
-OTHER = "霧ヶ丘の祭りはいつ？"
+OTHER = "霧ヶ丘で最初の器械製糸工場を開いた実業家は誰か。"
+"""A question the offline engine answers without a pause (the level is the model's call: with
+the refitted model 「霧ヶ丘の祭りはいつ？」 pauses at CONFIRM, and a graph without a checkpointer
+then returns no answer)."""
 
 
 def _cfg(thread: str) -> Any:

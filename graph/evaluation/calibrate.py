@@ -38,7 +38,12 @@ from confidence.risk_control import choose_threshold
 from grace.providers.models import calibration_label
 from grace.settings import GraceSettings
 from graph.evaluation.dataset import DatasetError, parse_part
-from graph.evaluation.learn import LearnedFit, fit_learned_model, read_runs
+from graph.evaluation.learn import (
+    MAX_UNANSWERABLE_SHARE,
+    LearnedFit,
+    fit_learned_model,
+    read_runs,
+)
 from graph.evaluation.metrics import auroc, ece
 from graph.evaluation.record import RunRecord
 from graph.evaluation.report import is_correct_run
@@ -56,6 +61,7 @@ __all__ = [
     "fit_calibration",
     "guarantee_for",
     "guaranteed_thresholds",
+    "learned_lines",
 ]
 
 
@@ -197,6 +203,9 @@ class RiskTargets:
     min_coverage: float = 0.0
     """The least share of runs a certified SILENT threshold should select
     (``--min-coverage``): where the tests start; 0 = from the top."""
+    max_unanswerable_share: float = MAX_UNANSWERABLE_SHARE
+    """The learned model's SILENT certificate holds for every mix with at most this share of
+    unanswerable questions (``--max-unanswerable-share``)."""
 
 
 def guarantee_for(
@@ -363,39 +372,113 @@ def _fit_or_exit(console: Console, dataset_dir: Path, **options: Any) -> Calibra
     return fit
 
 
-def _learn(fit: CalibrationFit, risk: RiskTargets, lines: list[str]) -> LearnedFit | None:
-    """Fit the learned model, certifying SILENT on its out-of-fold scores; say what came out."""
+def _learn(
+    console: Console, fit: CalibrationFit, risk: RiskTargets, lines: list[str]
+) -> LearnedFit | None:
+    """Fit the learned model (progress while it cross-fits) and say what came out."""
     target = risk.silent if risk.silent is not None else 0.10
-    try:
-        learned = fit_learned_model(
-            fit.runs,
-            provider=fit.params.provider,
-            data=fit.data,
-            target_risk=target,
-            delta=risk.delta,
-            min_coverage=risk.min_coverage,
-        )
-    except ValueError as exc:
-        lines.append(f"learned model: not fitted ({exc})")
-        return None
-    cv = learned.model.cross_validated
-    head = (
-        f"learned model: cross-fitted by article, AUROC {cv.get('auroc', 0):.3f}, "
-        f"answerability AUROC {cv.get('answerability_auroc', 0):.3f} (out of fold); "
-    )
-    if learned.certified:
-        g = learned.model.guarantees[0]
-        lines.append(
-            head + f"silent threshold {g['threshold']:.4f} — {g['selected']}/{g['n']} runs, "
-            f"{g['errors']} wrong; P(wrong) <= {g['error_upper']:.3f} with probability >= "
-            f"{1 - risk.delta:.2f} (on runs the model was not fitted on)."
-        )
-    else:
-        lines.append(
-            head + f"no silent threshold certifies P(wrong) <= {target:.2f} on its out-of-fold "
-            "scores; the model is written with SILENT off (threshold 1.0)."
-        )
+    with console.status("learned model: computing each run's features …") as status:
+
+        def show(message: str) -> None:
+            status.update(f"learned model: {message}")
+
+        try:
+            learned = fit_learned_model(
+                fit.runs,
+                provider=fit.params.provider,
+                data=fit.data,
+                target_risk=target,
+                delta=risk.delta,
+                min_coverage=risk.min_coverage,
+                max_unanswerable_share=risk.max_unanswerable_share,
+                progress=show,
+            )
+        except ValueError as exc:
+            lines.append(f"learned model: not fitted ({exc})")
+            return None
+    lines.extend(learned_lines(learned, risk))
     return learned
+
+
+def learned_lines(learned: LearnedFit, risk: RiskTargets) -> list[str]:
+    """What the learned model's fit and certificate came to, a few lines."""
+    m = learned.model
+    cv = m.cross_validated
+    answered = learned.may_be_silent
+    lines = [
+        f"learned model: cross-fitted by article ({m.fitted_on.rsplit('split: ', 1)[-1]}): "
+        f"AUROC {cv.get('auroc', 0):.3f}, answerability AUROC "
+        f"{cv.get('answerability_auroc', 0):.3f} (out of fold)",
+        f"sentence rule: {len(answered) - sum(answered)} of {len(answered)} runs at most "
+        "NOTIFY: their answer's sentence does not say every term of the question",
+    ]
+    cert = learned.certificate
+    target = cert.target_risk if cert is not None else (risk.silent or 0.10)
+    share = risk.max_unanswerable_share
+    if learned.certified and cert is not None and cert.worst_case is not None:
+        wrong = sum(c.silent_wrong + c.unanswerable_silent for c in cert.counts)
+        lines += [
+            f"SILENT: threshold {m.thresholds.silent:.4f} — P(wrong | SILENT) <= {target:.2f} "
+            f"with probability >= {1 - cert.delta:.2f} (bound {cert.worst_case:.3f})",
+            f"  assumption: {cert.assumption}",
+            f"  on these runs: {cert.selected}/{cert.n} SILENT "
+            f"({cert.selected / max(cert.n, 1):.0%}), {wrong} wrong; bounds per "
+            + ", ".join(cert.strata),
+        ]
+    else:
+        lines += [
+            f"SILENT: no threshold certifies P(wrong | SILENT) <= {target:.2f} for every mix "
+            f"with up to {share:.0%} unanswerable; the model is written with SILENT off "
+            "(threshold 1.0): label more questions, or state a smaller --max-unanswerable-share",
+        ]
+    if learned.calibration_mix is not None:
+        lines.append(
+            f"  at these runs' own mix only (MAPIE Learn-then-Test): threshold "
+            f"{learned.calibration_mix:.2f} would do; not used"
+        )
+    t = m.thresholds
+    lines.append(
+        f"thresholds written (model): silent {t.silent:.4f}, notify {t.notify:.2f}, confirm "
+        f"{t.confirm:.2f} — P(correct) under notify pauses, under confirm escalates"
+    )
+    return lines
+
+
+def _header(fit: CalibrationFit, folds: int) -> list[str]:
+    """The runs, and why "answered correctly" is not eval's accuracy."""
+    answerable = sum(bool(r["question"]["answerable"]) for r in fit.runs)
+    correct = round(fit.accuracy * fit.n)
+    accuracy = correct / answerable if answerable else 0.0
+    return [
+        f"{fit.n} runs ({answerable} answerable, {fit.n - answerable} unanswerable): "
+        f"answered correctly {fit.accuracy:.3f} of all runs",
+        f"  (grace eval's accuracy, {accuracy:.3f}, counts answerable questions only; here "
+        "every run counts, and an unanswerable question is never answered correctly)",
+        f"calibration map ({fit.params.method}): AUROC {_fmt(fit.auroc)}; ECE raw "
+        f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), {folds}-fold "
+        f"cross-validated {_fmt(fit.ece_cross_validated)}",
+    ]
+
+
+def _checked_options(
+    console: Console, dataset_dir: Path, *, method: str, model: str, part: str | None
+) -> tuple[int, int] | None:
+    """The part asked for; a missing dataset or a wrong option: one line, exit 2."""
+    problem = None
+    if not (dataset_dir / "questions.jsonl").is_file():
+        problem = f"{dataset_dir}: no questions.jsonl"
+    elif model not in ("logistic", "none"):
+        problem = f"--model must be logistic or none, not {model!r}"
+    elif method not in ("platt", "isotonic"):
+        problem = f"--method must be platt or isotonic, not {method!r}"
+    if problem is not None:
+        console.print(term_text(problem, style="red"))
+        raise typer.Exit(code=2)
+    try:
+        return parse_part(part) if part is not None else None
+    except DatasetError as exc:
+        console.print(term_text(exc, style="red"))
+        raise typer.Exit(code=2) from None
 
 
 def calibrate(
@@ -410,22 +493,9 @@ def calibrate(
     part: str | None,
     model: str = "logistic",
 ) -> None:
-    """``grace calibrate``: fit, choose risk-controlled thresholds, write and print the snippet."""
+    """``grace calibrate``: fit, certify, write the snippet, print a short summary."""
     console = Console()
-    if not (dataset_dir / "questions.jsonl").is_file():
-        console.print(term_text(f"{dataset_dir}: no questions.jsonl", style="red"))
-        raise typer.Exit(code=2)
-    if model not in ("logistic", "none"):
-        console.print(term_text(f"--model must be logistic or none, not {model!r}", "red"))
-        raise typer.Exit(code=2)
-    if method not in ("platt", "isotonic"):
-        console.print(term_text(f"--method must be platt or isotonic, not {method!r}", "red"))
-        raise typer.Exit(code=2)
-    try:
-        chosen_part = parse_part(part) if part is not None else None
-    except DatasetError as exc:
-        console.print(term_text(exc, style="red"))
-        raise typer.Exit(code=2) from None
+    chosen_part = _checked_options(console, dataset_dir, method=method, model=model, part=part)
     chosen: CalibrationMethod = "platt" if method == "platt" else "isotonic"
     fit = _fit_or_exit(
         console,
@@ -436,21 +506,30 @@ def calibrate(
         eval_output=eval_output,
         part=chosen_part,
     )
-    guarantees, lines = _risk_lines(fit, risk)
-    thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, guarantees)
-    learned = _learn(fit, risk, lines) if model == "logistic" else None
+    lines = _header(fit, folds)
+    learned = _learn(console, fit, risk, lines) if model == "logistic" else None
+    guarantees: list[ThresholdGuarantee] = []
+    thresholds = None
+    if learned is None:
+        # The calibration map decides: its risk-controlled thresholds are written.
+        guarantees, risk_lines = _risk_lines(fit, risk)
+        lines.extend(risk_lines)
+        thresholds = guaranteed_thresholds(GraceSettings().confidence.thresholds, guarantees)
+        if guarantees:
+            lines.append(
+                f"thresholds written: silent {thresholds.silent:.4f}, notify "
+                f"{thresholds.notify:.4f}, confirm {thresholds.confirm:.4f}"
+            )
     snippet = calibration_snippet(fit.params, thresholds, guarantees, learned)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(snippet, encoding="utf-8")
-    console.print(
-        f"{fit.n} runs, answered correctly {fit.accuracy:.3f} (abstentions not counted), "
-        f"AUROC {_fmt(fit.auroc)}; ECE raw "
-        f"{_fmt(fit.ece_raw)}, fitted {_fmt(fit.ece_fitted)} (in-sample), "
-        f"{folds}-fold cross-validated {_fmt(fit.ece_cross_validated)}"
-    )
     for line in lines:
-        console.print(line, markup=False)
-    console.print(snippet, markup=False)
+        console.print(line, markup=False, soft_wrap=True)
     console.print(
-        term(f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG)."), markup=False
+        term(
+            f"Wrote {output}: merge it into grace.yaml (or GRACE_CONFIG); `grace config` "
+            "shows what is in force."
+        ),
+        markup=False,
+        soft_wrap=True,
     )

@@ -22,6 +22,7 @@ __all__ = [
     "failure_line",
     "kind_rows",
     "kind_table",
+    "silent_table",
     "summary_rows",
     "summary_table",
 ]
@@ -132,6 +133,44 @@ def kind_table(report: EvalReport) -> Table:
     return table
 
 
+def _ci(block: dict[str, Any]) -> str:
+    """``rate [low, high] (k/n)`` of a :func:`~graph.evaluation.selective.silent_promise` rate."""
+    if block["rate"] is None:
+        return "—"
+    low, high = block["ci95"]
+    return f"{block['rate']:.3f} [{low:.3f}, {high:.3f}] ({block['k']}/{block['n']})"
+
+
+def silent_table(report: EvalReport) -> Table:
+    """SILENT per language and kind of question, with 95 % intervals, and the worst mix."""
+    promise = report.silent_promise
+    t = report.thresholds
+    title = (
+        f"SILENT per language (thresholds that decided, from {report.thresholds_source}: "
+        + " / ".join(f"{k} {v:.2f}" for k, v in t.items())
+        + ")"
+    )
+    table = Table(title=title)
+    for column in ("language", "answerable SILENT", "wrong among them", "unanswerable SILENT"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for lang, f in promise.get("by_lang", {}).items():
+        table.add_row(
+            lang,
+            _ci(f["answerable_silent"]),
+            _ci(f["answerable_silent_wrong"]),
+            _ci(f["unanswerable_silent"]),
+        )
+    share = promise.get("max_unanswerable_share", 0.5)
+    seen = [f["worst_case_observed"] for f in promise.get("by_lang", {}).values()]
+    observed = max((v for v in seen if v is not None), default=None)
+    bound = promise.get("worst_case_bound")
+    table.caption = (
+        f"P(wrong | SILENT) over mixes with up to {share:.0%} unanswerable: worst observed "
+        f"{_fmt(observed)}, bound {_fmt(bound)} (probability {1 - promise.get('delta', 0.1):.2f})"
+    )
+    return table
+
+
 def default_output(dataset_dir: Path) -> Path:
     """Where ``grace eval`` writes when no ``--output`` is given: under the data directory."""
     from grace.settings import get_settings
@@ -163,6 +202,7 @@ def evaluate(
     else:
         console.print(summary_table(report))
         console.print(kind_table(report))
+        console.print(silent_table(report))
         console.print(
             term(f"Wrote {output}/report.json, runs.jsonl, reliability.png, risk_coverage.png"),
             markup=False,

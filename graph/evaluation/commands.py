@@ -83,6 +83,18 @@ _MinCoverage = Annotated[
 ]
 
 
+_MaxUnanswerableShare = Annotated[
+    float,
+    typer.Option(
+        "--max-unanswerable-share",
+        min=0.0,
+        max=0.99,
+        help="The learned model's SILENT certificate holds for every mix of questions with at "
+        "most this share of unanswerable ones (its stated assumption).",
+    ),
+]
+
+
 def calibrate_command(
     dataset_dir: Annotated[
         Path, typer.Argument(help="Directory with corpus/*.md and questions.jsonl (labelled).")
@@ -106,6 +118,7 @@ def calibrate_command(
     notify_risk: _NotifyRisk = None,
     delta: _Delta = 0.1,
     min_coverage: _MinCoverage = 0.0,
+    max_unanswerable_share: _MaxUnanswerableShare = 0.5,
     part: Annotated[str | None, typer.Option("--part", help=_PART_HELP)] = None,
     model: Annotated[
         str,
@@ -131,7 +144,8 @@ def calibrate_command(
         folds=folds,
         eval_output=eval_output,
         risk=RiskTargets(
-            silent=target_risk, notify=notify_risk, delta=delta, min_coverage=min_coverage
+            silent=target_risk, notify=notify_risk, delta=delta, min_coverage=min_coverage,
+            max_unanswerable_share=max_unanswerable_share,
         ),
         part=part,
         model=model,

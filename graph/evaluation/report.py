@@ -11,7 +11,12 @@ import numpy as np
 from graph.evaluation.answers import contains
 from graph.evaluation.metrics import aurc, auroc, bootstrap_ci, ece
 from graph.evaluation.record import RunRecord
-from graph.evaluation.selective import is_correct_run, is_right, selective_figures
+from graph.evaluation.selective import (
+    is_correct_run,
+    is_right,
+    selective_figures,
+    silent_promise,
+)
 
 __all__ = [
     "EvalReport",
@@ -160,7 +165,12 @@ class EvalReport:
     problems: dict[str, Any] = field(default_factory=dict)
     """Model / tool errors: ``questions`` with at least one, and the commonest messages."""
     thresholds: dict[str, float] = field(default_factory=dict)
-    """The decision thresholds the runs were scored with (marked on the risk-coverage plot)."""
+    """The thresholds that decided the runs' levels (marked on the risk-coverage plot)."""
+    thresholds_source: str = ""
+    """Where they came from: the learned model or the settings."""
+    silent_promise: dict[str, Any] = field(default_factory=dict)
+    """SILENT error per kind and language with intervals, and the worst case over mixes
+    (:func:`~graph.evaluation.selective.silent_promise`)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -173,8 +183,17 @@ def build_report(
     settings: dict[str, Any],
     dataset: dict[str, Any] | None = None,
     n_boot: int = 1000,
+    thresholds: tuple[dict[str, float], str] | None = None,
 ) -> EvalReport:
-    """Compute the report from scored runs."""
+    """Compute the report from scored runs.
+
+    ``thresholds``: the thresholds that decided the levels and where they came from (default:
+    the settings' ``confidence.thresholds``).
+    """
+    deciding, source = thresholds or (
+        dict(settings.get("confidence", {}).get("thresholds", {})),
+        "settings",
+    )
     overall = figures(records)
     groups: dict[str, dict[str, list[RunRecord]]] = {"kind": {}, "lang": {}}
     for r in records:
@@ -207,5 +226,7 @@ def build_report(
         errors=sum(r.status == "error" for r in records),
         **selective_figures(records),
         problems=problem_summary(records),
-        thresholds=dict(settings.get("confidence", {}).get("thresholds", {})),
+        thresholds=deciding,
+        thresholds_source=source,
+        silent_promise=silent_promise(records),
     )

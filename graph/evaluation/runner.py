@@ -24,6 +24,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grace.context import GraceContext
+from grace.learned_decision import thresholds_in_force
 from grace.retrieval import ingest_paths
 from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
@@ -135,6 +136,20 @@ def write_outputs(records: Sequence[RunRecord], report: EvalReport, output_dir: 
     plot_risk_coverage(conf, correct, output_dir / "risk_coverage.png", report.thresholds)
 
 
+def _report(
+    records: Sequence[RunRecord], services: Services, info: dict[str, Any], n_boot: int
+) -> EvalReport:
+    """The report, with the thresholds that decided the runs' levels and where they came from."""
+    s = services.settings
+    thresholds, source = thresholds_in_force(
+        services.calculator, services.provider, s.confidence.thresholds
+    )
+    return build_report(
+        records, settings=_settings_summary(s), dataset=info, n_boot=n_boot,
+        thresholds=(thresholds.model_dump(mode="json"), source),
+    )
+
+
 def _settings_summary(s: GraceSettings) -> dict[str, Any]:
     data: dict[str, Any] = s.model_dump(mode="json", exclude={"data_dir"})
     data["data_dir"] = "(temporary)"
@@ -198,6 +213,6 @@ def run_eval(
             "provider": services.provider,
             "ingest": {"files": ingest.files, "chunks": ingest.chunks},
         }
-        report = build_report(records, settings=_settings_summary(s), dataset=info, n_boot=n_boot)
+        report = _report(records, services, info, n_boot)
     write_outputs(records, report, Path(output_dir))
     return report

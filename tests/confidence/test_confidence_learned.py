@@ -165,9 +165,13 @@ def test_the_shipped_model_loads_and_names_its_split() -> None:
     model = default_model()
     assert model is not None and SHIPPED_MODEL.suffix == ".json"
     assert model.features == list(FEATURE_NAMES) and model.provider == "offline"
-    (guarantee,) = model.guarantees
+    (guarantee,) = [g for g in model.guarantees if g["level"] == "silent"]
     assert "GroupKFold by article" in guarantee["method"] and guarantee["data"]
     assert guarantee["error_upper"] <= guarantee["target_risk"]
+    # The certificate names its assumption: any mix of questions up to a share unanswerable.
+    assert guarantee["threshold"] == model.thresholds.silent
+    assert f"{guarantee['max_unanswerable_share']:.0%} unanswerable" in guarantee["assumption"]
+    assert all("GroupKFold by article" in g["method"] for g in model.guarantees)
 
 
 def test_a_user_shift_moves_notify_and_confirm_never_silent() -> None:

@@ -147,13 +147,70 @@ def test_calibrate_fits_the_learned_model_and_names_its_split(
     monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
     written = tmp_path / "cal.yaml"
     result = invoke_cli("calibrate", str(sample_dir()), "--target-risk", "0.2", "-o", str(written))
-    assert "learned model" in result.stdout
+    out = result.stdout
+    assert "learned model" in out
+    # A summary, not the YAML (that goes to the file), and why its figure is not eval's.
+    assert len(out.strip().splitlines()) <= 30 and "confidence:\n" not in out
+    assert "answered correctly" in out and "grace eval's accuracy" in out
+    assert "answerable questions only" in out
     confidence = yaml.safe_load(written.read_text(encoding="utf-8"))["confidence"]
     if "model" in confidence:  # fitted: its guarantee (if any) names the split, never in-sample
         model = confidence["model"]
         assert "GroupKFold by article" in model["fitted_on"]
         assert all("out-of-fold" in g["method"] for g in model["guarantees"])
+        _announced_thresholds_are_written(out, model)
         monkeypatch.setenv("GRACE_CONFIG", str(written))
         assert GraceSettings().confidence.model is not None
     else:  # 30 easy runs may leave a fold with only right answers: said, nothing written
-        assert "not fitted" in result.stdout
+        assert "not fitted" in out
+
+
+def _announced_thresholds_are_written(out: str, model: dict[str, Any]) -> None:
+    """Every threshold the summary announces is the one in the file, with its assumption."""
+    t = model["thresholds"]
+    announced = (
+        f"thresholds written (model): silent {t['silent']:.4f}, notify {t['notify']:.2f}, "
+        f"confirm {t['confirm']:.2f}"
+    )
+    assert announced in out
+    certified = [g for g in model["guarantees"] if g["level"] == "silent"]
+    if certified:
+        (g,) = certified
+        assert f"SILENT: threshold {g['threshold']:.4f}" in out
+        assert g["threshold"] == t["silent"] and g["error_upper"] <= 0.2
+        assert "unanswerable" in g["assumption"] and g["max_unanswerable_share"] == 0.5
+        assert f"assumption: {g['assumption']}" in out
+    else:
+        assert "SILENT: no threshold certifies" in out and t["silent"] == 1.0
+
+
+def test_learned_lines_state_the_certificate_and_its_assumption() -> None:
+    from confidence.learned import LearnedModel, ModelThresholds
+    from graph.evaluation.calibrate import RiskTargets, learned_lines
+    from graph.evaluation.certify import MixCertificate, StratumCounts
+    from graph.evaluation.learn import LearnedFit
+
+    counts = StratumCounts("all", answerable=600, silent=200, silent_wrong=4,
+                           unanswerable=400, unanswerable_silent=1)
+    cert = MixCertificate(
+        threshold=0.9, target_risk=0.12, delta=0.1, max_unanswerable_share=0.5,
+        strata=("all",), worst_case=0.11, counts=(counts,), bounds=({},), selected=201, n=1000,
+    )
+    model = LearnedModel(
+        features=["a"], mean=[0.0], scale=[1.0], coef=[1.0], intercept=0.0,
+        thresholds=ModelThresholds(silent=0.9, notify=0.4, confirm=0.2),
+        fitted_on="calib; split: 5-fold GroupKFold by article, 52 articles",
+        cross_validated={"auroc": 0.9, "answerability_auroc": 0.85},
+    )
+    fit = LearnedFit(
+        model=model, out_of_fold=[0.5] * 1000, wrong=[False] * 1000, certified=True,
+        may_be_silent=[True] * 900 + [False] * 100, certificate=cert, calibration_mix=0.85,
+    )
+    lines = learned_lines(fit, RiskTargets(silent=0.12))
+    text = "\n".join(lines)
+    assert "SILENT: threshold 0.9000 — P(wrong | SILENT) <= 0.12 with probability >= 0.90" in text
+    assert "any mix with at most 50% unanswerable" in text
+    assert "201/1000 SILENT (20%), 5 wrong" in text
+    assert "sentence rule: 100 of 1000 runs at most NOTIFY" in text
+    assert "MAPIE" in text and "0.85" in text
+    assert lines[-1].startswith("thresholds written (model): silent 0.9000, notify 0.40")

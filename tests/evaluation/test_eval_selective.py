@@ -86,3 +86,41 @@ def test_every_question_erroring_gives_a_failure_line() -> None:
     report = build_report(runs, settings={}, n_boot=10)
     line = failure_line(report)
     assert line is not None and "every question (3)" in line and "ConnectError" in line
+
+
+def test_silent_promise_per_language_and_kind_with_intervals_and_the_worst_mix() -> None:
+    from graph.evaluation.selective import silent_promise
+
+    def run(lang: str, kind: str, level: str, *, right: bool = True) -> RunRecord:
+        answerable = kind == "in_corpus"
+        base = _run(0.9, right=right, answerable=answerable, level=level)
+        q = base.question
+        question = Question(id=q.id, question=q.question, answerable=answerable,
+                            answers=q.answers, lang=lang, kind=kind)
+        return RunRecord(question=question, status=base.status, answer=base.answer,
+                         answered=True, confidence=0.9, level=level, steps=base.steps)
+
+    records = [
+        *[run("en", "in_corpus", "silent") for _ in range(8)],
+        run("en", "in_corpus", "silent", right=False),
+        run("en", "in_corpus", "notify"),
+        run("en", "squad_unanswerable", "silent"),
+        *[run("en", "squad_unanswerable", "confirm") for _ in range(9)],
+        *[run("ja", "in_corpus", "silent") for _ in range(5)],
+        *[run("ja", "out_of_corpus", "escalate") for _ in range(5)],
+    ]
+    promise = silent_promise(records, max_share=0.5)
+    en = promise["by_lang"]["en"]
+    assert en["answerable_silent"]["rate"] == 0.9 and en["answerable_silent"]["n"] == 10
+    assert en["answerable_silent_wrong"]["k"] == 1 and en["answerable_silent_wrong"]["n"] == 9
+    low, high = en["unanswerable_silent"]["ci95"]
+    assert en["unanswerable_silent"]["rate"] == 0.1 and low < 0.1 < high
+    # At half unanswerable: (0.5 * 0.9 * 1/9 + 0.5 * 0.1) / (0.5 * 0.9 + 0.5 * 0.1) = 0.2.
+    assert en["worst_case_observed"] == pytest.approx(0.2)
+    assert promise["by_lang"]["ja"]["worst_case_observed"] == 0.0
+    assert promise["by_kind"]["en/squad_unanswerable"]["silent"]["k"] == 1
+    assert promise["by_kind"]["en/squad_unanswerable"]["silent_error"]["rate"] == 1.0
+    assert promise["worst_case_bound"] > 0.2  # bounds, not point figures
+    # A language with nothing SILENT has no worst mix to report (not a 100 % error).
+    quiet = silent_promise([run("ja", "out_of_corpus", "escalate")])
+    assert quiet["by_lang"]["ja"]["worst_case_observed"] is None

@@ -145,3 +145,26 @@ def test_a_failed_search_pauses_before_the_answer_once_replans_are_used(
     assert "s2" not in values["results"]
     out = app.invoke(Command(resume={"type": "ignore"}), cfg("failed"))
     assert out["answer"]
+
+
+def test_going_on_names_the_thresholds_that_will_decide_the_run(offline_services: Any) -> None:
+    # A search scored 0.77 goes on to the draft answer; its notice names the thresholds the
+    # run's level is decided at (the learned model's), not the configured 0.98 / 0.6 / 0.4.
+    from confidence import ConfidenceScore
+    from grace.learned_decision import thresholds_in_force
+    from grace.schemas import StepResult, StepStatus
+    from nodes.confidence import decide_before_answer
+
+    services = offline_services
+    configured = services.settings.confidence.thresholds
+    batch = [StepResult(step_id="s1", action="rag_search", status=StepStatus.SUCCESS,
+                        factors={"result_count": 5.0})]
+    decision = decide_before_answer(
+        services, batch, {"s1": ConfidenceScore(score=0.77)}, configured
+    )
+    deciding, source = thresholds_in_force(services.calculator, services.provider, configured)
+    assert decision.level.value == "notify"
+    assert "going on to a draft answer" in decision.reason
+    assert f"silent {deciding.silent:.2f} / notify {deciding.notify:.2f}" in decision.reason
+    assert f"({source})" in decision.reason
+    assert "silent threshold 0.98" not in decision.reason

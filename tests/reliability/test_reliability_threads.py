@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
 from grace.serde import use_grace_serializer
 from grace.state import ABANDONED_TURN_NOTE
@@ -34,6 +35,9 @@ def test_cli_second_question_on_a_finished_thread_is_answered_itself(run_cli: An
     first = json.loads(run_cli("ask", SIMPLE, "--thread-id", "turns", "--json").stdout)
     assert first["status"] == "completed" and "1874" in first["answer"]
     second = json.loads(run_cli("ask", FESTIVAL_JA, "--thread-id", "turns", "--json").stdout)
+    if second["status"] == "interrupted":  # the level is the model's call, not this test's
+        approve = '{"decisions": [{"type": "approve"}]}'
+        second = json.loads(run_cli("resume", "turns", "--response", approve, "--json").stdout)
     assert second["status"] == "completed"
     assert "10月" in second["answer"] and "1874" not in second["answer"]
     shown = json.loads(run_cli("show", "turns", "--json").stdout)
@@ -54,10 +58,15 @@ def test_python_api_new_turn_keeps_the_transcript_and_clears_the_old_run(
 ) -> None:
     grace_app.ask(SIMPLE, thread_id="api")
     outcome = grace_app.ask(FESTIVAL_JA, thread_id="api")
+    if outcome.status == "interrupted":  # the level is the model's call, not this test's
+        outcome = grace_app.resume("api", {"type": "accept"})
     assert "10月" in (outcome.answer or "")
     values = grace_app.graph.get_state(cfg("api")).values
     kinds = [type(m) for m in values["messages"]]
-    assert kinds == [HumanMessage, AIMessage, HumanMessage, AIMessage]
+    # The first turn's question and answer kept, then the new question and its answer (a
+    # pause in between posts its draft to the chat too: one more AI message).
+    assert kinds[:3] == [HumanMessage, AIMessage, HumanMessage]
+    assert kinds[3:] in ([AIMessage], [AIMessage, AIMessage])
     assert values["messages"][2].content == FESTIVAL_JA
     sources = {s.source for r in values["results"].values() for s in r.sources}
     assert sources and all(name.startswith("ja-kirigaoka") for name in sources), sources
@@ -68,6 +77,8 @@ def test_chat_turns_sent_as_messages_each_get_their_own_answer(offline: Any) -> 
     first = graph.invoke({"messages": [HumanMessage(SIMPLE)]}, cfg("chat"))
     assert "1874" in first["answer"]
     second = graph.invoke({"messages": [HumanMessage(FESTIVAL_JA)]}, cfg("chat"))
+    if second.get("__interrupt__"):  # the level is the model's call, not this test's
+        second = graph.invoke(Command(resume={"type": "accept"}), cfg("chat"))
     assert "10月" in second["answer"] and "1874" not in second["answer"]
     assert second["messages"][-1].content.startswith(second["answer"][:20])
 

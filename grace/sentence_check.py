@@ -1,0 +1,361 @@
+"""Does the answer's sentence say what the question asks? The rule under SILENT.
+
+GRACE's SILENT level promises an answer a person need not check. :func:`check_sentence`
+makes that checkable at a glance: a run may end SILENT only when the sentence its answer
+cites **states every content term of the question** and **agrees with it on negation and on
+the numbers it names**. Otherwise the run is at most NOTIFY, and the notice names what the
+sentence does not state ("the sentence does not say 'imports'"). The rule is not a learned
+feature: it says what SILENT means, so it cannot be fitted away by a data set where a
+missing word happened to be harmless (docs/confidence.md, "SILENT means the sentence says
+it").
+
+What counts as *stating* a term:
+
+- **English** — a content word of the question (not a stopword, not a word that only names
+  the *kind* of answer asked for: :data:`ANSWER_SLOT_WORDS`) is stated when the sentence
+  holds the same word in a known form: the same Snowball stem, or the same lemma by
+  `lemminflect <https://pypi.org/project/lemminflect/>`_ (irregular inflections:
+  "went" ~ "go", "children" ~ "child", "rose" ~ "rise"). Another word is not the term,
+  however close: "exports" does not state "imports", nor "years" "months".
+- **Numbers** — every number of the question must be in the sentence, written as digits
+  with or without thousands separators, or (0–20, tens) as an English word; a number is
+  compared by value, so "1,000" states "1000".
+- **Negation** — the question and the sentence must both be negated or both not
+  (:func:`grace.text.is_negated`).
+- **Japanese** — the content morphemes of the question in Sudachi's normalised form (the
+  tokenizer of :mod:`grace.retrieval.tokenize`, dictionary words only) must be in the
+  sentence's; the numbers and negation as above. :data:`JAPANESE_RULE` says whether it
+  applies (see its docstring for the choice and its reason).
+
+The sentence is the passage sentence the answer quotes (the offline reader's answer *is* one);
+a model's free-text answer is checked against the sentence of its cited passages that shares
+the most words with it — so a free-text answer is SILENT only when some sentence it cites
+states the question's terms.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
+from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
+from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
+from grace.schemas import Source
+from grace.text import is_japanese, is_negated, normalise_text, split_sentences, without_citations
+
+__all__ = [
+    "ANSWER_SLOT_WORDS",
+    "JAPANESE_RULE",
+    "JAPANESE_SLOT_WORDS",
+    "SentenceCheck",
+    "applies",
+    "cap_silent",
+    "check_sentence",
+    "cited_sentence",
+    "run_check",
+]
+
+JAPANESE_RULE = True
+"""Whether the rule applies to Japanese questions (see docs/confidence.md)."""
+
+ANSWER_SLOT_WORDS = frozenset(
+    """
+    name named names called call term termed known located happen happened happens
+    many much long old far often
+    """.split()
+)
+"""Question words that frame the answer rather than state a fact the sentence must say:
+naming frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
+and the word after *how* (*many*, *much*, *long*, *old*, *far*, *often*). A sentence gives
+the value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
+questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
+*whose* heads ("which *television show*", "what *year*") names the answer's type and is
+not required (:func:`_english_terms`); the noun *how many* counts ("how many *imports*")
+is."""
+
+JAPANESE_SLOT_WORDS = frozenset(
+    {"言う", "呼ぶ", "名前", "名称", "呼称", "呼び方", "読む", "読み", "読み方", "頃", "いつ頃"}
+)
+"""The Japanese counterparts (normalised forms): naming frames (「何という」「何と呼ぶ」
+「名前は」) and 「頃」. Likewise the nouns a question word heads (「何**市**」「何万**人**」) and
+the noun a question ends on as its topic (「…した**国**は？」「主催**国**はどこか」) name the
+answer's type (:func:`_japanese_terms`)."""
+
+_WH_HEADS = frozenset({"what", "which", "whose"})
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {
+    w: 10 * (i + 3) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split())
+}
+"""English number words compared by value ("three" states "3")."""
+_JA_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class SentenceCheck:
+    """What a sentence does not state of a question (empty: it states it all)."""
+
+    missing: tuple[str, ...] = ()
+    """Content terms of the question the sentence does not state, as the question writes them."""
+    numbers: tuple[str, ...] = ()
+    """Numbers of the question the sentence does not hold."""
+    negation: str | None = None
+    """How the two disagree on negation ("the question is negated, the sentence is not")."""
+
+    @property
+    def holds(self) -> bool:
+        """Whether the sentence states every term, every number, and agrees on negation."""
+        return not (self.missing or self.numbers or self.negation)
+
+    def notice(self) -> str:
+        """One line naming what the sentence does not say ("" when it says it all)."""
+        parts = []
+        lacking = [*self.missing, *self.numbers]
+        if lacking:
+            parts.append("the sentence does not say " + ", ".join(f"'{t}'" for t in lacking))
+        if self.negation:
+            parts.append(self.negation)
+        return "; ".join(parts)
+
+
+@cache
+def _forms(word: str) -> frozenset[str]:
+    """A word's known forms: its stem and the stems of its lemmas (lemminflect)."""
+    from lemminflect import getAllLemmas
+
+    lower = word.lower()
+    forms = {lower, *tokenize(lower)}
+    for lemmas in getAllLemmas(lower).values():
+        for lemma in lemmas:
+            forms.add(lemma)
+            forms.update(tokenize(lemma))
+    return frozenset(forms)
+
+
+def _number(token: str) -> float | None:
+    if token[:1].isdigit():
+        try:
+            return float(token.replace(",", ""))
+        except ValueError:
+            return None
+    return float(_NUMBER_WORDS[token]) if token in _NUMBER_WORDS else None
+
+
+def _english_terms(text: str, *, question: bool = False) -> list[str]:
+    """Content words of an English text, in order, as written (lower-cased).
+
+    Of a question (``question``), not the words that frame the answer: the slot words and
+    the noun phrase (up to three words) right after *what* / *which* / *whose*.
+    """
+    out = []
+    heading = 0
+    for word in _WORD.findall(normalise_text(text)):
+        if question and word in _WH_HEADS:
+            heading = 3
+            continue
+        if word in ENGLISH_STOPWORDS or word[:1].isdigit():
+            heading = 0
+            continue
+        if heading:
+            heading -= 1
+            continue
+        if word in ANSWER_SLOT_WORDS and question:
+            continue
+        if word in _NUMBER_WORDS or len(word) < 2 or not tokenize(word):
+            continue
+        out.append(word)
+    return out
+
+
+def _numbers(text: str) -> dict[float, str]:
+    """The numbers a text names, by value (digits and English number words)."""
+    found: dict[float, str] = {}
+    for token in _WORD.findall(normalise_text(text)):
+        value = _number(token)
+        if value is not None:
+            found.setdefault(value, token)
+    return found
+
+
+def _negation(question: str, sentence: str) -> str | None:
+    asked, stated = is_negated(question), is_negated(sentence)
+    if asked == stated:
+        return None
+    return "the question is negated, the sentence is not" if asked else (
+        "the sentence is negated, the question is not"
+    )
+
+
+def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
+    stated: set[str] = set()
+    for word in _english_terms(sentence):
+        stated |= _forms(word)
+    missing: list[str] = []
+    for word in _english_terms(question, question=True):
+        if not _forms(word) & stated and word not in missing:
+            missing.append(word)
+    return tuple(missing)
+
+
+_JA_INTERROGATIVE = frozenset(
+    {"誰", "どこ", "いつ", "どれ", "どの", "どんな", "どちら", "どう", "いくつ", "いくら"}
+)
+_JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白"})
+
+
+def _morphemes(text: str) -> list[tuple[str, str]]:
+    """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B)."""
+    from sudachipy import SplitMode
+
+    from grace.retrieval.tokenize_sudachi import sudachi_dictionary
+
+    tokenizer = sudachi_dictionary().tokenizer(SplitMode.B)
+    return [(m.normalized_form(), m.part_of_speech()[0]) for m in tokenizer.tokenize(text)]
+
+
+def _interrogative(form: str) -> bool:
+    return form[:1] in ("何", "幾") or form in _JA_INTERROGATIVE
+
+
+def _topic_head(morphemes: list[tuple[str, str]]) -> int:
+    """Index of the noun a question ends on as its topic (「…国は？」), else -1.
+
+    The last 「は」 whose remainder holds only question words and function morphemes.
+    """
+    for i in range(len(morphemes) - 1, 0, -1):
+        form, pos = morphemes[i]
+        if form == "は" and pos == "助詞":
+            rest = morphemes[i + 1 :]
+            if all(p in _JA_FUNCTION_POS or _interrogative(f) for f, p in rest):
+                return i - 1 if morphemes[i - 1][1] in ("名詞", "接尾辞") else -1
+            return -1
+    return -1
+
+
+def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
+    """Content morphemes (normalised) of a Japanese text; of a question, not its slot words."""
+    morphemes = _morphemes(text)
+    head = _topic_head(morphemes) if question else -1
+    out: list[str] = []
+    after_question_word = False
+    for i, (form, pos) in enumerate(morphemes):
+        if _interrogative(form):
+            after_question_word = True
+            continue
+        if after_question_word and pos in ("名詞", "接尾辞"):
+            continue  # 何「市」, 何万「人」: the answer's type
+        after_question_word = False
+        if pos not in CONTENT_POS or pos == "代名詞" or form in JA_STOP or form[:1].isdigit():
+            continue
+        if len(form) == 1 and "\u3040" <= form <= "\u309f":
+            continue
+        if question and (i == head or form in JAPANESE_SLOT_WORDS):
+            continue
+        out.append(form)
+    return out
+
+
+def _missing_japanese(question: str, sentence: str) -> tuple[str, ...]:
+    stated = set(_japanese_terms(sentence))
+    missing: list[str] = []
+    for word in _japanese_terms(question, question=True):
+        if word not in stated and word not in missing:
+            missing.append(word)
+    return tuple(missing)
+
+
+def check_sentence(question: str, sentence: str) -> SentenceCheck:
+    """What ``sentence`` does not state of ``question`` (see the module docstring).
+
+    >>> check_sentence("How many imports did Ghana have in 2004?",
+    ...                "Ghana's exports rose in 2004.").notice()
+    "the sentence does not say 'imports'"
+    """
+    q, s = unicodedata.normalize("NFKC", question), unicodedata.normalize("NFKC", sentence)
+    ja = is_japanese(q)
+    asked = _numbers(q) if not ja else {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(q)}
+    held = _numbers(s) if not ja else {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(s)}
+    return SentenceCheck(
+        missing=_missing_japanese(q, s) if ja else _missing_english(q, s),
+        numbers=tuple(token for value, token in asked.items() if value not in held),
+        negation=_negation(q, s),
+    )
+
+
+def cited_sentence(answer: str, passages: Sequence[Source]) -> str:
+    """What an answer rests on: the passage sentences it quotes, else its closest sentence.
+
+    An answer that quotes passage sentences (one, or a sentence with the one before it)
+    rests on them, joined; one that a passage sentence quotes, on that sentence; a free-text
+    answer on the sentence of the passages sharing the most of its words; without passages,
+    on the answer itself.
+    """
+    plain = normalise_text(without_citations(answer)).strip()
+    if not plain or not passages:
+        return without_citations(answer).strip()
+    words = set(tokenize(plain))
+    quoted: list[str] = []
+    best, best_overlap = without_citations(answer).strip(), 0
+    for passage in passages:
+        for sentence in split_sentences(passage.text):
+            norm = normalise_text(sentence).strip()
+            if norm and plain in norm:
+                return sentence
+            if norm and norm in plain and sentence not in quoted:
+                quoted.append(sentence)
+            overlap = len(words & set(tokenize(sentence)))
+            if overlap > best_overlap:
+                best, best_overlap = sentence, overlap
+    return " ".join(quoted) if quoted else best
+
+
+def applies(question: str) -> bool:
+    """Whether the rule applies to ``question``: English always, Japanese by the setting.
+
+    (:data:`JAPANESE_RULE`).
+    """
+    return JAPANESE_RULE or not is_japanese(question)
+
+
+def run_check(question: str, answer: str, sources: Sequence[Source]) -> SentenceCheck | None:
+    """The check of a run's answer against the sentence it rests on; None: not applicable.
+
+    Not applicable to a run without an answer or without cited passages (nothing to read
+    the answer against), nor to a language the rule does not apply to (:func:`applies`).
+    """
+    if not answer.strip() or not sources or not applies(question):
+        return None
+    return check_sentence(question, cited_sentence(answer, sources))
+
+
+def cap_silent(
+    decision: ActionDecision, question: str, answer: str, sources: Sequence[Source]
+) -> ActionDecision:
+    """``decision`` capped at NOTIFY when SILENT's sentence does not say what was asked.
+
+    Any other level, and a run the rule does not apply to (:func:`run_check`), is returned
+    unchanged; a capped decision's reason ends with what the sentence does not say.
+    """
+    if decision.level != InterventionLevel.SILENT:
+        return decision
+    check = run_check(question, answer, sources)
+    if check is None or check.holds:
+        return decision
+    level = InterventionLevel.NOTIFY
+    return decision.model_copy(
+        update={
+            "level": level,
+            "reason": f"{decision.reason}; not SILENT: {check.notice()}",
+            "recommended_action": RECOMMENDED_ACTIONS[level],
+        }
+    )

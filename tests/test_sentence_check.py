@@ -1,0 +1,213 @@
+"""SILENT means the cited sentence says it: the check on hand-written sentences, and the cap.
+
+Each case is a question and a sentence written for the test (no data set): a swapped word,
+an antonym, a negation, a number, an inflected or otherwise written form, and Japanese in
+Sudachi's normalised form.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from confidence import (
+    RECOMMENDED_ACTIONS,
+    ActionDecision,
+    ConfidenceCalculator,
+    InterventionLevel,
+    Thresholds,
+)
+from grace.schemas import Source
+from grace.sentence_check import (
+    applies,
+    cap_silent,
+    check_sentence,
+    cited_sentence,
+    run_check,
+)
+
+# --- English ---------------------------------------------------------------------------------
+
+
+def test_a_swapped_word_is_named() -> None:
+    check = check_sentence(
+        "How many imports did Ghana have in 2004?", "Ghana's exports rose to 5 billion in 2004."
+    )
+    assert not check.holds
+    assert check.missing == ("imports",)
+    assert check.notice() == "the sentence does not say 'imports'"
+
+
+def test_an_antonym_and_a_sibling_unit_do_not_state_the_term() -> None:
+    assert check_sentence("When did prices increase?", "Prices decreased in 1990.").missing == (
+        "increase",
+    )
+    assert check_sentence(
+        "What was built after 3 months?", "The fort was built after 3 years."
+    ).missing == ("months",)
+
+
+def test_negation_must_agree_both_ways() -> None:
+    asked = check_sentence("What did the French not build?", "The French built a fort.")
+    assert asked.negation == "the question is negated, the sentence is not"
+    stated = check_sentence("What did the French build?", "The French did not build a fort.")
+    assert stated.negation == "the sentence is negated, the question is not"
+    assert check_sentence(
+        "What did the French not build?", "The French did not build a bridge."
+    ).holds
+
+
+def test_a_number_of_the_question_must_be_in_the_sentence() -> None:
+    check = check_sentence(
+        "Which fort did the French build in 1754?", "The French built Fort Duquesne in 1755."
+    )
+    assert check.numbers == ("1754",)
+    assert "'1754'" in check.notice()
+
+
+def test_a_number_written_another_way_is_stated() -> None:
+    assert check_sentence(
+        "How many people lived in the city in 1,000 AD?", "About 5000 people lived in the city "
+        "in 1000 AD."
+    ).holds
+    assert check_sentence(
+        "What did the three brothers found?", "The 3 brothers founded a company."
+    ).holds
+
+
+def test_inflected_and_irregular_forms_are_stated() -> None:
+    # "children" ~ "child" and "go" ~ "went": lemmas (lemminflect), not stems.
+    assert check_sentence(
+        "Where did the children go in 1990?", "In 1990 the child went to Paris."
+    ).holds
+    assert check_sentence("When was the bridge building begun?", "They began to build the "
+                          "bridge in 1901.").holds
+
+
+def test_words_that_frame_the_answer_are_not_required() -> None:
+    # "what year" names the answer's type; "called" frames a name; the sentence gives values.
+    assert check_sentence(
+        "What year did the French build the fort?", "The French built the fort in 1754."
+    ).holds
+    assert check_sentence(
+        "What is the capital of France called?", "The capital of France is Paris."
+    ).holds
+    # … but what "how many" counts must be said.
+    assert not check_sentence("How many ships sank?", "Three boats sank.").holds
+
+
+# --- Japanese --------------------------------------------------------------------------------
+
+
+def test_japanese_swap_and_number() -> None:
+    swap = check_sentence("その会社が輸入したものは何か？", "その会社は自動車を輸出した。")
+    assert swap.missing == ("輸入",)
+    number = check_sentence(
+        "その会社は3つの工場をいつ建てたか？", "その会社は1960年に5つの工場を建てた。"
+    )
+    assert number.numbers == ("3",)
+
+
+def test_japanese_negation() -> None:
+    check = check_sentence(
+        "その会社が設立されなかったのはいつか？", "その会社は1950年に設立された。"
+    )
+    assert check.negation is not None
+
+
+def test_japanese_normalised_forms_are_stated() -> None:
+    # Sudachi's normalised form: シュミレーション → シミュレーション; 建てた / 建てました → 建てる.
+    assert check_sentence(
+        "シュミレーションを行ったのは誰か？", "シミュレーションを行ったのは山田である。"
+    ).holds
+    assert check_sentence(
+        "その会社が工場を建てたのはいつか？", "その会社は1960年に工場を建てました。"
+    ).holds
+
+
+def test_japanese_answer_type_words_are_not_required() -> None:
+    # 何市 / …国は？: the noun the question word heads, or the topic it ends on, is the type.
+    assert check_sentence("中洲は何市か", "中洲は各務原市川島にあたる。").holds
+    assert check_sentence(
+        "1407年から1427年にかけてベトナムが服属していた国は？",
+        "1407年から1427年にかけてベトナムは明に服属していた。",
+    ).holds
+
+
+# --- the sentence an answer rests on, and the cap ------------------------------------------------
+
+_PASSAGE = Source(
+    source_id="S1",
+    source="ghana.md",
+    chunk_index=0,
+    score=0.9,
+    text="Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004. Gold is mined too.",
+)
+
+
+def test_the_sentence_is_the_one_the_answer_quotes_or_its_closest() -> None:
+    quoted = "Ghana's exports rose to 5 billion in 2004. [S1]"
+    assert cited_sentence(quoted, [_PASSAGE]) == "Ghana's exports rose to 5 billion in 2004."
+    free = "About five billion in exports (2004). [S1]"
+    assert cited_sentence(free, [_PASSAGE]) == "Ghana's exports rose to 5 billion in 2004."
+    assert cited_sentence("No passage.", []) == "No passage."
+
+
+def test_run_check_is_none_without_an_answer_or_a_passage() -> None:
+    assert run_check("How many imports?", "", [_PASSAGE]) is None
+    assert run_check("How many imports?", "5 billion", []) is None
+    assert applies("Who?") and applies("誰か？")
+
+
+def _silent(score: float = 0.9) -> ActionDecision:
+    return ConfidenceCalculator().decide_action(score, Thresholds(silent=0.8, notify=0.4,
+                                                                  confirm=0.2))
+
+
+def test_cap_silent_names_what_the_sentence_does_not_say() -> None:
+    decision = _silent()
+    assert decision.level == InterventionLevel.SILENT
+    capped = cap_silent(
+        decision, "How many imports did Ghana have in 2004?",
+        "Ghana's exports rose to 5 billion in 2004. [S1]", [_PASSAGE],
+    )
+    assert capped.level == InterventionLevel.NOTIFY
+    assert capped.recommended_action == RECOMMENDED_ACTIONS[InterventionLevel.NOTIFY]
+    assert capped.reason.endswith("not SILENT: the sentence does not say 'imports'")
+    assert capped.score == decision.score
+
+
+def test_cap_silent_keeps_a_sentence_that_says_it_and_every_other_level() -> None:
+    kept = cap_silent(
+        _silent(), "How many exports did Ghana have in 2004?",
+        "Ghana's exports rose to 5 billion in 2004. [S1]", [_PASSAGE],
+    )
+    assert kept.level == InterventionLevel.SILENT
+    notify = _silent(0.5)
+    assert notify.level == InterventionLevel.NOTIFY
+    assert cap_silent(notify, "How many imports?", "exports [S1]", [_PASSAGE]) == notify
+
+
+@pytest.mark.parametrize("score", [0.0, 0.2, 0.4, 0.6, 0.98, 1.0])
+def test_decide_action_keeps_its_semantics_and_seed_preset(score: float) -> None:
+    # The rule acts on a run's level after the decision; the calculator is untouched.
+    calc = ConfidenceCalculator()
+    t = calc.config.thresholds
+    assert (t.silent, t.notify, t.confirm) == (0.98, 0.6, 0.4)
+    level = calc.decide_action(score).level
+    expected = (
+        InterventionLevel.SILENT if score >= 0.98 else InterventionLevel.NOTIFY
+        if score >= 0.6 else InterventionLevel.CONFIRM if score >= 0.4
+        else InterventionLevel.ESCALATE
+    )
+    assert level == expected
+
+
+def test_an_answer_quoting_two_sentences_rests_on_both() -> None:
+    two = "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004. [S1]"
+    assert cited_sentence(two, [_PASSAGE]) == (
+        "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004."
+    )
+    assert run_check("What did Ghana grow when exports rose in 2004?", two, [_PASSAGE]) == (
+        check_sentence("What did Ghana grow when exports rose in 2004?",
+                       "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004.")
+    )
