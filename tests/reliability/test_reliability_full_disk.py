@@ -44,27 +44,33 @@ def test_the_lock_file_on_a_full_disk_is_one_line(
     assert "No space left on device" in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_grace_ingest_on_a_real_full_filesystem(tmp_path: Path) -> None:
+def _ingest_on_a_small_filesystem(tmp_path: Path, size: str, docs: Path, timeout: int) -> None:
+    """``grace ingest docs`` with its data dir on a tmpfs of ``size``: one line and exit 2."""
     mount = tmp_path / "small"
     mount.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({proc.stderr.strip()}); covered above by a "
                     "simulated full disk")
     try:
-        docs = tmp_path / "docs"
-        docs.mkdir()
-        for i in range(3000):
-            (docs / f"f{i}.md").write_text(f"File {i} says the value is {i}.\n")
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
         env["GRACE_DATA_DIR"] = str(mount / "data")
+        env["GRACE_RETRIEVAL__AUTO_INGEST_SAMPLE"] = "false"
         run = subprocess.run([sys.executable, "-m", "graph.cli", "ingest", str(docs)],
-                             env=env, capture_output=True, text=True, timeout=120)
+                             env=env, capture_output=True, text=True, timeout=timeout)
         assert run.returncode == 2, (run.returncode, run.stderr[-1500:])
         assert "MB free" in run.stderr and "Traceback" not in run.stderr
     finally:
         subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_grace_ingest_on_a_real_full_filesystem(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3000):
+        (docs / f"f{i}.md").write_text(f"File {i} says the value is {i}.\n")
+    _ingest_on_a_small_filesystem(tmp_path, "2m", docs, timeout=120)
 
 
 def _corpus(folder: Path, files: int, paragraphs: int = 200) -> Path:
@@ -134,24 +140,7 @@ def test_a_corpus_larger_than_the_disk_stops_in_one_line_on_a_real_filesystem(
     tmp_path: Path,
 ) -> None:
     """The probe's case on a real 30 MB filesystem: one line and exit 2, never 'Bus error'."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=30m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({proc.stderr.strip()}); covered above by a "
-                    "simulated full disk")
-    try:
-        docs = _corpus(tmp_path / "docs", 75)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
-        env["GRACE_DATA_DIR"] = str(mount / "data")
-        env["GRACE_RETRIEVAL__AUTO_INGEST_SAMPLE"] = "false"
-        run = subprocess.run([sys.executable, "-m", "graph.cli", "ingest", str(docs)],
-                             env=env, capture_output=True, text=True, timeout=300)
-        assert run.returncode == 2, (run.returncode, run.stderr[-1500:])
-        assert "MB free" in run.stderr and "Traceback" not in run.stderr
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
+    _ingest_on_a_small_filesystem(tmp_path, "30m", _corpus(tmp_path / "docs", 75), timeout=300)
 
 
 def test_the_stores_own_out_of_space_error_is_one_line(
