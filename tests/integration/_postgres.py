@@ -49,6 +49,12 @@ def find_pg_bin() -> Path | None:
     return None
 
 
+def _runuser() -> str:
+    """``runuser`` (util-linux keeps it in /usr/sbin, off a minimal PATH such as ``env -i``)."""
+    path = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
+    return shutil.which("runuser", path=path) or "runuser"
+
+
 @dataclass
 class PostgresCluster:
     """``initdb`` + ``pg_ctl start`` in a temp dir; :meth:`stop` removes everything."""
@@ -61,7 +67,7 @@ class PostgresCluster:
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
         cmd = list(args)
         if self.user is not None:
-            cmd = ["runuser", "-u", self.user, "--", *cmd]
+            cmd = [_runuser(), "-u", self.user, "--", *cmd]
         return subprocess.run(
             cmd, check=True, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
         )
