@@ -173,7 +173,6 @@ def _evidence_features(question: str, answer: str, passages: Sequence[Source]) -
     }
 
 
-
 def _context_features(row: Evidence) -> dict[str, float]:
     """What the answer sentence states itself, apart from what the reader read around it.
 
