@@ -40,8 +40,12 @@ Figures = dict[str, float | None]
 def figures(
     p: Any, runs: Sequence[dict[str, Any]], silent: Any, notify: float
 ) -> Figures:
-    """SILENT share and error, adversarial SILENT, in-corpus SILENT error, AUROC, pauses."""
+    """SILENT share and error, adversarial SILENT, in-corpus SILENT error, AUROCs, pauses.
+
+    ``auroc`` is P(correct) against correctness, as ``grace eval`` reports it.
+    """
     wrong = np.array([learn._wrong(r) for r in runs])  # noqa: SLF001
+    correct = np.array([learn._correct(r) for r in runs])  # noqa: SLF001
     answerable = np.array([bool(r["question"]["answerable"]) for r in runs])
     kind = np.array([r["question"]["kind"] for r in runs])
     pause = p < notify
@@ -52,6 +56,7 @@ def figures(
         "silent_error": float(wrong[silent].mean()) if silent.any() else None,
         "adversarial_silent": float(silent[adversarial].mean()) if adversarial.any() else None,
         "in_corpus_silent_error": float(wrong[in_corpus].mean()) if in_corpus.any() else None,
+        "auroc": auroc(correct.tolist(), p.tolist()),
         "answerability_auroc": auroc(answerable.tolist(), p.tolist()),
         "pause_answerable": float(pause[answerable].mean()),
         "pause_unanswerable": float(pause[~answerable].mean()),

@@ -24,6 +24,7 @@ from grace.answer_shape import phrase_share, quantity_swap, restates_question, s
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
+from grace.sentence_check import run_check
 from grace.text import (
     answer_type,
     is_japanese,
@@ -106,7 +107,9 @@ def signals_of(
                 seen.add(key)
                 passages.append(
                     Source(source_id=src.source_id, source=src.source,
-                           chunk_index=src.chunk_index, score=src.score, text=src.text)
+                           chunk_index=src.chunk_index, score=src.score, text=src.text,
+                           title=getattr(src, "title", ""),
+                           location=getattr(src, "location", ""))
                 )
     best = max(searches, key=lambda s: s.factors.get("max_score", 0.0), default=None)
     others = [s for s in steps if not _is_search(s) and str(s.status) != "skipped"]
@@ -166,6 +169,45 @@ def _evidence_features(question: str, answer: str, passages: Sequence[Source]) -
         "ev_margin": row.rank - runner,
         "ev_not_best": float(rank > 0),
         "ev_number_role": number_role_mismatch(question, row.sentence),
+        **_context_features(row),
+    }
+
+
+def _context_features(row: Evidence) -> dict[str, float]:
+    """What the answer sentence states itself, apart from what the reader read around it.
+
+    The reader counts a question term held only by the document title, the heading path
+    (:data:`~grace.providers.offline.evidence.CONTEXT_WEIGHT`) or the referent of a pronoun
+    or elided subject; ``ev_lexical`` includes those. ``ev_stated`` is the share the
+    sentence's own words hold, ``ev_context_gap`` how much of the match rests on context
+    only. ``ev_measure_ok``: the sentence states a value in the unit the question asks for
+    (0.5 when it asks for none); ``ev_absent_hard``: a name, number or the asked relation is
+    absent from the passage (the reader abstains on those, but not on one missing common
+    noun).
+    """
+    return {
+        "ev_stated": row.stated,
+        "ev_context_gap": max(0.0, row.lexical - row.stated),
+        "ev_measure_ok": {True: 1.0, False: 0.0, None: 0.5}[row.measure_ok],
+        "ev_absent_hard": float(bool(row.absent_hard)),
+        "ev_absent_soft": float(len(row.absent) - len(row.absent_hard)),
+    }
+
+
+def _check_features(question: str, answer: str, passages: Sequence[Source]) -> dict[str, float]:
+    """The sentence check's result (:func:`grace.sentence_check.run_check`) as features.
+
+    ``sc_fails``: the answer's sentence does not state every content term, number and
+    negation of the question (0 where the check does not apply); ``sc_missing``: how many
+    terms and numbers it lacks. SILENT is capped on the same result; as a feature it ranks
+    the runs below SILENT too.
+    """
+    check = run_check(question, answer, passages)
+    if check is None:
+        return {"sc_fails": 0.0, "sc_missing": 0.0}
+    return {
+        "sc_fails": float(not check.holds),
+        "sc_missing": float(len(check.missing) + len(check.numbers)),
     }
 
 
@@ -223,6 +265,7 @@ def run_features(signals: RunSignals) -> dict[str, float]:
         "a_subject_absent": subject_absent(q, answer),
     }
     features.update(_evidence_features(q, answer, signals.passages))
+    features.update(_check_features(q, answer, signals.passages))
     return {name: features.get(name, 0.0) for name in FEATURE_NAMES}
 
 
@@ -260,5 +303,12 @@ FEATURE_NAMES: tuple[str, ...] = (
     "a_quantity_swap",
     "a_phrase_share",
     "a_subject_absent",
+    "ev_stated",
+    "ev_context_gap",
+    "ev_measure_ok",
+    "ev_absent_hard",
+    "ev_absent_soft",
+    "sc_fails",
+    "sc_missing",
 )
 """Every feature, in the order the model's coefficients are stored."""

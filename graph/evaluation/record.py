@@ -24,6 +24,10 @@ class Chunk:
     chunk_index: int
     score: float
     text: str
+    title: str = ""
+    """Title of the passage's document (the reader reads the passage with it)."""
+    location: str = ""
+    """Where in the document (``§ heading path``, ``p. 3``); the reader reads it too."""
 
     @classmethod
     def of(cls, src: Source) -> Chunk:
@@ -34,6 +38,8 @@ class Chunk:
             chunk_index=src.chunk_index,
             score=round(src.score, 4),
             text=src.text,
+            title=src.title,
+            location=src.location,
         )
 
     @property

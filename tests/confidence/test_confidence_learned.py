@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,14 +22,23 @@ from confidence.learned import (
     model_thresholds,
     predict,
 )
-from grace.run_features import FEATURE_NAMES, RunSignals, number_role_mismatch, run_features
+from grace.run_features import (
+    FEATURE_NAMES,
+    RunSignals,
+    number_role_mismatch,
+    run_features,
+    signals_of,
+)
 from grace.schemas import Source
 from graph.evaluation import learn
 from graph.evaluation.learn import article_of, cross_fitted
+from graph.evaluation.record import Chunk
 
 
-def _signals(question: str, answer: str, passage: str) -> RunSignals:
-    src = Source(source_id="d#0", source="d.md", chunk_index=0, score=0.9, text=passage)
+def _signals(question: str, answer: str, passage: str, title: str = "") -> RunSignals:
+    src = Source(
+        source_id="d#0", source="d.md", chunk_index=0, score=0.9, text=passage, title=title
+    )
     return RunSignals(
         question=question,
         passages=[src],
@@ -79,6 +90,73 @@ def test_features_see_negation_and_an_answer_that_only_restates() -> None:
         "ビーグル号はリオデジャネイロに寄港した。"))
     assert restating["lang_ja"] == 1.0 and restating["wh_where"] == 1.0
     assert answering["a_new_share"] > restating["a_new_share"]
+
+
+def test_features_tell_what_the_sentence_states_from_what_its_context_holds() -> None:
+    asked = "When was the Grellan Bridge opened?"
+    by_title = run_features(_signals(
+        asked, "It was opened in 1901. [S1]", "It was opened in 1901.", title="Grellan Bridge"))
+    by_referent = run_features(_signals(
+        asked, "It was opened in 1901. [S1]",
+        "The Grellan Bridge crosses the river. It was opened in 1901."))
+    stated = run_features(_signals(
+        asked, "The Grellan Bridge was opened in 1901. [S1]",
+        "The Grellan Bridge was opened in 1901.", title="Grellan Bridge"))
+    assert stated["ev_stated"] == 1.0 and stated["ev_context_gap"] == 0.0
+    for leaning in (by_title, by_referent):
+        assert leaning["ev_stated"] < stated["ev_stated"]
+        assert leaning["ev_context_gap"] > 0.0
+        assert leaning["sc_fails"] == 1.0 and leaning["sc_missing"] >= 1.0
+    assert stated["sc_fails"] == 0.0 and stated["sc_missing"] == 0.0
+    ja_title = run_features(_signals(
+        "霧ヶ丘鉄道の路線の長さは？", "路線の長さは12.4キロメートルである。 [S1]",
+        "路線の長さは12.4キロメートルである。", title="霧ヶ丘鉄道"))
+    ja_stated = run_features(_signals(
+        "霧ヶ丘鉄道の路線の長さは？", "霧ヶ丘鉄道の路線の長さは12.4キロメートルである。 [S1]",
+        "霧ヶ丘鉄道の路線の長さは12.4キロメートルである。", title="霧ヶ丘鉄道"))
+    assert ja_title["ev_context_gap"] > 0.0 and ja_stated["ev_context_gap"] == 0.0
+
+
+def _quoted(question: str, sentence: str) -> dict[str, float]:
+    """The features of a run that answers ``question`` by quoting ``sentence``, its passage."""
+    return run_features(_signals(question, f"{sentence} [S1]", sentence))
+
+
+def test_features_see_the_unit_the_swapped_term_and_absent_keys() -> None:
+    long = "How long is the Kiri railway line?"
+    measured = _quoted(long, "The Kiri railway line is 12.4 kilometres long.")
+    dated = _quoted(long, "The Kiri railway line opened in 1901.")
+    untyped = _quoted("Who built the Kiri railway line?", "Ann Lee built the Kiri railway line.")
+    assert (measured["ev_measure_ok"], dated["ev_measure_ok"]) == (1.0, 0.0)
+    assert untyped["ev_measure_ok"] == 0.5
+    imports = "How much did Norway's imports grow in 2001?"
+    swapped = _quoted(imports, "Norway's exports grew by 5 percent in 2001.")
+    said = _quoted(imports, "Norway's imports grew by 5 percent in 2001.")
+    assert (swapped["sc_fails"], swapped["sc_missing"], said["sc_fails"]) == (1.0, 1.0, 0.0)
+    name = _quoted(
+        "What colour did Mary Brown paint the lighthouse?", "The lighthouse was painted red."
+    )
+    assert (name["ev_absent_hard"], name["ev_absent_soft"]) == (1.0, 0.0)
+    nouns = _quoted("市議会が灯台の予算に割いた割合は？", "灯台には四割が使われた。")
+    assert (nouns["ev_absent_hard"], nouns["ev_absent_soft"]) == (0.0, 2.0)
+
+
+def test_a_recorded_passage_keeps_its_title_so_fitting_reads_what_serving_reads() -> None:
+    src = Source(
+        source_id="S1", source="d.md", chunk_index=0, score=0.9, text="It was opened in 1901.",
+        title="Grellan Bridge", location="§ History",
+    )
+    chunk = Chunk.of(src)
+    assert (chunk.title, chunk.location) == ("Grellan Bridge", "§ History")
+    step = {
+        "step_id": "s1", "status": "completed", "output": "", "factors": {"result_count": 1.0},
+        "sources": [asdict(chunk)],
+    }
+    run = {"question": {"question": "When was it opened?"}, "steps": [step], "scores": {}}
+    (read,) = learn.record_signals(run).passages
+    assert (read.title, read.location) == ("Grellan Bridge", "§ History")
+    served = signals_of("When was it opened?", [SimpleNamespace(**{**step, "sources": [src]})], {})
+    assert served.passages == [read]
 
 
 def test_features_are_named_and_complete() -> None:
