@@ -116,6 +116,13 @@ def _ask(page: Any, url: str, question: str, shown: str) -> None:
     box.fill(question)
     box.press("Enter")
     page.get_by_text(shown).wait_for()
+    _settled(page)
+
+
+def _settled(page: Any) -> None:
+    """Wait until the page's script run is over (Streamlit's running indicator is gone)."""
+    page.wait_for_timeout(300)  # the indicator shows a moment after the widget event
+    _expect(page.get_by_test_id("stStatusWidget").first).to_be_hidden(timeout=30_000)
 
 
 def _no_traceback(page: Any) -> None:
@@ -171,7 +178,9 @@ def test_a_question_is_answered_and_its_citation_opens_its_passage(
 
 
 def _send_reply(page: Any, choice: str, text: str) -> None:
+    _settled(page)  # a click while the page still redraws the form can be lost with it
     page.get_by_text(choice, exact=False).first.click()
+    _expect(page.get_by_role("radio", name=choice, exact=False)).to_be_checked()
     page.get_by_placeholder("The answer, the new question or your response").fill(text)
     page.get_by_role("button", name="Send reply").click()
 
@@ -229,7 +238,10 @@ def test_a_file_is_uploaded_listed_and_removed(
     page.get_by_test_id("stMultiSelect").click()
     page.get_by_role("option", name="harbour-notes.md").click()
     page.keyboard.press("Escape")
-    page.get_by_role("button", name="Remove", exact=True).click()
+    _settled(page)  # the choice's rerun enables Remove: a click during it can be lost
+    remove = page.get_by_role("button", name="Remove", exact=True)
+    _expect(remove).to_be_enabled()
+    remove.click()
     page.get_by_text("removed harbour-notes.md").wait_for()
     documents = page.get_by_test_id("stTable").filter(has_text="ingested").first
     _expect(documents).not_to_contain_text("harbour-notes.md")
