@@ -168,8 +168,8 @@ def _going_on(
         level=level,
         reason=f"steps scored {weakest:.2f}; going on to a draft answer, which is scored and "
         f"reviewed instead (run.pause_before_answer: {mode}); the run's level is decided on "
-        f"it at silent {deciding.silent:.2f} / notify {deciding.notify:.2f} / confirm "
-        f"{deciding.confirm:.2f} ({source})",
+        f"it at silent {deciding.silent:.4g} / notify {deciding.notify:.4g} / confirm "
+        f"{deciding.confirm:.4g} ({source})",
         recommended_action=RECOMMENDED_ACTIONS[level],
         score=weakest,
     )
