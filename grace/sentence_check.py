@@ -39,7 +39,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
@@ -128,7 +128,7 @@ class SentenceCheck:
         return "; ".join(parts)
 
 
-@cache
+@lru_cache(maxsize=131_072)
 def _forms(word: str) -> frozenset[str]:
     """A word's known forms: its stem and the stems of its lemmas (lemminflect)."""
     from lemminflect import getAllLemmas
@@ -177,8 +177,10 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
     return out
 
 
-def _numbers(text: str) -> dict[float, str]:
-    """The numbers a text names, by value (digits and English number words)."""
+def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
+    """The numbers a text names, by value: digits, and English number words unless ``japanese``."""
+    if japanese:
+        return {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(text)}
     found: dict[float, str] = {}
     for token in _WORD.findall(normalise_text(text)):
         value = _number(token)
@@ -283,8 +285,7 @@ def check_sentence(question: str, sentence: str) -> SentenceCheck:
     """
     q, s = unicodedata.normalize("NFKC", question), unicodedata.normalize("NFKC", sentence)
     ja = is_japanese(q)
-    asked = _numbers(q) if not ja else {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(q)}
-    held = _numbers(s) if not ja else {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(s)}
+    asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     return SentenceCheck(
         missing=_missing_japanese(q, s) if ja else _missing_english(q, s),
         numbers=tuple(token for value, token in asked.items() if value not in held),
