@@ -27,6 +27,7 @@ vectors of the store keep the plain tokens, so collections ingested earlier stay
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
@@ -58,8 +59,16 @@ def _base(token: str) -> str:
 
 
 def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
-    """The verb a noun-only ``-al`` word is made from ("rental" → rent), else ``token``."""
-    if not token.endswith("al") or set(lemmas) != {"NOUN"} or len(token) < 5:
+    """The word a noun-only derived noun is made from, else ``token``.
+
+    ``-al`` from a verb ("rental" → rent), ``-ship`` from a noun ("partnership" → partner).
+    """
+    if set(lemmas) != {"NOUN"}:
+        return token
+    if token.endswith("ship") and len(token) >= 8:
+        stem = token[:-4]
+        return stem if stem in getAllLemmas(stem).get("NOUN", ()) else token
+    if not token.endswith("al") or len(token) < 5:
         return token
     stem = token[:-2]
     for verb in (stem, f"{stem}e"):
@@ -68,9 +77,23 @@ def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
     return token
 
 
+_NUMERALS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if n >= 2
+}
+"""Number words and the digits they spell fold together ("three layers" ~ "3 layers"). Not
+"one" (also a pronoun: "one of the first")."""
+
+
 @lru_cache(maxsize=131_072)
 def fold(token: str) -> str:
     """The token of ``token``'s base form (itself when it has none to fold to)."""
+    if token in _NUMERALS:
+        return _NUMERALS[token]
     if not token.isascii() or not token.isalpha():
         return token
     base = _base(token)
@@ -80,6 +103,30 @@ def fold(token: str) -> str:
     return folded[0] if folded else token
 
 
+_PREFIXED = re.compile(r"\b[Rr]e(-?)([a-z]{3,})\b")
+BACK = "back"
+"""The token a verb with the prefix *re-* also carries: *re-* means "back" or "again"
+("re-established" ~ "brought back", "rebuilt" ~ "built again"; "again" is a stopword)."""
+
+
+@lru_cache(maxsize=131_072)
+def _is_re_verb(hyphen: str, rest: str) -> bool:
+    """Whether re(-)``rest`` is the prefix *re-* on a verb, not a word of its own.
+
+    Hyphenated, the rest is a verb form ("re-established"); unhyphenated, the whole word is
+    only a verb and the rest is a verb too ("rebuilt", not "report", "record" or "remain").
+    """
+    if not getAllLemmas(rest).get("VERB"):
+        return False
+    return bool(hyphen) or set(getAllLemmas(f"re{rest}")) == {"VERB"}
+
+
 def match_tokens(text: str) -> list[str]:
-    """:func:`~grace.retrieval.tokenize` with word forms folded to their base."""
-    return [fold(t) for t in tokenize(text)]
+    """:func:`~grace.retrieval.tokenize` with word forms folded to their base.
+
+    A verb with the prefix *re-* also gives the token :data:`BACK`.
+    """
+    tokens = [fold(t) for t in tokenize(text)]
+    if any(_is_re_verb(*m.groups()) for m in _PREFIXED.finditer(text)):
+        tokens.append(BACK)
+    return tokens
