@@ -113,12 +113,16 @@ BACK = "back"
 def _is_re_verb(hyphen: str, rest: str) -> bool:
     """Whether re(-)``rest`` is the prefix *re-* on a verb, not a word of its own.
 
-    Hyphenated, the rest is a verb form ("re-established"); unhyphenated, the whole word is
-    only a verb and the rest is a verb too ("rebuilt", not "report", "record" or "remain").
+    Hyphenated, the rest is a verb form ("re-established"); unhyphenated, the rest is a verb
+    form too and the whole word's verb is only a verb ("rebuilt"; not "recorded" or
+    "reported", whose verbs are nouns too, nor "remained").
     """
     if not getAllLemmas(rest).get("VERB"):
         return False
-    return bool(hyphen) or set(getAllLemmas(f"re{rest}")) == {"VERB"}
+    if hyphen:
+        return True
+    verbs = getAllLemmas(f"re{rest}").get("VERB", ())
+    return bool(verbs) and all(set(getAllLemmas(v)) == {"VERB"} for v in verbs)
 
 
 def match_tokens(text: str) -> list[str]:
