@@ -57,7 +57,7 @@ from grace.retrieval.backends.common import (
 )
 from grace.retrieval.backends.edge_shards import ShardPool
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder, embed_chunks
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
@@ -225,7 +225,8 @@ class EdgeStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        sparse = self.sparse_embeddings.embed_documents(list(texts))
+        titles = [str(m.get("title", "")) for m in metadatas]
+        sparse = embed_chunks(self.sparse_embeddings, texts, titles)
         dense = (
             self.dense_embeddings.embed_documents(list(texts))
             if self.dense_embeddings is not None and self._has_dense(collection)

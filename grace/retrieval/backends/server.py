@@ -25,13 +25,17 @@ from grace.retrieval.backends.common import (
     QueryCache,
     StoreBase,
     chunk_from_payload,
+    payload_of,
 )
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder, embed_chunks
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
 __all__ = ["ServerStore"]
+
+_WRITE_BATCH = 128
+"""Points per upsert request."""
 
 _LANGCHAIN_MODE = {
     "sparse": RetrievalMode.SPARSE,
@@ -196,10 +200,25 @@ class ServerStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        store = self._vector_store(
-            collection, self.mode if self._has_dense(collection) else "sparse"
+        titles = [str(m.get("title", "")) for m in metadatas]
+        sparse = embed_chunks(self.sparse_embeddings, texts, titles)
+        dense = (
+            self.dense_embeddings.embed_documents(list(texts))
+            if self.dense_embeddings is not None and self._has_dense(collection)
+            else None
         )
-        store.add_texts(list(texts), list(metadatas), ids=list(ids), batch_size=128)
+        points = []
+        for i, (text, meta, pid) in enumerate(zip(texts, metadatas, ids, strict=True)):
+            vector: dict[str, Any] = {
+                SPARSE_VECTOR_NAME: models.SparseVector(
+                    indices=sparse[i].indices, values=sparse[i].values
+                )
+            }
+            if dense is not None:
+                vector[DENSE_VECTOR_NAME] = dense[i]
+            points.append(models.PointStruct(id=pid, vector=vector, payload=payload_of(text, meta)))
+        for start in range(0, len(points), _WRITE_BATCH):
+            self.client.upsert(collection, points=points[start : start + _WRITE_BATCH])
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Delete points by id."""
