@@ -57,7 +57,7 @@ from grace.retrieval.backends.common import (
 )
 from grace.retrieval.backends.edge_shards import ShardPool
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder, embed_chunks
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
@@ -225,21 +225,11 @@ class EdgeStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        titles = [str(m.get("title", "")) for m in metadatas]
-        sparse = embed_chunks(self.sparse_embeddings, texts, titles)
-        dense = (
-            self.dense_embeddings.embed_documents(list(texts))
-            if self.dense_embeddings is not None and self._has_dense(collection)
-            else None
-        )
-        points = []
-        for i, (text, meta, pid) in enumerate(zip(texts, metadatas, ids, strict=True)):
-            vector: dict[str, Any] = {
-                SPARSE_VECTOR_NAME: SparseVector(sparse[i].indices, sparse[i].values)
-            }
-            if dense is not None:
-                vector[DENSE_VECTOR_NAME] = dense[i]
-            points.append(Point(pid, vector, payload_of(text, meta)))
+        vectors = self._chunk_vectors(collection, texts, metadatas, SparseVector)
+        points = [
+            Point(pid, vector, payload_of(text, meta))
+            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+        ]
         with self.shards.use(
             collection, create=self._config, write=True, points=len(points)
         ) as shard:

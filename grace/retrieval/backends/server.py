@@ -28,7 +28,7 @@ from grace.retrieval.backends.common import (
     payload_of,
 )
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
-from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder, embed_chunks
+from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
 from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
@@ -200,23 +200,16 @@ class ServerStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        titles = [str(m.get("title", "")) for m in metadatas]
-        sparse = embed_chunks(self.sparse_embeddings, texts, titles)
-        dense = (
-            self.dense_embeddings.embed_documents(list(texts))
-            if self.dense_embeddings is not None and self._has_dense(collection)
-            else None
+        vectors = self._chunk_vectors(
+            collection,
+            texts,
+            metadatas,
+            lambda indices, values: models.SparseVector(indices=indices, values=values),
         )
-        points = []
-        for i, (text, meta, pid) in enumerate(zip(texts, metadatas, ids, strict=True)):
-            vector: dict[str, Any] = {
-                SPARSE_VECTOR_NAME: models.SparseVector(
-                    indices=sparse[i].indices, values=sparse[i].values
-                )
-            }
-            if dense is not None:
-                vector[DENSE_VECTOR_NAME] = dense[i]
-            points.append(models.PointStruct(id=pid, vector=vector, payload=payload_of(text, meta)))
+        points = [
+            models.PointStruct(id=pid, vector=vector, payload=payload_of(text, meta))
+            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+        ]
         for start in range(0, len(points), _WRITE_BATCH):
             self.client.upsert(collection, points=points[start : start + _WRITE_BATCH])
 
