@@ -1,6 +1,8 @@
 """The ``server`` backend: a Qdrant server or cluster by URL (scale-out), through langchain-qdrant.
 
-Writes go through ``QdrantVectorStore.add_texts``; sparse and hybrid searches through
+Writes upsert points in langchain-qdrant's payload layout, their vectors made as the edge
+backend makes them (the sparse one holds the document title: ``add_texts`` would embed the
+chunk text alone); sparse and hybrid searches go through
 ``QdrantVectorStore.similarity_search_with_score`` (``retrieval_mode`` SPARSE / HYBRID),
 dense ones through ``DENSE``. The reported scores are normalised as described in
 :mod:`grace.retrieval.scoring`; the idf of each query token is read back from the server
