@@ -782,10 +782,12 @@ def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
     Settings, model, collection-name and storage problems (a read-only, full or damaged
-    file) exit with status 2; a store or thread another process is using with status 3.
+    file) and a missing extra (``grace eval`` without ``grace-agent[eval]``) exit with
+    status 2; a store or thread another process is using with status 3.
     """
     from grace.errors import (
         InvalidCollectionError,
+        MissingExtraError,
         ModelSetupError,
         ModelUnavailableError,
         SettingsError,
@@ -800,7 +802,13 @@ def main() -> None:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see docs/configuration.md).")
         sys.exit(2)
-    except (InvalidCollectionError, StorageError, ModelSetupError, ModelUnavailableError) as exc:
+    except (
+        InvalidCollectionError,
+        StorageError,
+        ModelSetupError,
+        ModelUnavailableError,
+        MissingExtraError,
+    ) as exc:
         _print_error(str(exc))
         sys.exit(2)
     except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who
