@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import typer
 from rich.console import Console
 from rich.live import Live
-from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
@@ -205,6 +204,8 @@ _LEGEND = {
 
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
+    from rich.markdown import Markdown  # markdown-it: only when a pause asks in the terminal
+
     from grace.hitl import reply_choices, reply_for
 
     level = str(request.get("level", ""))
