@@ -308,7 +308,8 @@ def table(result: dict[str, Any]) -> str:
                 f"grace --help {st['help_s']:.2f} s; grace ask to first output "
                 f"{st['ask_first_output_s']:.2f} s, plan shown {st['ask_plan_shown_s']:.2f} s; "
                 f"whole ask {st['ask_s']:.2f} s = {st['ask_over_floor']:.2f}x the LangGraph "
-                f"import floor {st['langgraph_floor_s']:.2f} s (median of {st['runs']})",
+                f"import floor {st['langgraph_floor_s']:.2f} s (CPU time "
+                f"{st['ask_over_floor_cpu']:.2f}x) (median of {st['runs']})",
                 "<= 0.5 s / <= 1 s / <= 1.3x",
                 verdict(st),
             )
