@@ -18,8 +18,9 @@ Usage::
    (default; ``--scale 1000000`` adds 1M) → ingestion chunks/s, query p50 / p95, peak RSS
    (goal at 100k: >= 3,000 chunks/s, p50 <= 1 ms, peak RSS <= 450 MiB);
 5. peak memory (max RSS) of 3. and 4., each measured in its own subprocess;
-6. start-up: ``grace --help`` (goal ≤ 0.5 s) and ``grace ask`` to its first line of output
-   (goal ≤ 1 s), median over fresh processes (:mod:`bench.startup`);
+6. start-up: ``grace --help`` (goal ≤ 0.5 s), ``grace ask`` to its first line of output
+   (goal ≤ 1 s), and a whole warm ``grace ask`` over the LangGraph import floor (goal ≤ 1.3x),
+   medians over fresh processes (:mod:`bench.startup`);
 7. unreachable model: ``grace ask`` against a model whose server refuses connections, to its
    one-line error (goal ≤ 30 s; :mod:`bench.unreachable`);
 8. bombs: each file of the third fault probe (a 20 MB and a 96 MB CSV of one-cell rows, a
@@ -305,9 +306,11 @@ def table(result: dict[str, Any]) -> str:
             (
                 "6 start-up",
                 f"grace --help {st['help_s']:.2f} s; grace ask to first output "
-                f"{st['ask_first_output_s']:.2f} s, plan shown {st['ask_plan_shown_s']:.2f} s "
-                f"(median of {st['runs']})",
-                "<= 0.5 s / <= 1 s",
+                f"{st['ask_first_output_s']:.2f} s, plan shown {st['ask_plan_shown_s']:.2f} s; "
+                f"whole ask {st['ask_s']:.2f} s = {st['ask_over_floor']:.2f}x the LangGraph "
+                f"import floor {st['langgraph_floor_s']:.2f} s (CPU time "
+                f"{st['ask_over_floor_cpu']:.2f}x) (median of {st['runs']})",
+                "<= 0.5 s / <= 1 s / <= 1.3x",
                 verdict(st),
             )
         )

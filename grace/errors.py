@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "InvalidCollectionError",
+    "MissingExtraError",
     "ModelSetupError",
     "ModelUnavailableError",
     "ModelUnreachableError",
@@ -42,6 +43,14 @@ class StorageError(RuntimeError):
 
 class ThreadBusyError(RuntimeError):
     """Another run (process) is working on this thread; the message names it."""
+
+
+class MissingExtraError(ImportError):
+    """A command needs an optional extra that is not installed; the message names the install.
+
+    ``grace eval`` and ``grace calibrate`` need the ``eval`` extra (scikit-learn, matplotlib,
+    mapie), which ``grace ask`` never loads.
+    """
 
 
 class ModelSetupError(ValueError):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Literal, Self
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -467,6 +467,13 @@ def _values(data: object, budget: int) -> int:
     return count
 
 
+def _yaml() -> ModuleType:
+    """PyYAML, imported when a settings file is read (none: ``grace`` never loads it)."""
+    import yaml
+
+    return yaml
+
+
 def _check_config_file() -> None:
     """The settings file is UTF-8 YAML holding a mapping; else one error naming the file.
 
@@ -481,12 +488,12 @@ def _check_config_file() -> None:
             raise SettingsError(
                 f"{path}: over {MAX_CONFIG_BYTES:,} bytes, not a settings file"
             )
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = _yaml().safe_load(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    except yaml.YAMLError as exc:
+    except _yaml().YAMLError as exc:
         raise SettingsError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
     if data is not None and not isinstance(data, dict):
         raise SettingsError(
@@ -512,7 +519,7 @@ def load_settings() -> GraceSettings:
         return GraceSettings()
     except ValidationError as exc:
         raise SettingsError(f"invalid settings ({_where()}):\n{_describe(exc)}") from None
-    except yaml.YAMLError as exc:
+    except _yaml().YAMLError as exc:
         raise SettingsError(f"{config_file_path()}: not valid YAML ({exc})") from None
     except (ValueError, FileNotFoundError) as exc:
         raise SettingsError(str(exc)) from None

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import typer
 from rich.console import Console
 from rich.live import Live
-from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
@@ -205,6 +204,8 @@ _LEGEND = {
 
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
+    from rich.markdown import Markdown  # markdown-it: only when a pause asks in the terminal
+
     from grace.hitl import reply_choices, reply_for
 
     level = str(request.get("level", ""))
@@ -782,10 +783,12 @@ def main() -> None:
     """Console-script entry point: user-facing errors end in one message, no traceback.
 
     Settings, model, collection-name and storage problems (a read-only, full or damaged
-    file) exit with status 2; a store or thread another process is using with status 3.
+    file) and a missing extra (``grace eval`` without ``grace-agent[eval]``) exit with
+    status 2; a store or thread another process is using with status 3.
     """
     from grace.errors import (
         InvalidCollectionError,
+        MissingExtraError,
         ModelSetupError,
         ModelUnavailableError,
         SettingsError,
@@ -800,7 +803,13 @@ def main() -> None:
         _print_error(str(exc))
         console.print("Fix the file or variable above (see docs/configuration.md).")
         sys.exit(2)
-    except (InvalidCollectionError, StorageError, ModelSetupError, ModelUnavailableError) as exc:
+    except (
+        InvalidCollectionError,
+        StorageError,
+        ModelSetupError,
+        ModelUnavailableError,
+        MissingExtraError,
+    ) as exc:
         _print_error(str(exc))
         sys.exit(2)
     except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
-from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.spinner import Spinner
 from rich.table import Table
@@ -305,6 +304,8 @@ def print_history(out: Console, history: Mapping[str, Any], resume_hint: str) ->
         actions = pending.get("action_requests") or [{}]
         text = actions[0].get("description") or pending.get("description") or ""
         if text:
+            from rich.markdown import Markdown  # markdown-it: only for a pending review
+
             out.print(Panel(Markdown(term(text)), title="pending"))
         out.print(term(f"resume with: {resume_hint}"), markup=False)
     if history["answer"]:

@@ -13,11 +13,13 @@ def isolated_langgraph_config(root: Path, work: Path) -> Path:
     under its working directory, reloaded at the next start. Run from the repository, a test
     server inherits earlier runs' store (a user's adapted thresholds) and results change from
     one local run to the next; run from ``work`` with this config, every server starts empty.
+    The config names no ``env`` file: a developer's ``.env`` (a real API key) never reaches a
+    test server, whose environment is the one the test gives it.
     """
     config = json.loads((root / "langgraph.json").read_text(encoding="utf-8"))
     config["dependencies"] = [str(root)]
     config["graphs"] = {k: str(root / v) for k, v in config["graphs"].items()}
-    config["env"] = str(root / config["env"])
+    config.pop("env", None)
     target = work / "langgraph.json"
     target.write_text(json.dumps(config), encoding="utf-8")
     return target

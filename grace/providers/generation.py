@@ -42,7 +42,8 @@ def with_max_tokens(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
         return model
     update: dict[str, Any] = {token_field: max_tokens}
     url_field = row.named_server_field
-    if url_field and type(model).__name__ == row.chat_class and getattr(model, url_field, None):
+    own_class = type(model).__name__ == row.chat_classes[0]
+    if url_field and own_class and getattr(model, url_field, None):
         extra = dict(getattr(model, "extra_body", None) or {})
         update["extra_body"] = {**extra, "max_tokens": max_tokens}
         update["stream_usage"] = True

@@ -1,7 +1,9 @@
 """Any LangChain chat model by one string: ``provider:model`` (``init_chat_model``'s convention).
 
-One table says, per provider, which package and class make its chat model, which extra
-installs it, which variable holds its key and where a local server listens by default.
+``init_chat_model`` (``langchain``) maps the provider to its package and class and builds
+the model; one table says, per provider, what it does not know: which extra installs it,
+which variable holds its key, where a local server listens by default, the client's request
+fields and its structured-output ladder.
 :func:`chat_model` builds the model from a spec such as ``openai:gpt-4.1-mini``,
 ``ollama:qwen3`` or ``google_genai:gemini-2.5-flash``; anything wrong with the spec, the
 installation or the key is a :class:`~grace.errors.ModelSetupError` that says what to do,
@@ -11,7 +13,6 @@ run starts.
 
 from __future__ import annotations
 
-import importlib
 import os
 import socket
 from dataclasses import dataclass
@@ -44,22 +45,25 @@ OFFLINE = "offline"
 
 @dataclass(frozen=True, kw_only=True)
 class ModelProvider:
-    """How to build one provider's chat (and embedding) models."""
+    """What GRACE needs of one provider that ``init_chat_model`` does not know.
 
-    package: str
-    """Python module of the integration (``langchain_openai``)."""
-    chat_class: str
-    """Its chat model class (``ChatOpenAI``)."""
+    ``init_chat_model`` / ``init_embeddings`` (``langchain``) map the provider to its package
+    and classes and build the models; a row holds the rest: the install, the key variable,
+    the local server, the client's request fields and the structured-output ladder.
+    """
+
+    chat_classes: tuple[str, ...]
+    """Chat classes whose requests the row shapes, the one ``init_chat_model`` builds for the
+    provider first (``ChatOpenAI``; then Azure's ``AzureChatOpenAI``, which takes the same
+    requests): how a model handed to GRACE finds its row (:func:`provider_of`)."""
     extra: str
     """``pip install "grace-agent[<extra>]"`` installs it (empty: a core dependency)."""
     key_env: str | None = None
     """Variable holding the API key (None: no key, e.g. a local server)."""
-    embeddings_class: str | None = None
-    """Its embeddings class, if any."""
+    embeddings: bool = False
+    """GRACE builds its embedding models too (``models.embeddings``, by ``init_embeddings``)."""
     default_url: str | None = None
     """Where its local server listens unless ``models.base_url`` says otherwise."""
-    url_arg: str = "base_url"
-    """Constructor argument that takes the server URL."""
     calibration_label: str = ""
     """Name calibration files use for it (default: the provider key)."""
     start_hint: str = "start the server"
@@ -85,60 +89,54 @@ class ModelProvider:
     format steps down to the next, once per model and services (their ``FormatMemory``;
     ``default``: the class's own ``with_structured_output``; ``text``: JSON asked for in
     the reply)."""
-    other_chat_classes: tuple[str, ...] = ()
-    """Further chat classes that take this provider's requests (Azure's OpenAI client)."""
     named_server_field: str | None = None
     """The chat class's field holding the URL of a server you named (``openai_api_base``).
-    When it is set on a model of the row's own ``chat_class``, a capped request also carries
+    When it is set on a model of the row's first chat class, a capped request also carries
     ``max_tokens`` in its body and asks for a streamed reply's usage: servers of the same
     API elsewhere (llama.cpp's, LM Studio's, Ollama's) read ``max_tokens``, and the client
-    sends the cap under another name (``max_completion_tokens``). None, or a class of
-    ``other_chat_classes``: the request as the client sends it."""
+    sends the cap under another name (``max_completion_tokens``). None, or another class of
+    the row: the request as the client sends it."""
 
 
 PROVIDERS: dict[str, ModelProvider] = {
     "google_genai": ModelProvider(
-        package="langchain_google_genai",
-        chat_class="ChatGoogleGenerativeAI",
+        chat_classes=("ChatGoogleGenerativeAI",),
         extra="",
         key_env="GOOGLE_API_KEY",
-        embeddings_class="GoogleGenerativeAIEmbeddings",
+        embeddings=True,
         calibration_label="gemini",
         retries_arg="max_retries",
         retries_count_first=True,
     ),
     "openai": ModelProvider(
-        package="langchain_openai",
-        chat_class="ChatOpenAI",
+        chat_classes=("ChatOpenAI", "AzureChatOpenAI"),
         extra="openai",
         key_env="OPENAI_API_KEY",
-        embeddings_class="OpenAIEmbeddings",
+        embeddings=True,
         retries_arg="max_retries",
         request_timeout_arg="timeout",
         max_tokens_field="max_tokens",
         structured_methods=("json_schema", "json_mode", "function_calling", "text"),
-        other_chat_classes=("AzureChatOpenAI",),
         named_server_field="openai_api_base",
     ),
     "anthropic": ModelProvider(
-        package="langchain_anthropic",
-        chat_class="ChatAnthropic",
+        chat_classes=("ChatAnthropic",),
         extra="anthropic",
         key_env="ANTHROPIC_API_KEY",
         retries_arg="max_retries",
         max_tokens_field="max_tokens",
     ),
     "ollama": ModelProvider(
-        package="langchain_ollama",
-        chat_class="ChatOllama",
+        chat_classes=("ChatOllama",),
         extra="ollama",
-        embeddings_class="OllamaEmbeddings",
+        embeddings=True,
         default_url="http://127.0.0.1:11434",
         start_hint="start Ollama (`ollama serve`)",
         max_tokens_field="num_predict",
     ),
 }
-"""Providers GRACE can build by name; add a row to support another."""
+"""Providers GRACE can build by name (each one ``init_chat_model`` knows); add a row to
+support another."""
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
@@ -154,12 +152,9 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def provider_of(model: BaseChatModel) -> ModelProvider | None:
-    """The row whose chat class ``model`` is (None: a class no row names)."""
+    """The row one of whose chat classes ``model`` is (None: a class no row names)."""
     name = type(model).__name__
-    for row in PROVIDERS.values():
-        if name == row.chat_class or name in row.other_chat_classes:
-            return row
-    return None
+    return next((row for row in PROVIDERS.values() if name in row.chat_classes), None)
 
 
 def structured_methods(model: BaseChatModel) -> tuple[str, ...]:
@@ -174,17 +169,15 @@ def request_timeout_arg(spec: str) -> str | None:
     return PROVIDERS[provider].request_timeout_arg
 
 
-def _class(provider: str, name: str) -> Any:
-    row = PROVIDERS[provider]
-    try:
-        module = importlib.import_module(row.package)
-    except ImportError:
-        install = f'pip install "grace-agent[{row.extra}]"' if row.extra else "pip install -e ."
-        raise ModelSetupError(
-            f"the {provider} provider needs the {row.package.replace('_', '-')} package, "
-            f"which is not installed: {install}"
-        ) from None
-    return getattr(module, name)
+def _missing_package(provider: str, exc: ImportError) -> ModelSetupError:
+    """The one-line error for a provider whose integration package is not installed."""
+    extra = PROVIDERS[provider].extra
+    install = f'pip install "grace-agent[{extra}]"' if extra else "pip install -e ."
+    module = getattr(exc.__cause__, "name", None) or exc.name or f"langchain_{provider}"
+    return ModelSetupError(
+        f"the {provider} provider needs the {module.split('.')[0].replace('_', '-')} package, "
+        f"which is not installed: {install}"
+    )
 
 
 def _key_kwargs(provider: str, base_url: str | None, api_key_env: str | None) -> dict[str, Any]:
@@ -217,34 +210,39 @@ def chat_model(
 
     ``max_retries``: the client's own retries (None: 0 against ``base_url``, else 2).
     """
+    from langchain.chat_models import init_chat_model  # langchain: only when a model is built
+
     provider, model = parse_spec(spec)
     row = PROVIDERS[provider]
-    cls = _class(provider, row.chat_class)
-    kwargs: dict[str, Any] = {"model": model, "temperature": temperature, "timeout": timeout}
+    kwargs: dict[str, Any] = {"temperature": temperature, "timeout": timeout}
     kwargs |= _key_kwargs(provider, base_url, api_key_env)
     url = base_url or row.default_url
     if url is not None:
-        kwargs[row.url_arg] = url
+        kwargs["base_url"] = url
     if row.retries_arg is not None:
         retries = max_retries if max_retries is not None else 0 if base_url is not None else 2
         kwargs[row.retries_arg] = retries + 1 if row.retries_count_first else retries
-    built: BaseChatModel = cls(**kwargs)
+    try:
+        built: BaseChatModel = init_chat_model(model, model_provider=provider, **kwargs)
+    except ImportError as exc:
+        raise _missing_package(provider, exc) from None
     return built
 
 
 def embeddings_model(spec: str, *, base_url: str | None = None) -> Embeddings:
-    """The embedding model ``spec`` names (``init_embeddings`` convention)."""
+    """The embedding model ``spec`` names (``init_embeddings``' convention and providers)."""
+    from langchain.embeddings import init_embeddings
+
     provider, model = parse_spec(spec)
     row = PROVIDERS[provider]
-    if row.embeddings_class is None:
+    if not row.embeddings:
         raise ModelSetupError(f"the {provider} provider has no embedding models in GRACE")
-    cls = _class(provider, row.embeddings_class)
-    kwargs: dict[str, Any] = {"model": model}
     url = base_url or row.default_url
-    if url is not None:
-        kwargs[row.url_arg] = url
-    built: Embeddings = cls(**kwargs)
-    return built
+    kwargs: dict[str, Any] = {} if url is None else {"base_url": url}
+    try:
+        return init_embeddings(model, provider=provider, **kwargs)
+    except ImportError as exc:
+        raise _missing_package(provider, exc) from None
 
 
 def check_reachable(spec: str, base_url: str | None, timeout: float = 2.0) -> None:

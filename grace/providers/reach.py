@@ -63,7 +63,7 @@ def connection_failure(exc: BaseException) -> BaseException | None:
 def describe_model(model: Any) -> tuple[str, str]:
     """``(provider, model name)`` of a LangChain chat model, e.g. ``("openai", "gpt-4.1")``."""
     cls = type(model).__name__
-    provider = next((key for key, row in PROVIDERS.items() if row.chat_class == cls), cls)
+    provider = next((key for key, row in PROVIDERS.items() if row.chat_classes[0] == cls), cls)
     name = getattr(model, "model", None) or getattr(model, "model_name", None) or "?"
     return provider, str(name).removeprefix("models/")
 

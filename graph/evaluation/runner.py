@@ -31,6 +31,7 @@ from grace.services import Services, build_services
 from grace.settings import GraceSettings
 from graph.builder import make_builder
 from graph.evaluation.dataset import Question, load_dataset, split_by_article
+from graph.evaluation.extra import require_eval_extra
 from graph.evaluation.record import RunRecord, build_record
 from graph.evaluation.report import EvalReport, build_report, is_correct_run
 from graph.evaluation.scorers import Scorer, default_scorers, score_run
@@ -184,6 +185,7 @@ def run_eval(
         The report (also written to ``output_dir / "report.json"``).
 
     """
+    require_eval_extra()
     dataset = load_dataset(Path(dataset_dir))
     questions = split_by_article(dataset.questions, *part) if part else dataset.questions
     chosen = list(scorers) if scorers is not None else default_scorers(EVAL_COLLECTION)
@@ -191,13 +193,12 @@ def run_eval(
         s = _eval_settings(settings, Path(tmp))
         services = build_services(s)
         try:
-            retrieval = s.retrieval
             ingest = ingest_paths(
                 services.store,
                 [dataset.corpus_dir],
                 collection=EVAL_COLLECTION,
-                chunk_size=retrieval.chunk_size,
-                chunk_overlap=retrieval.chunk_overlap,
+                chunk_size=s.retrieval.chunk_size,
+                chunk_overlap=s.retrieval.chunk_overlap,
             )
             records = run_questions(
                 services, questions, collection=EVAL_COLLECTION, scorers=chosen, progress=progress

@@ -39,11 +39,15 @@ def _nav_pages(nav: object) -> list[str]:
     return []
 
 
-def _site_pages() -> list[str]:
-    config = yaml.safe_load(
+def _site_config() -> dict[str, object]:
+    config: dict[str, object] = yaml.safe_load(
         re.sub(r"!!python/name:\S+", "null", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     )
-    return _nav_pages(config["nav"])
+    return config
+
+
+def _site_pages() -> list[str]:
+    return _nav_pages(_site_config()["nav"])
 
 
 def python_blocks(text: str) -> list[str]:
@@ -88,6 +92,18 @@ def _run_page(page: str, tmp: Path, url: str | None = None) -> subprocess.Comple
 def test_every_docs_page_is_in_the_site_nav() -> None:
     on_disk = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
     assert on_disk <= set(PAGES), f"pages missing from mkdocs.yml's nav: {on_disk - set(PAGES)}"
+
+
+def test_the_site_serves_its_own_mermaid() -> None:
+    """The diagrams draw offline: mermaid is a file of the site (mkdocs-material uses a
+    ``mermaid`` already loaded instead of its CDN copy), with its licence beside it."""
+    scripts = _site_config()["extra_javascript"]
+    assert isinstance(scripts, list)
+    mermaid = [s for s in scripts if isinstance(s, str) and s.endswith("mermaid.min.js")]
+    assert mermaid and not mermaid[0].startswith(("http:", "https:", "//"))
+    script = ROOT / "docs" / mermaid[0]
+    assert script.stat().st_size > 1_000_000 and b"mermaid" in script.read_bytes()[:100_000]
+    assert "MIT License" in (script.parent / "LICENSE").read_text(encoding="utf-8")
 
 
 def test_the_readme_and_the_docs_have_python_examples() -> None:

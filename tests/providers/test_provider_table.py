@@ -8,6 +8,7 @@ gets the plain defaults.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import replace
 from typing import Any
 
@@ -74,3 +75,18 @@ def test_a_named_server_gets_max_tokens_in_the_body_from_the_row(
     monkeypatch.setitem(PROVIDERS, "openai", replace(PROVIDERS["openai"], named_server_field=None))
     assert with_max_tokens(openai_model, 64).extra_body is None  # type: ignore[attr-defined]
     assert with_max_tokens(openai_model, 64).max_tokens == 64  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
+def test_init_chat_model_builds_the_rows_first_chat_class(
+    provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row's first chat class is the one ``init_chat_model`` builds for its provider."""
+    row = PROVIDERS[provider]
+    if row.extra and importlib.util.find_spec(f"langchain_{provider}") is None:
+        pytest.skip(f"the {row.extra} extra is not installed")
+    if row.key_env:
+        monkeypatch.setenv(row.key_env, "test-key")  # built, never called
+    model = chat_model(f"{provider}:some-model", temperature=0, timeout=1)
+    assert type(model).__name__ == row.chat_classes[0]
+    assert provider_of(model) is row

@@ -191,7 +191,7 @@ def test_a_fake_api_key_never_reaches_checkpoints_events_or_logs(
     caplog: pytest.LogCaptureFixture,
     tmp_path: Path,
 ) -> None:
-    from grace.providers.gemini import make_gemini_chat_model
+    from grace.providers.models import chat_model
 
     monkeypatch.setenv("GOOGLE_API_KEY", FAKE_KEY)
     caplog.set_level(logging.DEBUG)
@@ -199,9 +199,10 @@ def test_a_fake_api_key_never_reaches_checkpoints_events_or_logs(
         data_dir=offline_services.settings.data_dir, provider="gemini", confidence=ALWAYS_CONFIRM
     )
     assert settings.use_gemini() and settings.google_api_key() == FAKE_KEY
-    # The judge is a real ChatGoogleGenerativeAI holding the key (its requests are refused
-    # in tests); the planner / reader are scripted.
-    judge = make_gemini_chat_model("gemini-2.5-flash", temperature=0.0, timeout=5.0)
+    # The judge is a real ChatGoogleGenerativeAI holding the key, built as the product builds
+    # it (its requests are refused in tests); the planner / reader are scripted.
+    judge = chat_model("google_genai:gemini-2.5-flash", temperature=0.0, timeout=5.0)
+    assert type(judge).__name__ == "ChatGoogleGenerativeAI"
     model = ScriptedChatModel.of(answers=["It opened on 2 August 1874 [S1]."] * 4)
     services = build_services(
         settings, chat_model=model, judge_model=judge, store=offline_services.store

@@ -1,6 +1,5 @@
 """The online provider: any LangChain chat model (Gemini by default) for plans and answers."""
 
-from grace.providers.gemini.models import make_gemini_chat_model, make_gemini_embeddings
 from grace.providers.gemini.planner import LLMPlanner, PlanDraft
 from grace.providers.gemini.reader import LLMReader
 
@@ -8,6 +7,4 @@ __all__ = [
     "LLMPlanner",
     "LLMReader",
     "PlanDraft",
-    "make_gemini_chat_model",
-    "make_gemini_embeddings",
 ]
