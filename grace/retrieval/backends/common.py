@@ -29,6 +29,9 @@ __all__ = [
     "payload_of",
 ]
 
+TIE_SLACK = 8
+"""Hits a lexical search asks for beyond ``k``, so that chunks tied at the k-th place are all
+seen and ordered the same way on every run (:meth:`StoreBase._ranked`)."""
 CONTENT_KEY = "page_content"
 """Payload key of the chunk text (langchain-qdrant's default)."""
 METADATA_KEY = "metadata"
@@ -180,13 +183,27 @@ class StoreBase:
             if mode is not None:
                 raise ValueError(f"collection {name!r} has no dense vectors (made sparse-only)")
             chosen = "sparse"  # made before an embedding model was configured: lexical only
-        hits = self._search_hits(query, name, k, chosen) if k > 0 else []
+        hits = self._ranked(query, name, k, chosen) if k > 0 else []
         return SearchResult(
             query=query,
             collection=name,
             hits=hits,
             stats=search_stats(h.score for h in hits),
         )
+
+    def _ranked(self, query: str, name: str, k: int, mode: SearchMode) -> list[RetrievedChunk]:
+        """The top ``k`` hits, the same ones on every run.
+
+        Chunks with equal scores come back from the engine in the order their points happen to
+        sit in (which depends on the order an ingest wrote them), so a tie at the k-th place
+        let two runs of one question see different fifth passages. A lexical search asks for
+        :data:`TIE_SLACK` more and breaks ties by document and position. Hybrid search keeps
+        the engine's order: its fused ranking depends on the prefetch size.
+        """
+        if mode != "sparse":
+            return self._search_hits(query, name, k, mode)
+        hits = self._search_hits(query, name, k + TIE_SLACK, mode)
+        return sorted(hits, key=lambda h: (-h.raw_score, h.source, h.chunk_index))[:k]
 
     async def asearch(
         self,
@@ -215,8 +232,3 @@ class StoreBase:
         tb: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def ordered_ids(ids: Sequence[Any]) -> list[str]:
-    """Point ids as strings (the engines return UUID objects)."""
-    return [str(i) for i in ids]
