@@ -65,6 +65,29 @@ def test_certify_over_mixes_bounds_every_mix_it_claims() -> None:
     assert worst_mix_risk(silent, wrong, unanswerable, 0.5) <= 0.10
 
 
+def test_the_certificate_holds_in_repeated_draws() -> None:
+    # The true P(wrong | SILENT) at half unanswerable is known at every threshold (see above);
+    # the chosen threshold's exceeds α in at most δ of the draws.
+    rng = np.random.default_rng(3)
+    alpha, delta, trials = 0.10, 0.10, 150
+    found = violations = 0
+    for _ in range(trials):
+        data = _mixed(rng, 600, 400)
+        n = len(data["scores"])
+        cert = certify_over_mixes(
+            data["scores"], may_be_silent=[True] * n, wrong=data["wrong"],
+            answerable=data["answerable"], strata=["en"] * n, target_risk=alpha, delta=delta,
+        )
+        if cert.threshold is None:
+            continue
+        found += 1
+        t = cert.threshold
+        true = worst_mix_risk((1 - t) / 0.7, 0.15 * (1 - t), max(0.0, 0.7 - t) / 0.7, 0.5)
+        violations += true > alpha
+    assert found >= trials / 2
+    assert violations / trials <= delta
+
+
 def test_the_tests_start_where_the_default_share_is_silent() -> None:
     data = _mixed(np.random.default_rng(0), 1500, 1000)
     n = len(data["scores"])
