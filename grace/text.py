@@ -27,6 +27,8 @@ __all__ = [
     "answer_measures",
     "answer_type",
     "contrasts",
+    "counted_noun",
+    "counts",
     "is_japanese",
     "is_negated",
     "key_terms",
@@ -287,6 +289,45 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)
+
+
+_EN_COUNTED = re.compile(r"\bhow many ([a-z]{3,})\b", re.I)
+_JA_COUNTED = re.compile(
+    r"何(人|名|種類|個|回|倍|か国|カ国|ヶ国|校|社|冊|台|本|枚|匹|頭|羽|隻|機|階|件|試合|作品|曲)"
+)
+"""The counted noun of a count question: "how many *layers*", 「何*人*」 (a counter)."""
+_COUNT_WORDS = (
+    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    "ninety|hundred|thousand|million|billion|dozen|dozens|hundreds|thousands|millions"
+)
+_EN_COUNT = re.compile(
+    rf"(?:\d[\d,.]*|\b(?:{_COUNT_WORDS})\b)[\s-]+((?:[\w'-]+\s+){{0,2}}[\w'-]+)", re.I
+)
+"""A number and the (up to three) words after it: what it counts ("seven-layer protocol")."""
+_JA_NUMERAL = r"(?:[\d.,]+|[一二三四五六七八九十百千万億数]+)"
+
+
+def counted_noun(question: str) -> str | None:
+    """The noun a count question counts ("how many layers" → ``layers``, 「何人」 → 人)."""
+    text = unicodedata.normalize("NFKC", question)
+    if text.isascii():
+        m = _EN_COUNTED.search(text)
+        return m.group(1).lower() if m else None
+    m = _JA_COUNTED.search(text)
+    return m.group(1) if m else None
+
+
+def counts(sentence: str, counted: str) -> list[str]:
+    """The words right after each number of ``sentence`` (English: the three after it).
+
+    Japanese: the counters after each numeral, when ``counted`` follows one (「3人」): the
+    caller compares English words in its own word forms.
+    """
+    text = unicodedata.normalize("NFKC", sentence)
+    if not counted.isascii():
+        return [counted] if re.search(_JA_NUMERAL + re.escape(counted), text) else []
+    return [m.group(1) for m in _EN_COUNT.finditer(text)]
 
 
 _ONE_SPAN = re.compile(

@@ -20,7 +20,13 @@ from grace.providers.offline.evidence import assess, is_hard_key, question_keys
 from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.text import answer_measures, answer_type, number_role_mismatch, states_measure
+from grace.text import (
+    answer_measures,
+    answer_type,
+    counted_noun,
+    number_role_mismatch,
+    states_measure,
+)
 
 HISTORY = (
     "## History\nThe Grellan Observatory opened in 1911 on Mount Fennick. "
@@ -273,6 +279,50 @@ def test_a_similar_name_that_is_no_demonym_stays_absent() -> None:
 def test_word_forms_come_from_the_lexicon() -> None:
     assert match_tokens("rental withdrew fled") == match_tokens("rent withdraw flee")
     assert match_tokens("found left saw") == ["found", "left", "saw"]
+
+
+def test_number_words_derived_nouns_and_re_verbs_share_tokens() -> None:
+    assert match_tokens("three layers") == match_tokens("3 layers")
+    assert match_tokens("one of the first") == ["one", "first"]  # "one" is a pronoun too
+    assert match_tokens("in partnership with") == match_tokens("partner with")
+    assert match_tokens("the friendship") == match_tokens("a friend")
+    assert "back" in match_tokens("The exchange was re-established in 1991.")
+    assert "back" in match_tokens("The bridge was rebuilt after the flood.")
+    assert "back" not in match_tokens("The report was recorded and it remained there.")
+
+
+def test_a_reopened_thing_answers_brought_back() -> None:
+    text = (
+        "The Tarn Market first opened in 1820 and traded until the great fire. "
+        "It was re-established in May 1903 after the town hall was rebuilt. "
+        "Today the Tarn Market is the largest in the valley."
+    )
+    answer = ExtractiveReader().answer(
+        "When was the Tarn Market brought back?", [Source(source_id="S1", source="t.md", text=text)]
+    )
+    assert "May 1903" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [
+        (
+            "How many lanes does the Orvik bridge carry?",
+            "The Orvik bridge was one of the first steel bridges of the north. "
+            "Built with two spans, it now carries four lanes of traffic.",
+            "four lanes",
+        ),
+        (
+            "霧ヶ丘鉄道の職員は何人か？",
+            "霧ヶ丘鉄道の職員は2つの駅に分かれて働く。霧ヶ丘鉄道の職員は48人である。",
+            "48人",
+        ),
+    ],
+)
+def test_a_count_questions_number_counts_its_noun(question: str, text: str, expected: str) -> None:
+    assert counted_noun(question) in ("lanes", "人")
+    source = Source(source_id="S1", source="doc.md", text=text)
+    assert expected in ExtractiveReader().answer(question, [source]).text
 
 
 # ---------------------------------------------------------------- the examples

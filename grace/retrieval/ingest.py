@@ -722,8 +722,9 @@ def _heading_location(heading_path: str) -> dict[str, str | int]:
 # ---------------------------------------------------------------------- writing
 
 
-def _point_id(collection: str, source: str, index: int, chunk: str) -> str:
-    digest = hashlib.sha256(chunk.encode("utf-8")).hexdigest()
+def _point_id(collection: str, source: str, index: int, chunk: str, title: str) -> str:
+    """A chunk's point id: a new one when its text or its title (indexed with it) changes."""
+    digest = hashlib.sha256(f"{title}\x1f{chunk}".encode()).hexdigest()
     return str(uuid.uuid5(_NAMESPACE, f"{collection}\x1f{source}\x1f{index}\x1f{digest}"))
 
 
@@ -734,7 +735,7 @@ def _upsert_document(
     chunks: list[_Chunk],
     existing: set[str],
 ) -> tuple[int, int, set[str]]:
-    ids = [_point_id(collection, doc.source, i, c) for i, (c, _) in enumerate(chunks)]
+    ids = [_point_id(collection, doc.source, i, c, doc.title) for i, (c, _) in enumerate(chunks)]
     new = [(i, pid) for i, pid in enumerate(ids) if pid not in existing]
     metadatas: list[dict[str, Any]] = [
         {"source": doc.source, "title": doc.title, "chunk_index": i, **chunks[i][1]} for i, _ in new

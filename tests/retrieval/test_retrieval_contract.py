@@ -166,3 +166,37 @@ def test_sparse_collection_opened_with_an_embedding_model_stays_lexical(tmp_path
         online.ensure_collection("fresh")  # new collections get the dense vector
         online.add_chunks("fresh", EN, _metas("lumen.md", 3), _ids(3))
         assert online.search("lighthouse", collection="fresh", mode="dense").hits
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+@pytest.mark.parametrize(
+    ("chunks", "query", "expected"),
+    [
+        (
+            [
+                ("Grellan Observatory", "Its main telescope has a 1.2-metre mirror."),
+                ("Harbour Museum", "Its old telescope has a small mirror."),
+            ],
+            "Grellan Observatory telescope mirror",
+            "Its main telescope has a 1.2-metre mirror.",
+        ),
+        (
+            [
+                ("霧ヶ丘鉄道", "路線の長さは12.4キロメートルである。"),
+                ("港町バス", "路線の長さは8キロメートルである。"),
+            ],
+            "霧ヶ丘鉄道の路線の長さは？",
+            "路線の長さは12.4キロメートルである。",
+        ),
+    ],
+)
+def test_a_chunk_is_found_by_its_document_title(
+    kind: str, tmp_path: Path, chunks: list[tuple[str, str]], query: str, expected: str
+) -> None:
+    with _open(kind, tmp_path / "store") as s:
+        for n, (title, text) in enumerate(chunks):
+            s.add_chunks("docs", [text], [{"source": f"d{n}.md", "title": title}], _ids(1, n))
+        hits = s.search(query, collection="docs", k=2).hits
+        assert hits[0].text == expected  # the title is indexed, never added to the text
+        assert hits[0].score < 1.0  # a title token counts below one the chunk holds
+        assert hits[0].score > hits[1].score

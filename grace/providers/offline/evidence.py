@@ -51,6 +51,8 @@ from grace.text import (
     answer_measures,
     answer_type,
     contrasts,
+    counted_noun,
+    counts,
     is_japanese,
     is_negated,
     key_terms,
@@ -231,6 +233,19 @@ def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
     return bool(tokens) and tokens <= window_tokens
 
 
+def states_count(sentence: str, counted: str) -> bool:
+    """Whether ``sentence`` states a number of the counted noun ("seven-layer", 「3人」).
+
+    A count question's number counts its noun: "how many layers" is answered by "a
+    seven-layer protocol", not by "one of the first architectures".
+    """
+    found = counts(sentence, counted)
+    if not counted.isascii():
+        return bool(found)
+    want = set(match_tokens(counted))
+    return any(want & set(match_tokens(words)) for words in found)
+
+
 def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     n = max(len(sentences), 1)
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
@@ -249,6 +264,8 @@ class _Question:
     kind: AnswerType | None
     negated: bool
     measures: tuple[Measure, ...] = ()
+    counted: str | None = None
+    """The noun a count question counts ("how many layers", 「何人」): the unit of a count."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -256,10 +273,12 @@ class _Question:
             return None
         if not typed_candidates(sentence, self.kind, self.text):
             return False
-        return not self.measures or states_measure(sentence, self.measures)
+        return self.measured(sentence) is not False
 
     def measured(self, sentence: str) -> bool | None:
         """The sentence states a number in the asked unit; None when no unit is asked."""
+        if self.counted is not None:
+            return states_count(sentence, self.counted)
         return states_measure(sentence, self.measures) if self.measures else None
 
     def share(self, tokens: set[str], about: set[str], subject: set[str]) -> float:
@@ -401,6 +420,7 @@ def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         kind=answer_type(question),
         negated=is_negated(question),
         measures=answer_measures(question),
+        counted=counted_noun(question),
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)

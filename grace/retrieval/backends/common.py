@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
 from langchain_core.embeddings import Embeddings
 
-from grace.retrieval.store import SearchMode
+from grace.retrieval.sparse import SparseEncoder, embed_chunks
+from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchMode
 from grace.retrieval.types import RetrievedChunk, SearchResult, search_stats
 
 __all__ = [
@@ -95,6 +96,7 @@ class StoreBase:
 
     default_collection: str
     dense_embeddings: QueryCache | None
+    sparse_embeddings: SparseEncoder
 
     @property
     def mode(self) -> SearchMode:
@@ -128,6 +130,34 @@ class StoreBase:
     def _has_dense(self, name: str) -> bool:
         """Whether collection ``name`` holds dense vectors."""
         raise NotImplementedError
+
+    def _chunk_vectors(
+        self,
+        collection: str,
+        texts: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+        sparse_type: Callable[[list[int], list[float]], Any],
+    ) -> list[dict[str, Any]]:
+        """Each chunk's named vectors: sparse with its title, dense when the collection has one.
+
+        The sparse vector holds the document title's tokens
+        (:func:`~grace.retrieval.sparse.embed_chunks`); ``sparse_type`` makes the backend's
+        sparse vector from indices and values.
+        """
+        titles = [str(m.get("title", "")) for m in metadatas]
+        sparse = embed_chunks(self.sparse_embeddings, texts, titles)
+        dense = (
+            self.dense_embeddings.embed_documents(list(texts))
+            if self.dense_embeddings is not None and self._has_dense(collection)
+            else None
+        )
+        out: list[dict[str, Any]] = []
+        for i, vec in enumerate(sparse):
+            vector: dict[str, Any] = {SPARSE_VECTOR_NAME: sparse_type(vec.indices, vec.values)}
+            if dense is not None:
+                vector[DENSE_VECTOR_NAME] = dense[i]
+            out.append(vector)
+        return out
 
     def search(
         self,

@@ -225,20 +225,11 @@ class EdgeStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        sparse = self.sparse_embeddings.embed_documents(list(texts))
-        dense = (
-            self.dense_embeddings.embed_documents(list(texts))
-            if self.dense_embeddings is not None and self._has_dense(collection)
-            else None
-        )
-        points = []
-        for i, (text, meta, pid) in enumerate(zip(texts, metadatas, ids, strict=True)):
-            vector: dict[str, Any] = {
-                SPARSE_VECTOR_NAME: SparseVector(sparse[i].indices, sparse[i].values)
-            }
-            if dense is not None:
-                vector[DENSE_VECTOR_NAME] = dense[i]
-            points.append(Point(pid, vector, payload_of(text, meta)))
+        vectors = self._chunk_vectors(collection, texts, metadatas, SparseVector)
+        points = [
+            Point(pid, vector, payload_of(text, meta))
+            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+        ]
         with self.shards.use(
             collection, create=self._config, write=True, points=len(points)
         ) as shard:

@@ -1,6 +1,8 @@
 """The ``server`` backend: a Qdrant server or cluster by URL (scale-out), through langchain-qdrant.
 
-Writes go through ``QdrantVectorStore.add_texts``; sparse and hybrid searches through
+Writes upsert points in langchain-qdrant's payload layout, their vectors made as the edge
+backend makes them (the sparse one holds the document title: ``add_texts`` would embed the
+chunk text alone); sparse and hybrid searches go through
 ``QdrantVectorStore.similarity_search_with_score`` (``retrieval_mode`` SPARSE / HYBRID),
 dense ones through ``DENSE``. The reported scores are normalised as described in
 :mod:`grace.retrieval.scoring`; the idf of each query token is read back from the server
@@ -25,6 +27,7 @@ from grace.retrieval.backends.common import (
     QueryCache,
     StoreBase,
     chunk_from_payload,
+    payload_of,
 )
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
 from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
@@ -32,6 +35,9 @@ from grace.retrieval.store import DENSE_VECTOR_NAME, SPARSE_VECTOR_NAME, SearchM
 from grace.retrieval.types import RetrievedChunk, UnknownCollectionError
 
 __all__ = ["ServerStore"]
+
+_WRITE_BATCH = 128
+"""Points per upsert request."""
 
 _LANGCHAIN_MODE = {
     "sparse": RetrievalMode.SPARSE,
@@ -196,10 +202,18 @@ class ServerStore(StoreBase):
         if not texts:
             return
         self.ensure_collection(collection)
-        store = self._vector_store(
-            collection, self.mode if self._has_dense(collection) else "sparse"
+        vectors = self._chunk_vectors(
+            collection,
+            texts,
+            metadatas,
+            lambda indices, values: models.SparseVector(indices=indices, values=values),
         )
-        store.add_texts(list(texts), list(metadatas), ids=list(ids), batch_size=128)
+        points = [
+            models.PointStruct(id=pid, vector=vector, payload=payload_of(text, meta))
+            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+        ]
+        for start in range(0, len(points), _WRITE_BATCH):
+            self.client.upsert(collection, points=points[start : start + _WRITE_BATCH])
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Delete points by id."""
