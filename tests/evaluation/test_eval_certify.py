@@ -221,3 +221,10 @@ def test_mapie_certifies_the_calibration_mix() -> None:
     assert certify_at_calibration_mix(
         [0.9, 0.8], may_be_silent=[False, False], wrong=[True, True], target_risk=0.1
     ) is None
+
+
+def test_without_unanswerable_runs_only_a_mix_without_them_is_certified() -> None:
+    counts = StratumCounts("en", answerable=500, silent=200, silent_wrong=2, unanswerable=0,
+                           unanswerable_silent=0)
+    assert not stratum_test(counts, target_risk=0.10, delta=0.1, max_share=0.5)[0]
+    assert stratum_test(counts, target_risk=0.10, delta=0.1, max_share=0.0)[0]
