@@ -13,7 +13,10 @@ scores the held-out articles, two ways:
 - ``rule_only``: the ``before`` threshold, SILENT only where the sentence rule holds too;
 - ``after``: SILENT when P(correct) ≥ the threshold certified over mixes
   (``--target-risk``, ``--max-unanswerable-share``, ``--min-coverage``, ``--delta``) *and*
-  the sentence rule holds, pausing under the fitted model's NOTIFY threshold.
+  the sentence rule holds, pausing under the fitted model's NOTIFY threshold;
+- ``at``: with ``--at T``, SILENT when P(correct) ≥ T (the shipped model's certified
+  threshold, say) and the rule holds, pausing under the fitted model's NOTIFY threshold — what
+  the shipped threshold does on articles the model did not see.
 
 It prints each figure's mean and spread (standard deviation, least, greatest) over the
 splits and, with ``--dev``, the figures on the second set scored by the model fitted on all
@@ -97,17 +100,22 @@ def evaluate(
     p = _score(fit, test_runs)
     holds = np.array([learn.record_check(r) for r in test_runs])
     notify, old_notify = fit.model.thresholds.notify, args.before_notify
-    return {
+    out = {
         "thresholds": {"before": before, "after": after, "certified": fit.certified},
         "before": figures(p, test_runs, p >= before, old_notify),
         "rule_only": figures(p, test_runs, (p >= before) & holds, old_notify),
         "after": figures(p, test_runs, (p >= after) & holds, notify),
     }
+    if args.at is not None:
+        out["at"] = figures(p, test_runs, (p >= args.at) & holds, notify)
+    return out
 
 
 def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for side in ("before", "rule_only", "after"):
+    for side in ("before", "rule_only", "after", "at"):
+        if side not in results[0]:
+            continue
         out[side] = {}
         for key in results[0][side]:
             values = [r[side][key] for r in results if r[side][key] is not None]
@@ -130,11 +138,12 @@ def main() -> None:
     parser.add_argument("--splits", type=int, default=8)
     parser.add_argument("--target-risk", type=float, default=0.10)
     parser.add_argument("--max-unanswerable-share", type=float, default=0.5)
-    parser.add_argument("--min-coverage", type=float, default=0.0)
+    parser.add_argument("--min-coverage", type=float, default=None)
     parser.add_argument("--delta", type=float, default=0.1)
     parser.add_argument("--before-risk", type=float, default=0.12)
     parser.add_argument("--before-min-coverage", type=float, default=0.15)
     parser.add_argument("--before-notify", type=float, default=0.4)
+    parser.add_argument("--at", type=float, default=None)
     args = parser.parse_args()
     from sklearn.model_selection import GroupShuffleSplit
 

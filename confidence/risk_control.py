@@ -39,13 +39,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 __all__ = [
     "RiskControlledThreshold",
     "binomial_cdf",
     "choose_threshold",
+    "clopper_pearson_lower",
     "clopper_pearson_upper",
     "fewest_runs",
+    "log_factorials",
 ]
 
 METHOD = "Learn-then-Test, fixed-sequence binomial tests (exact), Clopper-Pearson bound"
@@ -81,26 +86,34 @@ class RiskControlledThreshold:
         return self.selected / self.n if self.n else 0.0
 
 
+@lru_cache(maxsize=64)
+def log_factorials(n: int) -> np.ndarray:
+    """``log(i!)`` for i = 0 … n (read-only; cached per ``n``)."""
+    table = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=float)))))
+    table.setflags(write=False)
+    return table
+
+
 def binomial_cdf(k: int, n: int, p: float) -> float:
     """P(Bin(n, p) ≤ k), summed in log space (exact for the sizes calibration uses)."""
     if k >= n or p <= 0.0:
         return 1.0
-    if p >= 1.0:
+    if p >= 1.0 or k < 0:
         return 0.0
-    log_p, log_q = math.log(p), math.log1p(-p)
-    terms = [
-        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p
-        + (n - i) * log_q
-        for i in range(k + 1)
-    ]
-    top = max(terms)
-    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+    lf = log_factorials(n)
+    i = np.arange(k + 1)
+    terms = lf[n] - lf[i] - lf[n - i] + i * math.log(p) + (n - i) * math.log1p(-p)
+    top = float(terms.max())
+    return min(1.0, math.exp(top) * float(np.exp(terms - top).sum()))
 
 
+@lru_cache(maxsize=65536)
 def clopper_pearson_upper(errors: int, n: int, confidence: float = 0.95) -> float:
     """One-sided exact upper bound of a binomial proportion (1.0 when ``n`` is 0).
 
-    The p at which P(Bin(n, p) ≤ errors) = 1 − confidence, found by bisection.
+    The p at which P(Bin(n, p) ≤ errors) = 1 − confidence, found by bisection (the
+    ``confidence`` quantile of Beta(errors + 1, n − errors)). GRACE's one Clopper–Pearson:
+    the certificate, ``grace eval``'s intervals and the threshold tests all use it.
     """
     if n == 0 or errors >= n:
         return 1.0
@@ -112,6 +125,16 @@ def clopper_pearson_upper(errors: int, n: int, confidence: float = 0.95) -> floa
         else:
             high = mid
     return high
+
+
+def clopper_pearson_lower(successes: int, n: int, confidence: float = 0.95) -> float:
+    """One-sided exact lower bound of a binomial proportion (0.0 when ``n`` or ``successes`` is 0).
+
+    The mirror of :func:`clopper_pearson_upper`: one minus the upper bound of the failures.
+    """
+    if n == 0 or successes <= 0:
+        return 0.0
+    return 1.0 - clopper_pearson_upper(n - successes, n, confidence)
 
 
 def fewest_runs(target_risk: float, delta: float) -> int:

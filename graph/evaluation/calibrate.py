@@ -200,9 +200,11 @@ class RiskTargets:
     """α of everything answered without a pause (``--notify-risk``); None = keep it."""
     delta: float = 0.1
     """δ: the probability that a bound fails (``--delta``)."""
-    min_coverage: float = 0.0
+    min_coverage: float | None = None
     """The least share of runs a certified SILENT threshold should select
-    (``--min-coverage``): where the tests start; 0 = from the top."""
+    (``--min-coverage``): where the tests start; 0 = from the top; None = the method's
+    default (the learned model's certificate: :data:`~graph.evaluation.certify.DEFAULT_START`;
+    the calibration map's thresholds: from the top)."""
     max_unanswerable_share: float = MAX_UNANSWERABLE_SHARE
     """The learned model's SILENT certificate holds for every mix with at most this share of
     unanswerable questions (``--max-unanswerable-share``)."""
@@ -328,7 +330,7 @@ def _risk_lines(
         if target is None:
             continue
         # The least coverage is the user's wish for SILENT; NOTIFY's set contains it.
-        start = risk.min_coverage if level == "silent" else 0.0
+        start = (risk.min_coverage or 0.0) if level == "silent" else 0.0
         g = guarantee_for(fit, level, target, delta, min_coverage=start)
         if g is None:
             where = f" testing from {start:.0%} coverage down" if start else ""
@@ -422,13 +424,16 @@ def learned_lines(learned: LearnedFit, risk: RiskTargets) -> list[str]:
             f"with probability >= {1 - cert.delta:.2f} (bound {cert.worst_case:.3f})",
             f"  assumption: {cert.assumption}",
             f"  on these runs: {cert.selected}/{cert.n} SILENT "
-            f"({cert.selected / max(cert.n, 1):.0%}), {wrong} wrong; bounds per "
-            + ", ".join(cert.strata),
+            f"({cert.selected / max(cert.n, 1):.0%}), {wrong} wrong; tested per "
+            + ", ".join(cert.strata)
+            + f", from {cert.min_coverage:.0%} of runs SILENT down",
         ]
     else:
         lines += [
             f"SILENT: no threshold certifies P(wrong | SILENT) <= {target:.2f} for every mix "
-            f"with up to {share:.0%} unanswerable; the model is written with SILENT off "
+            f"with up to {share:.0%} unanswerable (tests from "
+            f"{cert.min_coverage if cert is not None else 0:.0%} of runs SILENT down); the "
+            "model is written with SILENT off "
             "(threshold 1.0): label more questions, or state a smaller --max-unanswerable-share",
         ]
     if learned.calibration_mix is not None:

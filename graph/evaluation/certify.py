@@ -2,25 +2,52 @@
 
 ``grace calibrate`` certifies the learned model's SILENT threshold so that
 P(wrong | SILENT) ≤ α holds, with probability ≥ 1 − δ, for **every** mix of questions whose
-share of unanswerable ones is at most a stated maximum (docs/confidence.md, "The
+share of unanswerable ones is at most a stated maximum π (docs/confidence.md, "The
 certificate"). A certificate for one mix does not carry over to another: P(wrong | SILENT)
 moves with the share of unanswerable questions, since every SILENT answer to one is wrong.
-With, per stratum (a language),
+With, per stratum (a language, or all runs),
 
 - ``s`` = P(SILENT | answerable), ``e`` = P(wrong | SILENT, answerable),
 - ``u`` = P(SILENT | unanswerable),
 
 a share π of unanswerable questions gives
-P(wrong | SILENT) = ((1 − π) s e + π u) / ((1 − π) s + π u) (:func:`mix_risk`), which rises
-with ``e`` and ``u`` and falls with ``s``; one-sided Clopper–Pearson bounds on the three
-(lower for ``s``, upper for the others), Bonferroni-corrected over all bounds, bound it for
-every π in [0, π_max] at once (it is monotone in π: the worst is at an end).
+P(wrong | SILENT) = ((1 − π) s e + π u) / ((1 − π) s + π u) (:func:`mix_risk`), and
+(rearranged) that is ≤ α exactly when
+
+    e + (1 − α) · ρ · u / s ≤ α,     ρ = π / (1 − π).
+
+The left side grows with ρ, so the largest share π is the worst and every smaller one
+follows. The test (:func:`stratum_test`) takes two steps, neither with a bound per rate:
+
+1. a Clopper–Pearson lower bound ``s_L`` on ``s`` from the answerable runs, at confidence
+   1 − :data:`SILENT_RATE_SHARE` · δ (``s`` rests on a hundred or more SILENT runs, so its
+   bound moves little with δ; ``e`` and ``u`` rest on a handful of counts). Where
+   ``s ≥ s_L`` the condition follows from ``e + (1 − α) w u ≤ α`` with ``w = ρ / s_L``;
+2. one exact test of that linear condition, conditional on the number ``m`` of answerable
+   runs SILENT: wrong ones among them ``K ~ Bin(m, e)`` (the conditional error the brief
+   asks for), unanswerable SILENT ``U ~ Bin(n_u, u)``, independent. Statistic
+   ``T = K / m + w U / n_u``; p-value ``sup P(T ≤ t_obs)`` over the null
+   ``e + (1 − α) w u ≥ α``, at level (1 − :data:`SILENT_RATE_SHARE`) · δ. ``P(T ≤ t)`` falls
+   as ``e`` or ``u`` grows, so the supremum lies on the line ``e + (1 − α) w u = α``; it is
+   bounded from above on each of :data:`GRID` pieces of the line by its value at the piece's
+   smallest ``e`` and smallest ``u`` (:func:`mix_pvalue`), so the computed p-value is never
+   below the true one.
+
+The two steps fail together with probability ≤ δ (the first by its confidence, the second
+given ``m``, whatever ``m`` is). A joint test spends δ once on the few wrong and
+unanswerable SILENT runs together, where three separate bounds (each at its own worst)
+spent it three times. Strata (languages) are tested at δ / strata each (Bonferroni).
+
+Thresholds are tested by fixed sequence (:func:`certify_over_mixes`), from a start that
+depends on how many runs a threshold selects, never on which are wrong, down to the first
+failure: no correction over the thresholds.
 
 What MAPIE (scikit-learn-contrib) has — Learn-then-Test risk control of a binary classifier's
 precision, :class:`mapie.risk_control.BinaryClassificationController` — is used for the
 certificate at the calibration runs' own mix (:func:`certify_at_calibration_mix`); what it
-lacks, the bound over a range of mixes, is here. The exact binomial Learn-then-Test of the
-calibration map's thresholds stays in :mod:`confidence.risk_control`.
+lacks, the bound over a range of mixes, is here. The exact binomial tools
+(:func:`~confidence.risk_control.clopper_pearson_lower`, the log factorials) are
+:mod:`confidence.risk_control`'s.
 """
 
 from __future__ import annotations
@@ -30,48 +57,56 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
+from confidence.risk_control import clopper_pearson_lower, log_factorials
+
 __all__ = [
+    "ARGUMENT",
+    "DEFAULT_START",
+    "GRID",
     "MIX_METHOD",
-    "STARTS",
+    "SILENT_RATE_SHARE",
     "MixCertificate",
     "StratumCounts",
     "certify_at_calibration_mix",
     "certify_over_mixes",
-    "clopper_pearson_lower",
-    "clopper_pearson_upper",
     "mix_bound",
+    "mix_pvalue",
     "mix_risk",
+    "stratum_test",
     "worst_mix_risk",
 ]
 
-
-def clopper_pearson_upper(errors: int, n: int, confidence: float = 0.95) -> float:
-    """One-sided exact upper bound of a binomial proportion (1.0 when ``n`` is 0).
-
-    The ``confidence`` quantile of Beta(errors + 1, n − errors) (scipy), the same bound as
-    :func:`confidence.risk_control.clopper_pearson_upper` without its bisection: the
-    certificate evaluates thousands.
-    """
-    if n == 0 or errors >= n:
-        return 1.0
-    from scipy.stats import beta
-
-    return float(beta.ppf(confidence, errors + 1, n - errors))
-
-
-def clopper_pearson_lower(successes: int, n: int, confidence: float = 0.95) -> float:
-    """One-sided exact lower bound of a binomial proportion (0.0 when ``n`` is 0)."""
-    if n == 0 or successes <= 0:
-        return 0.0
-    return 1.0 - clopper_pearson_upper(n - successes, n, confidence)
-
-
 MIX_METHOD = (
-    "per-kind Clopper-Pearson bounds (answerable: SILENT rate, wrong rate among SILENT; "
-    "unanswerable: SILENT rate), Bonferroni over the bounds, worst case over the mixes, "
-    "fixed-sequence tests from the highest threshold down"
+    "per stratum: Clopper-Pearson lower bound on the SILENT rate of answerable questions, "
+    "then one exact test of wrong-among-SILENT-answerable and SILENT-unanswerable together "
+    "at the largest unanswerable share; Bonferroni over strata; fixed-sequence tests from the "
+    "start down"
 )
 """The over-mixes method's name as written into calibration files and reports."""
+
+SILENT_RATE_SHARE = 0.2
+"""Share of δ spent on the lower bound of P(SILENT | answerable); the rest goes to the joint
+test of the wrong and the unanswerable SILENT runs (module docstring)."""
+GRID = 200
+"""Pieces of the null line on which :func:`mix_pvalue` bounds the p-value from above."""
+ARGUMENT = (
+    "With s = P(SILENT | answerable), e = P(wrong | SILENT, answerable), u = P(SILENT | "
+    "unanswerable) and a share p of unanswerable questions, P(wrong | SILENT) <= target exactly "
+    "when e + (1 - target) * (p / (1 - p)) * u / s <= target, which grows with p: the largest "
+    "share is the worst. Per stratum, s >= s_L (Clopper-Pearson lower bound at confidence "
+    f"1 - {SILENT_RATE_SHARE:g} delta); given the number of answerable runs SILENT, one exact "
+    "test of the null e + (1 - target) * w * u >= target (w = p / (1 - p) / s_L) from the wrong "
+    f"and the unanswerable SILENT counts rejects it at level {1 - SILENT_RATE_SHARE:g} delta. "
+    "Fixed-sequence tests over thresholds; Bonferroni over strata. Valid when each kind's runs "
+    "are independent draws, per stratum, like the future questions of that kind."
+)
+"""The certificate's argument in a few sentences, as written into the model file."""
+DEFAULT_START = 0.15
+"""Share of all runs SILENT at which the fixed sequence starts when no ``min_coverage`` is
+given: GRACE's least useful SILENT share, the setting of the shipped model before the joint
+test (``--min-coverage 0.15``). A smaller set is not certified."""
 
 
 def mix_risk(silent: float, wrong: float, unanswerable_silent: float, share: float) -> float:
@@ -114,15 +149,98 @@ class StratumCounts:
     unanswerable_silent: int
     """Unanswerable runs SILENT (each one wrong)."""
 
-    def bounds(self, confidence: float) -> dict[str, float]:
-        """The three one-sided bounds at ``confidence`` each (the least favourable side)."""
-        return {
-            "silent_lower": clopper_pearson_lower(self.silent, self.answerable, confidence),
-            "wrong_upper": clopper_pearson_upper(self.silent_wrong, self.silent, confidence),
-            "unanswerable_silent_upper": clopper_pearson_upper(
-                self.unanswerable_silent, self.unanswerable, confidence
-            ),
-        }
+
+def _pmf(ks: np.ndarray, n: int, ps: np.ndarray) -> np.ndarray:
+    """Bin(n, p) probabilities of ``ks`` (columns) for each p of ``ps`` (rows)."""
+    lf = log_factorials(n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_p, log_q = np.log(ps)[:, None], np.log1p(-ps)[:, None]
+        terms = (
+            lf[n] - lf[ks] - lf[n - ks]
+            + np.where(ks == 0, 0.0, ks * log_p)
+            + np.where(ks == n, 0.0, (n - ks) * log_q)
+        )
+    return np.asarray(np.exp(terms))
+
+
+def mix_pvalue(counts: StratumCounts, *, weight: float, target_risk: float) -> float:
+    """p-value of "e + (1 − α) · weight · u ≥ α" from one stratum's counts (module docstring).
+
+    ``e``: P(wrong | SILENT, answerable), from ``silent_wrong`` of ``silent``;
+    ``u``: P(SILENT | unanswerable), from ``unanswerable_silent`` of ``unanswerable``;
+    ``weight``: ρ / s_L. 1.0 when no answerable run is SILENT.
+    """
+    m, n_u = counts.silent, counts.unanswerable
+    if m == 0:
+        return 1.0
+    observed = counts.silent_wrong / m + weight * counts.unanswerable_silent / max(n_u, 1)
+    slope = (1.0 - target_risk) * weight
+    top = 1.0 if slope <= target_risk else target_risk / slope
+    us = np.linspace(0.0, top, GRID + 1)
+    u_low = us[:-1]  # each piece's least u …
+    e_low = np.clip(target_risk - slope * us[1:], 0.0, 1.0)  # … and least e
+    ku = np.arange(n_u + 1)
+    # Most wrong answers a run set with ku unanswerable SILENT may have and T ≤ observed
+    # (the tolerance counts ties in: a larger p-value, never a smaller one).
+    most = np.floor(m * (observed - weight * ku / max(n_u, 1)) + 1e-9).astype(int)
+    keep = most >= 0
+    ku, most = ku[keep], np.minimum(most[keep], m)
+    cdf = np.cumsum(_pmf(np.arange(int(most.max()) + 1), m, e_low), axis=1)
+    p = (_pmf(ku, n_u, u_low) * cdf[:, most]).sum(axis=1)
+    return float(min(1.0, p.max()))
+
+
+def stratum_test(
+    counts: StratumCounts, *, target_risk: float, delta: float, max_share: float
+) -> tuple[bool, float]:
+    """Whether P(wrong | SILENT) ≤ α is shown for every mix up to ``max_share``, and s_L.
+
+    With probability ≥ 1 − ``delta`` it is not shown when it is false (module docstring).
+    """
+    s_lower = clopper_pearson_lower(
+        counts.silent, counts.answerable, 1.0 - SILENT_RATE_SHARE * delta
+    )
+    if s_lower <= 0.0:
+        return False, s_lower
+    weight = max_share / (1.0 - max_share) / s_lower
+    p = mix_pvalue(counts, weight=weight, target_risk=target_risk)
+    return p <= (1.0 - SILENT_RATE_SHARE) * delta, s_lower
+
+
+def _passes(
+    counts: Sequence[StratumCounts], *, target_risk: float, delta: float, max_share: float
+) -> bool:
+    """Every stratum's test passes, each at δ / strata (Bonferroni)."""
+    share = delta / max(len(counts), 1)
+    return all(
+        stratum_test(c, target_risk=target_risk, delta=share, max_share=max_share)[0]
+        for c in counts
+    )
+
+
+def mix_bound(
+    counts: Sequence[StratumCounts], *, delta: float, max_share: float
+) -> tuple[float, list[dict[str, float]]]:
+    """The least target risk the test would show for these counts, over strata, and each one's.
+
+    The test inverted: per stratum (at δ / strata), the smallest α it passes at, by bisection
+    (its p-value falls as α grows: the null region shrinks) — an upper confidence bound of
+    P(wrong | SILENT) for every mix up to ``max_share``; 1.0 where none passes. Each
+    stratum's entry also has its ``silent_lower`` (s_L).
+    """
+    share = delta / max(len(counts), 1)
+    out = []
+    for c in counts:
+        low, high = 0.0, 1.0
+        for _ in range(30):
+            mid = (low + high) / 2
+            if stratum_test(c, target_risk=mid, delta=share, max_share=max_share)[0]:
+                high = mid
+            else:
+                low = mid
+        _, s_lower = stratum_test(c, target_risk=high, delta=share, max_share=max_share)
+        out.append({"silent_lower": s_lower, "bound": high})
+    return max((b["bound"] for b in out), default=1.0), out
 
 
 @dataclass(frozen=True)
@@ -138,7 +256,8 @@ class MixCertificate:
     strata: tuple[str, ...]
     """What the bounds are taken per (languages, or ``all``)."""
     worst_case: float | None
-    """The largest bound of P(wrong | SILENT) over the mixes and strata at the threshold."""
+    """The bound of P(wrong | SILENT) over the mixes and strata at the threshold
+    (:func:`mix_bound`)."""
     counts: tuple[StratumCounts, ...] = ()
     """Each stratum's counts at the threshold."""
     bounds: tuple[dict[str, float], ...] = ()
@@ -146,6 +265,8 @@ class MixCertificate:
     selected: int = 0
     """Runs SILENT at the threshold."""
     n: int = 0
+    min_coverage: float = DEFAULT_START
+    """The share of runs SILENT where the tests started."""
     method: str = MIX_METHOD
 
     @property
@@ -158,30 +279,6 @@ class MixCertificate:
         )
 
 
-def mix_bound(
-    counts: Sequence[StratumCounts], *, delta: float, max_share: float
-) -> tuple[float, list[dict[str, float]]]:
-    """The worst-case bound of P(wrong | SILENT) over mixes and strata, and each stratum's bounds.
-
-    Three bounds per stratum, each at confidence ``1 − delta / (3 · strata)`` (Bonferroni):
-    all hold together with probability ≥ 1 − ``delta``.
-    """
-    confidence = 1.0 - delta / (3 * max(len(counts), 1))
-    bounds = [c.bounds(confidence) for c in counts]
-    worst = max(
-        worst_mix_risk(
-            b["silent_lower"], b["wrong_upper"], b["unanswerable_silent_upper"], max_share
-        )
-        for b in bounds
-    )
-    return worst, bounds
-
-
-STARTS: tuple[float, ...] = (0.10, 0.15, 0.20, 0.25, 0.30)
-"""Shares of all runs SILENT at which :func:`certify_over_mixes` starts its test sequences
-when no ``min_coverage`` is given (δ is split evenly among them)."""
-
-
 def certify_over_mixes(
     scores: Sequence[float],
     *,
@@ -192,45 +289,33 @@ def certify_over_mixes(
     target_risk: float,
     delta: float = 0.1,
     max_unanswerable_share: float = 0.5,
-    min_coverage: float = 0.0,
+    min_coverage: float | None = None,
 ) -> MixCertificate:
     """The lowest SILENT threshold whose P(wrong | SILENT) ≤ α for every mix of questions.
 
     A run is SILENT at threshold λ when its score is ≥ λ and ``may_be_silent`` (the
-    sentence rule holds). For each stratum (a language) three bounds are taken on the runs
-    at λ — the SILENT rate of answerable runs (lower), the wrong rate among them (upper) and
-    the SILENT rate of unanswerable runs (upper) — and the worst P(wrong | SILENT) over
-    shares of unanswerable questions in ``[0, max_unanswerable_share]`` is bounded from them
-    (:func:`mix_bound`). The candidate thresholds (the scores of runs that may be SILENT) are
-    tested from a start down until the first failure (fixed-sequence testing). The starts are
-    where a share of all runs is SILENT — ``min_coverage`` when given, else each of
-    :data:`STARTS` with δ split among them (Bonferroni) — and never above the highest
-    threshold whose runs, had none been wrong, would pass; both depend on how many runs a
-    threshold selects, never on which are wrong. The lowest threshold any sequence reaches
-    is chosen: with probability ≥ 1 − δ its bound holds.
+    sentence rule holds). Each candidate threshold (the scores of runs that may be SILENT)
+    is tested (:func:`stratum_test` per stratum, Bonferroni over strata) from a start down
+    until the first failure (fixed-sequence testing: no correction over thresholds). The
+    start is the first threshold at which ``min_coverage`` of all runs (default
+    :data:`DEFAULT_START`; 0: from the top) is SILENT and the test would pass had no run
+    been wrong; both depend on how many runs a threshold selects, never on which are wrong.
+    With probability ≥ 1 − δ the chosen threshold's P(wrong | SILENT) is ≤ α at every mix.
     """
     n = len(scores)
+    start = DEFAULT_START if min_coverage is None else min_coverage
     if not (len(may_be_silent) == len(wrong) == len(answerable) == len(strata) == n):
         raise ValueError("scores, may_be_silent, wrong, answerable and strata must align")
     if not 0.0 < target_risk < 1.0 or not 0.0 < delta < 1.0:
         raise ValueError("target_risk and delta must lie strictly between 0 and 1")
-    if not 0.0 <= max_unanswerable_share < 1.0 or not 0.0 <= min_coverage < 1.0:
+    if not 0.0 <= max_unanswerable_share < 1.0 or not 0.0 <= start < 1.0:
         raise ValueError("max_unanswerable_share and min_coverage must lie in [0, 1)")
-    starts = (min_coverage,) if min_coverage > 0 else STARTS
     base = MixCertificate(
-        threshold=None, target_risk=target_risk, delta=delta / len(starts),
+        threshold=None, target_risk=target_risk, delta=delta,
         max_unanswerable_share=max_unanswerable_share, strata=tuple(sorted(set(strata))),
-        worst_case=None, n=n,
+        worst_case=None, n=n, min_coverage=start,
     )
-    table = _Table.of(scores, may_be_silent, wrong, answerable, strata)
-    chosen = base
-    for share in starts:
-        found = _sequence(table, base, share)
-        if found.threshold is not None and (
-            chosen.threshold is None or found.threshold < chosen.threshold
-        ):
-            chosen = found
-    return replace(chosen, delta=delta)
+    return _sequence(_Table.of(scores, may_be_silent, wrong, answerable, strata), base)
 
 
 @dataclass(frozen=True)
@@ -254,8 +339,6 @@ class _Table:
         answerable: Sequence[bool],
         strata: Sequence[str],
     ) -> _Table:
-        import numpy as np
-
         ok = np.asarray(may_be_silent, dtype=bool)
         s = np.asarray(scores, dtype=float)
         return cls(
@@ -282,39 +365,47 @@ class _Table:
         return out
 
 
-def _sequence(table: _Table, base: MixCertificate, share: float) -> MixCertificate:
-    """One fixed sequence: from where ``share`` of the runs is SILENT, down to a failure."""
+def _sequence(table: _Table, base: MixCertificate) -> MixCertificate:
+    """The fixed sequence: from the start down to the first failure."""
     chosen = base
+    test = {
+        "target_risk": base.target_risk, "delta": base.delta,
+        "max_share": base.max_unanswerable_share,
+    }
+    started = False
     for threshold in table.candidates:
         counts = table.counts_at(threshold)
         selected = sum(c.silent + c.unanswerable_silent for c in counts)
-        if selected < math.ceil(share * base.n) or not _could_pass(counts, base):
-            continue  # not a test yet
-        worst, bounds = mix_bound(counts, delta=base.delta, max_share=base.max_unanswerable_share)
-        if worst > base.target_risk:
+        if not started:
+            started = selected >= math.ceil(base.min_coverage * base.n) and _passes(
+                _error_free(counts), **test
+            )
+            if not started:
+                continue  # not a test yet
+        if not _passes(counts, **test):
             break
-        chosen = replace(
-            base, threshold=threshold, worst_case=worst, counts=tuple(counts),
-            bounds=tuple(bounds), selected=selected,
-        )
-    return chosen
+        chosen = replace(base, threshold=threshold, counts=tuple(counts), selected=selected)
+    if chosen.threshold is None:
+        return chosen
+    worst, bounds = mix_bound(
+        chosen.counts, delta=base.delta, max_share=base.max_unanswerable_share
+    )
+    return replace(chosen, worst_case=min(worst, base.target_risk), bounds=tuple(bounds))
 
 
-def _could_pass(counts: Sequence[StratumCounts], base: MixCertificate) -> bool:
-    """Whether these counts would pass with no error at all (which depends on no run's error).
+def _error_free(counts: Sequence[StratumCounts]) -> list[StratumCounts]:
+    """The same SILENT runs, all answerable and right (which depends on no run's label).
 
-    Above the first such threshold too few answerable runs are SILENT for any outcome to
-    outweigh the bound on unanswerable ones.
+    Above the first threshold whose error-free counts pass, too few runs are SILENT for any
+    outcome to pass.
     """
-    clean = [
-        replace(c, silent=c.silent + c.unanswerable_silent, silent_wrong=0, unanswerable_silent=0)
+    return [
+        replace(
+            c, silent=min(c.answerable, c.silent + c.unanswerable_silent), silent_wrong=0,
+            unanswerable_silent=0,
+        )
         for c in counts
     ]
-    if any(c.silent == 0 for c in clean):
-        return False
-    worst, _ = mix_bound(clean, delta=base.delta, max_share=base.max_unanswerable_share)
-    return worst <= base.target_risk
-
 
 def certify_at_calibration_mix(
     scores: Sequence[float],
@@ -335,7 +426,6 @@ def certify_at_calibration_mix(
     """
     import warnings
 
-    import numpy as np
     from mapie.risk_control import BinaryClassificationController
 
     gated = np.where(np.asarray(may_be_silent, dtype=bool), np.asarray(scores, dtype=float), 0.0)

@@ -71,14 +71,15 @@ _Delta = Annotated[
     typer.Option("--delta", min=0.001, max=0.999, help="Probability the bound may fail."),
 ]
 _MinCoverage = Annotated[
-    float,
+    float | None,
     typer.Option(
         "--min-coverage",
         min=0.0,
         max=0.99,
         help="The least share of questions a SILENT threshold should answer: the tests start "
         "there instead of at the top, so one confident mistake does not end them (a smaller "
-        "silent share cannot then be certified).",
+        "silent share cannot then be certified). Default: 0.15 for the learned model, the "
+        "top (0) for --model none.",
     ),
 ]
 
@@ -117,7 +118,7 @@ def calibrate_command(
     target_risk: _TargetRisk = None,
     notify_risk: _NotifyRisk = None,
     delta: _Delta = 0.1,
-    min_coverage: _MinCoverage = 0.0,
+    min_coverage: _MinCoverage = None,
     max_unanswerable_share: _MaxUnanswerableShare = 0.5,
     part: Annotated[str | None, typer.Option("--part", help=_PART_HELP)] = None,
     model: Annotated[

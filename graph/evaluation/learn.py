@@ -38,6 +38,7 @@ from grace.schemas import Source
 from grace.sentence_check import run_check
 from graph.evaluation.answers import match_answer
 from graph.evaluation.certify import (
+    ARGUMENT,
     MixCertificate,
     certify_at_calibration_mix,
     certify_over_mixes,
@@ -235,7 +236,7 @@ def strata_of(runs: Sequence[dict[str, Any]], min_stratum: int = MIN_STRATUM) ->
     return langs
 
 
-def _guarantee(cert: MixCertificate, data: str, split: str, min_coverage: float) -> dict[str, Any]:
+def _guarantee(cert: MixCertificate, data: str, split: str) -> dict[str, Any]:
     """The certificate as written into the model file."""
     wrong = sum(c.silent_wrong + c.unanswerable_silent for c in cert.counts)
     return {
@@ -247,9 +248,10 @@ def _guarantee(cert: MixCertificate, data: str, split: str, min_coverage: float)
         "selected": cert.selected,
         "errors": wrong,
         "error_upper": round(float(cert.worst_case), 4) if cert.worst_case is not None else None,
-        "min_coverage": min_coverage,
+        "min_coverage": cert.min_coverage,
         "max_unanswerable_share": cert.max_unanswerable_share,
         "assumption": cert.assumption,
+        "argument": ARGUMENT,
         "strata": {
             c.name: {**asdict(c), **{k: round(v, 4) for k, v in b.items()}}
             for c, b in zip(cert.counts, cert.bounds, strict=True)
@@ -319,7 +321,7 @@ def fit_learned_model(
     data: str,
     target_risk: float = 0.10,
     delta: float = 0.10,
-    min_coverage: float = 0.0,
+    min_coverage: float | None = None,
     folds: int = 5,
     max_unanswerable_share: float = MAX_UNANSWERABLE_SHARE,
     progress: Callable[[str], None] | None = None,
@@ -347,7 +349,7 @@ def fit_learned_model(
         oof.tolist(), may_be_silent=holds, wrong=wrong, target_risk=target_risk, delta=delta
     )
     split = f"{folds}-fold GroupKFold by article, {len(set(groups))} articles"
-    guarantees = [_guarantee(cert, data, split, min_coverage)] if cert.threshold is not None else []
+    guarantees = [_guarantee(cert, data, split)] if cert.threshold is not None else []
     if at_mix is not None:
         guarantees.append(_at_mix_guarantee(at_mix, target_risk, delta, split, data))
     model = _model(x, y, cert, guarantees, provider=provider, fitted_on=(data, split))

@@ -11,14 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from confidence.risk_control import clopper_pearson_upper
+from confidence.risk_control import clopper_pearson_lower, clopper_pearson_upper
 from graph.evaluation.answers import match_answer
-from graph.evaluation.certify import (
-    StratumCounts,
-    clopper_pearson_lower,
-    mix_bound,
-    worst_mix_risk,
-)
+from graph.evaluation.certify import StratumCounts, mix_bound, worst_mix_risk
 from graph.evaluation.record import RunRecord
 
 __all__ = [
@@ -145,7 +140,7 @@ def silent_promise(
     unanswerable questions' SILENT rate (each with a 95 % Clopper–Pearson interval), and
     P(wrong | SILENT) for every mix with at most ``max_share`` unanswerable questions: the
     worst value of the observed rates and a bound holding with probability ≥ 1 − ``delta``
-    (:func:`graph.evaluation.certify.mix_bound`, the certificate's method).
+    (:func:`graph.evaluation.certify.mix_bound`, the certificate's test inverted).
     """
     langs = sorted({r.question.lang for r in records})
     by_kind: dict[str, dict[str, Any]] = {}
@@ -174,5 +169,6 @@ def silent_promise(
         "worst_case_bound": round(bound, 4) if bound is not None else None,
         "delta": delta,
         "method": "95 % Clopper-Pearson intervals; worst case over mixes with up to "
-        f"{max_share:.0%} unanswerable, per language, bound at 1 - delta with Bonferroni",
+        f"{max_share:.0%} unanswerable, per language; bound at 1 - delta: the certificate's "
+        "test inverted (graph.evaluation.certify), Bonferroni over languages",
     }

@@ -210,7 +210,31 @@ def test_learned_lines_state_the_certificate_and_its_assumption() -> None:
     text = "\n".join(lines)
     assert "SILENT: threshold 0.9000 — P(wrong | SILENT) <= 0.12 with probability >= 0.90" in text
     assert "any mix with at most 50% unanswerable" in text
-    assert "201/1000 SILENT (20%), 5 wrong" in text
+    assert "201/1000 SILENT (20%), 5 wrong; tested per all, from 15% of runs SILENT down" in text
     assert "sentence rule: 100 of 1000 runs at most NOTIFY" in text
     assert "MAPIE" in text and "0.85" in text
     assert lines[-1].startswith("thresholds written (model): silent 0.9000, notify 0.40")
+
+
+def test_the_model_file_states_the_certificate_its_argument_and_assumption() -> None:
+    from graph.evaluation.certify import StratumCounts, certify_over_mixes
+    from graph.evaluation.learn import _guarantee
+
+    # 600 answerable runs scoring 0.5 … 1 (none wrong), 400 unanswerable scoring under 0.4.
+    scores = [0.5 + i / 1200 for i in range(600)] + [i / 1000 for i in range(400)]
+    answerable = [True] * 600 + [False] * 400
+    cert = certify_over_mixes(
+        scores, may_be_silent=[True] * 1000, wrong=[not a for a in answerable],
+        answerable=answerable, strata=["all"] * 1000, target_risk=0.10,
+    )
+    g = _guarantee(cert, "synthetic: 1000 runs", "5-fold GroupKFold by article")
+    # Down into the unanswerable runs while at half unanswerable their share stays ≤ 0.10:
+    # u / (1 + u) ≤ 0.1 for u up to 0.11 (44 of 400), less what the bounds take.
+    unanswerable_silent = sum(s >= g["threshold"] for s in scores[600:])
+    assert 0 < unanswerable_silent < 44 and g["errors"] == unanswerable_silent
+    assert g["selected"] == 600 + unanswerable_silent
+    assert g["min_coverage"] == 0.15 and g["max_unanswerable_share"] == 0.5
+    assert g["error_upper"] <= 0.10 and "any mix with at most 50% unanswerable" in g["assumption"]
+    assert "e + (1 - target) * (p / (1 - p)) * u / s <= target" in g["argument"]
+    assert g["strata"]["all"]["silent"] == 600 and 0.99 < g["strata"]["all"]["silent_lower"] < 1
+    assert isinstance(cert.counts[0], StratumCounts)

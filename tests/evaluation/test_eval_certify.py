@@ -2,31 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from confidence.risk_control import clopper_pearson_upper as exact_upper
+from confidence.risk_control import clopper_pearson_lower
 from graph.evaluation.certify import (
+    DEFAULT_START,
+    SILENT_RATE_SHARE,
     StratumCounts,
     certify_at_calibration_mix,
     certify_over_mixes,
-    clopper_pearson_lower,
-    clopper_pearson_upper,
     mix_bound,
+    mix_pvalue,
     mix_risk,
+    stratum_test,
     worst_mix_risk,
 )
-
-
-def test_the_two_clopper_pearson_upper_bounds_agree() -> None:
-    for k, n, c in [(0, 10, 0.9), (3, 50, 0.95), (12, 300, 0.99)]:
-        assert clopper_pearson_upper(k, n, c) == pytest.approx(exact_upper(k, n, c), abs=1e-9)
-
-
-def test_clopper_pearson_lower_mirrors_the_upper_bound() -> None:
-    assert clopper_pearson_lower(0, 10) == 0.0
-    assert clopper_pearson_lower(3, 10, 0.9) == pytest.approx(1 - clopper_pearson_upper(7, 10, 0.9))
-    assert clopper_pearson_lower(3, 10, 0.9) < 0.3 < clopper_pearson_upper(3, 10, 0.9)
 
 
 def test_mix_risk_moves_with_the_unanswerable_share() -> None:
@@ -72,6 +65,44 @@ def test_certify_over_mixes_bounds_every_mix_it_claims() -> None:
     assert worst_mix_risk(silent, wrong, unanswerable, 0.5) <= 0.10
 
 
+def test_the_certificate_holds_in_repeated_draws() -> None:
+    # The true P(wrong | SILENT) at half unanswerable is known at every threshold (see above);
+    # the chosen threshold's exceeds α in at most δ of the draws.
+    rng = np.random.default_rng(3)
+    alpha, delta, trials = 0.10, 0.10, 150
+    found = violations = 0
+    for _ in range(trials):
+        data = _mixed(rng, 600, 400)
+        n = len(data["scores"])
+        cert = certify_over_mixes(
+            data["scores"], may_be_silent=[True] * n, wrong=data["wrong"],
+            answerable=data["answerable"], strata=["en"] * n, target_risk=alpha, delta=delta,
+        )
+        if cert.threshold is None:
+            continue
+        found += 1
+        t = cert.threshold
+        true = worst_mix_risk((1 - t) / 0.7, 0.15 * (1 - t), max(0.0, 0.7 - t) / 0.7, 0.5)
+        violations += true > alpha
+    assert found >= trials / 2
+    assert violations / trials <= delta
+
+
+def test_the_tests_start_where_the_default_share_is_silent() -> None:
+    data = _mixed(np.random.default_rng(0), 1500, 1000)
+    n = len(data["scores"])
+    args = {
+        "may_be_silent": [True] * n, "wrong": data["wrong"], "answerable": data["answerable"],
+        "strata": ["en"] * n, "target_risk": 0.10,
+    }
+    cert = certify_over_mixes(data["scores"], **args)
+    assert cert.min_coverage == DEFAULT_START and cert.selected >= DEFAULT_START * n
+    # Started where 90 % of the runs are SILENT, nothing certifies: no set that large passes.
+    assert cert.threshold is not None
+    late = certify_over_mixes(data["scores"], **args, min_coverage=0.9)
+    assert late.threshold is None and late.min_coverage == 0.9
+
+
 def test_certify_over_mixes_refuses_when_unanswerable_runs_score_high() -> None:
     rng = np.random.default_rng(1)
     data = _mixed(rng, 300, 300)
@@ -99,7 +130,7 @@ def test_the_sentence_rule_takes_runs_out_of_silent() -> None:
     assert all(c.unanswerable_silent == 0 for c in cert.counts)
 
 
-def test_per_stratum_bounds_are_bonferroni_corrected() -> None:
+def test_per_stratum_tests_are_bonferroni_corrected() -> None:
     counts = [
         StratumCounts("en", answerable=500, silent=200, silent_wrong=5, unanswerable=400,
                       unanswerable_silent=0),
@@ -108,8 +139,64 @@ def test_per_stratum_bounds_are_bonferroni_corrected() -> None:
     ]
     one, _ = mix_bound(counts[:1], delta=0.1, max_share=0.5)
     two, bounds = mix_bound(counts, delta=0.1, max_share=0.5)
-    assert two > one  # each bound at 1 - 0.1/6 instead of 1 - 0.1/3
-    assert bounds[0]["wrong_upper"] == pytest.approx(clopper_pearson_upper(5, 200, 1 - 0.1 / 6))
+    assert two > one  # each stratum at δ / 2
+    assert bounds[0]["silent_lower"] == pytest.approx(
+        clopper_pearson_lower(200, 500, 1 - SILENT_RATE_SHARE * 0.05)
+    )
+
+
+def test_without_unanswerable_share_the_test_is_the_exact_binomial_test() -> None:
+    # ρ = 0: only e matters; the p-value is P(Bin(m, α) ≤ k), hand-computed.
+    counts = StratumCounts("en", answerable=100, silent=22, silent_wrong=0, unanswerable=50,
+                           unanswerable_silent=7)
+    assert mix_pvalue(counts, weight=0.0, target_risk=0.1) == pytest.approx(0.9**22)
+    one = replace(counts, silent_wrong=1)
+    assert mix_pvalue(one, weight=0.0, target_risk=0.1) == pytest.approx(
+        0.9**22 + 22 * 0.1 * 0.9**21
+    )
+
+
+def test_the_joint_p_value_on_a_hand_computed_case() -> None:
+    # m = 10 answerable SILENT, none wrong; n_u = 1 unanswerable run, SILENT; w = 1, α = 0.5:
+    # T = K / 10 + U, observed 1. The null line: e + 0.5 u = 0.5, u in [0, 1]. T ≤ 1 fails
+    # only when U = 1 and K ≥ 1, so P(T ≤ 1) = 1 − u (1 − (1 − e)^10), largest at u = 0: 1.
+    counts = StratumCounts("x", answerable=20, silent=10, silent_wrong=0, unanswerable=1,
+                           unanswerable_silent=1)
+    assert mix_pvalue(counts, weight=1.0, target_risk=0.5) == pytest.approx(1.0)
+    # Observed U = 0, K = 0 (T = 0): P(K = 0, U = 0) = (1 − e)^10 (1 − u) = (0.5 (1 + u))^10
+    # (1 − u) on the line, largest where 10 / (1 + u) = 1 / (1 − u), u = 9/11; the bound on
+    # the grid is never below it and a little above.
+    clean = replace(counts, unanswerable_silent=0)
+    p = mix_pvalue(clean, weight=1.0, target_risk=0.5)
+    exact = (0.5 * 20 / 11) ** 10 * (2 / 11)
+    assert exact <= p <= exact * 1.05
+
+
+def test_the_joint_test_rejects_a_false_null_at_most_delta_of_the_time() -> None:
+    # At the boundary (P(wrong | SILENT) = α at half unanswerable), simulated calibration sets.
+    rng = np.random.default_rng(5)
+    n_a, n_u, alpha, delta = 576, 383, 0.10, 0.10
+    for s, e in [(0.25, 0.02), (0.25, 0.06), (0.4, 0.09)]:
+        u = (alpha - e) * s / (1 - alpha) * 1.0001
+        assert mix_risk(s, e, u, 0.5) > alpha
+        passed = 0
+        for _ in range(400):
+            m = int(rng.binomial(n_a, s))
+            counts = StratumCounts("x", n_a, m, int(rng.binomial(m, e)), n_u,
+                                   int(rng.binomial(n_u, u)))
+            passed += stratum_test(counts, target_risk=alpha, delta=delta, max_share=0.5)[0]
+        assert passed / 400 <= delta
+
+
+def test_the_joint_test_is_tighter_than_three_separate_bounds() -> None:
+    # 144 of 576 answerable SILENT, 4 wrong; 1 of 383 unanswerable SILENT.
+    counts = StratumCounts("all", 576, 144, 4, 383, 1)
+    assert stratum_test(counts, target_risk=0.10, delta=0.1, max_share=0.5)[0]
+    # Three Clopper–Pearson bounds at δ / 3 each, every one at its worst: above 0.10.
+    c = 1 - 0.1 / 3
+    s_low = clopper_pearson_lower(144, 576, c)
+    e_up, u_up = 1 - clopper_pearson_lower(140, 144, c), 1 - clopper_pearson_lower(382, 383, c)
+    assert worst_mix_risk(s_low, e_up, u_up, 0.5) > 0.10
 
 
 def test_certify_over_mixes_checks_its_inputs() -> None:
@@ -134,3 +221,10 @@ def test_mapie_certifies_the_calibration_mix() -> None:
     assert certify_at_calibration_mix(
         [0.9, 0.8], may_be_silent=[False, False], wrong=[True, True], target_risk=0.1
     ) is None
+
+
+def test_without_unanswerable_runs_only_a_mix_without_them_is_certified() -> None:
+    counts = StratumCounts("en", answerable=500, silent=200, silent_wrong=2, unanswerable=0,
+                           unanswerable_silent=0)
+    assert not stratum_test(counts, target_risk=0.10, delta=0.1, max_share=0.5)[0]
+    assert stratum_test(counts, target_risk=0.10, delta=0.1, max_share=0.0)[0]
