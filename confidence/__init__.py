@@ -32,13 +32,11 @@ from confidence.config import (
     Thresholds,
     seed_config,
 )
-from confidence.evaluator import (
+from confidence.evaluation_types import (
     DEFAULT_RUBRIC,
     Criterion,
     EvaluationResult,
     EvaluationType,
-    Evaluator,
-    HeuristicEvaluator,
     QualityEvaluator,
     RubricBand,
     ScoringFn,
@@ -46,6 +44,7 @@ from confidence.evaluator import (
     normalised_weights,
 )
 from confidence.factors import Factor, FactorRegistry, default_factors, signal
+from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import (
     AnswerJudge,
     AnswerJudgement,
@@ -85,7 +84,6 @@ __all__ = [
     "Embedder",
     "EvaluationResult",
     "EvaluationType",
-    "Evaluator",
     "FactorWeights",
     "HeuristicEvaluator",
     "InterventionLevel",

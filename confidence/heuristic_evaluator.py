@@ -17,7 +17,7 @@ from confidence.evaluation_types import (
     normalised_weights,
 )
 from confidence.model_log import ModelLog
-from confidence.structured import describe_error
+from grace.providers.llm.structured import describe_error
 
 __all__ = ["HeuristicEvaluator"]
 

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from confidence.model_log import ModelLog, calls_made
 from confidence.passages import escape_text, passage_element
-from confidence.streaming import Budget
-from confidence.structured import (
+from grace.providers.llm.streaming import Budget
+from grace.providers.llm.structured import (
     DEFAULT_METHODS,
     FormatMemory,
     StructuredCall,
@@ -158,11 +158,11 @@ class LLMAnswerJudge:
     """Self-evaluation and query coverage from ONE structured-output model call.
 
     The model is called through its structured output for ``AnswerVerdict``, built once
-    (:class:`confidence.structured.StructuredCall`), and token usage is read from the raw
+    (:class:`grace.providers.llm.structured.StructuredCall`), and token usage is read from the raw
     message. Any model
     exception, refusal or malformed output gives ``self_eval = coverage = None`` with a
     ``"not measured: …"`` rationale — never a silent neutral score. The judge runs at
-    temperature 0 (see :func:`confidence.structured.at_temperature_zero`) unless
+    temperature 0 (see :func:`grace.providers.llm.structured.at_temperature_zero`) unless
     ``force_zero_temperature=False``.
     """
 
@@ -192,7 +192,7 @@ class LLMAnswerJudge:
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
         self.stream = stream
-        """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
+        """How each call streams (:class:`~grace.providers.llm.streaming.Budget`), or None."""
         self.methods = tuple(methods)
         """Structured-output methods to try, in order."""
         self.memory = memory if memory is not None else FormatMemory()

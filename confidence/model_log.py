@@ -3,7 +3,7 @@
 A model that was refused, timed out, was cut at its token budget or returned output that
 did not parse after the fallbacks is a *model failure*: the person must be told so, not
 shown a question "the documents could not answer". The code that calls the model (planner,
-reader, judge, evaluator, :class:`~confidence.structured.StructuredCall`) is given the
+reader, judge, evaluator, :class:`~grace.providers.llm.structured.StructuredCall`) is given the
 step's :class:`ModelLog` as its ``log`` argument and reports into it; the graph's node
 turns the reports into the run's notes. Nothing here is ambient: no context variable, no
 process-wide state.
@@ -70,7 +70,7 @@ class ModelLog:
 
     The node that runs the step makes one (``graph.builder.Node``) and hands it, as the
     ``log`` argument, down to the code that calls the model (planner, reader, judge,
-    evaluator, :class:`~confidence.structured.StructuredCall`); that code reports into it
+    evaluator, :class:`~grace.providers.llm.structured.StructuredCall`); that code reports into it
     and asks it how much model time is left. The node turns :attr:`events` into the run's
     notes. A caller that passes no log gets a fresh one (:meth:`of`): no limit, and its
     reports are dropped, so library callers keep their return values.

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from confidence.model_log import ModelLog
-from confidence.structured import describe_error
 from grace.errors import ModelUnreachableError
+from grace.providers.llm.structured import describe_error
 from grace.providers.models import PROVIDERS
 
 __all__ = [

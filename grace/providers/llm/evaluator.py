@@ -46,8 +46,8 @@ from confidence.evaluation_types import (
 from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import format_passages
 from confidence.model_log import ModelLog, calls_made
-from confidence.streaming import Budget
-from confidence.structured import (
+from grace.providers.llm.streaming import Budget
+from grace.providers.llm.structured import (
     DEFAULT_METHODS,
     FormatMemory,
     StructuredCall,
@@ -137,7 +137,7 @@ class Evaluator:
         self.max_passage_chars = max_passage_chars
         """Per-passage character limit of the prompt."""
         self.stream = stream
-        """How each call streams (:class:`~confidence.streaming.Budget`), or None."""
+        """How each call streams (:class:`~grace.providers.llm.streaming.Budget`), or None."""
         self.methods = tuple(methods)
         """Structured-output methods to try, in order."""
         self.memory = memory if memory is not None else FormatMemory()

@@ -16,7 +16,7 @@ from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
 from confidence.model_log import ModelLog
-from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
+from grace.providers.llm.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
 
 __all__ = [
     "DEFAULT_METHODS",
@@ -190,7 +190,7 @@ class StructuredCall(Generic[M]):
     budget's tokens or seconds — the end of the connection is what stops a local server's
     generation; a timeout of a non-streamed request leaves it generating for nobody. A
     reply closed for time is a :class:`TimeoutError`, one closed at its tokens a
-    :class:`~confidence.streaming.ReplyCut` (incomplete JSON is of no use either way).
+    :class:`~grace.providers.llm.streaming.ReplyCut` (incomplete JSON is of no use either way).
     """
 
     def __init__(
