@@ -15,7 +15,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["ModelBudget", "ModelBudgetSpent", "ModelEvent", "ModelLog", "calls_made"]
+from pydantic import ValidationError
+
+__all__ = [
+    "ModelBudget",
+    "ModelBudgetSpent",
+    "ModelEvent",
+    "ModelLog",
+    "calls_made",
+    "describe_error",
+]
+
+_MAX_ERROR_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -124,3 +135,16 @@ class ModelLog:
 def calls_made(exc: BaseException) -> int:
     """Model calls a call that failed with ``exc`` made: none when the run's time was spent."""
     return 0 if isinstance(exc, ModelBudgetSpent) else 1
+
+
+def describe_error(exc: BaseException) -> str:
+    """Return a short one-line description of ``exc`` for feedback and rationales."""
+    if isinstance(exc, ValidationError):
+        text = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+            for err in exc.errors()
+        )
+    else:
+        text = " ".join(str(exc).split()).split(" For troubleshooting")[0]
+    text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 1] + "…"

@@ -25,7 +25,6 @@ from confidence import (
     ConfidenceAggregator,
     ConfidenceCalculator,
     HeuristicEvaluator,
-    LLMAnswerJudge,
     QualityEvaluator,
     ScoringFn,
     SourceAgreementCalculator,
@@ -37,6 +36,7 @@ from grace.learned_decision import check_model_features
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
 from grace.providers.llm.evaluator import Evaluator
+from grace.providers.llm.judge import LLMAnswerJudge
 from grace.providers.llm.streaming import Budget
 from grace.providers.llm.structured import FormatMemory
 from grace.providers.models import (

@@ -20,9 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from confidence.model_log import ModelLog
+from confidence.model_log import ModelLog, describe_error
 from grace.errors import ModelUnreachableError
-from grace.providers.llm.structured import describe_error
 from grace.providers.models import PROVIDERS
 
 __all__ = [

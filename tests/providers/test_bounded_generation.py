@@ -158,8 +158,8 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(
 
 def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     """A judge that babbles past its deadline: the connection is closed, not left."""
-    from confidence import LLMAnswerJudge
     from confidence.model_log import ModelLog
+    from grace.providers.llm.judge import LLMAnswerJudge
     from grace.providers.llm.streaming import Budget
     from grace.providers.models import chat_model, structured_methods
 

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from confidence.judges import AnswerVerdict
+from grace.providers.llm.judge import AnswerVerdict
 from grace.providers.llm.planner import PlanDraft
 from grace.providers.llm.structured import StructuredCall, read_structured
 from grace.serde import use_grace_serializer
