@@ -1,7 +1,9 @@
-"""GRACE's confidence system: scores, decisions, judges, evaluator block, learned thresholds.
+"""GRACE's confidence system: scores, decisions, judge and evaluator protocols, learned thresholds.
 
-A pure package: it depends on pydantic, numpy, langchain-core and langgraph only, never
-on the rest of GRACE.
+Math and protocols: it depends on pydantic, numpy and LangGraph's store interface only, never
+on the rest of GRACE, and makes no model call (an import-linter contract). The model-backed
+judge and evaluator live in :mod:`grace.providers.llm`, the offline ones in
+:mod:`grace.providers.offline` and :mod:`confidence.heuristic_evaluator`.
 """
 
 from confidence.aggregation import ConfidenceAggregator
@@ -32,13 +34,11 @@ from confidence.config import (
     Thresholds,
     seed_config,
 )
-from confidence.evaluator import (
+from confidence.evaluation_types import (
     DEFAULT_RUBRIC,
     Criterion,
     EvaluationResult,
     EvaluationType,
-    Evaluator,
-    HeuristicEvaluator,
     QualityEvaluator,
     RubricBand,
     ScoringFn,
@@ -46,11 +46,10 @@ from confidence.evaluator import (
     normalised_weights,
 )
 from confidence.factors import Factor, FactorRegistry, default_factors, signal
+from confidence.heuristic_evaluator import HeuristicEvaluator
 from confidence.judges import (
     AnswerJudge,
     AnswerJudgement,
-    AnswerVerdict,
-    LLMAnswerJudge,
     LLMSelfEvaluator,
     QueryCoverageCalculator,
 )
@@ -71,7 +70,6 @@ __all__ = [
     "AggregationMethod",
     "AnswerJudge",
     "AnswerJudgement",
-    "AnswerVerdict",
     "CalibrationMethod",
     "CalibrationParams",
     "ConfidenceAggregator",
@@ -85,11 +83,9 @@ __all__ = [
     "Embedder",
     "EvaluationResult",
     "EvaluationType",
-    "Evaluator",
     "FactorWeights",
     "HeuristicEvaluator",
     "InterventionLevel",
-    "LLMAnswerJudge",
     "LLMSelfEvaluator",
     "LearnedThresholdState",
     "Outcome",

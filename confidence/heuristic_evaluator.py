@@ -16,8 +16,7 @@ from confidence.evaluation_types import (
     grade_for,
     normalised_weights,
 )
-from confidence.model_log import ModelLog
-from confidence.structured import describe_error
+from confidence.model_log import ModelLog, describe_error
 
 __all__ = ["HeuristicEvaluator"]
 

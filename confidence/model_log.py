@@ -3,7 +3,7 @@
 A model that was refused, timed out, was cut at its token budget or returned output that
 did not parse after the fallbacks is a *model failure*: the person must be told so, not
 shown a question "the documents could not answer". The code that calls the model (planner,
-reader, judge, evaluator, :class:`~confidence.structured.StructuredCall`) is given the
+reader, judge, evaluator, :class:`~grace.providers.llm.structured.StructuredCall`) is given the
 step's :class:`ModelLog` as its ``log`` argument and reports into it; the graph's node
 turns the reports into the run's notes. Nothing here is ambient: no context variable, no
 process-wide state.
@@ -15,7 +15,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["ModelBudget", "ModelBudgetSpent", "ModelEvent", "ModelLog", "calls_made"]
+from pydantic import ValidationError
+
+__all__ = [
+    "ModelBudget",
+    "ModelBudgetSpent",
+    "ModelEvent",
+    "ModelLog",
+    "calls_made",
+    "describe_error",
+]
+
+_MAX_ERROR_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -70,7 +81,7 @@ class ModelLog:
 
     The node that runs the step makes one (``graph.builder.Node``) and hands it, as the
     ``log`` argument, down to the code that calls the model (planner, reader, judge,
-    evaluator, :class:`~confidence.structured.StructuredCall`); that code reports into it
+    evaluator, :class:`~grace.providers.llm.structured.StructuredCall`); that code reports into it
     and asks it how much model time is left. The node turns :attr:`events` into the run's
     notes. A caller that passes no log gets a fresh one (:meth:`of`): no limit, and its
     reports are dropped, so library callers keep their return values.
@@ -124,3 +135,16 @@ class ModelLog:
 def calls_made(exc: BaseException) -> int:
     """Model calls a call that failed with ``exc`` made: none when the run's time was spent."""
     return 0 if isinstance(exc, ModelBudgetSpent) else 1
+
+
+def describe_error(exc: BaseException) -> str:
+    """Return a short one-line description of ``exc`` for feedback and rationales."""
+    if isinstance(exc, ValidationError):
+        text = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+            for err in exc.errors()
+        )
+    else:
+        text = " ".join(str(exc).split()).split(" For troubleshooting")[0]
+    text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 1] + "…"

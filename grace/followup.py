@@ -39,10 +39,9 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
-from confidence.passages import escape_text
-from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import usage_from_message
-from grace.providers.prompts import CONTEXTUALIZE_SYSTEM
+from grace.providers.llm.streaming import Budget, Streamed, acall_within, call_within
+from grace.providers.prompts import CONTEXTUALIZE_SYSTEM, escape_text
 from grace.providers.reach import model_call
 from grace.schemas import TokenUsage
 from grace.text import is_japanese

@@ -24,21 +24,21 @@ from confidence import (
     AnswerJudge,
     ConfidenceAggregator,
     ConfidenceCalculator,
-    Evaluator,
     HeuristicEvaluator,
-    LLMAnswerJudge,
     QualityEvaluator,
     ScoringFn,
     SourceAgreementCalculator,
 )
 from confidence.model_log import ModelLog
-from confidence.streaming import Budget
-from confidence.structured import FormatMemory
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
 from grace.learned_decision import check_model_features
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
+from grace.providers.llm.evaluator import Evaluator
+from grace.providers.llm.judge import LLMAnswerJudge
+from grace.providers.llm.streaming import Budget
+from grace.providers.llm.structured import FormatMemory
 from grace.providers.models import (
     OFFLINE,
     calibration_label,
@@ -208,7 +208,8 @@ def _model_engine(
     actions: list[str],
 ) -> _Engine:
     """The model-backed engine of the ``(chat, judge)`` models that ``specs`` name."""
-    from grace.providers.gemini import LLMPlanner, LLMReader
+    from grace.providers.llm.planner import LLMPlanner
+    from grace.providers.llm.reader import LLMReader
 
     (chat, judge), (spec, judge_spec) = models, specs
     pass_threshold = settings.quality_gate.pass_threshold

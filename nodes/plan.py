@@ -12,7 +12,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
-from confidence.streaming import Budget
 from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.events import emit
@@ -21,6 +20,7 @@ from grace.plan_validation import validate_plan
 from grace.planning import pin_searches, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.generation import ReplyLimits
+from grace.providers.llm.streaming import Budget
 from grace.schemas import ExecutionPlan
 from grace.services import Services, ServicesSource
 from grace.state import State, new_turn

@@ -264,8 +264,8 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
     from langchain_openai import ChatOpenAI
 
     from confidence.model_log import ModelBudget, ModelLog
-    from confidence.streaming import Budget
     from grace.followup import astandalone, standalone
+    from grace.providers.llm.streaming import Budget
     from tests.providers.openai_server import fake_openai
 
     transcript = [HumanMessage(FIRST), AIMessage("600 [S1]"), HumanMessage("And how many cars?")]

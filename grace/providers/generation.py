@@ -2,7 +2,7 @@
 
 Each role — ``plan``, ``answer``, ``judge``, ``rewrite`` — gets its own copy of the chat
 model with its ``models.max_tokens`` budget (:func:`with_max_tokens`). The reader streams
-its reply (:func:`confidence.streaming.stream_within`) within :class:`ReplyLimits` and
+its reply (:func:`grace.providers.llm.streaming.stream_within`) within :class:`ReplyLimits` and
 closes the stream when the reply passes its budget or the request timeout: a server that
 ignores ``max_tokens`` is stopped by the closed connection (llama.cpp's server stops
 generating when its client goes away), and the reply so far is returned with why it was cut.
@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from confidence.streaming import Budget
+from grace.providers.llm.streaming import Budget
 from grace.providers.models import provider_of
 
 __all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]

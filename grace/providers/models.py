@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from confidence.structured import DEFAULT_METHODS
 from grace.errors import ModelSetupError, ModelUnavailableError
+from grace.providers.llm.structured import DEFAULT_METHODS
 
 __all__ = [
     "OFFLINE",

@@ -20,8 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from confidence.model_log import ModelLog
-from confidence.structured import describe_error
+from confidence.model_log import ModelLog, describe_error
 from grace.errors import ModelUnreachableError
 from grace.providers.models import PROVIDERS
 

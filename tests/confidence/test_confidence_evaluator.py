@@ -11,13 +11,13 @@ from confidence import (
     DEFAULT_RUBRIC,
     Criterion,
     EvaluationResult,
-    Evaluator,
     HeuristicEvaluator,
     QualityEvaluator,
     RubricBand,
     grade_for,
     normalised_weights,
 )
+from grace.providers.llm.evaluator import Evaluator
 from tests.fakes import RawToolArgs, ScriptedChatModel
 
 Q = "What is the refund period?"

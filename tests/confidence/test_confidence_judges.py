@@ -10,10 +10,10 @@ from confidence import (
     AnswerJudgement,
     ConfidenceCalculator,
     ConfidenceFactors,
-    LLMAnswerJudge,
     LLMSelfEvaluator,
     QueryCoverageCalculator,
 )
+from grace.providers.llm.judge import LLMAnswerJudge
 from tests.fakes import RawToolArgs, ScriptedChatModel
 
 GOOD = {"self_evaluation": 0.8, "query_coverage": 0.6, "rationale": "supported"}

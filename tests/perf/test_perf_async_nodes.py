@@ -455,7 +455,7 @@ def test_the_offline_reader_runs_in_the_callers_thread_a_model_reader_does_not(
     assert result.status != StepStatus.FAILED
     assert seen == [threading.get_ident()]
 
-    from grace.providers.gemini import LLMReader
+    from grace.providers.llm.reader import LLMReader
 
     model_env = replace(env, reader=LLMReader(ScriptedChatModel.of(answers=["[S1]"])))
     assert not offline_services.tools.get("reasoning").runs_inline(model_env)

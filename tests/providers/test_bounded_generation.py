@@ -158,9 +158,9 @@ def test_a_failed_model_is_named_in_json_notes_and_the_pause(
 
 def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
     """A judge that babbles past its deadline: the connection is closed, not left."""
-    from confidence import LLMAnswerJudge
     from confidence.model_log import ModelLog
-    from confidence.streaming import Budget
+    from grace.providers.llm.judge import LLMAnswerJudge
+    from grace.providers.llm.streaming import Budget
     from grace.providers.models import chat_model, structured_methods
 
     babble = " ".join(f"word{n}" for n in range(RUNAWAY_TOKENS))  # ~5 s at 1 ms a token
@@ -187,7 +187,7 @@ def test_a_structured_call_streams_and_is_closed_at_its_deadline() -> None:
 
 def test_an_empty_answer_is_a_model_failure_not_an_abstention(offline_services: Any) -> None:
     from confidence.model_log import ModelLog
-    from grace.providers.gemini.reader import NO_REPLY
+    from grace.providers.llm.reader import NO_REPLY
 
     with fake_openai({"text": ""}) as server:
         services = _services(offline_services, server.base_url)
@@ -263,7 +263,7 @@ def test_a_server_that_sends_nothing_times_out_at_the_run_budget() -> None:
     (``request_timeout_arg``), not a class name's: a subclass of ``ChatOpenAI`` times out too.
     """
     from confidence.model_log import ModelBudget, ModelBudgetSpent, ModelLog
-    from confidence.streaming import Budget, stream_within
+    from grace.providers.llm.streaming import Budget, stream_within
     from grace.providers.models import request_timeout_arg
 
     with fake_openai({"text": "one two three"}, token_delay=5.0) as server:
@@ -310,7 +310,7 @@ def test_why_a_stream_was_closed_is_a_field() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from confidence.model_log import ModelBudget, ModelLog
-    from confidence.streaming import Budget, stream_within
+    from grace.providers.llm.streaming import Budget, stream_within
 
     def model() -> GenericFakeChatModel:
         return GenericFakeChatModel(messages=iter([AIMessage("a b c d e f g h i j")]))
@@ -355,8 +355,8 @@ def test_a_reply_closed_before_its_first_word_is_named_once() -> None:
     from langchain_core.outputs import ChatGenerationChunk, ChatResult
 
     from confidence.model_log import ModelLog
-    from grace.providers.gemini.reader import NO_REPLY, LLMReader
     from grace.providers.generation import ReplyLimits
+    from grace.providers.llm.reader import NO_REPLY, LLMReader
 
     class Silent(BaseChatModel):
         @property

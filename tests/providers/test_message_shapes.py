@@ -12,9 +12,9 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from confidence.judges import AnswerVerdict
-from confidence.structured import StructuredCall, read_structured
-from grace.providers.gemini import PlanDraft
+from grace.providers.llm.judge import AnswerVerdict
+from grace.providers.llm.planner import PlanDraft
+from grace.providers.llm.structured import StructuredCall, read_structured
 from grace.serde import use_grace_serializer
 from grace.services import build_services
 from graph.builder import make_graph

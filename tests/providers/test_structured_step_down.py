@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
-from confidence.structured import FormatMemory, StructuredCall, read_structured
+from grace.providers.llm.structured import FormatMemory, StructuredCall, read_structured
 from grace.providers.models import chat_model, structured_methods
 from tests.providers.openai_server import fake_openai
 

@@ -15,8 +15,8 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
-from confidence.model_log import ModelLog
-from confidence.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
+from confidence.model_log import ModelLog, describe_error
+from grace.providers.llm.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
 
 __all__ = [
     "DEFAULT_METHODS",
@@ -24,7 +24,6 @@ __all__ = [
     "StructuredCall",
     "StructuredOutcome",
     "at_temperature_zero",
-    "describe_error",
     "read_structured",
     "usage_of",
 ]
@@ -32,7 +31,6 @@ __all__ = [
 M = TypeVar("M", bound=BaseModel)
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-_MAX_ERROR_CHARS = 300
 
 
 def usage_of(message: object) -> tuple[int, int]:
@@ -41,19 +39,6 @@ def usage_of(message: object) -> tuple[int, int]:
         usage = message.usage_metadata
         return int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
     return 0, 0
-
-
-def describe_error(exc: BaseException) -> str:
-    """Return a short one-line description of ``exc`` for feedback and rationales."""
-    if isinstance(exc, ValidationError):
-        text = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
-            for err in exc.errors()
-        )
-    else:
-        text = " ".join(str(exc).split()).split(" For troubleshooting")[0]
-    text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return text if len(text) <= _MAX_ERROR_CHARS else text[: _MAX_ERROR_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -190,7 +175,7 @@ class StructuredCall(Generic[M]):
     budget's tokens or seconds — the end of the connection is what stops a local server's
     generation; a timeout of a non-streamed request leaves it generating for nobody. A
     reply closed for time is a :class:`TimeoutError`, one closed at its tokens a
-    :class:`~confidence.streaming.ReplyCut` (incomplete JSON is of no use either way).
+    :class:`~grace.providers.llm.streaming.ReplyCut` (incomplete JSON is of no use either way).
     """
 
     def __init__(

@@ -11,15 +11,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from confidence.model_log import ModelLog, calls_made
-from confidence.streaming import Budget
-from confidence.structured import (
+from grace.planning import estimate_complexity
+from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
+from grace.providers.llm.streaming import Budget
+from grace.providers.llm.structured import (
     DEFAULT_METHODS,
     FormatMemory,
     StructuredCall,
     read_structured,
 )
-from grace.planning import estimate_complexity
-from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.prompts import PLANNER_SYSTEM
 from grace.providers.reach import ModelCall, model_call
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
@@ -44,7 +44,8 @@ class PlanDraft(BaseModel):
 class LLMPlanner:
     """Plans with one structured-output call; simple questions skip the call entirely.
 
-    The structured-output runnable is built once (:class:`confidence.structured.StructuredCall`).
+    The structured-output runnable is built once
+    (:class:`grace.providers.llm.structured.StructuredCall`).
     """
 
     def __init__(

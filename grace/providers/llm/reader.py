@@ -10,9 +10,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
-from confidence.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.base import ReaderAnswer, usage_from_message
 from grace.providers.generation import ReplyLimits
+from grace.providers.llm.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.prompts import READER_SYSTEM, format_passages
 from grace.providers.reach import model_call
 from grace.schemas import Source
