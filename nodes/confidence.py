@@ -17,7 +17,9 @@ step, a batch whose searches found no passage at all, or the plan's own ``ask_us
 before the answer — a mediocre search goes on to a draft answer, which the person can
 actually review and which the answer's judge can score; ``always`` lets the batch's weakest
 step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
-user's learned ones (:mod:`nodes.learning`) when the graph has a store.
+user's learned ones (:mod:`nodes.learning`) when the graph has a store, read once a turn
+(``State.thresholds``). The run's decision is taken once, by :func:`decide_run`, and recorded
+(``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from confidence import (
     InterventionLevel,
     SearchStats,
     Thresholds,
-    apply_calibration,
     inherit_search_quality,
 )
 from confidence.model_log import ModelLog
@@ -47,7 +48,12 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import learned_decision, model_scores, thresholds_in_force
+from grace.learned_decision import (
+    calibrated_decision,
+    learned_decision,
+    model_scores,
+    thresholds_in_force,
+)
 from grace.model_notes import failed_roles, note_of
 from grace.run_notes import gate_note
 from grace.schemas import (
@@ -62,7 +68,13 @@ from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
-from nodes.common import answer_step, aservices_for, pending_steps, services_for
+from nodes.common import (
+    answer_step,
+    aservices_for,
+    low_confidence_replan_due,
+    pending_steps,
+    services_for,
+)
 from nodes.learning import alearned_thresholds, learned_thresholds, user_of
 from nodes.quality_gate import (
     GateOutcome,
@@ -73,44 +85,14 @@ from nodes.quality_gate import (
     gate_applies,
     judge,
 )
-from nodes.replan import low_confidence_replan_due
 
 __all__ = [
     "aconfidence",
-    "calibrated_confidence",
     "confidence",
     "decide_before_answer",
+    "decide_run",
     "factors_for",
 ]
-
-
-def calibrated_confidence(services: Services, raw: float) -> float:
-    """The run's overall confidence ``raw`` mapped to P(answer correct).
-
-    By the settings' ``confidence.calibration`` (the identity with ``method: none``, or when
-    the map was fitted on another provider's scores).
-    """
-    calibration = services.calculator.config.calibration
-    if not calibration.applies_to(services.provider):
-        return raw
-    return apply_calibration(raw, calibration)
-
-
-def _final_decision(
-    services: Services, raw: float, thresholds: Thresholds
-) -> tuple[float, ActionDecision]:
-    """The calibrated overall confidence and the decision on it (the reason names the raw score)."""
-    calibration = services.calculator.config.calibration
-    overall = calibrated_confidence(services, raw)
-    decision = services.calculator.decide_action(overall, thresholds)
-    if calibration.applies_to(services.provider):
-        decision = decision.model_copy(
-            update={
-                "reason": f"{decision.reason}; P(correct) calibrated ({calibration.method}) "
-                f"from the raw overall confidence {raw:.3f}"
-            }
-        )
-    return overall, decision
 
 
 def decide_before_answer(
@@ -384,10 +366,15 @@ def _score_batch(
     return out
 
 
-def _overall_decision(
+def decide_run(
     services: Services, plan: ExecutionPlan, scored: _Scored, thresholds: Thresholds
 ) -> tuple[float, ActionDecision]:
-    """After the last step: the calibrated overall confidence and the decision on it."""
+    """After the last step: the run's overall confidence and THE decision on it.
+
+    The one place a run's level is decided (``finalize`` reports it): P(correct) from the
+    learned model when it scores this engine's runs, else the calibrated aggregate; an
+    answer from the person's reply is theirs; a SILENT answer passes the sentence check.
+    """
     scores, results = scored.scores, scored.results
     ordered = [
         scores[s.step_id].score
@@ -407,8 +394,9 @@ def _overall_decision(
             model, services.calculator, plan.original_query, executed, step_scores, thresholds
         )
     else:
-        overall, decision = _final_decision(
-            services, services.aggregator.aggregate(ordered), thresholds
+        raw = services.aggregator.aggregate(ordered)
+        overall, decision = calibrated_decision(
+            services.calculator, services.provider, raw, thresholds
         )
     if drafted is not None and answered_from_person(drafted.sources):
         decision = person_decision(overall, drafted.sources)
@@ -514,10 +502,12 @@ def _update(
         update["quality"] = scored.checks
     if scored.notes:
         update["notes"] = scored.notes
+    if state.thresholds is None:
+        update["thresholds"] = thresholds  # read once a turn (``intervene`` writes new ones)
     if not pending_steps(plan, scored.results):
-        update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
+        update["confidence"], decision = decide_run(services, plan, scored, thresholds)
         decision = _reviewed_after_model_failure(state, decision, log)
-        update["level"] = decision.level
+        update["level"], update["run_decision"] = decision.level, decision
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)
     decision = _asks_the_person(batch, decision)
@@ -546,8 +536,10 @@ def confidence(
     due = _answer_due(state, plan, batch)
     answer = _judge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
-    user = user_of(services, runtime, state.user_id)
-    thresholds = learned_thresholds(services, runtime, user)
+    thresholds = state.thresholds
+    if thresholds is None:
+        user = user_of(services, runtime, state.user_id)
+        thresholds = learned_thresholds(services, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)
 
 
@@ -562,6 +554,8 @@ async def aconfidence(
     due = _answer_due(state, plan, batch)
     answer = await _ajudge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
-    user = user_of(services, runtime, state.user_id)
-    thresholds = await alearned_thresholds(services, runtime, user)
+    thresholds = state.thresholds
+    if thresholds is None:
+        user = user_of(services, runtime, state.user_id)
+        thresholds = await alearned_thresholds(services, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)

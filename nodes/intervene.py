@@ -14,7 +14,7 @@ from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from confidence import ActionDecision, ConfidenceScore
+from confidence import ActionDecision, ConfidenceScore, Thresholds
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
@@ -190,8 +190,10 @@ def intervene(
         if not resolve_requested():
             raise
         request, reply = build_interrupt(state), _RESOLVED
-    record_outcome(services, runtime, request.confidence, reply.type, thread_user=state.user_id)
-    return _update(state, request, reply)
+    learned = record_outcome(
+        services, runtime, request.confidence, reply.type, thread_user=state.user_id
+    )
+    return _update(state, request, reply, learned)
 
 
 async def aintervene(
@@ -209,12 +211,21 @@ async def aintervene(
             raise
         request, reply = build_interrupt(state), _RESOLVED
     score, kind = request.confidence, reply.type
-    await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
-    return _update(state, request, reply)
+    learned = await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
+    return _update(state, request, reply, learned)
 
 
-def _update(state: InterveneInput, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
-    """The node's update for the person's ``reply`` to ``request``."""
+def _update(
+    state: InterveneInput,
+    request: GraceInterrupt,
+    reply: HumanResponse,
+    learned: Thresholds | None = None,
+) -> dict[str, Any]:
+    """The node's update for the person's ``reply`` to ``request``.
+
+    ``learned``: the user's thresholds after the reply taught the learner (None when nothing
+    was recorded): the turn's later decisions take them (``State.thresholds``).
+    """
     record = InterventionRecord(
         step_ids=list(state.last_batch),
         level=request.level,
@@ -225,6 +236,8 @@ def _update(state: InterveneInput, request: GraceInterrupt, reply: HumanResponse
         else ({"text": reply.response_text()} if reply.type == "response" else {}),
     )
     update: dict[str, Any] = {"interventions": [record]}
+    if learned is not None:
+        update["thresholds"] = learned
     if reply.type == "accept":
         update["review"] = "continue"
     elif reply.type == "ignore":

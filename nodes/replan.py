@@ -32,7 +32,6 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from confidence import InterventionLevel
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
@@ -41,22 +40,24 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
+from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_search
 from nodes.common import (
     answer_step,
     aservices_for,
     context_of,
+    emit_plan_ready,
     is_done,
+    plan_request,
+    replans_of,
+    resolve_plan,
     scope_of,
     services_for,
 )
-from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
     "Strategy",
     "Trigger",
     "areplan",
-    "low_confidence_replan_due",
     "replan",
     "replan_trigger",
 ]
@@ -67,32 +68,6 @@ Strategy = Literal["partial", "full", "fallback"]
 """How the new plan is made."""
 
 _ROUND = re.compile(r"^r\d+-")
-
-
-def _count(state: State, trigger: str, strategy: str | None = None) -> int:
-    return sum(
-        1
-        for r in state.replans
-        if r.trigger == trigger and (strategy is None or r.strategy == strategy)
-    )
-
-
-def low_confidence_replan_due(state: State, allowance: int) -> bool:
-    """Whether an ESCALATE decision should replan instead of asking the person (yet).
-
-    Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
-    low-confidence replans ran, and the batch is not a question the plan itself asks the
-    person (``ask_user``), which only the person can answer.
-    """
-    decision = state.decision
-    if decision is None or decision.level != InterventionLevel.ESCALATE or state.plan is None:
-        return False
-    if state.replan_count >= state.replan_budget or state.edited_answer:
-        return False
-    if _count(state, "low_confidence") >= allowance:
-        return False
-    batch = [state.results[s] for s in state.last_batch if s in state.results]
-    return not any(is_ask(r.action) for r in batch)
 
 
 def replan_trigger(state: State) -> Trigger:
@@ -139,9 +114,7 @@ def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
     }
 
 
-def _broadened_searches(
-    r: _Round, limit: int
-) -> tuple[list[PlanStep], list[str]]:
+def _broadened_searches(r: _Round, limit: int) -> tuple[list[PlanStep], list[str]]:
     """New searches for the same question.
 
     Keyword and sub-question phrasings in the collections already searched, and the
@@ -364,7 +337,7 @@ def _on_low_confidence(r: _Round) -> _Strategy:
     why = f"low confidence ({score:.2f}, ESCALATE)"
     broadened: list[PlanStep] = []
     how: list[str] = []
-    if _count(state, "low_confidence", "partial") == 0:
+    if replans_of(state, "low_confidence", "partial") == 0:
         max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
         broadened, how = _broadened_searches(r, max_new)
     if not broadened:
@@ -487,8 +460,8 @@ async def areplan(
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)
     trigger = replan_trigger(state)
-    listed = [] if scope_of(state, runtime) else await asyncio.to_thread(
-        services.store.list_collections
+    listed = (
+        [] if scope_of(state, runtime) else await asyncio.to_thread(services.store.list_collections)
     )
     r = _round_of(state, runtime, services, listed)
     choice = _STRATEGIES[trigger](r)
