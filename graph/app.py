@@ -34,7 +34,6 @@ from grace.hitl import parse_human_response
 from grace.library import Library
 from grace.model_notes import model_errors
 from grace.retrieval import UnknownCollectionError
-from grace.serde import use_grace_serializer
 from grace.services import (
     ChatModels,
     LazyServices,
@@ -160,8 +159,7 @@ def _check_thread_id(thread_id: str) -> str:
         thread_id.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise InvalidThreadIdError(
-            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone "
-            "surrogate)"
+            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone surrogate)"
         ) from None
     return thread_id
 
@@ -275,14 +273,14 @@ class GraceApp:
         self._models_lock = threading.Lock()
         self._own_services = services is None
         self.services: ServicesSource = (
-            services if services is not None else LazyServices(self._build_services)
+            services
+            if services is not None
+            else LazyServices(self._build_services, settings=settings)
         )
         """The nodes' dependencies (built on first use unless given)."""
-        self.graph: CompiledStateGraph[Any, Any, Any, Any] = (
-            make_builder(services=self.services)
-            .compile(checkpointer=checkpointer, store=store, name="grace")
-            .with_config(max_concurrency=settings.run.max_parallel_steps)
-        )
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = make_builder(
+            services=self.services
+        ).compile(checkpointer=checkpointer, store=store, name="grace")
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
 
@@ -321,7 +319,7 @@ class GraceApp:
                         store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
                     )
                 )
-            app = cls(settings, use_grace_serializer(saver), store, services=services, model=model)
+            app = cls(settings, saver, store, services=services, model=model)  # compile: serde
             app._models = models  # the run uses the models checked above
             stack.callback(app.close)
             data_dir = settings.data_dir

@@ -22,7 +22,7 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import LazyServices, Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import is_ask, is_search
+from grace.tools.roles import is_ask, is_search, roles_in_force
 
 __all__ = [
     "EmptyQuestionError",
@@ -132,9 +132,12 @@ def services_for(runtime: Runtime[GraceContext] | None, services: ServicesSource
 
     ``services`` are those given to ``graph.builder.make_graph`` (or the graph's own
     :class:`~grace.services.LazyServices`, built here on first use); nothing else is consulted.
+    Their tool registry's roles become the ones this task reads (``grace.tools.roles``).
     """
     base = services.get() if isinstance(services, LazyServices) else services
-    return base.with_model(context_of(runtime).model)
+    built = base.with_model(context_of(runtime).model)
+    roles_in_force(built.tools.roles)  # this task reads its registry's tool roles
+    return built
 
 
 async def aservices_for(
@@ -147,9 +150,10 @@ async def aservices_for(
     """
     base = services.ready() if isinstance(services, LazyServices) else services
     ready = base.ready_with_model(context_of(runtime).model) if base else None
-    if ready is not None:
-        return ready
-    return await asyncio.to_thread(services_for, runtime, services)
+    if ready is None:  # (the worker thread's context is not this task's)
+        ready = await asyncio.to_thread(services_for, runtime, services)
+    roles_in_force(ready.tools.roles)
+    return ready
 
 
 def plan_request(

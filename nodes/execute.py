@@ -41,7 +41,6 @@ from grace.errors import ModelUnreachableError
 from grace.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.services import Services, ServicesSource
-from grace.settings import get_settings
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
 from grace.tools.roles import is_ask
@@ -400,12 +399,16 @@ async def arun_step(
     return _step_result(step, first, second, started_at)
 
 
-def _can_retry(runtime: Runtime[GraceContext] | None) -> bool:
-    """Whether another attempt of this task remains after this one."""
+def _can_retry(services: Services, runtime: Runtime[GraceContext] | None) -> bool:
+    """Whether another attempt of this task remains after this one.
+
+    The graph's ``RetryPolicy`` allows ``run.retry_max_attempts`` of the services' settings
+    (``graph.builder.make_builder`` reads the same field of the same settings).
+    """
     info = getattr(runtime, "execution_info", None) if runtime is not None else None
     if info is None:  # called outside a graph run: no retry machinery
         return False
-    return bool(info.node_attempt < get_settings().run.retry_max_attempts)
+    return bool(info.node_attempt < services.settings.run.retry_max_attempts)
 
 
 def _skipped(task: StepTask) -> dict[str, Any]:
@@ -437,8 +440,8 @@ class _Retries(TypedDict):
     defer_fallback: bool
 
 
-def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
-    return {"can_retry": _can_retry(runtime), "defer_fallback": task.defer_fallback}
+def _retries(services: Services, task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
+    return {"can_retry": _can_retry(services, runtime), "defer_fallback": task.defer_fallback}
 
 
 def execute(
@@ -449,7 +452,7 @@ def execute(
         return _skipped(task)
     services = services_for(runtime, services)
     args = _step_args(services, task, runtime, log)
-    return _written(run_step(services, *args, **_retries(task, runtime)))
+    return _written(run_step(services, *args, **_retries(services, task, runtime)))
 
 
 async def aexecute(
@@ -460,4 +463,4 @@ async def aexecute(
         return _skipped(task)
     services = await aservices_for(runtime, services)
     args = _step_args(services, task, runtime, log)
-    return _written(await arun_step(services, *args, **_retries(task, runtime)))
+    return _written(await arun_step(services, *args, **_retries(services, task, runtime)))

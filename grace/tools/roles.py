@@ -2,7 +2,10 @@
 
 The graph never names a tool: it asks for the role of a step's action (``is_search``,
 ``is_answer``, ``is_ask``). Every tool declares its role when it is registered
-(:meth:`grace.tools.ToolRegistry.register`), which records it here; the template plan,
+(:meth:`grace.tools.ToolRegistry.register`), and the registry keeps it: two registries may
+give one name different roles. A node reads the roles of its run's registry
+(:func:`roles_in_force`, set by ``nodes.common.services_for`` for the node's task only);
+outside a run the built-in actions' roles apply. The template plan,
 plan repairs and replans create steps with the built-in action of a role (:data:`SEARCH`,
 :data:`ANSWER`, :data:`ASK`).
 
@@ -15,18 +18,22 @@ plan repairs and replans create steps with the built-in action of a role (:data:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Final, Literal
 
 __all__ = [
     "ANSWER",
     "ASK",
+    "BUILT_IN_ROLES",
     "SEARCH",
     "Role",
-    "declare_role",
     "is_answer",
     "is_ask",
     "is_search",
     "role_of",
+    "roles_in_force",
 ]
 
 Role = Literal["search", "answer", "ask", "other"]
@@ -39,20 +46,26 @@ ANSWER: Final = "reasoning"
 ASK: Final = "ask_user"
 """The built-in action that asks the person."""
 
-_roles: dict[str, Role] = {SEARCH: "search", ANSWER: "answer", ASK: "ask"}
+BUILT_IN_ROLES: Mapping[str, Role] = MappingProxyType(
+    {SEARCH: "search", ANSWER: "answer", ASK: "ask"}
+)
+"""The built-in actions' roles (what applies outside a run)."""
+
+_in_force: ContextVar[Mapping[str, Role]] = ContextVar("grace_tool_roles", default=BUILT_IN_ROLES)
 
 
-def declare_role(action: str, role: Role) -> None:
-    """Record ``action``'s role (a name keeps one role for the process)."""
-    known = _roles.get(action)
-    if known is not None and known != role:
-        raise ValueError(f"action '{action}' is registered as a {known} tool, not {role}")
-    _roles[action] = role
+def roles_in_force(roles: Mapping[str, Role]) -> None:
+    """Make ``roles`` (a registry's) the ones the current context reads.
+
+    LangGraph runs each task in a context of its own, so a node that sets them sets them for
+    its own task: two graphs with different registries never see each other's roles.
+    """
+    _in_force.set(roles)
 
 
 def role_of(action: str | None) -> Role:
-    """The role of ``action`` (``other`` for a name no registry declared)."""
-    return _roles.get(action or "", "other")
+    """The role of ``action`` in the registry in force (``other`` for a name it lacks)."""
+    return _in_force.get().get(action or "", "other")
 
 
 def is_search(action: str | None) -> bool:
