@@ -208,7 +208,7 @@ class ReplanRecord(BaseModel):
 
 
 class QualityCheck(BaseModel):
-    """One evaluation of an answer attempt by the quality gate (``scoring``, architecture §4)."""
+    """One evaluation of an answer attempt by the quality gate (the evaluator block, §4)."""
 
     step_id: str
     """The answer step."""
@@ -222,6 +222,13 @@ class QualityCheck(BaseModel):
     """Score needed to pass."""
     evaluation: str = "judge"
     """``judge`` (the judge's self-evaluation) or ``evaluator`` (the evaluator block)."""
+    type: str = "scoring"
+    """The evaluation's type: ``scoring``, ``criteria``, ``rubric`` or ``comparison``."""
+    criteria_scores: dict[str, float] = Field(default_factory=dict)
+    """Each criterion's score (``criteria``); each draft's score ``output_<attempt>`` on the
+    kept check when the drafts were compared (``comparison``)."""
+    grade: str | None = None
+    """The rubric's grade of the score (``rubric``)."""
     feedback: str = ""
     """The evaluation's feedback (given to the reader when the answer is regenerated)."""
     suggestions: list[str] = Field(default_factory=list)

@@ -96,7 +96,16 @@ def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]
     return {"answer": answer, "sources": sources}
 
 
-_OUTCOME_KEYS = ("answer", "sources", "confidence", "level", "notes", "usage", "results")
+_OUTCOME_KEYS = (
+    "answer",
+    "sources",
+    "confidence",
+    "level",
+    "notes",
+    "usage",
+    "results",
+    "quality",
+)
 """The state a run's outcome is made of (streamed as ``values`` by :meth:`GraceApp._run`)."""
 
 
@@ -116,6 +125,7 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
             model_errors=model_errors(values.get("notes", [])),
             usage=usage_dict,
             draft=_draft_of(request, dict(values)),
+            quality=_quality_of(values),
         )
     return RunOutcome(
         status="completed",
@@ -127,7 +137,13 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
         notes=list(values.get("notes", [])),
         model_errors=model_errors(values.get("notes", [])),
         usage=usage_dict,
+        quality=_quality_of(values),
     )
+
+
+def _quality_of(values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The run's quality-gate checks as JSON (the answer text is the draft's, left out)."""
+    return [c.model_dump(mode="json", exclude={"answer"}) for c in values.get("quality", [])]
 
 
 def _level_name(level: Any) -> str | None:
@@ -218,6 +234,9 @@ class RunOutcome(BaseModel):
     """Model calls and tokens of the run so far."""
     draft: dict[str, Any] | None = None
     """Interrupted runs with a cited draft: ``{answer, sources}`` — what the person reviews."""
+    quality: list[dict[str, Any]] = Field(default_factory=list)
+    """The quality gate's evaluations of the answer, one per attempt (``quality_gate.type``:
+    scoring, criteria, rubric or comparison; the kept attempt has ``kept: true``)."""
 
 
 @dataclass

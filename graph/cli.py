@@ -147,6 +147,7 @@ _JSON_FIELDS = {
     "notes",
     "model_errors",
     "usage",
+    "quality",
 }
 
 
