@@ -275,7 +275,7 @@ def _answer(
             kept = outcome.kept
             best = kept.score if kept is not None and kept.score is not None else 0.0
             tries = outcome.regenerations
-            threshold = gate_settings.pass_threshold
+            threshold = kept.pass_threshold if kept is not None else gate_settings.pass_threshold
             answer.note = gate_note(step.step_id, best, threshold, tries, answer.penalty)
     factors = factors_for(services, step, answer.result, state.scores)
     answer.factors = factors.model_copy(

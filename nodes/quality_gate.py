@@ -32,7 +32,7 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -55,6 +55,7 @@ __all__ = [
     "Judged",
     "agate",
     "ajudge",
+    "for_step",
     "gate",
     "gate_applies",
     "judge",
@@ -468,6 +469,27 @@ def _gate(
     )
 
 
+def for_step(services: Services, step: PlanStep) -> Services:
+    """``services`` whose quality gate is the step's own config, where the plan gave one.
+
+    The step's ``evaluation`` (type, criteria, rubric, pass threshold) replaces the settings'
+    for this answer; a config that is not valid (a ``criteria`` type without criteria) is
+    ignored: the settings' gate applies.
+    """
+    config = step.evaluation
+    if config is None:
+        return services
+    base = services.settings.quality_gate
+    written = config.model_dump(exclude_unset=True, exclude_none=True)
+    chosen = {k: v for k, v in written.items() if v != []}  # what the planner wrote
+    try:
+        gate = QualityGateSettings.model_validate({**base.model_dump(), **chosen})
+    except ValueError:
+        return services
+    settings = services.settings.model_copy(update={"quality_gate": gate})
+    return replace(services, settings=settings)
+
+
 def gate(
     services: Services,
     runtime: Runtime[GraceContext] | None,
@@ -480,8 +502,10 @@ def gate(
     """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
 
     ``judged`` is the executed answer and its (already paid) judge call. The returned
-    result carries the token usage of every attempt.
+    result carries the token usage of every attempt. The step's own gate config, if the
+    plan gave one, applies (:func:`for_step`).
     """
+    services = for_step(services, step)
     result, verdict = judged.result, judged.judgement
     first = _evaluate(services, question, result, verdict, step.step_id, 0, log)
     g = _gate(services, runtime, state, question, step, judged, first, log)
@@ -505,6 +529,7 @@ async def agate(
     log: ModelLog,
 ) -> GateOutcome:
     """Async :func:`gate`."""
+    services = for_step(services, step)
     result, verdict = judged.result, judged.judgement
     first = await _aevaluate(services, question, result, verdict, step.step_id, 0, log)
     g = _gate(services, runtime, state, question, step, judged, first, log)

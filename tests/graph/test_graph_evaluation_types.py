@@ -40,6 +40,12 @@ def _score(score: float, feedback: str = "", *suggestions: str) -> dict[str, Any
     return {"score": score, "confidence": 0.9, "feedback": feedback, "suggestions": [*suggestions]}
 
 
+def _ranked(first: float, second: float, feedback: str) -> dict[str, Any]:
+    """A comparison verdict on two drafts."""
+    scores = [{"index": 0, "score": first}, {"index": 1, "score": second}]
+    return {"scores": scores, "confidence": 0.9, "feedback": feedback, "suggestions": []}
+
+
 # --- with a model: the LLM evaluator ---------------------------------------------------
 
 
@@ -94,16 +100,7 @@ def test_comparison_ranks_the_drafts_side_by_side_and_keeps_its_best(
     model = ScriptedChatModel.of(
         answers=[ANSWER_A, ANSWER_B], verdicts=[verdict(0.45), verdict(0.3)]
     )
-    model.script.by_tool["ComparisonVerdict"] = deque(
-        [
-            {
-                "scores": [{"index": 0, "score": 0.2}, {"index": 1, "score": 0.8}],
-                "confidence": 0.9,
-                "feedback": "output 1 has the date of S1",
-                "suggestions": [],
-            }
-        ]
-    )
+    model.script.by_tool["ComparisonVerdict"] = deque([_ranked(0.2, 0.8, "output 1 has the date")])
     _, values, events = run(model, type="comparison")
     assert model.count("ComparisonVerdict") == 1
     first, second = values["quality"]
@@ -213,16 +210,7 @@ def test_the_async_graph_compares_and_grades_too(offline_services: Any) -> None:
     model = ScriptedChatModel.of(
         answers=[ANSWER_A, ANSWER_B], verdicts=[verdict(0.45), verdict(0.3)]
     )
-    model.script.by_tool["ComparisonVerdict"] = deque(
-        [
-            {
-                "scores": [{"index": 0, "score": 0.1}, {"index": 1, "score": 0.9}],
-                "confidence": 0.9,
-                "feedback": "output 1 is right",
-                "suggestions": [],
-            }
-        ]
-    )
+    model.script.by_tool["ComparisonVerdict"] = deque([_ranked(0.1, 0.9, "output 1 is right")])
     settings = settings_for(offline_services, type="comparison")
     services = build_services(settings, chat_model=model, store=offline_services.store)
     app = make_graph(services=services, checkpointer=InMemorySaver())
@@ -231,3 +219,57 @@ def test_the_async_graph_compares_and_grades_too(offline_services: Any) -> None:
     assert model.count("ComparisonVerdict") == 1
     assert [c.kept for c in values["quality"]] == [False, True]
     assert values["results"]["s2"].output == ANSWER_B
+
+
+# --- a plan step's own gate config ------------------------------------------------------
+
+
+class _PlannerWithGateConfig:
+    """The template plan, its answer step carrying a gate config (as an LLM planner may)."""
+
+    def __init__(self, evaluation: dict[str, Any]) -> None:
+        self.evaluation = evaluation
+
+    def _outcome(self, request: Any) -> Any:
+        from grace.planning import template_plan
+        from grace.providers.base import PlanOutcome
+        from grace.schemas import StepEvaluation
+
+        plan = template_plan(request.query, request.default_collection)
+        config = StepEvaluation.model_validate(self.evaluation)
+        answer = plan.steps[-1].model_copy(update={"evaluation": config})
+        return PlanOutcome(plan=plan.model_copy(update={"steps": [*plan.steps[:-1], answer]}))
+
+    def plan(self, request: Any, *, log: Any = None) -> Any:
+        return self._outcome(request)
+
+    async def aplan(self, request: Any, *, log: Any = None) -> Any:
+        return self._outcome(request)
+
+
+@pytest.mark.parametrize(
+    ("config", "expect"),
+    [
+        ({"type": "rubric", "rubric": [{"grade": "ok", "min_score": 0.0}]}, ("rubric", "ok")),
+        ({"type": "criteria", "criteria": CRITERIA[:1]}, ("criteria", None)),
+        ({"type": "criteria"}, ("scoring", None)),  # not valid: the settings' gate applies
+    ],
+)
+def test_a_plan_steps_config_chooses_its_gate(
+    offline_services: Any, config: dict[str, Any], expect: tuple[str, str | None]
+) -> None:
+    from dataclasses import replace
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from grace.services import build_services
+    from graph.builder import make_graph
+    from tests.graph.conftest import cfg
+    from tests.graph.test_graph_quality_gate import settings_for
+
+    built = build_services(settings_for(offline_services), store=offline_services.store)
+    services = replace(built, planner=_PlannerWithGateConfig(config))
+    app = make_graph(services=services, checkpointer=InMemorySaver())
+    app.invoke({"query": SIMPLE}, cfg("step-config"))
+    [check] = app.get_state(cfg("step-config")).values["quality"]
+    assert (check.type, check.grade) == expect
