@@ -22,7 +22,7 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import LazyServices, Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import is_ask, is_search, roles_in_force
+from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 
 __all__ = [
     "EmptyQuestionError",
@@ -108,10 +108,15 @@ def validate_question(query: object, max_chars: int) -> str:
     return query
 
 
-def answer_step(plan: ExecutionPlan) -> PlanStep | None:
-    """The step whose output is the answer: the last non-search step nothing depends on."""
+def answer_step(plan: ExecutionPlan, roles: Roles = BUILT_IN_ROLES) -> PlanStep | None:
+    """The step whose output is the answer: the last non-search step nothing depends on.
+
+    ``roles``: the run's tool registry's (``services.tools.roles``).
+    """
     depended = {d for s in plan.steps for d in s.depends_on}
-    finals = [s for s in plan.steps if s.step_id not in depended and not is_search(s.action)]
+    finals = [
+        s for s in plan.steps if s.step_id not in depended and not is_search(s.action, roles)
+    ]
     return finals[-1] if finals else None
 
 
@@ -132,12 +137,9 @@ def services_for(runtime: Runtime[GraceContext] | None, services: ServicesSource
 
     ``services`` are those given to ``graph.builder.make_graph`` (or the graph's own
     :class:`~grace.services.LazyServices`, built here on first use); nothing else is consulted.
-    Their tool registry's roles become the ones this task reads (``grace.tools.roles``).
     """
     base = services.get() if isinstance(services, LazyServices) else services
-    built = base.with_model(context_of(runtime).model)
-    roles_in_force(built.tools.roles)  # this task reads its registry's tool roles
-    return built
+    return base.with_model(context_of(runtime).model)
 
 
 async def aservices_for(
@@ -150,10 +152,9 @@ async def aservices_for(
     """
     base = services.ready() if isinstance(services, LazyServices) else services
     ready = base.ready_with_model(context_of(runtime).model) if base else None
-    if ready is None:  # (the worker thread's context is not this task's)
-        ready = await asyncio.to_thread(services_for, runtime, services)
-    roles_in_force(ready.tools.roles)
-    return ready
+    if ready is not None:
+        return ready
+    return await asyncio.to_thread(services_for, runtime, services)
 
 
 def plan_request(
@@ -188,6 +189,7 @@ def plan_request(
         feedback=feedback,
         tools=services.tools.descriptions(),
         scope=scope,
+        roles=services.tools.roles,
     )
 
 
@@ -221,8 +223,11 @@ def resolve_plan(services: Services, request: PlanRequest, outcome: PlanOutcome)
             collections=request.collections,
             default_collection=request.default_collection,
             max_steps=request.max_steps,
+            roles=services.tools.roles,
         )
-    return pin_searches(plan, request.scope) if request.scope is not None else plan
+    if request.scope is None:
+        return plan
+    return pin_searches(plan, request.scope, services.tools.roles)
 
 
 def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
@@ -241,7 +246,9 @@ def replans_of(state: State, trigger: str, strategy: str | None = None) -> int:
     )
 
 
-def low_confidence_replan_due(state: State, allowance: int) -> bool:
+def low_confidence_replan_due(
+    state: State, allowance: int, roles: Roles = BUILT_IN_ROLES
+) -> bool:
     """Whether an ESCALATE decision should replan instead of asking the person (yet).
 
     Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
@@ -256,4 +263,4 @@ def low_confidence_replan_due(state: State, allowance: int) -> bool:
     if replans_of(state, "low_confidence") >= allowance:
         return False
     batch = [state.results[s] for s in state.last_batch if s in state.results]
-    return not any(is_ask(r.action) for r in batch)
+    return not any(is_ask(r.action, roles) for r in batch)

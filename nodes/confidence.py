@@ -119,7 +119,10 @@ def decide_before_answer(
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-        searches = [r for r in batch if r.status != StepStatus.FAILED and is_search(r.action)]
+        roles = services.tools.roles
+        searches = [
+            r for r in batch if r.status != StepStatus.FAILED and is_search(r.action, roles)
+        ]
         if failed:
             why = f"step {', '.join(failed)} failed"
         elif searches and all(int(r.factors.get("result_count", 0)) == 0 for r in searches):
@@ -191,7 +194,7 @@ def factors_for(
     f = result.factors
     tool_success = _TOOL_SUCCESS.get(result.status, 1.0)
     action = result.action or step.action
-    if is_search(action):
+    if is_search(action, services.tools.roles):
         return ConfidenceFactors(
             is_search_step=True, search=_search_stats(f), tool_success=tool_success
         )
@@ -247,9 +250,11 @@ def _question(state: State) -> str:
     return state.plan.original_query
 
 
-def _answer_due(state: State, plan: ExecutionPlan, batch: list[str]) -> _Due | None:
+def _answer_due(
+    services: Services, state: State, plan: ExecutionPlan, batch: list[str]
+) -> _Due | None:
     """The plan's answer step if it is in the batch and did not fail: it gets judged."""
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     if final is None or final.step_id not in batch:
         return None
     result = state.results[final.step_id]
@@ -349,7 +354,7 @@ def _score_batch(
     """Score every step of the latest batch (the answer step after its judge and gate)."""
     steps = {s.step_id: s for s in plan.steps}
     out = _Scored(scores=dict(state.scores), results=dict(state.results))
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     for step_id in batch:
         step, result = steps[step_id], out.results[step_id]
         penalty = 0.0
@@ -381,7 +386,7 @@ def decide_run(
         for s in plan.steps
         if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
     ]
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     drafted = results.get(final.step_id) if final is not None else None
     if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
         # Searches the answer did not use are no evidence for or against it.
@@ -405,9 +410,12 @@ def decide_run(
     return overall, decision
 
 
-def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> ActionDecision:
+def _asks_the_person(
+    services: Services, batch: list[StepResult], decision: ActionDecision
+) -> ActionDecision:
     """ESCALATE when the batch is the plan's own question to the person (``ask_user``)."""
-    if not any(is_ask(r.action) and r.status != StepStatus.FAILED for r in batch):
+    asked = (is_ask(r.action, services.tools.roles) for r in batch if r.status != StepStatus.FAILED)
+    if not any(asked):
         return decision
     return ActionDecision(
         level=InterventionLevel.ESCALATE,
@@ -457,7 +465,8 @@ def _replan_request(
     if failed:
         return ReplanRequest(trigger="step_failed", detail=", ".join(failed))
     after = replace(state, decision=decision, results=scored.results, last_batch=scored.batch)
-    if low_confidence_replan_due(after, services.settings.run.low_confidence_replans):
+    allowance, roles = services.settings.run.low_confidence_replans, services.tools.roles
+    if low_confidence_replan_due(after, allowance, roles):
         return ReplanRequest(trigger="low_confidence")
     return None
 
@@ -510,7 +519,7 @@ def _update(
         update["level"], update["run_decision"] = decision.level, decision
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)
-    decision = _asks_the_person(batch, decision)
+    decision = _asks_the_person(services, batch, decision)
     update["replan_request"] = _replan_request(services, state, scored, batch, decision, log)
     update["decision"] = decision
     shown, _source = thresholds_in_force(services.calculator, services.provider, thresholds)
@@ -533,7 +542,7 @@ def confidence(
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
-    due = _answer_due(state, plan, batch)
+    due = _answer_due(services, state, plan, batch)
     answer = _judge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
     thresholds = state.thresholds
@@ -551,7 +560,7 @@ async def aconfidence(
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
-    due = _answer_due(state, plan, batch)
+    due = _answer_due(services, state, plan, batch)
     answer = await _ajudge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
     thresholds = state.thresholds

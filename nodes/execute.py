@@ -302,6 +302,7 @@ def _fallback_due(
 
 
 def _step_result(
+    services: Services,
     step: PlanStep,
     first: ToolResult,
     fallback: tuple[str, ToolResult] | None,
@@ -319,7 +320,7 @@ def _step_result(
         StepStatus.FAILED
         if not result.success
         else StepStatus.PARTIAL
-        if abstained or is_ask(action)
+        if abstained or is_ask(action, services.tools.roles)
         else StepStatus.SUCCESS
     )
     step_result = StepResult(
@@ -373,7 +374,7 @@ def run_step(
     second = None
     if fallback is not None:
         second = (fallback, _call_tool(services, fallback, call, env, timeout)[0])
-    return _step_result(step, first, second, started_at)
+    return _step_result(services, step, first, second, started_at)
 
 
 async def arun_step(
@@ -396,7 +397,7 @@ async def arun_step(
     second = None
     if fallback is not None:
         second = (fallback, (await _acall_tool(services, fallback, call, env, timeout))[0])
-    return _step_result(step, first, second, started_at)
+    return _step_result(services, step, first, second, started_at)
 
 
 def _can_retry(services: Services, runtime: Runtime[GraceContext] | None) -> bool:

@@ -29,7 +29,7 @@ from grace.schemas import StepResult, StepStatus
 from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import is_answer
+from grace.tools.roles import Roles, is_answer
 from nodes.common import answer_step, aservices_for, is_done, services_for
 
 __all__ = ["afinalize", "finalize"]
@@ -37,13 +37,13 @@ __all__ = ["afinalize", "finalize"]
 NO_ANSWER = "GRACE could not produce an answer from the documents."
 
 
-def _best_answer(state: State) -> StepResult | None:
+def _best_answer(state: State, roles: Roles) -> StepResult | None:
     """The plan's answer step if it completed, else the best completed reasoning result."""
-    if state.plan is not None and (final := answer_step(state.plan)) is not None:
+    if state.plan is not None and (final := answer_step(state.plan, roles)) is not None:
         result = state.results.get(final.step_id)
-        if is_done(result) and result is not None and is_answer(result.action):
+        if is_done(result) and result is not None and is_answer(result.action, roles):
             return result
-    candidates = [r for r in state.results.values() if is_answer(r.action) and is_done(r)]
+    candidates = [r for r in state.results.values() if is_answer(r.action, roles) and is_done(r)]
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 
@@ -120,7 +120,7 @@ def _output(state: State, services: Services) -> dict[str, Any]:
     person's reply (theirs, not the documents'), a spent replan budget (a note).
     """
     notes: list[str] = []
-    best = _best_answer(state)
+    best = _best_answer(state, services.tools.roles)
     if state.edited_answer:
         return _persons_answer(state)
     if best is not None:

@@ -112,7 +112,7 @@ def gate_applies(services: Services, result: StepResult) -> bool:
     """
     return (
         services.settings.quality_gate.enabled
-        and is_answer(result.action)
+        and is_answer(result.action, services.tools.roles)
         and result.status == StepStatus.SUCCESS
         and bool(result.output.strip())
     )

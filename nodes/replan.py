@@ -40,7 +40,7 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_search
+from grace.tools.roles import ANSWER, ASK, SEARCH, Roles, is_answer, is_search
 from nodes.common import (
     answer_step,
     aservices_for,
@@ -108,9 +108,11 @@ def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> 
     )
 
 
-def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
+def _searched(steps: Iterable[PlanStep], default: str, roles: Roles) -> set[tuple[str, str]]:
     return {
-        (s.query.strip().casefold(), s.collection or default) for s in steps if is_search(s.action)
+        (s.query.strip().casefold(), s.collection or default)
+        for s in steps
+        if is_search(s.action, roles)
     }
 
 
@@ -122,7 +124,7 @@ def _broadened_searches(r: _Round, limit: int) -> tuple[list[PlanStep], list[str
     thread's collection alone when the person named one, so broadening stays inside it).
     """
     query, default = r.query, r.default_collection()
-    done = _searched(r.old.steps, default)
+    done = _searched(r.old.steps, default, r.roles)
     searched_collections = sorted({c for _, c in done}) or [default]
     if r.scope is not None:
         searched_collections = [r.scope]
@@ -188,6 +190,11 @@ class _Round:
     """Validation repairs of fresh plans (and the planner's errors)."""
 
     @property
+    def roles(self) -> Roles:
+        """The run's tool registry's roles."""
+        return self.services.tools.roles
+
+    @property
     def query(self) -> str:
         """The question the old plan answers."""
         return self.old.original_query
@@ -251,7 +258,7 @@ def _reformulated(r: _Round, why: str) -> _Fresh:
 
     def choose(fresh: ExecutionPlan) -> _Choice:
         steps = [
-            s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
+            s.model_copy(update={"query": r.query}) if is_answer(s.action, r.roles) else s
             for s in _prefixed(fresh, r.prefix, r.taken)
         ]
         return _Choice("full", reason, steps, [], r.query, add_answer=False)
@@ -319,11 +326,11 @@ def _on_step_failed(r: _Round) -> _Strategy:
 
     def choose(fresh: ExecutionPlan) -> _Choice:
         default = r.default_collection()
-        done = _searched(kept, default)
+        done = _searched(kept, default, r.roles)
         steps = [
             s
             for s in _prefixed(fresh, r.prefix, r.taken)
-            if is_search(s.action)
+            if is_search(s.action, r.roles)
             and (s.query.strip().casefold(), s.collection or default) not in done
         ]
         return _Choice("partial", reason, steps, kept, r.query)
@@ -364,7 +371,8 @@ def _round_of(
     old = state.plan
     scope = scope_of(state, runtime)
     assert old is not None, "replan needs a plan"
-    final = answer_step(old)
+    roles = services.tools.roles
+    final = answer_step(old, roles)
     results = state.results
     return _Round(
         state=state,
@@ -380,7 +388,7 @@ def _round_of(
             s
             for s in old.steps
             if is_done(results.get(s.step_id))
-            and is_search(s.action)
+            and is_search(s.action, roles)
             and (final is None or s.step_id != final.step_id)
         ],
         failed=[
@@ -395,7 +403,7 @@ def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
     """The chosen steps (and a new answer step) as the next plan, dependencies checked."""
     steps, kept = list(choice.steps), choice.kept
     if choice.add_answer and choice.strategy != "full":
-        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action)]
+        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action, r.roles)]
         steps.append(_answer(r.prefix, choice.query, searches, r.taken))
     # Dependencies on ids that are neither kept nor new point at dropped steps: remove them.
     valid = {s.step_id for s in kept} | {s.step_id for s in steps}

@@ -2,40 +2,62 @@
 
 from __future__ import annotations
 
-import contextvars
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from langchain_core.tools import tool
 
+from grace.context import GraceContext
+from grace.providers.offline.planner import RuleBasedPlanner
+from grace.schemas import ExecutionPlan, PlanStep
 from grace.tools import ToolRegistry, default_registry, is_search, role_of
-from grace.tools.roles import roles_in_force
+from nodes.common import answer_step, plan_request
 
 
 @tool
-def lookup(query: str) -> str:
-    """Look the query up."""
+def staff_directory(query: str) -> str:
+    """Look up who runs a department in the staff directory."""
     return query
 
 
-def _in(registry: ToolRegistry, check: Any) -> Any:
-    """``check()`` in a context of its own that reads ``registry``'s roles (as a node's task)."""
-
-    def run() -> Any:
-        roles_in_force(registry.roles)
-        return check()
-
-    return contextvars.copy_context().run(run)
+def _registries() -> tuple[ToolRegistry, ToolRegistry]:
+    searching, answering = default_registry(), default_registry()
+    searching.register(staff_directory, role="search")
+    answering.register(staff_directory, role="answer")  # refused while roles were global
+    return searching, answering
 
 
 def test_two_registries_give_one_name_different_roles_without_colliding() -> None:
-    searching, other = default_registry(), default_registry()
-    searching.register(lookup, role="search")
-    other.register(lookup, role="answer")  # refused while roles were kept for the process
-    assert searching.roles["lookup"] == "search" and other.roles["lookup"] == "answer"
-    assert _in(searching, lambda: is_search("lookup")) is True
-    assert _in(other, lambda: (is_search("lookup"), role_of("lookup"))) == (False, "answer")
-    assert role_of("lookup") == "other"  # outside a run: only the built-in actions' roles
+    searching, answering = _registries()
+    name = "staff_directory"
+    assert (searching.roles[name], answering.roles[name]) == ("search", "answer")
+    assert is_search(name, searching.roles) and not is_search(name, answering.roles)
+    assert role_of(name) == "other"  # the built-in actions' roles alone know nothing of it
+    plan = ExecutionPlan(
+        original_query="Who runs finance?",
+        steps=[
+            PlanStep(step_id="s1", action="rag_search", query="finance"),
+            PlanStep(step_id="s2", action=name, query="finance", depends_on=["s1"]),
+        ],
+    )
+    assert answer_step(plan, searching.roles) is None  # a search is no answer
+    final = answer_step(plan, answering.roles)
+    assert final is not None and final.step_id == "s2"
+
+
+def test_each_runs_planner_sees_its_own_registrys_roles(offline_services: Any) -> None:
+    """The planner's request carries the registry's roles (``nodes.common.plan_request``)."""
+    searching, answering = _registries()
+    planned = []
+    for tools in (searching, answering):
+        services = replace(offline_services, tools=tools)
+        request = plan_request(services, GraceContext(), "Who runs finance?")
+        plan = RuleBasedPlanner().plan(request).plan
+        assert plan is not None
+        planned.append([s.action for s in plan.steps])
+    assert "staff_directory" in planned[0]  # a search tool whose description matches
+    assert "staff_directory" not in planned[1]
 
 
 def test_a_registry_refuses_a_built_in_action_under_another_role() -> None:
@@ -48,21 +70,3 @@ def test_a_registry_refuses_a_built_in_action_under_another_role() -> None:
 
     with pytest.raises(ValueError, match="registered as a search tool, not answer"):
         registry.register(rag_search, role="answer")
-
-
-def test_a_graph_run_reads_its_own_registrys_roles(offline_services: Any) -> None:
-    """A node's task sets its services' roles (``nodes.common.services_for``) for itself."""
-    from dataclasses import replace
-
-    from nodes.common import services_for
-
-    tools = default_registry()
-    tools.register(lookup, role="search")
-    services = replace(offline_services, tools=tools)
-
-    def in_a_task() -> bool:
-        services_for(None, services)
-        return is_search("lookup")
-
-    assert contextvars.copy_context().run(in_a_task) is True
-    assert is_search("lookup") is False  # the caller's context is untouched

@@ -1,11 +1,11 @@
 """What a plan action is for: its role, and the built-in action of each role.
 
 The graph never names a tool: it asks for the role of a step's action (``is_search``,
-``is_answer``, ``is_ask``). Every tool declares its role when it is registered
-(:meth:`grace.tools.ToolRegistry.register`), and the registry keeps it: two registries may
-give one name different roles. A node reads the roles of its run's registry
-(:func:`roles_in_force`, set by ``nodes.common.services_for`` for the node's task only);
-outside a run the built-in actions' roles apply. The template plan,
+``is_answer``, ``is_ask``) in the roles of its run's tool registry. Every tool declares its
+role when it is registered (:meth:`grace.tools.ToolRegistry.register`), and the registry
+keeps it (:attr:`~grace.tools.ToolRegistry.roles`): two registries may give one name
+different roles. The functions below take those roles (default: the built-in actions'
+alone, :data:`BUILT_IN_ROLES`). The template plan,
 plan repairs and replans create steps with the built-in action of a role (:data:`SEARCH`,
 :data:`ANSWER`, :data:`ASK`).
 
@@ -19,7 +19,6 @@ plan repairs and replans create steps with the built-in action of a role (:data:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -29,11 +28,11 @@ __all__ = [
     "BUILT_IN_ROLES",
     "SEARCH",
     "Role",
+    "Roles",
     "is_answer",
     "is_ask",
     "is_search",
     "role_of",
-    "roles_in_force",
 ]
 
 Role = Literal["search", "answer", "ask", "other"]
@@ -51,33 +50,25 @@ BUILT_IN_ROLES: Mapping[str, Role] = MappingProxyType(
 )
 """The built-in actions' roles (what applies outside a run)."""
 
-_in_force: ContextVar[Mapping[str, Role]] = ContextVar("grace_tool_roles", default=BUILT_IN_ROLES)
+Roles = Mapping[str, Role]
+"""A registry's roles by action name."""
 
 
-def roles_in_force(roles: Mapping[str, Role]) -> None:
-    """Make ``roles`` (a registry's) the ones the current context reads.
-
-    LangGraph runs each task in a context of its own, so a node that sets them sets them for
-    its own task: two graphs with different registries never see each other's roles.
-    """
-    _in_force.set(roles)
+def role_of(action: str | None, roles: Roles = BUILT_IN_ROLES) -> Role:
+    """The role of ``action`` in ``roles`` (``other`` for a name they lack)."""
+    return roles.get(action or "", "other")
 
 
-def role_of(action: str | None) -> Role:
-    """The role of ``action`` in the registry in force (``other`` for a name it lacks)."""
-    return _in_force.get().get(action or "", "other")
-
-
-def is_search(action: str | None) -> bool:
+def is_search(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` is a search (its step's output is passages)."""
-    return role_of(action) == "search"
+    return role_of(action, roles) == "search"
 
 
-def is_answer(action: str | None) -> bool:
+def is_answer(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` answers the question from passages."""
-    return role_of(action) == "answer"
+    return role_of(action, roles) == "answer"
 
 
-def is_ask(action: str | None) -> bool:
+def is_ask(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` asks the person."""
-    return role_of(action) == "ask"
+    return role_of(action, roles) == "ask"
