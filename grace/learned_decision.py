@@ -1,4 +1,6 @@
-"""The final decision by the learned confidence model (docs/architecture.md §4).
+"""The run's final decision: by the learned confidence model, else on the calibrated score.
+
+(docs/architecture.md §4.)
 
 The ``confidence`` node calls :func:`learned_decision` after the last step: when the settings'
 ``confidence.model`` was fitted on the engine in force, the run's P(answer correct) is the
@@ -12,13 +14,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from confidence import ActionDecision, ConfidenceCalculator, InterventionLevel, Thresholds
+from confidence import (
+    ActionDecision,
+    ConfidenceCalculator,
+    InterventionLevel,
+    Thresholds,
+    apply_calibration,
+)
 from confidence.learned import LearnedModel, model_thresholds, predict
 from grace.errors import SettingsError
 from grace.human_reply import rests_on_the_person
 from grace.run_features import FEATURE_NAMES, run_features, signals_of
 
 __all__ = [
+    "calibrated_confidence",
+    "calibrated_decision",
     "check_model_features",
     "decide_learned",
     "final_thresholds",
@@ -26,6 +36,35 @@ __all__ = [
     "model_scores",
     "thresholds_in_force",
 ]
+
+
+def calibrated_confidence(calculator: ConfidenceCalculator, provider: str, raw: float) -> float:
+    """The run's overall confidence ``raw`` mapped to P(answer correct).
+
+    By the settings' ``confidence.calibration`` (the identity with ``method: none``, or when
+    the map was fitted on another provider's scores).
+    """
+    calibration = calculator.config.calibration
+    if not calibration.applies_to(provider):
+        return raw
+    return apply_calibration(raw, calibration)
+
+
+def calibrated_decision(
+    calculator: ConfidenceCalculator, provider: str, raw: float, thresholds: Thresholds
+) -> tuple[float, ActionDecision]:
+    """The calibrated overall confidence and the decision on it (the reason names the raw score)."""
+    calibration = calculator.config.calibration
+    overall = calibrated_confidence(calculator, provider, raw)
+    decision = calculator.decide_action(overall, thresholds)
+    if calibration.applies_to(provider):
+        decision = decision.model_copy(
+            update={
+                "reason": f"{decision.reason}; P(correct) calibrated ({calibration.method}) "
+                f"from the raw overall confidence {raw:.3f}"
+            }
+        )
+    return overall, decision
 
 
 def check_model_features(model: LearnedModel | None) -> None:

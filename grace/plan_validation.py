@@ -18,7 +18,7 @@ from collections.abc import Collection
 
 from grace.planning import template_plan
 from grace.schemas import ExecutionPlan, PlanStep
-from grace.tools.roles import ANSWER, ASK, is_search
+from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, Roles, is_search
 
 __all__ = ["validate_plan"]
 
@@ -87,23 +87,24 @@ def _check_dependencies(plan: ExecutionPlan) -> None:
 
 
 def _check_collections(
-    plan: ExecutionPlan, collections: Collection[str], default_collection: str
+    plan: ExecutionPlan, collections: Collection[str], default_collection: str, roles: Roles
 ) -> None:
     """Rule 6: a search in an unknown collection searches the default one."""
     for step in plan.steps:
-        if is_search(step.action) and step.collection and step.collection not in collections:
+        unknown = step.collection and step.collection not in collections
+        if is_search(step.action, roles) and unknown:
             plan.repairs.append(
                 f"{step.step_id}: unknown collection '{step.collection}' → '{default_collection}'"
             )
             step.collection = default_collection
 
 
-def _ensure_answer_step(plan: ExecutionPlan, actions: Collection[str]) -> None:
+def _ensure_answer_step(plan: ExecutionPlan, actions: Collection[str], roles: Roles) -> None:
     """Rule 8: a plan ending in a search gets a final ``reasoning`` step over the searches."""
-    if not is_search(plan.steps[-1].action):
+    if not is_search(plan.steps[-1].action, roles):
         return
     known = {s.step_id for s in plan.steps}
-    searches = [s.step_id for s in plan.steps if is_search(s.action)]
+    searches = [s.step_id for s in plan.steps if is_search(s.action, roles)]
     final_id = f"s{len(plan.steps) + 1}"
     while final_id in known:
         final_id += "a"
@@ -127,16 +128,20 @@ def validate_plan(
     collections: Collection[str],
     default_collection: str,
     max_steps: int,
+    roles: Roles = BUILT_IN_ROLES,
 ) -> ExecutionPlan:
-    """Return a runnable plan: ``plan`` repaired, or the template plan with the reason."""
+    """Return a runnable plan: ``plan`` repaired, or the template plan with the reason.
+
+    ``roles``: the tool registry's (which actions search).
+    """
     plan = plan.model_copy(deep=True)
     try:
         if not plan.steps:
             raise _Rejected("empty plan")
         _check_actions(plan, actions)
         _check_dependencies(plan)
-        _check_collections(plan, collections, default_collection)
-        _ensure_answer_step(plan, actions)
+        _check_collections(plan, collections, default_collection, roles)
+        _ensure_answer_step(plan, actions, roles)
         if len(plan.steps) > max_steps:
             raise _Rejected(f"{len(plan.steps)} steps > max {max_steps}")
     except _Rejected as rejected:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from grace.schemas import ExecutionPlan, PlanStep
-from grace.tools.roles import ANSWER, ASK, SEARCH, is_search
+from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, SEARCH, Roles, is_search
 
 __all__ = [
     "broadened_queries",
@@ -129,14 +129,16 @@ def template_plan(
     )
 
 
-def pin_searches(plan: ExecutionPlan, collection: str) -> ExecutionPlan:
+def pin_searches(
+    plan: ExecutionPlan, collection: str, roles: Roles = BUILT_IN_ROLES
+) -> ExecutionPlan:
     """``plan`` with every search step confined to ``collection`` (a repair names each move).
 
     A run on a named collection answers from that collection only: a planner's step that
     names another (or none) is moved there, never left to search elsewhere.
     """
     for step in plan.steps:
-        if is_search(step.action) and step.collection != collection:
+        if is_search(step.action, roles) and step.collection != collection:
             if step.collection is not None:
                 plan.repairs.append(
                     f"{step.step_id}: collection '{step.collection}' → '{collection}' "

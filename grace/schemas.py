@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from confidence.evaluation_types import Criterion, EvaluationType, RubricBand
 from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "QualityCheck",
     "ReplanRecord",
     "Source",
+    "StepEvaluation",
     "StepResult",
     "StepStatus",
     "TokenUsage",
@@ -28,6 +30,25 @@ __all__ = [
 def new_id(prefix: str) -> str:
     """Return a short unique id such as ``plan-1a2b3c4d``."""
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+class StepEvaluation(BaseModel):
+    """How the quality gate evaluates an answer step: a plan step's own gate config."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: EvaluationType = Field(
+        default="scoring", description="scoring, criteria, rubric or comparison."
+    )
+    criteria: list[Criterion] = Field(
+        default_factory=list, description="For criteria: {name, description, weight} each."
+    )
+    rubric: list[RubricBand] = Field(
+        default_factory=list, description="For rubric: {grade, min_score} each (empty: A–F)."
+    )
+    pass_threshold: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="Score needed to pass; None = the settings'."
+    )
 
 
 class PlanStep(BaseModel):
@@ -51,6 +72,10 @@ class PlanStep(BaseModel):
     )
     timeout_seconds: float | None = Field(
         default=None, gt=0, description="Per-step timeout; None = the settings' default."
+    )
+    evaluation: StepEvaluation | None = Field(
+        default=None,
+        description="How the answer step's quality is checked; None = the settings' gate.",
     )
 
 
@@ -208,7 +233,7 @@ class ReplanRecord(BaseModel):
 
 
 class QualityCheck(BaseModel):
-    """One evaluation of an answer attempt by the quality gate (``scoring``, architecture §4)."""
+    """One evaluation of an answer attempt by the quality gate (the evaluator block, §4)."""
 
     step_id: str
     """The answer step."""
@@ -222,6 +247,13 @@ class QualityCheck(BaseModel):
     """Score needed to pass."""
     evaluation: str = "judge"
     """``judge`` (the judge's self-evaluation) or ``evaluator`` (the evaluator block)."""
+    type: str = "scoring"
+    """The evaluation's type: ``scoring``, ``criteria``, ``rubric`` or ``comparison``."""
+    criteria_scores: dict[str, float] = Field(default_factory=dict)
+    """Each criterion's score (``criteria``); each draft's score ``output_<attempt>`` on the
+    kept check when the drafts were compared (``comparison``)."""
+    grade: str | None = None
+    """The rubric's grade of the score (``rubric``)."""
     feedback: str = ""
     """The evaluation's feedback (given to the reader when the answer is regenerated)."""
     suggestions: list[str] = Field(default_factory=list)

@@ -417,18 +417,38 @@ class LazyServices:
     """Services built on first use, owned by the graph (or app) that made this object.
 
     ``graph.builder.make_builder`` / ``make_graph`` without services make one, so the
-    module-level ``builder`` / ``graph`` (``from graph import builder``, Studio) open no store
-    until a run needs it. Each object builds its own services — nothing is shared between two
+    module-level ``builder`` / ``graph`` (``from graph.builder import builder``, Studio) open no
+    store until a run needs it. Each object builds its own services — nothing is shared between two
     graphs — at most once (thread-safe); async nodes build them in a worker thread
     (``nodes.common.aservices_for``). :meth:`close` closes them; built services not closed
     by their owner are closed at interpreter exit.
     """
 
-    def __init__(self, build: Callable[[], Services] = build_services) -> None:
-        """``build`` makes the services on first use (default: from the settings)."""
-        self._build = build
+    def __init__(
+        self,
+        build: Callable[[], Services] | None = None,
+        *,
+        settings: GraceSettings | None = None,
+    ) -> None:
+        """``build`` makes the services on first use (default: from ``settings``).
+
+        ``settings``: those the services are built from (default: the process's,
+        :func:`~grace.settings.get_settings`); the graph factory reads its retries and
+        concurrency from them before anything is built.
+        """
+        self._build = build or (lambda: build_services(settings))
+        self._settings = settings
         self._services: Services | None = None
         self._lock = threading.Lock()
+
+    @property
+    def settings(self) -> GraceSettings:
+        """The services' settings: the built ones', else those they will be built from."""
+        if self._services is not None:
+            return self._services.settings
+        if self._settings is None:
+            self._settings = get_settings()
+        return self._settings
 
     def get(self) -> Services:
         """The services, built now if they are not yet."""

@@ -31,6 +31,13 @@ from pydantic_settings import (
 )
 
 from confidence.config import ConfidenceConfig
+from confidence.evaluation_types import (
+    DEFAULT_RUBRIC,
+    Criterion,
+    EvaluationType,
+    RubricBand,
+    normalised_weights,
+)
 from grace.collection_names import COLLECTION_PATTERN
 from grace.errors import SettingsError
 
@@ -284,7 +291,31 @@ class QualityGateSettings(BaseModel):
     evaluation: Literal["judge", "evaluator"] = "judge"
     """``judge``: the gate's ``scoring`` evaluation is the answer judge's self-evaluation
     (no extra model call, so a passing gate is free); ``evaluator``: the evaluator block
-    scores every attempt (one more model call per attempt on the Gemini path)."""
+    scores every attempt (one more model call per attempt on the Gemini path). The other
+    types are always the evaluator block's."""
+    type: EvaluationType = "scoring"
+    """The evaluator block's evaluation: ``scoring`` (one 0–1 score), ``criteria`` (named
+    criteria with weights: the overall score is their normalised weighted mean),
+    ``rubric`` (a score graded by the bands of ``rubric``) or ``comparison`` (every draft
+    scored; after a regeneration the drafts are compared side by side and the best kept)."""
+    criteria: list[Criterion] = Field(default_factory=list)
+    """The criteria of ``type: criteria``: ``{name, description, weight}`` each."""
+    rubric: list[RubricBand] = Field(default_factory=lambda: list(DEFAULT_RUBRIC))
+    """The grades of ``type: rubric``: ``{grade, min_score}`` each (default A ≥ 0.9, B ≥
+    0.8, C ≥ 0.7, D ≥ 0.6, else F)."""
+    feedback: bool = True
+    """Give a failed evaluation's feedback and suggestions to the regeneration (the
+    feedback loop); ``false``: the answer is regenerated without them."""
+
+    @model_validator(mode="after")
+    def _type_has_what_it_needs(self) -> Self:
+        if self.type == "criteria":
+            if not self.criteria:
+                raise ValueError("quality_gate.type criteria needs quality_gate.criteria")
+            normalised_weights(self.criteria)  # unique names, not all weights 0
+        if self.type == "rubric" and not self.rubric:
+            raise ValueError("quality_gate.type rubric needs at least one quality_gate.rubric band")
+        return self
 
 
 class LearningSettings(BaseModel):

@@ -14,6 +14,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 
+from confidence.config import Thresholds
 from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
 from grace.schemas import (
     ExecutionPlan,
@@ -121,6 +122,13 @@ class State(InputState, OutputState):
     """Step ids executed (or skipped) by the latest ``execute``."""
     decision: ActionDecision | None = None
     """Decision on the latest batch (or, after the last step, on the overall confidence)."""
+    run_decision: ActionDecision | None = None
+    """The run's decision: taken by ``confidence`` after the last step, on the overall
+    confidence (its level is ``level``); ``finalize`` reports it."""
+    thresholds: Thresholds | None = None
+    """The user's thresholds in force for this turn: read once, by the first ``confidence``
+    (learned ones when the graph has a store); ``intervene`` writes the learner's new ones
+    after a reply."""
     review: ReviewOutcome | None = None
     """What the latest intervention decided."""
     replan_request: ReplanRequest | None = None

@@ -34,7 +34,6 @@ from grace.hitl import parse_human_response
 from grace.library import Library
 from grace.model_notes import model_errors
 from grace.retrieval import UnknownCollectionError
-from grace.serde import use_grace_serializer
 from grace.services import (
     ChatModels,
     LazyServices,
@@ -97,7 +96,16 @@ def _draft_of(request: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]
     return {"answer": answer, "sources": sources}
 
 
-_OUTCOME_KEYS = ("answer", "sources", "confidence", "level", "notes", "usage", "results")
+_OUTCOME_KEYS = (
+    "answer",
+    "sources",
+    "confidence",
+    "level",
+    "notes",
+    "usage",
+    "results",
+    "quality",
+)
 """The state a run's outcome is made of (streamed as ``values`` by :meth:`GraceApp._run`)."""
 
 
@@ -117,6 +125,7 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
             model_errors=model_errors(values.get("notes", [])),
             usage=usage_dict,
             draft=_draft_of(request, dict(values)),
+            quality=_quality_of(values),
         )
     return RunOutcome(
         status="completed",
@@ -128,7 +137,13 @@ def _outcome_of(thread_id: str, values: Mapping[str, Any], interrupts: Sequence[
         notes=list(values.get("notes", [])),
         model_errors=model_errors(values.get("notes", [])),
         usage=usage_dict,
+        quality=_quality_of(values),
     )
+
+
+def _quality_of(values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The run's quality-gate checks as JSON (the answer text is the draft's, left out)."""
+    return [c.model_dump(mode="json", exclude={"answer"}) for c in values.get("quality", [])]
 
 
 def _level_name(level: Any) -> str | None:
@@ -160,8 +175,7 @@ def _check_thread_id(thread_id: str) -> str:
         thread_id.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise InvalidThreadIdError(
-            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone "
-            "surrogate)"
+            f"thread id {thread_id!r} is not UTF-8 text (character {exc.start} is a lone surrogate)"
         ) from None
     return thread_id
 
@@ -220,6 +234,9 @@ class RunOutcome(BaseModel):
     """Model calls and tokens of the run so far."""
     draft: dict[str, Any] | None = None
     """Interrupted runs with a cited draft: ``{answer, sources}`` — what the person reviews."""
+    quality: list[dict[str, Any]] = Field(default_factory=list)
+    """The quality gate's evaluations of the answer, one per attempt (``quality_gate.type``:
+    scoring, criteria, rubric or comparison; the kept attempt has ``kept: true``)."""
 
 
 @dataclass
@@ -275,14 +292,14 @@ class GraceApp:
         self._models_lock = threading.Lock()
         self._own_services = services is None
         self.services: ServicesSource = (
-            services if services is not None else LazyServices(self._build_services)
+            services
+            if services is not None
+            else LazyServices(self._build_services, settings=settings)
         )
         """The nodes' dependencies (built on first use unless given)."""
-        self.graph: CompiledStateGraph[Any, Any, Any, Any] = (
-            make_builder(services=self.services)
-            .compile(checkpointer=checkpointer, store=store, name="grace")
-            .with_config(max_concurrency=settings.run.max_parallel_steps)
-        )
+        self.graph: CompiledStateGraph[Any, Any, Any, Any] = make_builder(
+            services=self.services
+        ).compile(checkpointer=checkpointer, store=store, name="grace")
         self.locks_dir = settings.data_dir / "threads"
         """Where each thread's lock file lives (one writer per thread)."""
 
@@ -321,7 +338,7 @@ class GraceApp:
                         store_kind, sqlite_path=settings.store_path, postgres_url=cp.postgres_url
                     )
                 )
-            app = cls(settings, use_grace_serializer(saver), store, services=services, model=model)
+            app = cls(settings, saver, store, services=services, model=model)  # compile: serde
             app._models = models  # the run uses the models checked above
             stack.callback(app.close)
             data_dir = settings.data_dir

@@ -31,7 +31,6 @@ from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.serde import allow_grace_types
 from grace.services import LazyServices, Services, ServicesSource, build_services
-from grace.settings import get_settings
 from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
 from grace.tools import Tool
 from graph.routing import (
@@ -64,9 +63,7 @@ def _is_transient(exc: Exception) -> bool:
 
 
 _Node = Callable[[Any, Runtime[GraceContext], ServicesSource, ModelLog], dict[str, Any]]
-_ANode = Callable[
-    [Any, Runtime[GraceContext], ServicesSource, ModelLog], Awaitable[dict[str, Any]]
-]
+_ANode = Callable[[Any, Runtime[GraceContext], ServicesSource, ModelLog], Awaitable[dict[str, Any]]]
 
 
 class Node(Runnable[Any, dict[str, Any]]):
@@ -129,16 +126,21 @@ class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
 
     services: ServicesSource
     """The services bound into every node (``make_builder``'s, or the builder's own)."""
+    max_concurrency: int = 4
+    """At most this many ``execute`` tasks of a batch run at once (``run.max_parallel_steps``
+    of the services' settings)."""
 
     def compile(
         self, checkpointer: Checkpointer = None, **kwargs: Any
     ) -> CompiledStateGraph[State, GraceContext, InputState, OutputState]:
-        """Compile the graph; ``checkpointer`` is given GRACE's allow-list first."""
+        """Compile the graph; ``checkpointer`` is given GRACE's allow-list first.
+
+        The one place a GRACE graph's serializer and concurrency are set.
+        """
         if isinstance(checkpointer, BaseCheckpointSaver):
             checkpointer = allow_grace_types(checkpointer)
         compiled = super().compile(checkpointer=checkpointer, **kwargs)
-        # At most ``run.max_parallel_steps`` ``execute`` tasks of a batch run at once.
-        return compiled.with_config(max_concurrency=get_settings().run.max_parallel_steps)
+        return compiled.with_config(max_concurrency=self.max_concurrency)
 
 
 def make_builder(
@@ -154,12 +156,13 @@ def make_builder(
             returning one of the labels of :data:`graph.routing.CONFIDENCE_ROUTES`.
         services: The nodes' dependencies (store, tools, factors, reader …), built or
             built on first use (:class:`~grace.services.LazyServices`); without them, the
-            builder's own, built from the settings on first use.
+            builder's own, built from the settings on first use. Their settings decide the
+            retries (``run.retry_*``) and the concurrency (``run.max_parallel_steps``).
 
     """
     if services is None:
         services = LazyServices()
-    run = get_settings().run
+    run = services.settings.run
     retry = RetryPolicy(
         max_attempts=run.retry_max_attempts,
         initial_interval=run.retry_initial_interval,
@@ -168,7 +171,7 @@ def make_builder(
     b = GraceStateGraph(
         State, context_schema=GraceContext, input_schema=InputState, output_schema=OutputState
     )
-    b.services = services
+    b.services, b.max_concurrency = services, run.max_parallel_steps
     budgets = RunBudgets()  # one per graph: its nodes share each run's model time
     nodes: list[tuple[str, _Node, _ANode, RetryPolicy | None]] = [
         ("plan", plan, aplan, retry),
@@ -233,7 +236,8 @@ def make_graph(
         source = LazyServices(lambda: extend(build_services(store=store)))
     elif isinstance(services, LazyServices):
         lazy = services
-        source = LazyServices(lambda: extend(lazy.get())) if reader or tools or factors else lazy
+        wrapped = LazyServices(lambda: extend(lazy.get()), settings=lazy.settings)
+        source = wrapped if reader or tools or factors else lazy
     else:
         source = extend(services)
     b = make_builder(level_routes, services=source)

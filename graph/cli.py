@@ -146,6 +146,7 @@ _JSON_FIELDS = {
     "notes",
     "model_errors",
     "usage",
+    "quality",
 }
 
 

@@ -92,7 +92,7 @@ def route_after_confidence(
 
     - ``failed/low confidence`` → ``replan``: ``confidence`` asked for one (a step failed and
       its fallback too, or ESCALATE with automatic replans left, see
-      :func:`nodes.replan.low_confidence_replan_due`) and the budget is not used up. One
+      :func:`nodes.common.low_confidence_replan_due`) and the budget is not used up. One
       label, because LangGraph draws one edge per (source, target); ``replan`` reads the
       trigger from the state;
     - otherwise the level's route: by default CONFIRM / ESCALATE → ``pause`` → ``intervene``;

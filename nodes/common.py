@@ -1,4 +1,9 @@
-"""Helpers shared by the nodes: the run's question, context defaults, the final step."""
+"""Helpers shared by the nodes: the run's question, context defaults, the final step.
+
+Also what two nodes need alike, so that no node imports another: the planner's request and
+the validated plan (``plan`` and ``replan``), and whether an ESCALATE decision replans
+(decided by ``confidence``, acted on by ``replan``).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,17 @@ import asyncio
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from confidence import InterventionLevel
+from grace.collection_names import check_collection_name
 from grace.context import GraceContext
+from grace.events import emit
+from grace.plan_validation import validate_plan
+from grace.planning import pin_searches, template_plan
+from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import LazyServices, Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import is_search
+from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 
 __all__ = [
     "EmptyQuestionError",
@@ -19,8 +30,14 @@ __all__ = [
     "answer_step",
     "aservices_for",
     "context_of",
+    "emit_plan_ready",
+    "finish_plan",
+    "low_confidence_replan_due",
     "pending_steps",
+    "plan_request",
     "question_of",
+    "replans_of",
+    "resolve_plan",
     "scope_of",
     "services_for",
     "unanswered_message",
@@ -91,10 +108,15 @@ def validate_question(query: object, max_chars: int) -> str:
     return query
 
 
-def answer_step(plan: ExecutionPlan) -> PlanStep | None:
-    """The step whose output is the answer: the last non-search step nothing depends on."""
+def answer_step(plan: ExecutionPlan, roles: Roles = BUILT_IN_ROLES) -> PlanStep | None:
+    """The step whose output is the answer: the last non-search step nothing depends on.
+
+    ``roles``: the run's tool registry's (``services.tools.roles``).
+    """
     depended = {d for s in plan.steps for d in s.depends_on}
-    finals = [s for s in plan.steps if s.step_id not in depended and not is_search(s.action)]
+    finals = [
+        s for s in plan.steps if s.step_id not in depended and not is_search(s.action, roles)
+    ]
     return finals[-1] if finals else None
 
 
@@ -133,3 +155,112 @@ async def aservices_for(
     if ready is not None:
         return ready
     return await asyncio.to_thread(services_for, runtime, services)
+
+
+def plan_request(
+    services: Services,
+    ctx: GraceContext,
+    query: str,
+    feedback: str | None = None,
+    *,
+    collections: list[str] | None = None,
+    scope: str | None = None,
+) -> PlanRequest:
+    """The planner's request for ``query`` with the collections that exist.
+
+    ``collections`` are the store's collections when the caller listed them already (the
+    async nodes list them off the event loop); otherwise they are listed here. ``scope``
+    (:func:`~nodes.common.scope_of`): the collection the person named — the planner is
+    offered it alone, and :func:`resolve_plan` pins every search to it.
+    """
+    scope = check_collection_name(scope) if scope is not None else None
+    default = scope or check_collection_name(
+        ctx.collection or services.settings.retrieval.collection
+    )
+    if scope is not None:
+        collections = [scope]
+    elif collections is None:
+        collections = services.store.list_collections()
+    return PlanRequest(
+        query=query,
+        collections=collections or [default],
+        default_collection=default,
+        max_steps=services.settings.run.max_steps,
+        feedback=feedback,
+        tools=services.tools.descriptions(),
+        scope=scope,
+        roles=services.tools.roles,
+    )
+
+
+def emit_plan_ready(plan: ExecutionPlan) -> None:
+    """Write the ``plan_ready`` event for ``plan`` (after planning and after a replan)."""
+    emit(
+        "plan_ready",
+        plan_id=plan.plan_id,
+        origin=plan.origin,
+        steps=[
+            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
+            for s in plan.steps
+        ],
+        repairs=plan.repairs,
+    )
+
+
+def resolve_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
+    """The validated plan of ``outcome``, or the template plan with the planner's error.
+
+    A scoped request (a collection named) gets every search pinned to that collection.
+    """
+    if outcome.plan is None:
+        plan = template_plan(request.query, request.default_collection)
+        if outcome.error:
+            plan.repairs.append(outcome.error)
+    else:
+        plan = validate_plan(
+            outcome.plan,
+            actions=services.tools.names(),
+            collections=request.collections,
+            default_collection=request.default_collection,
+            max_steps=request.max_steps,
+            roles=services.tools.roles,
+        )
+    if request.scope is None:
+        return plan
+    return pin_searches(plan, request.scope, services.tools.roles)
+
+
+def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
+    """Validate the proposed plan (or fall back to the template) and emit ``plan_ready``."""
+    plan = resolve_plan(services, request, outcome)
+    emit_plan_ready(plan)
+    return plan
+
+
+def replans_of(state: State, trigger: str, strategy: str | None = None) -> int:
+    """How many replans of this turn had ``trigger`` (and ``strategy``, when given)."""
+    return sum(
+        1
+        for r in state.replans
+        if r.trigger == trigger and (strategy is None or r.strategy == strategy)
+    )
+
+
+def low_confidence_replan_due(
+    state: State, allowance: int, roles: Roles = BUILT_IN_ROLES
+) -> bool:
+    """Whether an ESCALATE decision should replan instead of asking the person (yet).
+
+    Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
+    low-confidence replans ran, and the batch is not a question the plan itself asks the
+    person (``ask_user``), which only the person can answer.
+    """
+    decision = state.decision
+    if decision is None or decision.level != InterventionLevel.ESCALATE or state.plan is None:
+        return False
+    if state.replan_count >= state.replan_budget or state.edited_answer:
+        return False
+    if replans_of(state, "low_confidence") >= allowance:
+        return False
+    batch = [state.results[s] for s in state.last_batch if s in state.results]
+    return not any(is_ask(r.action, roles) for r in batch)

@@ -17,7 +17,9 @@ step, a batch whose searches found no passage at all, or the plan's own ``ask_us
 before the answer — a mediocre search goes on to a draft answer, which the person can
 actually review and which the answer's judge can score; ``always`` lets the batch's weakest
 step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
-user's learned ones (:mod:`nodes.learning`) when the graph has a store.
+user's learned ones (:mod:`nodes.learning`) when the graph has a store, read once a turn
+(``State.thresholds``). The run's decision is taken once, by :func:`decide_run`, and recorded
+(``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from confidence import (
     InterventionLevel,
     SearchStats,
     Thresholds,
-    apply_calibration,
     inherit_search_quality,
 )
 from confidence.model_log import ModelLog
@@ -47,7 +48,12 @@ from grace.human_reply import (
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import learned_decision, model_scores, thresholds_in_force
+from grace.learned_decision import (
+    calibrated_decision,
+    learned_decision,
+    model_scores,
+    thresholds_in_force,
+)
 from grace.model_notes import failed_roles, note_of
 from grace.run_notes import gate_note
 from grace.schemas import (
@@ -62,7 +68,13 @@ from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
-from nodes.common import answer_step, aservices_for, pending_steps, services_for
+from nodes.common import (
+    answer_step,
+    aservices_for,
+    low_confidence_replan_due,
+    pending_steps,
+    services_for,
+)
 from nodes.learning import alearned_thresholds, learned_thresholds, user_of
 from nodes.quality_gate import (
     GateOutcome,
@@ -73,44 +85,14 @@ from nodes.quality_gate import (
     gate_applies,
     judge,
 )
-from nodes.replan import low_confidence_replan_due
 
 __all__ = [
     "aconfidence",
-    "calibrated_confidence",
     "confidence",
     "decide_before_answer",
+    "decide_run",
     "factors_for",
 ]
-
-
-def calibrated_confidence(services: Services, raw: float) -> float:
-    """The run's overall confidence ``raw`` mapped to P(answer correct).
-
-    By the settings' ``confidence.calibration`` (the identity with ``method: none``, or when
-    the map was fitted on another provider's scores).
-    """
-    calibration = services.calculator.config.calibration
-    if not calibration.applies_to(services.provider):
-        return raw
-    return apply_calibration(raw, calibration)
-
-
-def _final_decision(
-    services: Services, raw: float, thresholds: Thresholds
-) -> tuple[float, ActionDecision]:
-    """The calibrated overall confidence and the decision on it (the reason names the raw score)."""
-    calibration = services.calculator.config.calibration
-    overall = calibrated_confidence(services, raw)
-    decision = services.calculator.decide_action(overall, thresholds)
-    if calibration.applies_to(services.provider):
-        decision = decision.model_copy(
-            update={
-                "reason": f"{decision.reason}; P(correct) calibrated ({calibration.method}) "
-                f"from the raw overall confidence {raw:.3f}"
-            }
-        )
-    return overall, decision
 
 
 def decide_before_answer(
@@ -137,7 +119,10 @@ def decide_before_answer(
     why: str | None = None
     if mode == "on_failure":
         failed = [r.step_id for r in batch if r.status == StepStatus.FAILED]
-        searches = [r for r in batch if r.status != StepStatus.FAILED and is_search(r.action)]
+        roles = services.tools.roles
+        searches = [
+            r for r in batch if r.status != StepStatus.FAILED and is_search(r.action, roles)
+        ]
         if failed:
             why = f"step {', '.join(failed)} failed"
         elif searches and all(int(r.factors.get("result_count", 0)) == 0 for r in searches):
@@ -209,7 +194,7 @@ def factors_for(
     f = result.factors
     tool_success = _TOOL_SUCCESS.get(result.status, 1.0)
     action = result.action or step.action
-    if is_search(action):
+    if is_search(action, services.tools.roles):
         return ConfidenceFactors(
             is_search_step=True, search=_search_stats(f), tool_success=tool_success
         )
@@ -265,9 +250,11 @@ def _question(state: State) -> str:
     return state.plan.original_query
 
 
-def _answer_due(state: State, plan: ExecutionPlan, batch: list[str]) -> _Due | None:
+def _answer_due(
+    services: Services, state: State, plan: ExecutionPlan, batch: list[str]
+) -> _Due | None:
     """The plan's answer step if it is in the batch and did not fail: it gets judged."""
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     if final is None or final.step_id not in batch:
         return None
     result = state.results[final.step_id]
@@ -293,7 +280,7 @@ def _answer(
             kept = outcome.kept
             best = kept.score if kept is not None and kept.score is not None else 0.0
             tries = outcome.regenerations
-            threshold = gate_settings.pass_threshold
+            threshold = kept.pass_threshold if kept is not None else gate_settings.pass_threshold
             answer.note = gate_note(step.step_id, best, threshold, tries, answer.penalty)
     factors = factors_for(services, step, answer.result, state.scores)
     answer.factors = factors.model_copy(
@@ -367,7 +354,7 @@ def _score_batch(
     """Score every step of the latest batch (the answer step after its judge and gate)."""
     steps = {s.step_id: s for s in plan.steps}
     out = _Scored(scores=dict(state.scores), results=dict(state.results))
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     for step_id in batch:
         step, result = steps[step_id], out.results[step_id]
         penalty = 0.0
@@ -384,17 +371,22 @@ def _score_batch(
     return out
 
 
-def _overall_decision(
+def decide_run(
     services: Services, plan: ExecutionPlan, scored: _Scored, thresholds: Thresholds
 ) -> tuple[float, ActionDecision]:
-    """After the last step: the calibrated overall confidence and the decision on it."""
+    """After the last step: the run's overall confidence and THE decision on it.
+
+    The one place a run's level is decided (``finalize`` reports it): P(correct) from the
+    learned model when it scores this engine's runs, else the calibrated aggregate; an
+    answer from the person's reply is theirs; a SILENT answer passes the sentence check.
+    """
     scores, results = scored.scores, scored.results
     ordered = [
         scores[s.step_id].score
         for s in plan.steps
         if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
     ]
-    final = answer_step(plan)
+    final = answer_step(plan, services.tools.roles)
     drafted = results.get(final.step_id) if final is not None else None
     if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
         # Searches the answer did not use are no evidence for or against it.
@@ -407,8 +399,9 @@ def _overall_decision(
             model, services.calculator, plan.original_query, executed, step_scores, thresholds
         )
     else:
-        overall, decision = _final_decision(
-            services, services.aggregator.aggregate(ordered), thresholds
+        raw = services.aggregator.aggregate(ordered)
+        overall, decision = calibrated_decision(
+            services.calculator, services.provider, raw, thresholds
         )
     if drafted is not None and answered_from_person(drafted.sources):
         decision = person_decision(overall, drafted.sources)
@@ -417,9 +410,12 @@ def _overall_decision(
     return overall, decision
 
 
-def _asks_the_person(batch: list[StepResult], decision: ActionDecision) -> ActionDecision:
+def _asks_the_person(
+    services: Services, batch: list[StepResult], decision: ActionDecision
+) -> ActionDecision:
     """ESCALATE when the batch is the plan's own question to the person (``ask_user``)."""
-    if not any(is_ask(r.action) and r.status != StepStatus.FAILED for r in batch):
+    asked = (is_ask(r.action, services.tools.roles) for r in batch if r.status != StepStatus.FAILED)
+    if not any(asked):
         return decision
     return ActionDecision(
         level=InterventionLevel.ESCALATE,
@@ -469,7 +465,8 @@ def _replan_request(
     if failed:
         return ReplanRequest(trigger="step_failed", detail=", ".join(failed))
     after = replace(state, decision=decision, results=scored.results, last_batch=scored.batch)
-    if low_confidence_replan_due(after, services.settings.run.low_confidence_replans):
+    allowance, roles = services.settings.run.low_confidence_replans, services.tools.roles
+    if low_confidence_replan_due(after, allowance, roles):
         return ReplanRequest(trigger="low_confidence")
     return None
 
@@ -514,13 +511,15 @@ def _update(
         update["quality"] = scored.checks
     if scored.notes:
         update["notes"] = scored.notes
+    if state.thresholds is None:
+        update["thresholds"] = thresholds  # read once a turn (``intervene`` writes new ones)
     if not pending_steps(plan, scored.results):
-        update["confidence"], decision = _overall_decision(services, plan, scored, thresholds)
+        update["confidence"], decision = decide_run(services, plan, scored, thresholds)
         decision = _reviewed_after_model_failure(state, decision, log)
-        update["level"] = decision.level
+        update["level"], update["run_decision"] = decision.level, decision
     else:
         decision = decide_before_answer(services, batch, scored.scores, thresholds)
-    decision = _asks_the_person(batch, decision)
+    decision = _asks_the_person(services, batch, decision)
     update["replan_request"] = _replan_request(services, state, scored, batch, decision, log)
     update["decision"] = decision
     shown, _source = thresholds_in_force(services.calculator, services.provider, thresholds)
@@ -543,11 +542,13 @@ def confidence(
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
-    due = _answer_due(state, plan, batch)
+    due = _answer_due(services, state, plan, batch)
     answer = _judge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
-    user = user_of(services, runtime, state.user_id)
-    thresholds = learned_thresholds(services, runtime, user)
+    thresholds = state.thresholds
+    if thresholds is None:
+        user = user_of(services, runtime, state.user_id)
+        thresholds = learned_thresholds(services, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)
 
 
@@ -559,9 +560,11 @@ async def aconfidence(
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
     batch = _batch(state, plan)
-    due = _answer_due(state, plan, batch)
+    due = _answer_due(services, state, plan, batch)
     answer = await _ajudge_and_gate(services, runtime, state, due, log) if due else None
     scored = _scored(services, state, batch, answer)
-    user = user_of(services, runtime, state.user_id)
-    thresholds = await alearned_thresholds(services, runtime, user)
+    thresholds = state.thresholds
+    if thresholds is None:
+        user = user_of(services, runtime, state.user_id)
+        thresholds = await alearned_thresholds(services, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)

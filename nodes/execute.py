@@ -41,7 +41,6 @@ from grace.errors import ModelUnreachableError
 from grace.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.services import Services, ServicesSource
-from grace.settings import get_settings
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
 from grace.tools.roles import is_ask
@@ -303,6 +302,7 @@ def _fallback_due(
 
 
 def _step_result(
+    services: Services,
     step: PlanStep,
     first: ToolResult,
     fallback: tuple[str, ToolResult] | None,
@@ -320,7 +320,7 @@ def _step_result(
         StepStatus.FAILED
         if not result.success
         else StepStatus.PARTIAL
-        if abstained or is_ask(action)
+        if abstained or is_ask(action, services.tools.roles)
         else StepStatus.SUCCESS
     )
     step_result = StepResult(
@@ -374,7 +374,7 @@ def run_step(
     second = None
     if fallback is not None:
         second = (fallback, _call_tool(services, fallback, call, env, timeout)[0])
-    return _step_result(step, first, second, started_at)
+    return _step_result(services, step, first, second, started_at)
 
 
 async def arun_step(
@@ -397,15 +397,19 @@ async def arun_step(
     second = None
     if fallback is not None:
         second = (fallback, (await _acall_tool(services, fallback, call, env, timeout))[0])
-    return _step_result(step, first, second, started_at)
+    return _step_result(services, step, first, second, started_at)
 
 
-def _can_retry(runtime: Runtime[GraceContext] | None) -> bool:
-    """Whether another attempt of this task remains after this one."""
+def _can_retry(services: Services, runtime: Runtime[GraceContext] | None) -> bool:
+    """Whether another attempt of this task remains after this one.
+
+    The graph's ``RetryPolicy`` allows ``run.retry_max_attempts`` of the services' settings
+    (``graph.builder.make_builder`` reads the same field of the same settings).
+    """
     info = getattr(runtime, "execution_info", None) if runtime is not None else None
     if info is None:  # called outside a graph run: no retry machinery
         return False
-    return bool(info.node_attempt < get_settings().run.retry_max_attempts)
+    return bool(info.node_attempt < services.settings.run.retry_max_attempts)
 
 
 def _skipped(task: StepTask) -> dict[str, Any]:
@@ -437,8 +441,8 @@ class _Retries(TypedDict):
     defer_fallback: bool
 
 
-def _retries(task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
-    return {"can_retry": _can_retry(runtime), "defer_fallback": task.defer_fallback}
+def _retries(services: Services, task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
+    return {"can_retry": _can_retry(services, runtime), "defer_fallback": task.defer_fallback}
 
 
 def execute(
@@ -449,7 +453,7 @@ def execute(
         return _skipped(task)
     services = services_for(runtime, services)
     args = _step_args(services, task, runtime, log)
-    return _written(run_step(services, *args, **_retries(task, runtime)))
+    return _written(run_step(services, *args, **_retries(services, task, runtime)))
 
 
 async def aexecute(
@@ -460,4 +464,4 @@ async def aexecute(
         return _skipped(task)
     services = await aservices_for(runtime, services)
     args = _step_args(services, task, runtime, log)
-    return _written(await arun_step(services, *args, **_retries(task, runtime)))
+    return _written(await arun_step(services, *args, **_retries(services, task, runtime)))

@@ -1,4 +1,8 @@
-"""``finalize``: the answer, its sources and the overall confidence."""
+"""``finalize``: the answer, its sources and the overall confidence.
+
+It reports the decision ``confidence`` took after the last step (``State.run_decision``)
+and decides nothing again.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
-from confidence import ActionDecision, Thresholds
+from confidence import ActionDecision
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
@@ -18,51 +22,47 @@ from grace.human_reply import (
     person_source,
     rests_on_the_person,
 )
-from grace.learned_decision import decide_learned, model_scores
+from grace.learned_decision import calibrated_decision
 from grace.model_notes import no_answer_text
 from grace.run_notes import notes_for_final
 from grace.schemas import StepResult, StepStatus
 from grace.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import is_answer
+from grace.tools.roles import Roles, is_answer
 from nodes.common import answer_step, aservices_for, is_done, services_for
-from nodes.confidence import calibrated_confidence
-from nodes.learning import alearned_thresholds, learned_thresholds
 
 __all__ = ["afinalize", "finalize"]
 
 NO_ANSWER = "GRACE could not produce an answer from the documents."
 
 
-def _best_answer(state: State) -> StepResult | None:
+def _best_answer(state: State, roles: Roles) -> StepResult | None:
     """The plan's answer step if it completed, else the best completed reasoning result."""
-    if state.plan is not None and (final := answer_step(state.plan)) is not None:
+    if state.plan is not None and (final := answer_step(state.plan, roles)) is not None:
         result = state.results.get(final.step_id)
-        if is_done(result) and result is not None and is_answer(result.action):
+        if is_done(result) and result is not None and is_answer(result.action, roles):
             return result
-    candidates = [r for r in state.results.values() if is_answer(r.action) and is_done(r)]
+    candidates = [r for r in state.results.values() if is_answer(r.action, roles) and is_done(r)]
     return max(candidates, key=lambda r: r.confidence or 0.0, default=None)
 
 
 def finalize(
     state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
-    """Assemble the run's output, decided with the user's (learned) thresholds.
+    """Assemble the run's output on the decision ``confidence`` took (``run_decision``).
 
-    No model is called here: ``log`` (the step's model log, every node's fourth argument)
-    stays empty.
+    No model is called and nothing is decided again here: ``log`` (the step's model log,
+    every node's fourth argument) stays empty.
     """
-    services = services_for(runtime, services)
-    return _output(state, services, learned_thresholds(services, runtime, state.user_id))
+    return _output(state, services_for(runtime, services))
 
 
 async def afinalize(
     state: State, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
-    """Async :func:`finalize` (thresholds via ``store.aget``)."""
-    services = await aservices_for(runtime, services)
-    return _output(state, services, await alearned_thresholds(services, runtime, state.user_id))
+    """Async :func:`finalize` (services made ready off the event loop)."""
+    return _output(state, await aservices_for(runtime, services))
 
 
 def _persons_answer(state: State) -> dict[str, Any]:
@@ -91,33 +91,36 @@ def _persons_answer(state: State) -> dict[str, Any]:
     }
 
 
-def _final_decision(
-    state: State,
-    services: Services,
-    best: StepResult | None,
-    scored: list[float],
-    thresholds: Thresholds,
+def _undecided_run(
+    state: State, services: Services, best: StepResult | None
 ) -> tuple[float, ActionDecision]:
-    """The run's confidence and the level decided on it, as the ``confidence`` node did."""
-    overall = state.confidence
-    if overall is None or (best is not None and best.confidence is None):
-        overall = calibrated_confidence(services, services.aggregator.aggregate(scored))
-        return overall, services.calculator.decide_action(overall, thresholds)
-    model = services.calculator.config.model
-    if model is not None and model_scores(model, services.provider, best):
-        # The confidence node's P(correct) came from the learned model: decide it the same way.
-        abstained = best is not None and best.factors.get("abstained", 0.0) > 0
-        decision = decide_learned(
-            services.calculator, model, overall, thresholds, abstained=abstained
-        )
-        return overall, decision
-    return overall, services.calculator.decide_action(overall, thresholds)
+    """The decision of a run that ended before ``confidence`` decided it.
+
+    A person finished it at a pause before its last step (or its answer was never scored):
+    the calibrated aggregate of the plan's step scores, at the turn's thresholds, the
+    sentence check on a SILENT answer.
+    """
+    scored = [
+        s.score
+        for sid, s in state.scores.items()
+        if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
+    ]
+    thresholds = state.thresholds or services.settings.confidence.thresholds
+    raw = services.aggregator.aggregate(scored)
+    overall, decision = calibrated_decision(services.calculator, services.provider, raw, thresholds)
+    if best is not None and state.plan is not None and not rests_on_the_person(best.sources):
+        decision = cap_silent(decision, state.plan.original_query, best.output, best.sources)
+    return overall, decision
 
 
-def _output(state: State, services: Services, thresholds: Thresholds) -> dict[str, Any]:
-    """The run's output, decided with ``thresholds``."""
+def _output(state: State, services: Services) -> dict[str, Any]:
+    """The run's output: the person's edited answer, else the best answer on the run's decision.
+
+    Only what ``finalize`` alone knows changes it: an edited answer, an answer from the
+    person's reply (theirs, not the documents'), a spent replan budget (a note).
+    """
     notes: list[str] = []
-    best = _best_answer(state)
+    best = _best_answer(state, services.tools.roles)
     if state.edited_answer:
         return _persons_answer(state)
     if best is not None:
@@ -129,18 +132,13 @@ def _output(state: State, services: Services, thresholds: Thresholds) -> dict[st
         notes.append(
             f"Replan budget of {state.replan_budget} used up: this is the best partial answer."
         )
-    scored = [
-        s.score
-        for sid, s in state.scores.items()
-        if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
-    ]
-    overall, decision = _final_decision(state, services, best, scored, thresholds)
+    overall, decision = state.confidence, state.run_decision
+    if overall is None or decision is None or (best is not None and best.confidence is None):
+        overall, decision = _undecided_run(state, services, best)
     if answered_from_person(sources):
         decision = person_decision(overall, sources)
         cited = ", ".join(s.source_id for s in sources)
         notes.append(f"Answered from your reply [{cited}]: it is yours, not the documents'.")
-    elif best is not None and state.plan is not None and not rests_on_the_person(sources):
-        decision = cap_silent(decision, state.plan.original_query, best.output, sources)
     emit("final", confidence=overall, level=decision.level.value)
     # the gate's notes on drafts that are not the final answer are left out
     notes = notes_for_final([*state.notes, *notes], best.step_id if best is not None else None)

@@ -14,7 +14,7 @@ from langgraph.errors import GraphInterrupt
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from confidence import ActionDecision, ConfidenceScore
+from confidence import ActionDecision, ConfidenceScore, Thresholds
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
@@ -34,7 +34,7 @@ from grace.model_notes import model_errors
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import ServicesSource
 from grace.state import InterveneInput, PauseInput, ReplanRequest
-from grace.tools.roles import is_ask
+from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask
 from nodes.common import answer_step, aservices_for, services_for, validate_question
 from nodes.learning import arecord_outcome, record_outcome
 
@@ -45,7 +45,11 @@ _EDITABLE = ("query", "answer")
 
 
 def _describe(
-    state: InterveneInput, decision: ActionDecision, batch: list[StepResult], answer: str
+    state: InterveneInput,
+    decision: ActionDecision,
+    batch: list[StepResult],
+    answer: str,
+    roles: Roles,
 ) -> str:
     lines = [
         f"## GRACE needs you: {decision.level.value.upper()}",
@@ -73,19 +77,19 @@ def _describe(
     cited = dict.fromkeys(s.citation for r in batch for s in r.sources)
     if cited:
         lines += ["", f"**Sources:** {', '.join(cited)}"]
-    asks = [r.output for r in batch if is_ask(r.action)]
+    asks = [r.output for r in batch if is_ask(r.action, roles)]
     if asks:
         lines += ["", f"**GRACE asks:** {asks[0]}"]
     lines += ["", f"**Suggested:** {decision.recommended_action}"]
     return "\n".join(lines)
 
 
-def build_interrupt(state: InterveneInput) -> GraceInterrupt:
-    """The request shown to the person for the latest decision."""
+def build_interrupt(state: InterveneInput, roles: Roles = BUILT_IN_ROLES) -> GraceInterrupt:
+    """The request shown to the person for the latest decision (``roles``: the registry's)."""
     assert state.decision is not None and state.plan is not None
     decision = state.decision
     batch = [state.results[s] for s in state.last_batch if s in state.results]
-    final = answer_step(state.plan)
+    final = answer_step(state.plan, roles)
     draft = state.results.get(final.step_id) if final else None
     answer = draft.output if draft is not None else ""
     name = "review_answer" if draft is not None else "review_step"
@@ -97,7 +101,7 @@ def build_interrupt(state: InterveneInput) -> GraceInterrupt:
             ActionRequest(
                 name=name,
                 args={"query": state.query, "answer": answer, "sources": "\n".join(sources)},
-                description=_describe(state, decision, batch, answer),
+                description=_describe(state, decision, batch, answer, roles),
             )
         ],
         review_configs=[
@@ -152,13 +156,13 @@ def _ask(request: GraceInterrupt, check_question: Callable[[str], str]) -> Human
 
 
 def _ask_person(
-    state: InterveneInput, max_question_chars: int
+    state: InterveneInput, max_question_chars: int, roles: Roles
 ) -> tuple[GraceInterrupt, HumanResponse]:
     """Build the request, emit ``intervention_required`` and interrupt until a valid reply.
 
     An edited question is validated like a new ``ask`` (same ``run.max_question_chars``).
     """
-    request = build_interrupt(state)
+    request = build_interrupt(state, roles)
     emit(
         "intervention_required",
         level=request.level.value,
@@ -185,13 +189,16 @@ def intervene(
     """
     services = services_for(runtime, services)
     try:
-        request, reply = _ask_person(state, services.settings.run.max_question_chars)
+        max_chars, roles = services.settings.run.max_question_chars, services.tools.roles
+        request, reply = _ask_person(state, max_chars, roles)
     except GraphInterrupt:
         if not resolve_requested():
             raise
-        request, reply = build_interrupt(state), _RESOLVED
-    record_outcome(services, runtime, request.confidence, reply.type, thread_user=state.user_id)
-    return _update(state, request, reply)
+        request, reply = build_interrupt(state, services.tools.roles), _RESOLVED
+    learned = record_outcome(
+        services, runtime, request.confidence, reply.type, thread_user=state.user_id
+    )
+    return _update(state, request, reply, learned)
 
 
 async def aintervene(
@@ -203,18 +210,28 @@ async def aintervene(
     """Async :func:`intervene` (the checkpointer's and the store's async APIs)."""
     services = await aservices_for(runtime, services)
     try:
-        request, reply = _ask_person(state, services.settings.run.max_question_chars)
+        max_chars, roles = services.settings.run.max_question_chars, services.tools.roles
+        request, reply = _ask_person(state, max_chars, roles)
     except GraphInterrupt:
         if not await aresolve_requested():
             raise
-        request, reply = build_interrupt(state), _RESOLVED
+        request, reply = build_interrupt(state, services.tools.roles), _RESOLVED
     score, kind = request.confidence, reply.type
-    await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
-    return _update(state, request, reply)
+    learned = await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
+    return _update(state, request, reply, learned)
 
 
-def _update(state: InterveneInput, request: GraceInterrupt, reply: HumanResponse) -> dict[str, Any]:
-    """The node's update for the person's ``reply`` to ``request``."""
+def _update(
+    state: InterveneInput,
+    request: GraceInterrupt,
+    reply: HumanResponse,
+    learned: Thresholds | None = None,
+) -> dict[str, Any]:
+    """The node's update for the person's ``reply`` to ``request``.
+
+    ``learned``: the user's thresholds after the reply taught the learner (None when nothing
+    was recorded): the turn's later decisions take them (``State.thresholds``).
+    """
     record = InterventionRecord(
         step_ids=list(state.last_batch),
         level=request.level,
@@ -225,6 +242,8 @@ def _update(state: InterveneInput, request: GraceInterrupt, reply: HumanResponse
         else ({"text": reply.response_text()} if reply.type == "response" else {}),
     )
     update: dict[str, Any] = {"interventions": [record]}
+    if learned is not None:
+        update["thresholds"] = learned
     if reply.type == "accept":
         update["review"] = "continue"
     elif reply.type == "ignore":

@@ -12,111 +12,25 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
-from grace.collection_names import check_collection_name
 from grace.context import GraceContext
-from grace.events import emit
 from grace.followup import astandalone, rewrite_note, standalone
-from grace.plan_validation import validate_plan
-from grace.planning import pin_searches, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.generation import ReplyLimits
 from grace.providers.llm.streaming import Budget
-from grace.schemas import ExecutionPlan
 from grace.services import Services, ServicesSource
 from grace.state import State, new_turn
 from nodes.common import (
     aservices_for,
     context_of,
+    finish_plan,
+    plan_request,
     question_of,
     scope_of,
     services_for,
     unanswered_message,
 )
 
-__all__ = [
-    "aplan",
-    "emit_plan_ready",
-    "finish_plan",
-    "plan",
-    "plan_request",
-    "resolve_plan",
-]
-
-
-def plan_request(
-    services: Services,
-    ctx: GraceContext,
-    query: str,
-    feedback: str | None = None,
-    *,
-    collections: list[str] | None = None,
-    scope: str | None = None,
-) -> PlanRequest:
-    """The planner's request for ``query`` with the collections that exist.
-
-    ``collections`` are the store's collections when the caller listed them already (the
-    async nodes list them off the event loop); otherwise they are listed here. ``scope``
-    (:func:`~nodes.common.scope_of`): the collection the person named — the planner is
-    offered it alone, and :func:`resolve_plan` pins every search to it.
-    """
-    scope = check_collection_name(scope) if scope is not None else None
-    default = scope or check_collection_name(
-        ctx.collection or services.settings.retrieval.collection
-    )
-    if scope is not None:
-        collections = [scope]
-    elif collections is None:
-        collections = services.store.list_collections()
-    return PlanRequest(
-        query=query,
-        collections=collections or [default],
-        default_collection=default,
-        max_steps=services.settings.run.max_steps,
-        feedback=feedback,
-        tools=services.tools.descriptions(),
-        scope=scope,
-    )
-
-
-def emit_plan_ready(plan: ExecutionPlan) -> None:
-    """Write the ``plan_ready`` event for ``plan`` (after planning and after a replan)."""
-    emit(
-        "plan_ready",
-        plan_id=plan.plan_id,
-        origin=plan.origin,
-        steps=[
-            {"step_id": s.step_id, "action": s.action, "query": s.query, "depends_on": s.depends_on}
-            for s in plan.steps
-        ],
-        repairs=plan.repairs,
-    )
-
-
-def resolve_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
-    """The validated plan of ``outcome``, or the template plan with the planner's error.
-
-    A scoped request (a collection named) gets every search pinned to that collection.
-    """
-    if outcome.plan is None:
-        plan = template_plan(request.query, request.default_collection)
-        if outcome.error:
-            plan.repairs.append(outcome.error)
-    else:
-        plan = validate_plan(
-            outcome.plan,
-            actions=services.tools.names(),
-            collections=request.collections,
-            default_collection=request.default_collection,
-            max_steps=request.max_steps,
-        )
-    return pin_searches(plan, request.scope) if request.scope is not None else plan
-
-
-def finish_plan(services: Services, request: PlanRequest, outcome: PlanOutcome) -> ExecutionPlan:
-    """Validate the proposed plan (or fall back to the template) and emit ``plan_ready``."""
-    plan = resolve_plan(services, request, outcome)
-    emit_plan_ready(plan)
-    return plan
+__all__ = ["aplan", "plan"]
 
 
 def _update(

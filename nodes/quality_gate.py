@@ -2,18 +2,22 @@
 
 Called by the ``confidence`` node right after the answer step was judged:
 
-1. **Evaluate** the answer with a ``scoring`` evaluation. With ``quality_gate.evaluation:
-   judge`` (the default) the evaluation *is* the judge's self-evaluation from the one judge
-   call the answer step already gets, so a passing gate costs no model call (a simple
-   question stays at one reader call and one judge call). With ``evaluator`` the evaluator
-   block (:attr:`grace.services.Services.evaluator`) scores every attempt — an extra model
-   call per attempt on the Gemini path.
+1. **Evaluate** the answer with the evaluation ``quality_gate.type`` names: ``scoring``
+   (the default), ``criteria`` (the settings' named, weighted criteria), ``rubric`` (a score
+   graded by the settings' bands) or ``comparison``. A ``scoring`` gate with
+   ``quality_gate.evaluation: judge`` (the default) *is* the judge's self-evaluation from
+   the one judge call the answer step already gets, so a passing gate costs no model call
+   (a simple question stays at one reader call and one judge call). Otherwise the evaluator
+   block (:attr:`grace.services.Services.evaluator`: the model's, or the heuristic one
+   offline) evaluates every attempt — an extra model call per attempt with a model.
 2. **Pass** (score ≥ ``pass_threshold``): nothing else happens.
 3. **Fail**: regenerate the answer with the evaluation's feedback (the reader gets it as
    ``feedback``), judge the new answer, and evaluate it again — at most
-   ``max_regenerations`` times, stopping at the first pass. A regeneration that fails,
-   abstains or returns the same text ends the loop (a deterministic reader would only
-   repeat itself). The best-scoring attempt is kept (ties: the earlier one).
+   ``max_regenerations`` times, stopping at the first pass (``quality_gate.feedback:
+   false`` regenerates without the feedback). A regeneration that fails, abstains or
+   returns the same text ends the loop (a deterministic reader would only repeat itself).
+   The drafts are compared and the best kept (the A/B pattern): by their scores (ties: the
+   earlier one), or — ``comparison`` — by one evaluator call that ranks them side by side.
 4. If no attempt passed, the run goes on with the best answer; the caller lowers the answer
    step's confidence by ``confidence_penalty`` and adds a note.
 
@@ -27,18 +31,20 @@ policy) only repeats model calls, never a person's question or a store write.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from confidence import AnswerJudgement, EvaluationResult
+from confidence import AnswerJudgement, EvaluationResult, QualityEvaluator
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
+from grace.settings import QualityGateSettings
 from grace.state import State
 from grace.tools import ToolCall
 from grace.tools.roles import is_answer
@@ -49,6 +55,7 @@ __all__ = [
     "Judged",
     "agate",
     "ajudge",
+    "for_step",
     "gate",
     "gate_applies",
     "judge",
@@ -105,7 +112,7 @@ def gate_applies(services: Services, result: StepResult) -> bool:
     """
     return (
         services.settings.quality_gate.enabled
-        and is_answer(result.action)
+        and is_answer(result.action, services.tools.roles)
         and result.status == StepStatus.SUCCESS
         and bool(result.output.strip())
     )
@@ -178,7 +185,38 @@ async def ajudge(services: Services, question: str, result: StepResult, log: Mod
 
 
 def _uses_evaluator(services: Services) -> bool:
-    return services.settings.quality_gate.evaluation == "evaluator"
+    """Whether the evaluator block evaluates each attempt (not the judge's self-evaluation)."""
+    gate = services.settings.quality_gate
+    return gate.evaluation == "evaluator" or gate.type in ("criteria", "rubric")
+
+
+_Call = tuple[
+    Callable[..., EvaluationResult],
+    Callable[..., Awaitable[EvaluationResult]],
+    tuple[Any, ...],
+    dict[str, Any],
+]
+"""An evaluator method, its async twin, and their arguments (``log`` apart)."""
+
+
+def _evaluation(
+    evaluator: QualityEvaluator, gate: QualityGateSettings, question: str, result: StepResult
+) -> _Call:
+    """The evaluator block's evaluation of one attempt, of the gate's type.
+
+    A ``comparison`` gate scores each draft alone; its drafts are compared after the
+    regenerations (:func:`_compared`).
+    """
+    output, passages = result.output, _passages(result)
+    context = {"context": passages}
+    if gate.type == "criteria":
+        args: tuple[Any, ...] = (question, output, gate.criteria)
+        return evaluator.evaluate_criteria, evaluator.aevaluate_criteria, args, context
+    if gate.type == "rubric":
+        args = (question, output, gate.rubric)
+        return evaluator.evaluate_rubric, evaluator.aevaluate_rubric, args, context
+    args = (question, output, passages)
+    return evaluator.evaluate_scoring, evaluator.aevaluate_scoring, args, {}
 
 
 def _check(
@@ -191,7 +229,7 @@ def _check(
 ) -> tuple[QualityCheck, TokenUsage]:
     """The gate's check of one attempt: the evaluator's ``evaluation``, else the judge's."""
     gate = services.settings.quality_gate
-    usage = TokenUsage()
+    usage, by_evaluator = TokenUsage(), evaluation is not None
     if evaluation is not None:
         usage = TokenUsage(
             model_calls=evaluation.model_calls,
@@ -212,7 +250,10 @@ def _check(
         passed=evaluation.passed if measured else None,
         score=evaluation.overall_score if measured else None,
         pass_threshold=gate.pass_threshold,
-        evaluation=gate.evaluation,
+        evaluation="evaluator" if by_evaluator else "judge",
+        type=gate.type,
+        criteria_scores=dict(evaluation.criteria_scores),
+        grade=evaluation.grade,
         feedback=evaluation.feedback,
         suggestions=list(evaluation.suggestions),
         answer=result.output,
@@ -233,10 +274,10 @@ def _evaluate(
     """The check of one attempt (an evaluator call with ``quality_gate.evaluation: evaluator``)."""
     evaluation = None
     if _uses_evaluator(services):
-        passages = _passages(result)
-        evaluation = services.evaluator.evaluate_scoring(
-            question, result.output, passages, log=log
+        call, _, args, kwargs = _evaluation(
+            services.evaluator, services.settings.quality_gate, question, result
         )
+        evaluation = call(*args, **kwargs, log=log)
     return _check(services, result, judgement, evaluation, step_id, attempt)
 
 
@@ -249,13 +290,13 @@ async def _aevaluate(
     attempt: int,
     log: ModelLog,
 ) -> tuple[QualityCheck, TokenUsage]:
-    """Async :func:`_evaluate` (``aevaluate_scoring``)."""
+    """Async :func:`_evaluate` (the evaluator's async methods)."""
     evaluation = None
     if _uses_evaluator(services):
-        passages = _passages(result)
-        evaluation = await services.evaluator.aevaluate_scoring(
-            question, result.output, passages, log=log
+        _, acall, args, kwargs = _evaluation(
+            services.evaluator, services.settings.quality_gate, question, result
         )
+        evaluation = await acall(*args, **kwargs, log=log)
     return _check(services, result, judgement, evaluation, step_id, attempt)
 
 
@@ -295,7 +336,9 @@ class _Gate:
                 self.state.results[d] for d in self.step.depends_on if d in self.state.results
             ],
             human_sources=list(self.state.human_sources),
-            feedback=feedback_text(self.attempts[-1][2]),
+            feedback=feedback_text(self.attempts[-1][2])
+            if self.services.settings.quality_gate.feedback
+            else None,
         )
         env = self.services.tool_env(context_of(self.runtime), self.log)
         return self.services.tools.get(result.action), call, env
@@ -426,6 +469,27 @@ def _gate(
     )
 
 
+def for_step(services: Services, step: PlanStep) -> Services:
+    """``services`` whose quality gate is the step's own config, where the plan gave one.
+
+    The step's ``evaluation`` (type, criteria, rubric, pass threshold) replaces the settings'
+    for this answer; a config that is not valid (a ``criteria`` type without criteria) is
+    ignored: the settings' gate applies.
+    """
+    config = step.evaluation
+    if config is None:
+        return services
+    base = services.settings.quality_gate
+    written = config.model_dump(exclude_unset=True, exclude_none=True)
+    chosen = {k: v for k, v in written.items() if v != []}  # what the planner wrote
+    try:
+        gate = QualityGateSettings.model_validate({**base.model_dump(), **chosen})
+    except ValueError:
+        return services
+    settings = services.settings.model_copy(update={"quality_gate": gate})
+    return replace(services, settings=settings)
+
+
 def gate(
     services: Services,
     runtime: Runtime[GraceContext] | None,
@@ -438,14 +502,21 @@ def gate(
     """Evaluate the judged answer; regenerate with feedback at most N times; keep the best.
 
     ``judged`` is the executed answer and its (already paid) judge call. The returned
-    result carries the token usage of every attempt.
+    result carries the token usage of every attempt. The step's own gate config, if the
+    plan gave one, applies (:func:`for_step`).
     """
+    services = for_step(services, step)
     result, verdict = judged.result, judged.judgement
     first = _evaluate(services, question, result, verdict, step.step_id, 0, log)
     g = _gate(services, runtime, state, question, step, judged, first, log)
     if first[0].passed is False:
         _regenerations(g)
-    return _outcome(g, judged.result)
+    chosen = None
+    if drafts := _comparison_due(g):
+        outputs, passages = [a[0].output for a in drafts], _passages(drafts[0][0])
+        compared = services.evaluator.compare(question, outputs, context=passages, log=log)
+        chosen = _compared(g, drafts, compared)
+    return _outcome(g, judged.result, chosen)
 
 
 async def agate(
@@ -458,23 +529,71 @@ async def agate(
     log: ModelLog,
 ) -> GateOutcome:
     """Async :func:`gate`."""
+    services = for_step(services, step)
     result, verdict = judged.result, judged.judgement
     first = await _aevaluate(services, question, result, verdict, step.step_id, 0, log)
     g = _gate(services, runtime, state, question, step, judged, first, log)
     if first[0].passed is False:
         await _aregenerations(g)
-    return _outcome(g, judged.result)
+    chosen = None
+    if drafts := _comparison_due(g):
+        outputs, passages = [a[0].output for a in drafts], _passages(drafts[0][0])
+        compared = await services.evaluator.acompare(question, outputs, context=passages, log=log)
+        chosen = _compared(g, drafts, compared)
+    return _outcome(g, judged.result, chosen)
 
 
-def _outcome(g: _Gate, result: StepResult) -> GateOutcome:
-    """Keep the best-scoring attempt (ties: the earlier one); emit ``quality_gate``."""
+def _comparison_due(g: _Gate) -> list[_Attempt]:
+    """The drafts a ``comparison`` gate compares: two or more distinct, measured ones."""
+    if g.services.settings.quality_gate.type != "comparison":
+        return []
+    drafts: list[_Attempt] = []
+    for attempt in g.attempts:
+        _, _, check = attempt
+        measured = check.score is not None and check.error is None
+        if measured and all(d[0].output != attempt[0].output for d in drafts):
+            drafts.append(attempt)
+    return drafts if len(drafts) > 1 else []
+
+
+def _compared(g: _Gate, drafts: list[_Attempt], compared: EvaluationResult) -> _Attempt | None:
+    """The comparison's best draft, its check carrying every draft's score; None if it failed.
+
+    A failed comparison (malformed verdict, model error) leaves the choice to the scores.
+    """
+    g.extra = g.extra + TokenUsage(
+        model_calls=compared.model_calls,
+        input_tokens=compared.input_tokens,
+        output_tokens=compared.output_tokens,
+    )
+    if compared.failed or not compared.ranking:
+        return None
+    winner = drafts[compared.ranking[0]]
+    scores = {
+        f"output_{d[2].attempt}": compared.criteria_scores.get(f"output_{i}", 0.0)
+        for i, d in enumerate(drafts)
+    }
+    check = winner[2].model_copy(update={"criteria_scores": scores, "feedback": compared.feedback})
+    index = g.attempts.index(winner)
+    g.attempts[index] = (winner[0], winner[1], check)
+    return g.attempts[index]
+
+
+def _outcome(g: _Gate, result: StepResult, chosen: _Attempt | None = None) -> GateOutcome:
+    """Keep the best attempt and emit ``quality_gate``.
+
+    ``chosen``: the comparison's best; else the best-scoring attempt (ties: the earlier one).
+    """
     gate_settings = g.services.settings.quality_gate
     attempts, check = g.attempts, g.attempts[0][2]
     scored = [a for a in attempts if a[2].score is not None and a[2].error is None]
     best = max(scored, key=lambda a: a[2].score or 0.0) if scored else attempts[0]
+    best = chosen if chosen is not None else best
     kept_result, kept_judgement, _ = best
     checks = [a[2].model_copy(update={"kept": a is best}) for a in attempts]
     passed = None if check.passed is None else any(c.passed for c in checks)
+    if chosen is not None and passed is not None:  # the kept draft's own verdict
+        passed = chosen[2].passed is True
     outcome = GateOutcome(
         result=kept_result.model_copy(
             update={"token_usage": result.token_usage + g.extra, "confidence": None}

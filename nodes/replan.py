@@ -32,7 +32,6 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from confidence import InterventionLevel
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.events import emit
@@ -41,22 +40,24 @@ from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource
 from grace.state import State
-from grace.tools.roles import ANSWER, ASK, SEARCH, is_answer, is_ask, is_search
+from grace.tools.roles import ANSWER, ASK, SEARCH, Roles, is_answer, is_search
 from nodes.common import (
     answer_step,
     aservices_for,
     context_of,
+    emit_plan_ready,
     is_done,
+    plan_request,
+    replans_of,
+    resolve_plan,
     scope_of,
     services_for,
 )
-from nodes.plan import emit_plan_ready, plan_request, resolve_plan
 
 __all__ = [
     "Strategy",
     "Trigger",
     "areplan",
-    "low_confidence_replan_due",
     "replan",
     "replan_trigger",
 ]
@@ -67,32 +68,6 @@ Strategy = Literal["partial", "full", "fallback"]
 """How the new plan is made."""
 
 _ROUND = re.compile(r"^r\d+-")
-
-
-def _count(state: State, trigger: str, strategy: str | None = None) -> int:
-    return sum(
-        1
-        for r in state.replans
-        if r.trigger == trigger and (strategy is None or r.strategy == strategy)
-    )
-
-
-def low_confidence_replan_due(state: State, allowance: int) -> bool:
-    """Whether an ESCALATE decision should replan instead of asking the person (yet).
-
-    Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
-    low-confidence replans ran, and the batch is not a question the plan itself asks the
-    person (``ask_user``), which only the person can answer.
-    """
-    decision = state.decision
-    if decision is None or decision.level != InterventionLevel.ESCALATE or state.plan is None:
-        return False
-    if state.replan_count >= state.replan_budget or state.edited_answer:
-        return False
-    if _count(state, "low_confidence") >= allowance:
-        return False
-    batch = [state.results[s] for s in state.last_batch if s in state.results]
-    return not any(is_ask(r.action) for r in batch)
 
 
 def replan_trigger(state: State) -> Trigger:
@@ -133,15 +108,15 @@ def _answer(prefix: str, query: str, depends_on: list[str], taken: set[str]) -> 
     )
 
 
-def _searched(steps: Iterable[PlanStep], default: str) -> set[tuple[str, str]]:
+def _searched(steps: Iterable[PlanStep], default: str, roles: Roles) -> set[tuple[str, str]]:
     return {
-        (s.query.strip().casefold(), s.collection or default) for s in steps if is_search(s.action)
+        (s.query.strip().casefold(), s.collection or default)
+        for s in steps
+        if is_search(s.action, roles)
     }
 
 
-def _broadened_searches(
-    r: _Round, limit: int
-) -> tuple[list[PlanStep], list[str]]:
+def _broadened_searches(r: _Round, limit: int) -> tuple[list[PlanStep], list[str]]:
     """New searches for the same question.
 
     Keyword and sub-question phrasings in the collections already searched, and the
@@ -149,7 +124,7 @@ def _broadened_searches(
     thread's collection alone when the person named one, so broadening stays inside it).
     """
     query, default = r.query, r.default_collection()
-    done = _searched(r.old.steps, default)
+    done = _searched(r.old.steps, default, r.roles)
     searched_collections = sorted({c for _, c in done}) or [default]
     if r.scope is not None:
         searched_collections = [r.scope]
@@ -215,6 +190,11 @@ class _Round:
     """Validation repairs of fresh plans (and the planner's errors)."""
 
     @property
+    def roles(self) -> Roles:
+        """The run's tool registry's roles."""
+        return self.services.tools.roles
+
+    @property
     def query(self) -> str:
         """The question the old plan answers."""
         return self.old.original_query
@@ -278,7 +258,7 @@ def _reformulated(r: _Round, why: str) -> _Fresh:
 
     def choose(fresh: ExecutionPlan) -> _Choice:
         steps = [
-            s.model_copy(update={"query": r.query}) if is_answer(s.action) else s
+            s.model_copy(update={"query": r.query}) if is_answer(s.action, r.roles) else s
             for s in _prefixed(fresh, r.prefix, r.taken)
         ]
         return _Choice("full", reason, steps, [], r.query, add_answer=False)
@@ -346,11 +326,11 @@ def _on_step_failed(r: _Round) -> _Strategy:
 
     def choose(fresh: ExecutionPlan) -> _Choice:
         default = r.default_collection()
-        done = _searched(kept, default)
+        done = _searched(kept, default, r.roles)
         steps = [
             s
             for s in _prefixed(fresh, r.prefix, r.taken)
-            if is_search(s.action)
+            if is_search(s.action, r.roles)
             and (s.query.strip().casefold(), s.collection or default) not in done
         ]
         return _Choice("partial", reason, steps, kept, r.query)
@@ -364,7 +344,7 @@ def _on_low_confidence(r: _Round) -> _Strategy:
     why = f"low confidence ({score:.2f}, ESCALATE)"
     broadened: list[PlanStep] = []
     how: list[str] = []
-    if _count(state, "low_confidence", "partial") == 0:
+    if replans_of(state, "low_confidence", "partial") == 0:
         max_new = max(r.services.settings.run.max_steps - len(r.searches_done) - 1, 1)
         broadened, how = _broadened_searches(r, max_new)
     if not broadened:
@@ -391,7 +371,8 @@ def _round_of(
     old = state.plan
     scope = scope_of(state, runtime)
     assert old is not None, "replan needs a plan"
-    final = answer_step(old)
+    roles = services.tools.roles
+    final = answer_step(old, roles)
     results = state.results
     return _Round(
         state=state,
@@ -407,7 +388,7 @@ def _round_of(
             s
             for s in old.steps
             if is_done(results.get(s.step_id))
-            and is_search(s.action)
+            and is_search(s.action, roles)
             and (final is None or s.step_id != final.step_id)
         ],
         failed=[
@@ -422,7 +403,7 @@ def _new_plan(r: _Round, choice: _Choice) -> ExecutionPlan:
     """The chosen steps (and a new answer step) as the next plan, dependencies checked."""
     steps, kept = list(choice.steps), choice.kept
     if choice.add_answer and choice.strategy != "full":
-        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action)]
+        searches = [s.step_id for s in [*kept, *steps] if is_search(s.action, r.roles)]
         steps.append(_answer(r.prefix, choice.query, searches, r.taken))
     # Dependencies on ids that are neither kept nor new point at dropped steps: remove them.
     valid = {s.step_id for s in kept} | {s.step_id for s in steps}
@@ -487,8 +468,8 @@ async def areplan(
     """Async :func:`replan` (``planner.aplan``; the store listed off the event loop)."""
     services = await aservices_for(runtime, services)
     trigger = replan_trigger(state)
-    listed = [] if scope_of(state, runtime) else await asyncio.to_thread(
-        services.store.list_collections
+    listed = (
+        [] if scope_of(state, runtime) else await asyncio.to_thread(services.store.list_collections)
     )
     r = _round_of(state, runtime, services, listed)
     choice = _STRATEGIES[trigger](r)

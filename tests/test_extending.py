@@ -17,7 +17,7 @@ from confidence import Factor, InterventionLevel
 from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
-from graph import make_builder
+from graph.builder import make_builder
 from graph.routing import go_on
 from tests.fakes import ScriptedChatModel
 

@@ -68,7 +68,7 @@ def counting(self, *args, **kwargs):
 StateGraph.compile = counting
 import graph
 import graph.builder
-from graph import make_builder, make_graph
+from graph.builder import make_builder, make_graph
 print("import", len(compiles), file=sys.stderr)
 from graph.cli import app
 try:

@@ -101,7 +101,7 @@ def test_pause_reads_only_its_input_schema() -> None:
     read of any other field would raise ``AttributeError`` here. Every field of the input
     schema is a ``State`` channel of the same type, so LangGraph shares the channel.
     """
-    from graph import builder
+    from graph.builder import builder
     from nodes.intervene import pause
     from tests.documents.test_documents_pause import _paused_state
 
@@ -118,7 +118,7 @@ def test_intervene_reads_only_its_input_schema() -> None:
     graph tests run the node itself on this input (tests/graph/test_graph_hitl.py).
     """
     from grace.hitl import HumanResponse
-    from graph import builder
+    from graph.builder import builder
     from nodes.intervene import build_interrupt
     from tests.documents.test_documents_pause import _paused_state
 

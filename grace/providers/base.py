@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from confidence.model_log import ModelLog
 from grace.schemas import ExecutionPlan, Source, TokenUsage
+
+if TYPE_CHECKING:
+    from grace.tools.roles import Role
 
 __all__ = [
     "PlanOutcome",
@@ -38,6 +41,9 @@ class PlanRequest:
     scope: str | None = None
     """The collection the person named: ``collections`` is that one alone, and every search
     of the validated plan is pinned to it (``None``: the planner chooses among them)."""
+    roles: Mapping[str, Role] | None = None
+    """The registry's role of each action (which of ``tools`` search; None: the built-in
+    actions' alone)."""
 
 
 @dataclass(kw_only=True)

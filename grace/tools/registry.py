@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from langchain_core.tools import BaseTool
 
@@ -11,7 +12,7 @@ from grace.tools.base import Tool
 from grace.tools.langchain import LangChainTool
 from grace.tools.rag_search import RagSearchTool
 from grace.tools.reasoning import ReasoningTool
-from grace.tools.roles import Role, declare_role
+from grace.tools.roles import BUILT_IN_ROLES, Role
 
 __all__ = ["ToolRegistry", "default_registry"]
 
@@ -22,6 +23,7 @@ class ToolRegistry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         """Register ``tools`` by their names."""
         self._tools: dict[str, Tool] = {}
+        self._roles: dict[str, Role] = dict(BUILT_IN_ROLES)
         for tool in tools:
             self.register(tool)
 
@@ -38,7 +40,8 @@ class ToolRegistry:
             signals: A LangChain tool's confidence signals (see :class:`LangChainTool`).
 
         Raises:
-            ValueError: If the name is taken, or was declared with another role.
+            ValueError: If the name is taken, or a built-in action's name is given another
+                role.
 
         """
         action: Tool = (
@@ -48,9 +51,19 @@ class ToolRegistry:
         )
         if action.name in self._tools:
             raise ValueError(f"tool '{action.name}' registered twice")
-        declare_role(action.name, action.role)
+        known = self._roles.get(action.name)
+        if known is not None and known != action.role:
+            raise ValueError(
+                f"action '{action.name}' is registered as a {known} tool, not {action.role}"
+            )
+        self._roles[action.name] = action.role
         self._tools[action.name] = action
         return action
+
+    @property
+    def roles(self) -> Mapping[str, Role]:
+        """Each action's role in this registry (the built-in actions' included)."""
+        return MappingProxyType(self._roles)
 
     def names(self) -> list[str]:
         """Registered tool names."""

@@ -1,8 +1,11 @@
 """What a plan action is for: its role, and the built-in action of each role.
 
 The graph never names a tool: it asks for the role of a step's action (``is_search``,
-``is_answer``, ``is_ask``). Every tool declares its role when it is registered
-(:meth:`grace.tools.ToolRegistry.register`), which records it here; the template plan,
+``is_answer``, ``is_ask``) in the roles of its run's tool registry. Every tool declares its
+role when it is registered (:meth:`grace.tools.ToolRegistry.register`), and the registry
+keeps it (:attr:`~grace.tools.ToolRegistry.roles`): two registries may give one name
+different roles. The functions below take those roles (default: the built-in actions'
+alone, :data:`BUILT_IN_ROLES`). The template plan,
 plan repairs and replans create steps with the built-in action of a role (:data:`SEARCH`,
 :data:`ANSWER`, :data:`ASK`).
 
@@ -15,14 +18,17 @@ plan repairs and replans create steps with the built-in action of a role (:data:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final, Literal
 
 __all__ = [
     "ANSWER",
     "ASK",
+    "BUILT_IN_ROLES",
     "SEARCH",
     "Role",
-    "declare_role",
+    "Roles",
     "is_answer",
     "is_ask",
     "is_search",
@@ -39,32 +45,30 @@ ANSWER: Final = "reasoning"
 ASK: Final = "ask_user"
 """The built-in action that asks the person."""
 
-_roles: dict[str, Role] = {SEARCH: "search", ANSWER: "answer", ASK: "ask"}
+BUILT_IN_ROLES: Mapping[str, Role] = MappingProxyType(
+    {SEARCH: "search", ANSWER: "answer", ASK: "ask"}
+)
+"""The built-in actions' roles (what applies outside a run)."""
+
+Roles = Mapping[str, Role]
+"""A registry's roles by action name."""
 
 
-def declare_role(action: str, role: Role) -> None:
-    """Record ``action``'s role (a name keeps one role for the process)."""
-    known = _roles.get(action)
-    if known is not None and known != role:
-        raise ValueError(f"action '{action}' is registered as a {known} tool, not {role}")
-    _roles[action] = role
+def role_of(action: str | None, roles: Roles = BUILT_IN_ROLES) -> Role:
+    """The role of ``action`` in ``roles`` (``other`` for a name they lack)."""
+    return roles.get(action or "", "other")
 
 
-def role_of(action: str | None) -> Role:
-    """The role of ``action`` (``other`` for a name no registry declared)."""
-    return _roles.get(action or "", "other")
-
-
-def is_search(action: str | None) -> bool:
+def is_search(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` is a search (its step's output is passages)."""
-    return role_of(action) == "search"
+    return role_of(action, roles) == "search"
 
 
-def is_answer(action: str | None) -> bool:
+def is_answer(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` answers the question from passages."""
-    return role_of(action) == "answer"
+    return role_of(action, roles) == "answer"
 
 
-def is_ask(action: str | None) -> bool:
+def is_ask(action: str | None, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether ``action`` asks the person."""
-    return role_of(action) == "ask"
+    return role_of(action, roles) == "ask"

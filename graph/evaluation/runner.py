@@ -26,7 +26,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from grace.context import GraceContext
 from grace.learned_decision import thresholds_in_force
 from grace.retrieval import ingest_paths
-from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
 from graph.builder import make_builder
@@ -108,7 +107,7 @@ def run_questions(
     evaluation is an application on top of the graph); one compiled graph runs them all.
     """
     uncompiled = builder if builder is not None else make_builder(services=services)
-    graph = uncompiled.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    graph = uncompiled.compile(checkpointer=InMemorySaver())  # compile sets GRACE's serializer
     records: list[RunRecord] = []
     with _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):

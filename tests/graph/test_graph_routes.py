@@ -59,7 +59,7 @@ def test_router_routes_on_level(level: InterventionLevel, done: bool, expected: 
 
 
 def test_escalate_with_a_low_confidence_request_replans_first() -> None:
-    # ``confidence`` asks for the replan (nodes.replan.low_confidence_replan_due).
+    # ``confidence`` asks for the replan (nodes.common.low_confidence_replan_due).
     state = _state(InterventionLevel.ESCALATE, done=True, low=True)
     assert route_after_confidence(state) == "failed/low confidence"
     use_up_replans(state)

@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent(
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.types import Command
-    from graph import builder
+    from graph.builder import builder
 
     kind, path = sys.argv[1], sys.argv[2]
     saver = (

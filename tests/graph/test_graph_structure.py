@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph import builder, graph
+from graph.builder import builder, graph
 
 SNAPSHOT = Path(__file__).parent / "graph.mmd"
 

@@ -14,7 +14,7 @@ import pytest
 
 from grace.schemas import ToolResult
 from grace.services import Services, build_services
-from grace.settings import GraceSettings, get_settings
+from grace.settings import GraceSettings
 from grace.tools import ToolCall, ToolEnv, ToolRegistry
 
 SIMPLE = "When did the horse tram line open in Lumen Bay?"
@@ -113,15 +113,21 @@ ALWAYS_CONFIRM = {"thresholds": {"silent": 1.0, "notify": 1.0, "confirm": 0.0}}
 
 
 @pytest.fixture
-def fast_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def fast_retries() -> Iterator[Any]:
     """``fast_retries(services)``: a builder over ``services`` whose RetryPolicy waits 10 ms
-    (settings are read when the builder is made)."""
+    (the services' settings are read when the builder is made)."""
+    from dataclasses import replace
+
     from graph.builder import make_builder
 
-    monkeypatch.setenv("GRACE_RUN__RETRY_INITIAL_INTERVAL", "0.01")
-    get_settings.cache_clear()
-    yield lambda services: make_builder(services=services)
-    get_settings.cache_clear()
+    def fast(services: Any) -> Any:
+        settings = services.settings
+        run = settings.run.model_copy(update={"retry_initial_interval": 0.01})
+        return make_builder(
+            services=replace(services, settings=settings.model_copy(update={"run": run}))
+        )
+
+    yield fast
 
 
 @pytest.fixture

@@ -108,7 +108,7 @@ def test_a_new_turn_on_the_thread_keeps_its_collection(two_collections: Any) -> 
 def test_a_planner_step_naming_another_collection_is_pinned(two_collections: Any) -> None:
     from grace.providers.base import PlanOutcome, PlanRequest
     from grace.schemas import PlanStep
-    from nodes.plan import resolve_plan
+    from nodes.common import resolve_plan
 
     request = PlanRequest(
         query=SAMPLE_ONLY, collections=["mine"], default_collection="mine", scope="mine"

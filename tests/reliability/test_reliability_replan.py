@@ -17,7 +17,8 @@ from grace.serde import use_grace_serializer
 from grace.state import ReplanRequest, State
 from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
-from nodes.replan import low_confidence_replan_due, replan
+from nodes.common import low_confidence_replan_due
+from nodes.replan import replan
 from tests.fakes import ScriptedChatModel, use_up_replans
 from tests.reliability.conftest import (
     ALWAYS_ESCALATE,
@@ -150,9 +151,7 @@ def test_low_confidence_first_broadens_then_reformulates(offline_replan: Any) ->
     ]
     assert new_searches and all(s.query != "horse tram line opened" for s in new_searches)
     assert record.kept_steps == ["s1", "s2"]
-    second_state = replace(
-        state, plan=plan, replans=[record], results=dict(state.results)
-    )
+    second_state = replace(state, plan=plan, replans=[record], results=dict(state.results))
     assert second_state.replan_count == 1
     second = offline_replan(second_state)
     record2 = second["replans"][0]

@@ -10,12 +10,14 @@ from grace.planning import estimate_complexity, split_subquestions, template_pla
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import PlanStep
-from grace.tools.roles import SEARCH, role_of
+from grace.tools.roles import BUILT_IN_ROLES, SEARCH, Role, role_of
 
 __all__ = ["RuleBasedPlanner", "choose_collection", "matching_tools"]
 
 
-def matching_tools(query: str, tools: Mapping[str, str]) -> list[str]:
+def matching_tools(
+    query: str, tools: Mapping[str, str], roles: Mapping[str, Role] = BUILT_IN_ROLES
+) -> list[str]:
     """Registered search tools whose description shares a content word with the question.
 
     Other than the document search, in registration order: "Who runs finance?" and "Look up
@@ -25,7 +27,9 @@ def matching_tools(query: str, tools: Mapping[str, str]) -> list[str]:
     return [
         name
         for name, description in tools.items()
-        if name != SEARCH and role_of(name) == "search" and asked & set(match_tokens(description))
+        if name != SEARCH
+        and role_of(name, roles) == "search"
+        and asked & set(match_tokens(description))
     ]
 
 
@@ -67,7 +71,8 @@ class RuleBasedPlanner:
             request.query, list(request.collections), request.default_collection
         )
         plan = template_plan(request.query, collection, subquestions=parts)
-        _add_tool_searches(plan.steps, matching_tools(request.query, request.tools))
+        roles = request.roles or BUILT_IN_ROLES
+        _add_tool_searches(plan.steps, matching_tools(request.query, request.tools, roles))
         plan.origin = "offline"
         plan.complexity = estimate_complexity(request.query)
         return PlanOutcome(plan=plan)

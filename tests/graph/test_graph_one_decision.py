@@ -1,0 +1,92 @@
+"""One decision per run: ``confidence`` decides the run once, ``finalize`` only reports it.
+
+A run of two batches (the searches, then the answer) calls ``confidence`` twice and
+``finalize`` once; the user's thresholds are read from the store once (the first
+``confidence``), the run's decision is taken once (``nodes.confidence.decide_run``: the
+learned model's ``decide_learned`` or the calibrated decision, never both and never again in
+``finalize``), and the SILENT sentence check runs once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+
+import grace.learned_decision
+from confidence import ThresholdLearner
+from grace.context import GraceContext
+from grace.serde import use_grace_serializer
+from graph.builder import make_builder
+from tests.graph.conftest import cfg
+
+# ``nodes.confidence`` as an attribute is the node function (``nodes/__init__``): the modules
+confidence_module = importlib.import_module("nodes.confidence")
+finalize_module = importlib.import_module("nodes.finalize")
+
+QUESTION = "When did the horse tram line open in Lumen Bay?"
+
+
+def _counted(calls: Counter[str], name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls[name] += 1
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@pytest.mark.parametrize("mode", ["invoke", "ainvoke"])
+def test_a_run_reads_its_thresholds_once_and_decides_once(
+    offline_services: Any, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    calls: Counter[str] = Counter()
+    patches: list[tuple[Any, str]] = [
+        (ThresholdLearner, "thresholds_for"),  # the store read
+        (ThresholdLearner, "athresholds_for"),
+        (confidence_module, "learned_thresholds"),
+        (confidence_module, "alearned_thresholds"),
+        (confidence_module, "decide_run"),
+        (confidence_module, "calibrated_decision"),
+        (grace.learned_decision, "decide_learned"),
+        (finalize_module, "calibrated_decision"),
+        (confidence_module, "cap_silent"),
+        (finalize_module, "cap_silent"),
+        (confidence_module, "_update"),  # one per ``confidence`` step
+    ]
+    for owner, name in patches:
+        label = f"{getattr(owner, '__name__', owner)}.{name}"
+        monkeypatch.setattr(owner, name, _counted(calls, label, getattr(owner, name)))
+    graph = make_builder(services=offline_services).compile(
+        checkpointer=use_grace_serializer(InMemorySaver()), store=InMemoryStore()
+    )
+    ctx = GraceContext(user_id="one-decision")
+    if mode == "invoke":
+        out = graph.invoke({"query": QUESTION}, cfg(f"one-{mode}"), context=ctx)
+    else:
+        import asyncio
+
+        out = asyncio.run(graph.ainvoke({"query": QUESTION}, cfg(f"one-{mode}"), context=ctx))
+    assert out["answer"] and "__interrupt__" not in out, out
+    assert calls["nodes.confidence._update"] == 2  # the search batch, then the answer batch
+    reads = calls["nodes.confidence.learned_thresholds"]
+    reads += calls["nodes.confidence.alearned_thresholds"]
+    assert reads == 1
+    store_reads = calls["ThresholdLearner.thresholds_for"]
+    assert store_reads + calls["ThresholdLearner.athresholds_for"] == 1
+    assert calls["nodes.confidence.decide_run"] == 1
+    decisions = (
+        calls["grace.learned_decision.decide_learned"]
+        + calls["nodes.confidence.calibrated_decision"]
+        + calls["nodes.finalize.calibrated_decision"]
+    )
+    assert decisions == 1, calls
+    assert calls["nodes.finalize.calibrated_decision"] == 0
+    assert calls["nodes.confidence.cap_silent"] + calls["nodes.finalize.cap_silent"] == 1
+    state = graph.get_state(cfg(f"one-{mode}")).values
+    assert state["run_decision"].level == out["level"]
+    assert state["thresholds"] is not None
