@@ -427,10 +427,6 @@ class GraceSettings(BaseSettings):
             return gemini if self.provider == "gemini" else "offline"
         return gemini if self.google_api_key() is not None else "offline"
 
-    def use_gemini(self) -> bool:
-        """Whether the chat model in force is a Gemini model."""
-        return self.chat_spec().startswith("google_genai:")
-
     def model_temperature(self) -> float:
         """Temperature of the answering model."""
         value = self.models.temperature

@@ -87,6 +87,7 @@ def config_report(
     thresholds: tuple[Mapping[str, float], str],
     shift: float,
     collections: list[dict[str, Any]],
+    learned: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What is in force, as data (``grace config --json``)."""
     model = settings.confidence.model
@@ -112,6 +113,7 @@ def config_report(
             "source": source,
             "user_shift": shift,
             "user": settings.user_id,
+            "learned_from": dict(learned) if learned is not None else None,
         },
         "data_dir": str(settings.data_dir),
         "collections": collections,
@@ -130,6 +132,15 @@ def _certificate_lines(cert: Mapping[str, Any] | None) -> list[str]:
         f"  assumption: {cert.get('assumption') or 'not stated: the calibration runs own mix'}"
     )
     return lines
+
+
+def _learned_line(learned: Mapping[str, Any]) -> str:
+    rate = learned["error_rate"]
+    return (
+        f"  learned from {learned['observations']} answers: {learned['errors']} un-escalated "
+        f"errors ({'-' if rate is None else f'{rate:.1%}'}), {learned['corrections']} corrections, "
+        f"{learned['ignored']} ignored"
+    )
 
 
 def config_lines(report: Mapping[str, Any]) -> list[str]:
@@ -159,6 +170,8 @@ def config_lines(report: Mapping[str, Any]) -> list[str]:
         f"thresholds in force: {values} (from {t['source']}; user {t['user']!r}, learned shift "
         f"{t['user_shift']:+.3f})"
     )
+    if t.get("learned_from"):
+        lines.append(_learned_line(t["learned_from"]))
     lines.append(f"data dir: {report['data_dir']}")
     names = [c["name"] for c in report["collections"]]
     lines.append(f"collections: {', '.join(names) if names else 'none yet'}")
@@ -183,8 +196,18 @@ def gather(app: GraceApp) -> dict[str, Any]:
     services = app.services.get() if isinstance(app.services, LazyServices) else app.services
     base = settings.confidence.thresholds
     in_force = base
+    learned: dict[str, Any] | None = None
     if settings.learning.enabled and app.store is not None:
-        in_force = learner_for(services, app.store).thresholds_for(settings.user_id)
+        learner = learner_for(services, app.store)
+        in_force = learner.thresholds_for(settings.user_id)
+        state = learner.state_for(settings.user_id)
+        learned = {
+            "observations": state.observations,
+            "errors": state.errors,
+            "error_rate": state.error_rate,
+            "corrections": state.corrections,
+            "ignored": state.ignored,
+        }
     deciding, source = thresholds_in_force(services.calculator, services.provider, in_force)
     collections = [
         {"name": r.name, "documents": r.documents, "chunks": r.chunks}
@@ -196,6 +219,7 @@ def gather(app: GraceApp) -> dict[str, Any]:
         thresholds=(deciding.model_dump(mode="json"), source),
         shift=in_force.notify - base.notify,
         collections=collections,
+        learned=learned,
     )
 
 

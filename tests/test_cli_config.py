@@ -87,3 +87,27 @@ def test_the_thresholds_in_force_are_the_ones_that_decide() -> None:
     by_hand = ConfidenceCalculator(ConfidenceConfig(model=model, thresholds=shifted))
     kept, why = thresholds_in_force(by_hand, "offline", shifted)
     assert kept == shifted and why.startswith("settings (set by hand")
+
+
+def test_config_shows_what_the_users_thresholds_learned_from(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("GRACE_PROVIDER", "offline")
+    from grace.settings import GraceSettings
+    from graph.app import GraceApp
+    from nodes.learning import learner_for
+
+    settings = GraceSettings()
+    with GraceApp.open(settings) as app:
+        assert app.store is not None
+        services = app.services.get()
+        learner = learner_for(services, app.store)
+        for outcome, score in (("accept", 0.7), ("accept", 0.8), ("edit", 0.9), ("ignore", 0.5)):
+            learner.record(settings.user_id, score, outcome)  # type: ignore[arg-type]
+    report = json.loads(invoke_cli("config", "--json").stdout)
+    learned = report["thresholds"]["learned_from"]
+    assert (learned["observations"], learned["corrections"], learned["ignored"]) == (3, 1, 1)
+    assert learned["error_rate"] == learned["errors"] / 3
+    out = invoke_cli("config").stdout
+    assert f"learned from 3 answers: {learned['errors']} un-escalated errors" in out

@@ -206,11 +206,6 @@ class LibraryRecord:
             ).fetchone()
         return (str(row[0]), float(row[1])) if row else None
 
-    def forget_collection(self, name: str) -> None:
-        """Drop every record of a collection."""
-        with self._connect() as db:
-            db.execute("DELETE FROM documents WHERE collection = ?", (name,))
-            db.execute("DELETE FROM collections WHERE name = ?", (name,))
 
 
 def _row(row: tuple[Any, ...]) -> DocumentRecord:

@@ -198,7 +198,8 @@ def test_a_fake_api_key_never_reaches_checkpoints_events_or_logs(
     settings = GraceSettings(
         data_dir=offline_services.settings.data_dir, provider="gemini", confidence=ALWAYS_CONFIRM
     )
-    assert settings.use_gemini() and settings.google_api_key() == FAKE_KEY
+    assert settings.chat_spec().startswith("google_genai:")
+    assert settings.google_api_key() == FAKE_KEY
     # The judge is a real ChatGoogleGenerativeAI holding the key, built as the product builds
     # it (its requests are refused in tests); the planner / reader are scripted.
     judge = chat_model("google_genai:gemini-2.5-flash", temperature=0.0, timeout=5.0)
