@@ -115,7 +115,7 @@ def _one(name: str, write: Callable[[Path], None]) -> dict[str, Any]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
         env |= {"GRACE_DATA_DIR": str(Path(tmp) / "data"),
                 "GRACE_RETRIEVAL__AUTO_INGEST_SAMPLE": "false"}
-        command = [sys.executable, "-m", "graph.cli", "ingest", str(folder), "--json",
+        command = [sys.executable, "-m", "graph.cli.main", "ingest", str(folder), "--json",
                    "--collection", "bombs"]
         proc = subprocess.run(
             [sys.executable, "-c", _MEASURED, str(ADDRESS_SPACE), *command],

@@ -41,7 +41,7 @@ def calibrate_time(dataset: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grace-bench-calibrate-") as tmp:
         env = {**os.environ, "GRACE_DATA_DIR": str(Path(tmp) / "data")}
         cmd = [
-            sys.executable, "-m", "graph.cli", "calibrate", str(data),
+            sys.executable, "-m", "graph.cli.main", "calibrate", str(data),
             "--target-risk", "0.10", "-o", str(Path(tmp) / "cal.yaml"),
         ]
         start = time.perf_counter()

@@ -173,7 +173,7 @@ def _ask(
     item: dict[str, Any], args: argparse.Namespace, env: dict[str, str], log: Path
 ) -> Row:
     before = log.read_text(encoding="utf-8", errors="replace")
-    command = [sys.executable, "-m", "graph.cli", "ask", "--json"]
+    command = [sys.executable, "-m", "graph.cli.main", "ask", "--json"]
     command += ["--model", f"openai:{args.alias}", item["question"]]
     load = os.getloadavg()[0]
     started = time.perf_counter()
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         try:
             _wait_ready(base_url, server)
-            warm = [sys.executable, "-m", "graph.cli", "ask", "--json", "--model", "offline"]
+            warm = [sys.executable, "-m", "graph.cli.main", "ask", "--json", "--model", "offline"]
             subprocess.run([*warm, "warm-up"], env=env, capture_output=True, check=False)
             rows = []
             print(HEAD + "methods / model failures / answer", flush=True)

@@ -32,9 +32,9 @@ from langgraph.graph import END, START, StateGraph
 from bench.models import LatentStore, bench_model, independent_search_plan
 from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.data import sample_dir
-from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.builder import GraceStateGraph, Node, make_builder, make_graph
 from tests.fakes import ScriptedChatModel
 

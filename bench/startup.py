@@ -1,6 +1,6 @@
 """Start-up of the ``grace`` command: ``--help`` and ``ask`` to its first line of output.
 
-Each figure is the median wall time over a few fresh processes (``python -m graph.cli``, as
+Each figure is the median wall time over a few fresh processes (``python -m graph.cli.main``, as
 the console script runs it). ``ask`` is measured on a data directory that already holds the
 sample corpus (the first, ingesting run is not timed); "first output" is the first line the
 command writes on stderr (``planning …``, before the graph is imported); "plan shown" is the
@@ -26,7 +26,7 @@ from typing import Any
 
 __all__ = ["startup"]
 
-_CLI = [sys.executable, "-m", "graph.cli"]
+_CLI = [sys.executable, "-m", "graph.cli.main"]
 _FLOOR = [sys.executable, "-c", "import langgraph.graph, langgraph.checkpoint.sqlite"]
 QUESTION = "When did the horse tram line open in Lumen Bay?"
 

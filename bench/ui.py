@@ -31,7 +31,7 @@ from bench.startup import QUESTION
 
 __all__ = ["ui_first_answer"]
 
-_CLI = [sys.executable, "-m", "graph.cli"]
+_CLI = [sys.executable, "-m", "graph.cli.main"]
 SECOND = "How long is the breakwater that shelters the Port of Lumen Bay?"
 GOAL_RATIO = 2.0
 

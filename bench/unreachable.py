@@ -63,7 +63,7 @@ def _once(data_dir: str) -> tuple[float, int, str]:
         }
         start = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-m", "graph.cli", "ask", "--json", QUESTION],
+            [sys.executable, "-m", "graph.cli.main", "ask", "--json", QUESTION],
             env=env,
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -81,7 +81,7 @@ def unreachable(runs: int = 3) -> dict[str, Any]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
         env.pop("GOOGLE_API_KEY", None)
         subprocess.run(  # ingest the sample once, offline and untimed
-            [sys.executable, "-m", "graph.cli", "ask", "--json", QUESTION],
+            [sys.executable, "-m", "graph.cli.main", "ask", "--json", QUESTION],
             env=env | {"GRACE_DATA_DIR": tmp},
             capture_output=True,
             check=True,

@@ -3,7 +3,7 @@
 After Kamath, Jia & Liang, "Selective Question Answering under Domain Shift" (ACL 2020): a
 small calibrator over the QA system's own signals predicts whether its answer is right, and
 does better than its raw score. GRACE's is an L2-regularised logistic regression over the
-named features of a run (``grace.run_features``: search statistics, reader margin, judge,
+named features of a run (``grace.scoring.features``: search statistics, reader margin, judge,
 coverage, answer checks, question and answer features, and features aimed at SQuAD 2.0's
 adversarial questions), fitted by ``grace calibrate`` on labelled runs.
 

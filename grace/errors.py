@@ -31,13 +31,13 @@ class StoreBusyError(RuntimeError):
 
 
 class InvalidCollectionError(ValueError):
-    """A collection name outside the allowed pattern (:mod:`grace.collection_names`)."""
+    """A collection name outside the allowed pattern (:mod:`grace.storage.names`)."""
 
 
 class StorageError(RuntimeError):
     """A file under the data directory cannot be read or written (read-only, full, damaged).
 
-    The message names the file and says what to do (see :func:`grace.storage_faults.explain`).
+    The message names the file and says what to do (see :func:`grace.storage.faults.explain`).
     """
 
 

@@ -26,7 +26,7 @@ from grace.retrieval.library import (
 )
 from grace.retrieval.store import CorpusStore
 from grace.settings import GraceSettings
-from grace.storage_faults import STORE_BYTES_PER_TEXT_BYTE, ensure_free_space, explain
+from grace.storage.faults import STORE_BYTES_PER_TEXT_BYTE, ensure_free_space, explain
 
 __all__ = ["Library"]
 
@@ -35,7 +35,7 @@ def _store_bytes(paths: Sequence[Path]) -> int:
     """What the store will take for ``paths``, as far as can be told before reading them.
 
     Text files become about as much text as their size (times
-    :data:`~grace.storage_faults.STORE_BYTES_PER_TEXT_BYTE`); a converted file (PDF, Office)
+    :data:`~grace.storage.faults.STORE_BYTES_PER_TEXT_BYTE`); a converted file (PDF, Office)
     counts its size once — its text is known only once converted, and each file is checked
     again then (:meth:`Library.ingest`). Links and unreadable entries count 0.
     """

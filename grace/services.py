@@ -32,7 +32,6 @@ from confidence import (
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.errors import ModelSetupError
-from grace.learned_decision import check_model_features
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
 from grace.providers.llm.evaluator import Evaluator
@@ -51,6 +50,7 @@ from grace.providers.models import chat_model as make_chat_model
 from grace.providers.models import embeddings_model as make_embeddings
 from grace.providers.offline import ExtractiveReader, HeuristicAnswerJudge, RuleBasedPlanner
 from grace.retrieval import CorpusStore, StoreOptions, ensure_sample_corpus, open_store
+from grace.scoring.decision import check_model_features
 from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolEnv, ToolRegistry, default_registry
 

@@ -38,8 +38,8 @@ from confidence.evaluation_types import (
     RubricBand,
     normalised_weights,
 )
-from grace.collection_names import COLLECTION_PATTERN
 from grace.errors import SettingsError
+from grace.storage.names import COLLECTION_PATTERN
 
 __all__ = [
     "CheckpointSettings",

@@ -27,12 +27,11 @@ from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
 from confidence.model_log import ModelBudget
-from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.errors import StoreBusyError
-from grace.hitl import parse_human_response
+from grace.hitl.request import parse_human_response
 from grace.library import Library
-from grace.model_notes import model_errors
+from grace.notes.models import model_errors
 from grace.retrieval import UnknownCollectionError
 from grace.services import (
     ChatModels,
@@ -43,8 +42,9 @@ from grace.services import (
     check_model,
 )
 from grace.settings import GraceSettings, get_settings
-from grace.storage_faults import storage_faults
-from grace.thread_lock import thread_lock
+from grace.storage.faults import storage_faults
+from grace.storage.names import check_collection_name
+from grace.storage.thread_lock import thread_lock
 from graph.builder import make_builder
 from nodes.common import validate_question
 

@@ -26,12 +26,12 @@ from langgraph.types import Checkpointer, RetryPolicy
 from confidence import Factor, InterventionLevel
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.model_notes import with_model_notes
+from grace.notes.models import with_model_notes
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
-from grace.serde import allow_grace_types
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
+from grace.storage.serde import allow_grace_types
 from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,

@@ -13,15 +13,15 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from confidence import InterventionLevel
-from grace.collection_names import check_collection_name
 from grace.context import GraceContext
-from grace.events import emit
-from grace.plan_validation import validate_plan
-from grace.planning import pin_searches, template_plan
+from grace.notes.events import emit
+from grace.planning.blocks import pin_searches, template_plan
+from grace.planning.validation import validate_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import LazyServices, Services, ServicesSource
 from grace.state import State
+from grace.storage.names import check_collection_name
 from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 
 __all__ = [

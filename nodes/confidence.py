@@ -41,21 +41,15 @@ from confidence import (
 )
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.events import emit
-from grace.human_reply import (
+from grace.hitl.reply import (
     answered_from_person,
     is_from_person,
     person_decision,
     rests_on_the_person,
 )
-from grace.learned_decision import (
-    calibrated_decision,
-    learned_decision,
-    model_scores,
-    thresholds_in_force,
-)
-from grace.model_notes import failed_roles, note_of
-from grace.run_notes import gate_note
+from grace.notes.events import emit
+from grace.notes.models import failed_roles, note_of
+from grace.notes.runs import gate_note
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -64,7 +58,13 @@ from grace.schemas import (
     StepStatus,
     TokenUsage,
 )
-from grace.sentence_check import cap_silent
+from grace.scoring.decision import (
+    calibrated_decision,
+    learned_decision,
+    model_scores,
+    thresholds_in_force,
+)
+from grace.scoring.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search

@@ -38,7 +38,7 @@ from langgraph.types import Send
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.errors import ModelUnreachableError
-from grace.events import emit
+from grace.notes.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.services import Services, ServicesSource
 from grace.state import State, StepTask

@@ -14,19 +14,19 @@ from langgraph.types import Overwrite
 from confidence import ActionDecision
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.events import emit
-from grace.hitl_chat import answer_message
-from grace.human_reply import (
+from grace.hitl.chat import answer_message
+from grace.hitl.reply import (
     answered_from_person,
     person_decision,
     person_source,
     rests_on_the_person,
 )
-from grace.learned_decision import calibrated_decision
-from grace.model_notes import no_answer_text
-from grace.run_notes import notes_for_final
+from grace.notes.events import emit
+from grace.notes.models import no_answer_text
+from grace.notes.runs import notes_for_final
 from grace.schemas import StepResult, StepStatus
-from grace.sentence_check import cap_silent
+from grace.scoring.decision import calibrated_decision
+from grace.scoring.sentence_check import cap_silent
 from grace.services import Services, ServicesSource
 from grace.state import State
 from grace.tools.roles import Roles, is_answer

@@ -17,8 +17,9 @@ from langgraph.types import interrupt
 from confidence import ActionDecision, ConfidenceScore, Thresholds
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.events import emit
-from grace.hitl import (
+from grace.hitl.chat import pause_message, source_lines
+from grace.hitl.reply import person_source
+from grace.hitl.request import (
     ActionRequest,
     GraceInterrupt,
     HumanResponse,
@@ -27,10 +28,9 @@ from grace.hitl import (
     allowed_decisions_for,
     parse_human_response,
 )
-from grace.hitl_chat import pause_message, source_lines
-from grace.hitl_resolve import aresolve_requested, resolve_requested
-from grace.human_reply import person_source
-from grace.model_notes import model_errors
+from grace.hitl.resolve import aresolve_requested, resolve_requested
+from grace.notes.events import emit
+from grace.notes.models import model_errors
 from grace.schemas import InterventionRecord, StepResult
 from grace.services import ServicesSource
 from grace.state import InterveneInput, PauseInput, ReplanRequest

@@ -13,7 +13,7 @@ from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.followup import astandalone, rewrite_note, standalone
+from grace.planning.followup import astandalone, rewrite_note, standalone
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.generation import ReplyLimits
 from grace.providers.llm.streaming import Budget
@@ -79,7 +79,7 @@ def plan(
 ) -> dict[str, Any]:
     """Plan the run's question: a follow-up made standalone, then the planner's proposal.
 
-    Offline the follow-up rule (:mod:`grace.followup`); with a chat model one rewrite call,
+    Offline the follow-up rule (:mod:`grace.planning.followup`); with a chat model one rewrite call,
     made only when the question needs the conversation.
     """
     services = services_for(runtime, services)

@@ -40,7 +40,7 @@ from langgraph.runtime import Runtime
 from confidence import AnswerJudgement, EvaluationResult, QualityEvaluator
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.events import emit
+from grace.notes.events import emit
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services

@@ -34,8 +34,8 @@ from langgraph.runtime import Runtime
 
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
-from grace.events import emit
-from grace.planning import broadened_queries, keyword_query
+from grace.notes.events import emit
+from grace.planning.blocks import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource

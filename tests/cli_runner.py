@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import Result
 from typer.testing import CliRunner
 
-from graph.cli import app
+from graph.cli.main import app
 
 
 def invoke_cli(*args: str, code: int = 0) -> Result:
@@ -32,7 +32,7 @@ def run_cli_process(tmp_path: Path, *args: str, **env: str) -> subprocess.Comple
         base.pop(key, None)
     base["GRACE_DATA_DIR"] = str(tmp_path / "data")
     return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
+        [sys.executable, "-m", "graph.cli.main", *args],
         env={**base, **env},
         cwd=tmp_path,
         stdin=subprocess.DEVNULL,

@@ -76,16 +76,16 @@ def offline_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def cli_services(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], None]:
     """``cli_services(s)``: in-process ``grace`` commands run on ``s`` (left open).
 
-    The CLI opens its app (``graph.cli._open_app``) and library (``graph.cli._library``) on
-    services of its own built from the settings; this opens them on the test's services
-    instead. Call it again to switch services within a test.
+    The CLI opens its app (``graph.cli.main._open_app``) and library
+    (``graph.cli.main._library``) on services of its own built from the settings; this opens
+    them on the test's services instead. Call it again to switch services within a test.
     """
 
     def use(services: Any) -> None:
         from grace.library import Library
         from grace.settings import get_settings
-        from graph import cli
         from graph.app import GraceApp
+        from graph.cli import main as cli
 
         def open_app(model: str | None = None, **_: Any) -> Any:
             return GraceApp.open(model=model, services=services)

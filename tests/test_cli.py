@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from graph.cli import RunView, app
+from graph.cli.main import RunView, app
 from tests.cli_runner import invoke_cli
 
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
@@ -192,7 +192,7 @@ def test_run_view_tracks_steps_notices_and_pauses() -> None:
 def test_console_script_ask_json_and_resume(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "GOOGLE_API_KEY"}
     env["GRACE_DATA_DIR"] = str(tmp_path / "data")
-    cli = [sys.executable, "-m", "graph.cli"]
+    cli = [sys.executable, "-m", "graph.cli.main"]
 
     def run(*args: str) -> Any:
         proc = subprocess.run(

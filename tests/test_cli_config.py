@@ -70,7 +70,7 @@ def test_config_json_is_one_object_with_every_part(tmp_path: Path, monkeypatch: 
 def test_the_thresholds_in_force_are_the_ones_that_decide() -> None:
     from confidence import ConfidenceCalculator, ConfidenceConfig, Thresholds
     from confidence.learned import default_model
-    from grace.learned_decision import final_thresholds, thresholds_in_force
+    from grace.scoring.decision import final_thresholds, thresholds_in_force
 
     model = default_model()
     assert model is not None

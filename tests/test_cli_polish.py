@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graph import cli
-from graph.cli import RunView, app
+from graph.cli import main as cli
+from graph.cli.main import RunView, app
 from tests.cli_runner import run_cli_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,7 +150,7 @@ def test_ask_says_it_started_before_the_graph_is_loaded(tmp_path: Path) -> None:
 def test_a_blank_response_at_the_prompt_is_asked_again_not_read_as_ignore(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from grace.hitl import InvalidHumanResponseError
+    from grace.hitl.request import InvalidHumanResponseError
 
     request = {
         "level": "escalate",

@@ -14,9 +14,9 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from confidence import Factor, InterventionLevel
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_builder
 from graph.routing import go_on
 from tests.fakes import ScriptedChatModel

@@ -1,4 +1,4 @@
-"""grace/file_lock.py and grace/storage_faults.py, with hand-derived messages and states."""
+"""grace/storage/file_lock.py and grace/storage/faults.py, with hand-derived messages and states."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from grace import file_lock
 from grace.errors import StorageError
-from grace.file_lock import FileLock, holder_of
-from grace.storage_faults import FREE_SPACE_MARGIN, ensure_free_space, explain, storage_faults
+from grace.storage import file_lock
+from grace.storage.faults import FREE_SPACE_MARGIN, ensure_free_space, explain, storage_faults
+from grace.storage.file_lock import FileLock, holder_of
 
 
 class Busy(Exception):
@@ -128,7 +128,7 @@ def test_a_waiting_acquire_gets_the_lock_once_the_holder_releases(
 def test_the_kernel_frees_the_lock_of_a_killed_holder(tmp_path: Path) -> None:
     path = tmp_path / "c.lock"
     code = (
-        "import sys; from pathlib import Path; from grace.file_lock import FileLock\n"
+        "import sys; from pathlib import Path; from grace.storage.file_lock import FileLock\n"
         f"lock = FileLock(Path({str(path)!r}), busy=RuntimeError)\nlock.acquire(0)\n"
         "print('held', flush=True); sys.stdin.read()"
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from grace.followup import contextualize, leans_on_context, subject_of
+from grace.planning.followup import contextualize, leans_on_context, subject_of
 from tests.cli_runner import invoke_cli
 
 # (previous question, follow-up, expected standalone form or None when it stands alone)
@@ -111,7 +111,7 @@ def _model_services(offline_services: Any, *answers: str) -> tuple[Any, Any]:
 def _app(services: Any) -> Any:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from grace.serde import use_grace_serializer
+    from grace.storage.serde import use_grace_serializer
     from graph.app import GraceApp
 
     return GraceApp(services.settings, use_grace_serializer(InMemorySaver()), services=services)
@@ -162,7 +162,7 @@ def test_a_failed_rewrite_is_named_in_the_run_notes(offline_services: Any) -> No
 
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from grace.serde import use_grace_serializer
+    from grace.storage.serde import use_grace_serializer
     from graph.builder import make_graph
 
     failed = "Model failure (follow-up): ValueError: bad request"
@@ -194,7 +194,7 @@ def test_the_async_path_makes_the_same_single_call(offline_services: Any) -> Non
 
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from grace.serde import use_grace_serializer
+    from grace.storage.serde import use_grace_serializer
     from graph.builder import make_graph
 
     model, services = _model_services(
@@ -219,7 +219,7 @@ def test_a_rewrite_whose_model_cannot_be_reached_stops_the_run() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from grace.errors import ModelUnreachableError
-    from grace.followup import standalone
+    from grace.planning.followup import standalone
     from tests.fakes import ScriptedChatModel
 
     down = ScriptedChatModel.replying(ConnectionRefusedError(111, "Connection refused"))
@@ -238,7 +238,7 @@ def test_a_rewrite_keeps_to_the_run_model_time() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from confidence.model_log import ModelBudget, ModelLog
-    from grace.followup import standalone
+    from grace.planning.followup import standalone
     from tests.fakes import ScriptedChatModel
 
     model = ScriptedChatModel.of(answers=[MODEL_READ])
@@ -264,7 +264,7 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
     from langchain_openai import ChatOpenAI
 
     from confidence.model_log import ModelBudget, ModelLog
-    from grace.followup import astandalone, standalone
+    from grace.planning.followup import astandalone, standalone
     from grace.providers.llm.streaming import Budget
     from tests.providers.openai_server import fake_openai
 

@@ -70,7 +70,7 @@ import graph
 import graph.builder
 from graph.builder import make_builder, make_graph
 print("import", len(compiles), file=sys.stderr)
-from graph.cli import app
+from graph.cli.main import app
 try:
     app(["ask", sys.argv[1], "--json"])
 except SystemExit as exc:

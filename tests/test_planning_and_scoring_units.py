@@ -1,5 +1,5 @@
 """Focused tests with hand-derived values (issue 30.8): plan templates and complexity
-(``grace/planning.py``), score normalisation (``grace/retrieval/scoring.py``)."""
+(``grace/planning/blocks.py``), score normalisation (``grace/retrieval/scoring.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from grace.planning import (
+from grace.planning.blocks import (
     broadened_queries,
     estimate_complexity,
     keyword_query,

@@ -17,7 +17,7 @@ from confidence import (
     Thresholds,
 )
 from grace.schemas import Source
-from grace.sentence_check import (
+from grace.scoring.sentence_check import (
     applies,
     cap_silent,
     check_sentence,

@@ -13,7 +13,6 @@ from typing import Annotated, Any, get_type_hints
 from langgraph.types import Overwrite
 
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, ToolResult
-from grace.serde import STATE_TYPES, state_types
 from grace.state import (
     ABANDONED_TURN_NOTE,
     THREAD_FIELDS,
@@ -23,6 +22,7 @@ from grace.state import (
     StepTask,
     new_turn,
 )
+from grace.storage.serde import STATE_TYPES, state_types
 
 
 def _merge(left: list[str], right: list[str]) -> list[str]:
@@ -117,7 +117,7 @@ def test_intervene_reads_only_its_input_schema() -> None:
     input as from the full state (a read of any other field raises ``AttributeError``). The
     graph tests run the node itself on this input (tests/graph/test_graph_hitl.py).
     """
-    from grace.hitl import HumanResponse
+    from grace.hitl.request import HumanResponse
     from graph.builder import builder
     from nodes.intervene import build_interrupt
     from tests.documents.test_documents_pause import _paused_state

@@ -1,4 +1,4 @@
-"""Streaming: GRACE's ``custom`` events (schema in ``grace/events.py``), ``updates`` and
+"""Streaming: GRACE's ``custom`` events (schema in ``grace/notes/events.py``), ``updates`` and
 ``messages`` (answer tokens on the model-backed path), sync and async.
 """
 
@@ -14,9 +14,9 @@ from langchain_core.outputs import ChatGenerationChunk
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from grace.events import EVENT_TYPES
-from grace.serde import use_grace_serializer
+from grace.notes.events import EVENT_TYPES
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import services_with_thresholds

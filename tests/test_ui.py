@@ -18,7 +18,7 @@ from grace.errors import (
     SettingsError,
     StorageError,
 )
-from grace.hitl import (
+from grace.hitl.request import (
     REPLY_CHOICES,
     InvalidHumanResponseError,
     parse_human_response,
@@ -29,8 +29,8 @@ from grace.retrieval.ingest import DocumentChange, FileProblem, IngestReport
 from grace.retrieval.library import DocumentRecord
 from grace.settings import GraceSettings
 from graph.app import GraceApp, ThreadSummary
-from graph.cli_views import RunView
 from graph.ui import server, session
+from graph.views.outcome import RunView
 
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
 UNANSWERABLE = "Who won the 2018 FIFA World Cup?"
@@ -251,7 +251,7 @@ def test_the_server_listens_on_loopback_with_usage_statistics_off() -> None:
 def test_grace_ui_without_streamlit_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from graph.cli import app
+    from graph.cli.main import app
 
     real = server.importlib.util.find_spec
     monkeypatch.setattr(

@@ -3,12 +3,12 @@
 One formatting rule for every judge (offline and model-backed): a document passage starts
 with a ``[title] …`` line when it has a title — the reader saw the title, so a term the
 question takes from it is not "missing" — and a passage the person supplied carries the
-person label (:mod:`grace.human_reply`).
+person label (:mod:`grace.hitl.reply`).
 """
 
 from __future__ import annotations
 
-from grace.human_reply import is_from_person, person_passage
+from grace.hitl.reply import is_from_person, person_passage
 from grace.schemas import Source
 
 __all__ = ["TITLE_PREFIX", "judge_passage", "read_judge_passage"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from grace.human_reply import is_from_person
+from grace.hitl.reply import is_from_person
 from grace.schemas import Source
 
 __all__ = [

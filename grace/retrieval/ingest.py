@@ -45,12 +45,12 @@ from typing import Any, Literal
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, Field
 
-from grace.collection_names import check_collection_name
 from grace.documents import CONVERTERS, ConvertError, DocumentLimits, Section, convert
 from grace.documents.limits import DEFAULT_LIMITS
 from grace.retrieval.library import DocumentRecord, LibraryRecord
 from grace.retrieval.opening import OpenedFile, UnsafeFileError, open_inside
 from grace.retrieval.store import CorpusStore
+from grace.storage.names import check_collection_name
 
 __all__ = [
     "SAMPLE_CORPUS_DIR",

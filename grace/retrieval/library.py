@@ -36,7 +36,7 @@ from typing import Any
 
 from grace.errors import StorageError
 from grace.retrieval.store import CorpusStore
-from grace.storage_faults import explain, storage_faults
+from grace.storage.faults import explain, storage_faults
 
 __all__ = [
     "CollectionSummary",

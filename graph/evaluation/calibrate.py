@@ -49,7 +49,7 @@ from graph.evaluation.record import RunRecord
 from graph.evaluation.report import is_correct_run
 from graph.evaluation.runner import run_eval
 from graph.evaluation.selective import is_right
-from graph.terminal_text import term, term_text
+from graph.views.terminal import term, term_text
 
 __all__ = [
     "CalibrationFit",

@@ -13,7 +13,7 @@ from rich.table import Table
 from graph.evaluation.dataset import DatasetError, parse_part
 from graph.evaluation.report import EvalReport
 from graph.evaluation.runner import run_eval
-from graph.terminal_text import term, term_text
+from graph.views.terminal import term, term_text
 
 __all__ = [
     "KIND_COLUMNS",

@@ -2,7 +2,7 @@
 
 ``grace calibrate`` runs a dataset, then (docs/architecture.md §4):
 
-1. turns each run into its features (:func:`grace.run_features.run_features`, the same
+1. turns each run into its features (:func:`grace.scoring.features.run_features`, the same
    function the ``confidence`` node calls) and a label — answered correctly or not;
 2. **cross-fits by article**: the runs are split into ``folds`` groups of articles
    (GroupKFold on the question's ``source``; a question without one — out of corpus — is
@@ -11,7 +11,7 @@
 3. certifies the SILENT threshold on those out-of-fold scores
    (:func:`graph.evaluation.certify.certify_over_mixes`): a run is SILENT when its score is
    at or above the threshold *and* its answer's sentence says what was asked
-   (:mod:`grace.sentence_check`); the bound holds for every mix of questions with up to
+   (:mod:`grace.scoring.sentence_check`); the bound holds for every mix of questions with up to
    ``max_unanswerable_share`` unanswerable, per language where each has
    :data:`MIN_STRATUM` runs of each kind. The model that scored a run never saw it, so the
    bound holds for the procedure; certifying on the fitting data would void it. MAPIE's
@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from confidence.learned import LearnedModel, ModelThresholds, probabilities
-from grace.run_features import FEATURE_NAMES, RunSignals, run_features, signals_of
 from grace.schemas import Source
-from grace.sentence_check import run_check
+from grace.scoring.features import FEATURE_NAMES, RunSignals, run_features, signals_of
+from grace.scoring.sentence_check import run_check
 from graph.evaluation.answers import match_answer
 from graph.evaluation.certify import (
     ARGUMENT,
@@ -103,7 +103,8 @@ def record_check(run: dict[str, Any]) -> bool:
     """Whether the run's answer may end SILENT: its sentence says what was asked.
 
     True where the rule does not apply (no answer, no cited passage, or a language it is
-    off for): :func:`grace.sentence_check.run_check` on the answer step's output and sources.
+    off for): :func:`grace.scoring.sentence_check.run_check` on the answer step's output and
+    sources.
     """
     answers = [
         s for s in run.get("steps", [])
@@ -150,7 +151,7 @@ def article_of(question: dict[str, Any]) -> str:
 
 
 def feature_matrix(runs: Sequence[dict[str, Any]]) -> Any:
-    """Each run's :data:`~grace.run_features.FEATURE_NAMES` values, one row per run.
+    """Each run's :data:`~grace.scoring.features.FEATURE_NAMES` values, one row per run.
 
     A run's features are computed once (not once per feature name).
     """

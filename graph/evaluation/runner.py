@@ -24,8 +24,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from grace.context import GraceContext
-from grace.learned_decision import thresholds_in_force
 from grace.retrieval import ingest_paths
+from grace.scoring.decision import thresholds_in_force
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
 from graph.builder import make_builder

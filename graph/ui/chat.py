@@ -11,7 +11,7 @@ import streamlit as st
 from langchain_core.messages import HumanMessage
 
 from grace.context import GraceContext
-from grace.hitl import (
+from grace.hitl.request import (
     REPLY_CHOICES,
     InvalidHumanResponseError,
     ReplyChoice,
@@ -19,7 +19,6 @@ from grace.hitl import (
     reply_for,
 )
 from graph.app import EventHandler, GraceApp, RunOutcome
-from graph.cli_views import conf
 from graph.ui import widgets
 from graph.ui.session import (
     NO_COLLECTION,
@@ -32,6 +31,7 @@ from graph.ui.session import (
     thread_label,
     transcript,
 )
+from graph.views.outcome import conf
 
 __all__ = ["chat_page"]
 
@@ -42,7 +42,7 @@ _CHOICE_TITLE: dict[ReplyChoice, str] = {
     "respond": "Respond with the answer",
     "ignore": "Ignore",
 }
-"""The form's name for each reply (what it does: ``grace.hitl.REPLY_CHOICES``)."""
+"""The form's name for each reply (what it does: ``grace.hitl.request.REPLY_CHOICES``)."""
 
 
 def _select(thread_id: str | None) -> None:

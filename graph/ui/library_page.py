@@ -8,7 +8,6 @@ import streamlit as st
 
 from grace.library import Library
 from grace.retrieval.ingest import SUPPORTED_SUFFIXES, IngestReport
-from graph.cli_views import when
 from graph.ui import widgets
 from graph.ui.session import (
     change_rows,
@@ -18,6 +17,7 @@ from graph.ui.session import (
     save_uploads,
     uploaded_copies,
 )
+from graph.views.outcome import when
 
 __all__ = ["library_page"]
 

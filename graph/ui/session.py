@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 from langchain_core.messages import AnyMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from grace.collection_names import check_collection_name
 from grace.errors import (
     InvalidCollectionError,
     ModelSetupError,
@@ -26,10 +25,11 @@ from grace.errors import (
     StoreBusyError,
     ThreadBusyError,
 )
-from grace.hitl import InvalidHumanResponseError
+from grace.hitl.request import InvalidHumanResponseError
 from grace.retrieval.ingest import IngestReport
 from grace.retrieval.library import DocumentRecord, UnknownSourceError
 from grace.schemas import Source
+from grace.storage.names import check_collection_name
 from graph.app import (
     GraceApp,
     ThreadNotIncompleteError,
@@ -38,8 +38,8 @@ from graph.app import (
     ThreadSummary,
     UnknownThreadError,
 )
-from graph.cli_views import RunView, conf, when
 from graph.evaluation.dataset import DatasetError
+from graph.views.outcome import RunView, conf, when
 from nodes.common import InvalidQuestionError
 
 __all__ = [

@@ -10,11 +10,11 @@ from typing import Any
 
 import streamlit as st
 
-from grace.human_reply import is_from_person
+from grace.hitl.reply import is_from_person
 from grace.schemas import Source
 from graph.app import EventHandler, GraceApp, RunOutcome
-from graph.cli_views import RunView
 from graph.ui.session import error_message, notice_lines, plain, quote, step_rows
+from graph.views.outcome import RunView
 
 __all__ = [
     "LEVEL_COLOUR",

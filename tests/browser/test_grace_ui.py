@@ -1,7 +1,7 @@
 """``grace ui`` in Debian's Chromium: ask, a pause answered through the form, the library,
 and a thread started with ``grace ask`` shown in the page.
 
-The page is served by the real command (``python -m graph.cli ui``) on loopback over a data
+The page is served by the real command (``python -m graph.cli.main ui``) on loopback over a data
 directory of its own, offline; screenshots of each page go to ``$GRACE_TEST_ARTIFACTS`` (the
 ones in docs/ui.md come from here).
 """
@@ -73,7 +73,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     port = _stack.free_port()
     log = work / "ui.log"
     server = _stack.start(
-        [sys.executable, "-m", "graph.cli", "ui", "--port", str(port)], work, env, log
+        [sys.executable, "-m", "graph.cli.main", "ui", "--port", str(port)], work, env, log
     )
     try:
         _stack.wait_http(server, f"http://127.0.0.1:{port}/_stcore/health", log, 120)
@@ -255,7 +255,7 @@ def test_a_thread_started_with_grace_ask_is_shown_in_the_page(
 ) -> None:
     question = "How long is the breakwater that shelters the Port of Lumen Bay?"
     done = subprocess.run(
-        [sys.executable, "-m", "graph.cli", "ask", question, "--json"],
+        [sys.executable, "-m", "graph.cli.main", "ask", question, "--json"],
         env=served.env,
         stdin=subprocess.DEVNULL,
         capture_output=True,

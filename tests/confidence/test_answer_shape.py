@@ -1,19 +1,19 @@
-"""The answer-shape features of the learned confidence model (grace/answer_shape.py), on
+"""The answer-shape features of the learned confidence model (grace/scoring/answer_shape.py), on
 hand-written English and Japanese sentences with hand-derived values."""
 
 from __future__ import annotations
 
 import pytest
 
-from grace.answer_shape import (
+from grace.schemas import Source
+from grace.scoring.answer_shape import (
     is_slot_question,
     phrase_share,
     quantity_swap,
     restates_question,
     subject_absent,
 )
-from grace.run_features import RunSignals, run_features
-from grace.schemas import Source
+from grace.scoring.features import RunSignals, run_features
 
 
 @pytest.mark.parametrize(

@@ -22,14 +22,14 @@ from confidence.learned import (
     model_thresholds,
     predict,
 )
-from grace.run_features import (
+from grace.schemas import Source
+from grace.scoring.features import (
     FEATURE_NAMES,
     RunSignals,
     number_role_mismatch,
     run_features,
     signals_of,
 )
-from grace.schemas import Source
 from graph.evaluation import learn
 from graph.evaluation.learn import article_of, cross_fitted
 from graph.evaluation.record import Chunk

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from graph.cli import INGEST_PARTIAL_EXIT
+from graph.cli.main import INGEST_PARTIAL_EXIT
 from tests.cli_runner import invoke_cli
 from tests.documents.conftest import RULES_PAGES_JA, write_cjk_pdf, write_pdf
 

@@ -46,7 +46,7 @@ def test_eval_commands_without_the_extra_are_one_line_and_exit_2(
     code = (
         "import sys; sys.modules['sklearn'] = None\n"
         f"sys.argv = ['grace', {command!r}, {str(SAMPLE)!r}, '-o', {str(tmp_path / 'out')!r}]\n"
-        "from graph.cli import main\nmain()\n"
+        "from graph.cli.main import main\nmain()\n"
     )
     proc = _python(tmp_path, code)
     assert proc.returncode == 2, proc.stderr
@@ -59,7 +59,7 @@ def test_grace_ask_loads_no_package_of_the_extra(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "sys.argv = ['grace', 'ask', 'When did the horse tram line open in Lumen Bay?', '--json']\n"
-        "from graph.cli import main\n"
+        "from graph.cli.main import main\n"
         "try:\n    main()\n"
         "finally:\n"
         f"    print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(EVAL_EXTRA)!r}),"

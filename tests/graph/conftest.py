@@ -11,7 +11,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 
 

@@ -231,7 +231,7 @@ class _PlannerWithGateConfig:
         self.evaluation = evaluation
 
     def _outcome(self, request: Any) -> Any:
-        from grace.planning import template_plan
+        from grace.planning.blocks import template_plan
         from grace.providers.base import PlanOutcome
         from grace.schemas import StepEvaluation
 

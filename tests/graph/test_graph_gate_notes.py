@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from tests.fakes import ScriptedChatModel
 
@@ -64,7 +64,7 @@ def test_a_persons_final_answer_carries_no_note_about_the_discarded_draft(
 
 
 def test_the_gates_note_on_the_final_answer_itself_is_kept() -> None:
-    from grace.run_notes import gate_note, notes_for_final
+    from grace.notes.runs import gate_note, notes_for_final
 
     draft, final = gate_note("s2", 0.1, 0.5, 1, 0.1), gate_note("r1-s2", 0.2, 0.5, 1, 0.1)
     other = "Asked as a follow-up: \u201cAnd?\u201d was read as \u201cX?\u201d."

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.serde import use_grace_serializer
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg

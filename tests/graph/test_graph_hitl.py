@@ -12,7 +12,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
 from confidence import InterventionLevel
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.graph.conftest import cfg, services_with_thresholds
 

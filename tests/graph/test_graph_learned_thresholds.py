@@ -21,9 +21,9 @@ from langgraph.types import Command
 from checkpoints import open_store
 from confidence import LearnedThresholdState, Thresholds, seed_config
 from grace.context import GraceContext
-from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from graph.builder import make_builder
 from nodes.learning import learner_for

@@ -18,10 +18,10 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-import grace.learned_decision
+import grace.scoring.decision
 from confidence import ThresholdLearner
 from grace.context import GraceContext
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_builder
 from tests.graph.conftest import cfg
 
@@ -52,7 +52,7 @@ def test_a_run_reads_its_thresholds_once_and_decides_once(
         (confidence_module, "alearned_thresholds"),
         (confidence_module, "decide_run"),
         (confidence_module, "calibrated_decision"),
-        (grace.learned_decision, "decide_learned"),
+        (grace.scoring.decision, "decide_learned"),
         (finalize_module, "calibrated_decision"),
         (confidence_module, "cap_silent"),
         (finalize_module, "cap_silent"),
@@ -80,7 +80,7 @@ def test_a_run_reads_its_thresholds_once_and_decides_once(
     assert store_reads + calls["ThresholdLearner.athresholds_for"] == 1
     assert calls["nodes.confidence.decide_run"] == 1
     decisions = (
-        calls["grace.learned_decision.decide_learned"]
+        calls["grace.scoring.decision.decide_learned"]
         + calls["nodes.confidence.calibrated_decision"]
         + calls["nodes.finalize.calibrated_decision"]
     )

@@ -9,7 +9,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from grace.schemas import ToolResult
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from grace.tools import ToolCall, ToolEnv
 from graph.builder import make_graph
 from tests.graph.conftest import cfg
@@ -151,8 +151,8 @@ def test_going_on_names_the_thresholds_that_will_decide_the_run(offline_services
     # A search scored 0.77 goes on to the draft answer; its notice names the thresholds the
     # run's level is decided at (the learned model's), not the configured 0.98 / 0.6 / 0.4.
     from confidence import ConfidenceScore
-    from grace.learned_decision import thresholds_in_force
     from grace.schemas import StepResult, StepStatus
+    from grace.scoring.decision import thresholds_in_force
     from nodes.confidence import decide_before_answer
 
     services = offline_services

@@ -13,9 +13,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from confidence import InterventionLevel
-from grace.human_reply import PERSON_PASSAGE_LABEL, assess_reply
-from grace.serde import use_grace_serializer
+from grace.hitl.reply import PERSON_PASSAGE_LABEL, assess_reply
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg

@@ -15,9 +15,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from confidence import AnswerJudgement, seed_config
 from grace.schemas import QualityCheck, StepResult, StepStatus, TokenUsage
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from nodes.quality_gate import feedback_text, gate_applies, judge_usage
 from tests.fakes import ScriptedChatModel

@@ -8,15 +8,15 @@ import pytest
 from typer.testing import CliRunner
 
 from confidence import InterventionLevel
-from grace.hitl import (
+from grace.hitl.limits import MAX_REPLY_CHARS, check_reply_bounds
+from grace.hitl.request import (
     DECISION_REPLIES,
     GraceInterrupt,
     InvalidHumanResponseError,
     load_reply_json,
     parse_human_response,
 )
-from grace.hitl_limits import MAX_REPLY_CHARS, check_reply_bounds
-from graph.cli import app
+from graph.cli.main import app
 
 REQUEST = GraceInterrupt.model_validate(
     {

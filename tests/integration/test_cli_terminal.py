@@ -36,7 +36,7 @@ def test_ask_in_a_terminal_answers_the_intervention_prompt(tmp_path: Path) -> No
     env = _env(tmp_path)
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "graph.cli", "ask", UNANSWERABLE],
+        ["-m", "graph.cli.main", "ask", UNANSWERABLE],
         env=env,
         encoding="utf-8",
         timeout=60,

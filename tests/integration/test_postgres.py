@@ -15,8 +15,8 @@ import pytest
 from langgraph.types import Command
 
 from checkpoints import open_async_checkpointer, open_async_store
-from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from graph.builder import make_builder, make_graph
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from grace.events import EVENT_TYPES
+from grace.notes.events import EVENT_TYPES
 from graph.diagram import DIAGRAM_PAGES, mermaid
 from tests.integration.conftest import ROOT
 

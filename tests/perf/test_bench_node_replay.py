@@ -9,8 +9,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from bench.models import bench_model
 from bench.scenarios import SIMPLE, NodeReplay
-from grace.serde import use_grace_serializer
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_builder
 
 

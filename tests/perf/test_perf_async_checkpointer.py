@@ -8,8 +8,8 @@ from typing import Any
 
 from bench.models import bench_model
 from checkpoints import open_async_checkpointer
-from grace.serde import use_grace_serializer
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 
 QUESTION = "When did the horse tram line open in Lumen Bay?"

@@ -27,9 +27,9 @@ from bench.models import independent_search_plan
 from checkpoints import open_async_checkpointer, open_checkpointer
 from grace.context import GraceContext
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
-from grace.serde import use_grace_serializer
 from grace.services import Services, build_services
 from grace.settings import GraceSettings, get_settings
+from grace.storage.serde import use_grace_serializer
 from grace.tools import ToolCall, ToolEnv, ToolRegistry
 from graph.builder import Node, make_builder, make_graph
 from nodes.confidence import aconfidence, confidence

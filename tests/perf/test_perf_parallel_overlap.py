@@ -18,8 +18,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from bench.models import LatentStore, independent_search_plan
 from grace.schemas import StepResult, StepStatus
-from grace.serde import use_grace_serializer
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 

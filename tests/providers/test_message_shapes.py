@@ -15,8 +15,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from grace.providers.llm.judge import AnswerVerdict
 from grace.providers.llm.planner import PlanDraft
 from grace.providers.llm.structured import StructuredCall, read_structured
-from grace.serde import use_grace_serializer
 from grace.services import build_services
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import RawToolArgs, ScriptedChatModel
 from tests.providers.test_openai_compatible_server import ANSWER, COMPLEX, PLAN, VERDICT

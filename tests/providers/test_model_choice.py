@@ -14,9 +14,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.errors import ModelSetupError, ModelUnavailableError, ModelUnreachableError
 from grace.providers.models import PROVIDERS, chat_model, check_reachable, parse_spec
-from grace.serde import use_grace_serializer
 from grace.services import ChatModels, build_services, check_model
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from tests.fakes import ScriptedChatModel
 
@@ -104,7 +104,8 @@ def _grace(tmp_path: Path, code: str, **env: str) -> subprocess.CompletedProcess
 
 def _cli(*args: str, hide: str = "") -> str:
     hidden = f"import sys; sys.modules[{hide!r}] = None\n" if hide else "import sys\n"
-    return hidden + f"sys.argv = ['grace', *{list(args)!r}]\nfrom graph.cli import main\nmain()\n"
+    run = "from graph.cli.main import main\nmain()\n"
+    return hidden + f"sys.argv = ['grace', *{list(args)!r}]\n" + run
 
 
 @pytest.mark.parametrize(

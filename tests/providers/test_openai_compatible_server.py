@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from tests.providers.openai_server import fake_openai
 

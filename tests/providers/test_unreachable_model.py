@@ -21,7 +21,7 @@ import pytest
 from bench.unreachable import accepts_once
 from grace.errors import ModelUnreachableError
 from grace.providers.reach import connection_failure, describe_model, unreachable_error
-from graph.cli import MODEL_UNREACHABLE_EXIT
+from graph.cli.main import MODEL_UNREACHABLE_EXIT
 from tests.cli_runner import run_cli_process
 from tests.providers.openai_server import fake_openai
 

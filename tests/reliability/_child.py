@@ -16,9 +16,9 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from grace.schemas import ToolResult
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from grace.tools import ToolCall, ToolEnv, ToolRegistry
 from graph.app import GraceApp
 

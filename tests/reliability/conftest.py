@@ -38,7 +38,7 @@ def cli_env(data_dir: Path) -> dict[str, str]:
 def grace_cli(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``grace ARGS`` in a fresh process on ``data_dir``: no GRACE_* or key from this shell."""
     return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
+        [sys.executable, "-m", "graph.cli.main", *args],
         env={**cli_env(data_dir), **env},
         cwd=ROOT,
         stdin=subprocess.DEVNULL,

@@ -14,11 +14,11 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 from typer.testing import CliRunner
 
-from grace.hitl import InvalidHumanResponseError
-from grace.serde import use_grace_serializer
+from grace.hitl.request import InvalidHumanResponseError
 from grace.settings import get_settings
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp, ThreadNotPausedError, UnknownThreadError
-from graph.cli import app as cli
+from graph.cli.main import app as cli
 from nodes.common import InvalidQuestionError
 from tests.reliability.conftest import ALWAYS_CONFIRM, ALWAYS_SILENT, SIMPLE, make_services
 
@@ -147,7 +147,7 @@ def test_cli_with_non_utf8_bytes_in_argv(tmp_path: Path) -> None:
     env.pop("GOOGLE_API_KEY", None)
     env.update(GRACE_DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT), LC_ALL="C.UTF-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "graph.cli", "ask", b"caf\xe9 \xff opening?", "--json"],
+        [sys.executable, "-m", "graph.cli.main", "ask", b"caf\xe9 \xff opening?", "--json"],
         env=env,
         cwd=ROOT,
         capture_output=True,

@@ -89,7 +89,7 @@ def test_memory_and_time_bombs_are_skipped_within_bounds(tmp_path: Path) -> None
     _bombs(folder)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
     env["GRACE_DATA_DIR"] = str(tmp_path / "data")
-    command = [sys.executable, "-m", "graph.cli", "ingest", str(folder), "--json",
+    command = [sys.executable, "-m", "graph.cli.main", "ingest", str(folder), "--json",
                "--collection", "bombs"]
     measured = subprocess.run(
         [sys.executable, "-c", _MEASURED, str(4 * GIB), *command],

@@ -94,7 +94,7 @@ def _grace_on_read_only(data: Path, *args: str) -> subprocess.CompletedProcess[s
     """``grace ARGS`` with ``data`` mounted read-only (root ignores file modes, not mounts)."""
     quoted = " ".join(f"'{a}'" for a in args)
     ro = f"mount --bind {data} {data} && mount -o remount,bind,ro {data} {data}"
-    script = f"{ro} && exec {sys.executable} -m graph.cli {quoted}"
+    script = f"{ro} && exec {sys.executable} -m graph.cli.main {quoted}"
     env = {"PATH": os.environ["PATH"], "HOME": str(data.parent), "GRACE_DATA_DIR": str(data)}
     root = Path(__file__).resolve().parents[2]
     return subprocess.run(

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 
 CHILD = Path(__file__).with_name("_child.py")

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from grace.errors import StorageError
-from grace.file_lock import FileLock
-from grace.storage_faults import ensure_free_space
+from grace.storage.faults import ensure_free_space
+from grace.storage.file_lock import FileLock
 
 Usage = namedtuple("Usage", "total used free")
 
@@ -37,7 +37,7 @@ def test_the_lock_file_on_a_full_disk_is_one_line(
     def full(*args: Any, **kwargs: Any) -> Any:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("grace.file_lock.open", full, raising=False)
+    monkeypatch.setattr("grace.storage.file_lock.open", full, raising=False)
     lock = FileLock(tmp_path / "locks" / "c.lock", busy=lambda holder, t: RuntimeError(holder))
     with pytest.raises(StorageError) as caught:
         lock.acquire(0.1)
@@ -57,7 +57,7 @@ def _ingest_on_a_small_filesystem(tmp_path: Path, size: str, docs: Path, timeout
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
         env["GRACE_DATA_DIR"] = str(mount / "data")
         env["GRACE_RETRIEVAL__AUTO_INGEST_SAMPLE"] = "false"
-        run = subprocess.run([sys.executable, "-m", "graph.cli", "ingest", str(docs)],
+        run = subprocess.run([sys.executable, "-m", "graph.cli.main", "ingest", str(docs)],
                              env=env, capture_output=True, text=True, timeout=timeout)
         assert run.returncode == 2, (run.returncode, run.stderr[-1500:])
         assert "MB free" in run.stderr and "Traceback" not in run.stderr

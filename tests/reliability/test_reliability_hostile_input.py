@@ -21,7 +21,7 @@ def _grace(tmp_path: Path, *args: str | bytes) -> subprocess.CompletedProcess[st
     env["GRACE_DATA_DIR"] = str(tmp_path / "data")
     env.pop("GOOGLE_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "graph.cli", *args],
+        [sys.executable, "-m", "graph.cli.main", *args],
         cwd=tmp_path,
         env=env,
         capture_output=True,

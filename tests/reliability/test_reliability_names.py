@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.collection_names import check_collection_name
 from grace.context import GraceContext
 from grace.errors import InvalidCollectionError
 from grace.retrieval import StoreOptions, ingest_paths, open_store
-from grace.serde import use_grace_serializer
 from grace.settings import GraceSettings
+from grace.storage.names import check_collection_name
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from graph.builder import make_graph
 from tests.reliability.conftest import SIMPLE, cfg, grace_cli

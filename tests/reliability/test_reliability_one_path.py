@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from tests.reliability.conftest import SIMPLE, UNANSWERABLE
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grace.plan_validation import validate_plan
+from grace.planning.validation import validate_plan
 from grace.schemas import ExecutionPlan, PlanStep
 
 ACTIONS = ["rag_search", "reasoning", "ask_user"]

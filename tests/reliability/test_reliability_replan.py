@@ -13,8 +13,8 @@ from confidence import ActionDecision, InterventionLevel
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
-from grace.serde import use_grace_serializer
 from grace.state import ReplanRequest, State
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from graph.routing import route_after_confidence, route_after_intervene
 from nodes.common import low_confidence_replan_due

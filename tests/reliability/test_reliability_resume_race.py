@@ -14,8 +14,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from grace.errors import ThreadBusyError
-from grace.serde import use_grace_serializer
-from grace.thread_lock import thread_lock
+from grace.storage.serde import use_grace_serializer
+from grace.storage.thread_lock import thread_lock
 from graph.app import GraceApp
 from tests.reliability.conftest import UNANSWERABLE, cli_env
 
@@ -26,7 +26,7 @@ REPLIES = ["France won it.", "Germany won it."]
 
 def _cli(data: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "graph.cli", *args],
+        [sys.executable, "-m", "graph.cli.main", *args],
         env=cli_env(data),
         cwd=ROOT,
         stdin=subprocess.DEVNULL,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from grace.serde import use_grace_serializer
+from grace.storage.serde import use_grace_serializer
 from nodes.execute import TransientToolError, is_transient_error
 from tests.fakes import ScriptedChatModel
 from tests.reliability.conftest import (

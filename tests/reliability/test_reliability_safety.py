@@ -21,9 +21,9 @@ from langgraph.types import Command
 from grace.providers.prompts import READER_SYSTEM, format_passages
 from grace.retrieval import ingest_paths
 from grace.schemas import Source
-from grace.serde import use_grace_serializer
 from grace.services import build_services
 from grace.settings import GraceSettings
+from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
 from tests.graph.test_graph_gemini_path import VALID_PLAN

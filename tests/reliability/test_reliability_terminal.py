@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from graph import cli, cli_views
 from graph.app import RunOutcome
-from graph.terminal_text import term
+from graph.cli import main as cli
+from graph.views import outcome as cli_views
+from graph.views.terminal import term
 from tests.reliability.conftest import grace_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from grace.serde import use_grace_serializer
 from grace.state import ABANDONED_TURN_NOTE
+from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp, ThreadNotIncompleteError, ThreadPausedError
 from graph.builder import make_graph
 from tests.cli_runner import invoke_cli

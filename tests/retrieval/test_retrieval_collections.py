@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from grace.plan_validation import validate_plan
+from grace.planning.validation import validate_plan
 from grace.providers.base import PlanRequest
 from grace.providers.offline.planner import RuleBasedPlanner, choose_collection
 from grace.retrieval import CorpusStore, UnknownCollectionError, ingest_paths

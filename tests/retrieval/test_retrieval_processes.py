@@ -26,7 +26,7 @@ from grace.retrieval import StoreOptions, open_store
 pytestmark = pytest.mark.slow
 
 QUESTION = "When did the horse tram line open in Lumen Bay?"
-CLI = [sys.executable, "-m", "graph.cli"]
+CLI = [sys.executable, "-m", "graph.cli.main"]
 
 
 def _env(data: Path, **extra: str) -> dict[str, str]:

@@ -11,7 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from confidence.model_log import ModelLog, calls_made
-from grace.planning import estimate_complexity
+from grace.planning.blocks import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.llm.streaming import Budget
 from grace.providers.llm.structured import (

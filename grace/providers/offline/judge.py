@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from confidence.judges import AnswerJudgement
 from confidence.model_log import ModelLog
-from grace.human_reply import assess_reply, unlabel_person_passage
+from grace.hitl.reply import assess_reply, unlabel_person_passage
 from grace.providers.judge_passages import read_judge_passage
 from grace.providers.offline.checks import CHECKS, CheckInput, failed_checks
 from grace.providers.offline.evidence import Evidence, assess

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 
 from confidence.model_log import ModelLog
-from grace.planning import estimate_complexity, split_subquestions, template_plan
+from grace.planning.blocks import estimate_complexity, split_subquestions, template_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import PlanStep

@@ -35,7 +35,7 @@ import asyncio
 from collections.abc import Sequence
 
 from confidence.model_log import ModelLog
-from grace.human_reply import assess_reply, is_from_person
+from grace.hitl.reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens

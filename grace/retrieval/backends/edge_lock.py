@@ -1,4 +1,4 @@
-"""One process at a time per embedded collection: a :class:`~grace.file_lock.FileLock`.
+"""One process at a time per embedded collection: a :class:`~grace.storage.file_lock.FileLock`.
 
 Qdrant Edge opens a shard's write-ahead log exclusively: a second process that loads the same
 shard fails (``Can't init WAL: WouldBlock``), whether it wants to read or write. GRACE puts
@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from grace.file_lock import FileLock
 from grace.retrieval.store import StoreBusyError
+from grace.storage.file_lock import FileLock
 
 __all__ = ["collection_lock"]
 

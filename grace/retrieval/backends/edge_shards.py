@@ -21,10 +21,10 @@ from pathlib import Path
 
 from qdrant_edge import EdgeConfig, EdgeShard
 
-from grace.file_lock import FileLock
 from grace.retrieval.backends.edge_lock import collection_lock
 from grace.retrieval.store import StoreBusyError
-from grace.storage_faults import explain
+from grace.storage.faults import explain
+from grace.storage.file_lock import FileLock
 
 __all__ = ["ShardPool", "collection_dir_name"]
 

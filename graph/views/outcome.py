@@ -18,7 +18,7 @@ from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
-from graph.terminal_text import term, term_text
+from graph.views.terminal import term, term_text
 
 __all__ = [
     "LEVEL_STYLE",

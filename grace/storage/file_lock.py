@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from grace.storage_faults import explain
+from grace.storage.faults import explain
 
 __all__ = ["FileLock", "holder_of"]
 

@@ -26,7 +26,7 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from graph.cli_views import (
+from graph.views.outcome import (
     LEVEL_STYLE,
     RunView,
     conf,
@@ -36,10 +36,10 @@ from graph.cli_views import (
     print_sources,
     when,
 )
-from graph.terminal_text import term, term_text
+from graph.views.terminal import term, term_text
 
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
-    from grace.hitl import ReplyChoice
+    from grace.hitl.request import ReplyChoice
     from graph.app import EventHandler, GraceApp, RunOutcome
 
 __all__ = ["RunView", "app", "main"]
@@ -200,14 +200,14 @@ _LEGEND = {
     "respond": "give GRACE facts",
     "ignore": "finish now, unreviewed",
 }
-"""The terminal prompt's words for each reply (``grace.hitl.REPLY_CHOICES``; one "edit")."""
+"""The terminal prompt's words for each reply (``grace.hitl.request.REPLY_CHOICES``; one "edit")."""
 
 
 def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
     """Show the request's Markdown review and ask for a decision (LangChain 1.0 format)."""
     from rich.markdown import Markdown  # markdown-it: only when a pause asks in the terminal
 
-    from grace.hitl import reply_choices, reply_for
+    from grace.hitl.request import reply_choices, reply_for
 
     level = str(request.get("level", ""))
     action = (request.get("action_requests") or [{}])[0]
@@ -242,7 +242,7 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
 def _drive(
     grace: GraceApp, outcome: RunOutcome, interactive: bool, as_json: bool, progress: _Progress
 ) -> None:
-    from grace.hitl import InvalidHumanResponseError
+    from grace.hitl.request import InvalidHumanResponseError
 
     while interactive and outcome.status == "interrupted" and outcome.interrupt is not None:
         try:
@@ -364,8 +364,8 @@ def _unreachable(exc: Exception, thread_id: str, model: str | None) -> typer.Exi
 
 def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
     """No --response on a paused thread: ask for the decision in a terminal, else one line."""
-    from grace.hitl import InvalidHumanResponseError
-    from grace.hitl_limits import ACCEPTED_REPLIES
+    from grace.hitl.limits import ACCEPTED_REPLIES
+    from grace.hitl.request import InvalidHumanResponseError
     from graph.app import UnknownThreadError
 
     try:
@@ -408,7 +408,7 @@ def resume(
     reached) runs on from its last step.
     """
     from grace.errors import ModelUnreachableError
-    from grace.hitl import load_reply_json
+    from grace.hitl.request import load_reply_json
 
     try:
         reply = load_reply_json(response, name="--response") if response is not None else None
@@ -432,7 +432,7 @@ def _run_on(
 ) -> RunOutcome:
     """Resume with ``reply``, or run an incomplete thread on (``reply`` None); refusals: a line."""
     from grace.context import GraceContext
-    from grace.hitl import InvalidHumanResponseError
+    from grace.hitl.request import InvalidHumanResponseError
     from graph.app import ThreadNotIncompleteError, ThreadNotPausedError, UnknownThreadError
 
     refused = (
@@ -624,7 +624,7 @@ def remove(
 
 def _known_collection(library: Any, collection: str | None) -> str:
     """The collection to use; an unknown name is refused, naming the known ones."""
-    from grace.collection_names import check_collection_name
+    from grace.storage.names import check_collection_name
 
     name: str = check_collection_name(collection or library.settings.retrieval.collection)
     known = sorted(library.store.list_collections())
@@ -726,7 +726,7 @@ def config_cmd(
 
     Example: grace config --all
     """
-    from graph.config_command import all_lines, config_lines, gather
+    from graph.cli.config import all_lines, config_lines, gather
 
     with _open_app() as grace:
         report = gather(grace)

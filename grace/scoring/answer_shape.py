@@ -2,7 +2,7 @@
 
 Three general properties of a question and the sentence quoted as its answer, measured as
 features for the learned confidence model (none a veto; they are among
-:data:`grace.run_features.FEATURE_NAMES`, figures in docs/confidence.md, "Answer-shape
+:data:`grace.scoring.features.FEATURE_NAMES`, figures in docs/confidence.md, "Answer-shape
 features").
 
 - :func:`restates_question` — the question asks for something (a wh-question, or a Japanese

@@ -188,7 +188,7 @@ def all_lines(report: Mapping[str, Any]) -> list[str]:
 
 def gather(app: GraceApp) -> dict[str, Any]:
     """Read everything :func:`config_report` needs from an open app (its store and services)."""
-    from grace.learned_decision import thresholds_in_force
+    from grace.scoring.decision import thresholds_in_force
     from nodes.learning import learner_for
 
     settings = app.settings

@@ -20,11 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grace.answer_shape import phrase_share, quantity_swap, restates_question, subject_absent
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.sentence_check import run_check
+from grace.scoring.answer_shape import (
+    phrase_share,
+    quantity_swap,
+    restates_question,
+    subject_absent,
+)
+from grace.scoring.sentence_check import run_check
 from grace.text import (
     answer_type,
     is_japanese,
@@ -195,7 +200,7 @@ def _context_features(row: Evidence) -> dict[str, float]:
 
 
 def _check_features(question: str, answer: str, passages: Sequence[Source]) -> dict[str, float]:
-    """The sentence check's result (:func:`grace.sentence_check.run_check`) as features.
+    """The sentence check's result (:func:`grace.scoring.sentence_check.run_check`) as features.
 
     ``sc_fails``: the answer's sentence does not state every content term, number and
     negation of the question (0 where the check does not apply); ``sc_missing``: how many

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from grace.errors import ThreadBusyError
-from grace.file_lock import FileLock
+from grace.storage.file_lock import FileLock
 
 __all__ = ["thread_lock"]
 

@@ -4,7 +4,7 @@
 
 The ``confidence`` node calls :func:`learned_decision` after the last step: when the settings'
 ``confidence.model`` was fitted on the engine in force, the run's P(answer correct) is the
-model's prediction from the run's features (:mod:`grace.run_features`), and the level is
+model's prediction from the run's features (:mod:`grace.scoring.features`), and the level is
 decided on the model's own thresholds — SILENT where it was certified, NOTIFY and CONFIRM
 moved by the user's learned shift.
 """
@@ -23,8 +23,8 @@ from confidence import (
 )
 from confidence.learned import LearnedModel, model_thresholds, predict
 from grace.errors import SettingsError
-from grace.human_reply import rests_on_the_person
-from grace.run_features import FEATURE_NAMES, run_features, signals_of
+from grace.hitl.reply import rests_on_the_person
+from grace.scoring.features import FEATURE_NAMES, run_features, signals_of
 
 __all__ = [
     "calibrated_confidence",
@@ -68,7 +68,7 @@ def calibrated_decision(
 
 
 def check_model_features(model: LearnedModel | None) -> None:
-    """Refuse a model naming a feature no run has (:data:`~grace.run_features.FEATURE_NAMES`).
+    """Refuse a model naming a feature no run has (:data:`~grace.scoring.features.FEATURE_NAMES`).
 
     Such a feature would count 0 in every run: a model none of whose names match decides
     every run on its intercept alone, whatever the evidence.
@@ -84,7 +84,7 @@ def check_model_features(model: LearnedModel | None) -> None:
         shown = ", ".join(map(repr, unknown[:5])) + (" …" if len(unknown) > 5 else "")
         raise SettingsError(
             f"confidence.model names {len(unknown)} feature(s) no run has: {shown} — a model "
-            "reads the names of grace/run_features.py (FEATURE_NAMES); fit one with "
+            "reads the names of grace/scoring/features.py (FEATURE_NAMES); fit one with "
             "`grace calibrate`"
         )
 
@@ -93,7 +93,7 @@ def model_scores(model: LearnedModel | None, provider: str, drafted: Any) -> boo
     """Whether the learned model takes the decision on a run whose answer step gave ``drafted``.
 
     It scores the runs of the engine it was fitted on; an answer that rests on a person's
-    reply is decided as theirs (:mod:`grace.human_reply`).
+    reply is decided as theirs (:mod:`grace.hitl.reply`).
     """
     if model is None or drafted is None or not model.applies_to(provider):
         return False

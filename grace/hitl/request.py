@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from confidence.types import InterventionLevel
-from grace.hitl_limits import check_reply_bounds, load_reply_json
+from grace.hitl.limits import check_reply_bounds, load_reply_json
 
 __all__ = [
     "DECISION_REPLIES",

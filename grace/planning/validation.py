@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from grace.planning import template_plan
+from grace.planning.blocks import template_plan
 from grace.schemas import ExecutionPlan, PlanStep
 from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, Roles, is_search
 
