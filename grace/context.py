@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from langgraph.runtime import Runtime
+
 from confidence.model_log import ModelBudget
 
-__all__ = ["GraceContext"]
+__all__ = ["GraceContext", "context_of"]
 
 
 @dataclass(kw_only=True)
@@ -29,3 +31,9 @@ class GraceContext:
     model_budget: ModelBudget | None = None
     """The run's model time, spent across its steps (``GraceApp`` starts one per invocation
     from ``models.run_budget_seconds``; None: no limit)."""
+
+
+def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
+    """The run's context, or the defaults when none was given."""
+    ctx = runtime.context if runtime is not None else None
+    return ctx if isinstance(ctx, GraceContext) else GraceContext()

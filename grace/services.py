@@ -10,6 +10,7 @@ drive the Gemini path. There is no process-wide default.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import logging
 import os
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langgraph.runtime import Runtime
 
 from confidence import (
     AnswerJudge,
@@ -30,7 +32,7 @@ from confidence import (
     SourceAgreementCalculator,
 )
 from confidence.model_log import ModelLog
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
@@ -59,9 +61,11 @@ __all__ = [
     "LazyServices",
     "Services",
     "ServicesSource",
+    "aservices_for",
     "build_services",
     "check_model",
     "judge_score_fn",
+    "services_for",
 ]
 
 log = logging.getLogger(__name__)
@@ -473,3 +477,28 @@ class LazyServices:
 
 ServicesSource = Services | LazyServices
 """What a graph factory binds into the nodes: built services, or services built on first use."""
+
+
+def services_for(runtime: Runtime[GraceContext] | None, services: ServicesSource) -> Services:
+    """The run's services: those the graph factory bound, with the chat model the run names.
+
+    ``services`` are those given to ``graph.builder.make_graph`` (or the graph's own
+    :class:`~grace.services.LazyServices`, built here on first use); nothing else is consulted.
+    """
+    base = services.get() if isinstance(services, LazyServices) else services
+    return base.with_model(context_of(runtime).model)
+
+
+async def aservices_for(
+    runtime: Runtime[GraceContext] | None, services: ServicesSource
+) -> Services:
+    """:func:`services_for` for async nodes.
+
+    Built in a worker thread the first time: opening the store (and ingesting the sample
+    corpus), or building another model's planner and reader, must not block the event loop.
+    """
+    base = services.ready() if isinstance(services, LazyServices) else services
+    ready = base.ready_with_model(context_of(runtime).model) if base else None
+    if ready is not None:
+        return ready
+    return await asyncio.to_thread(services_for, runtime, services)

@@ -7,19 +7,17 @@ the validated plan (``plan`` and ``replan``), and whether an ESCALATE decision r
 
 from __future__ import annotations
 
-import asyncio
-
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from confidence import InterventionLevel
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.planning.blocks import pin_searches, template_plan
 from grace.planning.validation import validate_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
-from grace.services import LazyServices, Services, ServicesSource
+from grace.services import Services
 from grace.state import State
 from grace.storage.names import check_collection_name
 from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
@@ -28,8 +26,6 @@ __all__ = [
     "EmptyQuestionError",
     "InvalidQuestionError",
     "answer_step",
-    "aservices_for",
-    "context_of",
     "emit_plan_ready",
     "finish_plan",
     "low_confidence_replan_due",
@@ -39,7 +35,6 @@ __all__ = [
     "replans_of",
     "resolve_plan",
     "scope_of",
-    "services_for",
     "unanswered_message",
     "validate_question",
 ]
@@ -51,12 +46,6 @@ class InvalidQuestionError(ValueError):
 
 class EmptyQuestionError(InvalidQuestionError):
     """The question is empty (or only white space)."""
-
-
-def context_of(runtime: Runtime[GraceContext] | None) -> GraceContext:
-    """The run's context, or the defaults when none was given."""
-    ctx = runtime.context if runtime is not None else None
-    return ctx if isinstance(ctx, GraceContext) else GraceContext()
 
 
 def scope_of(state: State, runtime: Runtime[GraceContext] | None) -> str | None:
@@ -130,31 +119,6 @@ def pending_steps(plan: ExecutionPlan | None, results: dict[str, StepResult]) ->
 def is_done(result: StepResult | None) -> bool:
     """Whether a result counts as completed (its output may be used)."""
     return result is not None and result.status in (StepStatus.SUCCESS, StepStatus.PARTIAL)
-
-
-def services_for(runtime: Runtime[GraceContext] | None, services: ServicesSource) -> Services:
-    """The run's services: those the graph factory bound, with the chat model the run names.
-
-    ``services`` are those given to ``graph.builder.make_graph`` (or the graph's own
-    :class:`~grace.services.LazyServices`, built here on first use); nothing else is consulted.
-    """
-    base = services.get() if isinstance(services, LazyServices) else services
-    return base.with_model(context_of(runtime).model)
-
-
-async def aservices_for(
-    runtime: Runtime[GraceContext] | None, services: ServicesSource
-) -> Services:
-    """:func:`services_for` for async nodes.
-
-    Built in a worker thread the first time: opening the store (and ingesting the sample
-    corpus), or building another model's planner and reader, must not block the event loop.
-    """
-    base = services.ready() if isinstance(services, LazyServices) else services
-    ready = base.ready_with_model(context_of(runtime).model) if base else None
-    if ready is not None:
-        return ready
-    return await asyncio.to_thread(services_for, runtime, services)
 
 
 def plan_request(

@@ -65,15 +65,13 @@ from grace.scoring.decision import (
     thresholds_in_force,
 )
 from grace.scoring.sentence_check import cap_silent
-from grace.services import Services, ServicesSource
+from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search
 from nodes.common import (
     answer_step,
-    aservices_for,
     low_confidence_replan_due,
     pending_steps,
-    services_for,
 )
 from nodes.learning import alearned_thresholds, learned_thresholds, user_of
 from nodes.quality_gate import (

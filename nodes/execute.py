@@ -36,15 +36,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from confidence.model_log import ModelLog
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.errors import ModelUnreachableError
 from grace.notes.events import emit
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
-from grace.services import Services, ServicesSource
+from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
 from grace.tools.roles import is_ask
-from nodes.common import aservices_for, context_of, is_done, pending_steps, services_for
+from nodes.common import is_done, pending_steps
 
 __all__ = [
     "TransientToolError",

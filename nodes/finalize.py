@@ -27,10 +27,10 @@ from grace.notes.runs import notes_for_final
 from grace.schemas import StepResult, StepStatus
 from grace.scoring.decision import calibrated_decision
 from grace.scoring.sentence_check import cap_silent
-from grace.services import Services, ServicesSource
+from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
 from grace.tools.roles import Roles, is_answer
-from nodes.common import answer_step, aservices_for, is_done, services_for
+from nodes.common import answer_step, is_done
 
 __all__ = ["afinalize", "finalize"]
 

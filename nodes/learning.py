@@ -24,9 +24,8 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
 from confidence import Outcome, ThresholdLearner, Thresholds
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.services import Services
-from nodes.common import context_of
 
 __all__ = [
     "alearned_thresholds",

@@ -19,10 +19,9 @@ from collections import OrderedDict
 from langgraph.runtime import Runtime
 
 from confidence.model_log import ModelBudget
-from grace.context import GraceContext
-from grace.services import ServicesSource
+from grace.context import GraceContext, context_of
+from grace.services import ServicesSource, aservices_for, services_for
 from grace.settings import GraceSettings
-from nodes.common import aservices_for, context_of, services_for
 
 __all__ = ["RunBudgets"]
 

@@ -12,21 +12,18 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.planning.followup import astandalone, rewrite_note, standalone
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.generation import ReplyLimits
 from grace.providers.llm.streaming import Budget
-from grace.services import Services, ServicesSource
+from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, new_turn
 from nodes.common import (
-    aservices_for,
-    context_of,
     finish_plan,
     plan_request,
     question_of,
     scope_of,
-    services_for,
     unanswered_message,
 )
 

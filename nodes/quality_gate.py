@@ -39,7 +39,7 @@ from langgraph.runtime import Runtime
 
 from confidence import AnswerJudgement, EvaluationResult, QualityEvaluator
 from confidence.model_log import ModelLog
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
@@ -48,7 +48,6 @@ from grace.settings import QualityGateSettings
 from grace.state import State
 from grace.tools import ToolCall
 from grace.tools.roles import is_answer
-from nodes.common import context_of
 
 __all__ = [
     "GateOutcome",

@@ -33,25 +33,22 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from confidence.model_log import ModelLog
-from grace.context import GraceContext
+from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.planning.blocks import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
-from grace.services import Services, ServicesSource
+from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
 from grace.tools.roles import ANSWER, ASK, SEARCH, Roles, is_answer, is_search
 from nodes.common import (
     answer_step,
-    aservices_for,
-    context_of,
     emit_plan_ready,
     is_done,
     plan_request,
     replans_of,
     resolve_plan,
     scope_of,
-    services_for,
 )
 
 __all__ = [
