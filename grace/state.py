@@ -144,7 +144,7 @@ class State(InputState, OutputState):
     replans: Annotated[list[ReplanRecord], operator.add] = field(default_factory=list)
     """Every replanning with its trigger and strategy."""
     quality: Annotated[list[QualityCheck], operator.add] = field(default_factory=list)
-    """Every quality-gate evaluation of an answer attempt (``nodes.quality_gate``)."""
+    """Every quality-gate evaluation of an answer attempt (``grace.scoring.quality_gate``)."""
     user_id: str | None = None
     """User whose learned thresholds the run decides with (set by ``confidence``); a resume
     that names no user keeps learning for this one."""

@@ -28,6 +28,7 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.notes.models import with_model_notes
 from grace.providers.base import Reader
+from grace.providers.model_time import RunBudgets
 from grace.retrieval import CorpusStore
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
@@ -46,7 +47,6 @@ from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
-from nodes.model_time import RunBudgets
 from nodes.plan import aplan
 from nodes.replan import areplan
 
@@ -90,8 +90,9 @@ class Node(Runnable[Any, dict[str, Any]]):
     ) -> None:
         """Bind the two bodies, the graph's services and its runs' model time.
 
-        ``budgets`` is the graph's one table, shared by all its nodes (``nodes.model_time``):
-        a node with a table of its own would start a second budget for the same run.
+        ``budgets`` is the graph's one table, shared by all its nodes
+        (``grace.providers.model_time``): a node with a table of its own would start a second
+        budget for the same run.
         """
         self.func, self.afunc, self.name, self.services = func, afunc, name, services
         self.budgets = budgets

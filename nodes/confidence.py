@@ -3,7 +3,7 @@
 Search steps are scored from their hit statistics; non-search steps inherit the best
 confidence of their dependencies as search quality (docs/architecture.md) and add source agreement.
 The answer step also gets ONE judge call (self-evaluation and coverage together), which
-the quality gate (:mod:`nodes.quality_gate`) reuses as its evaluation; only a failed gate
+the quality gate (:mod:`grace.scoring.quality_gate`) reuses as its evaluation; only a failed gate
 regenerates the answer with feedback (bounded), and a gate that still fails lowers the
 answer step's score by ``quality_gate.confidence_penalty`` (listed as the ``quality_gate``
 penalty) and adds a note.
@@ -17,7 +17,7 @@ step, a batch whose searches found no passage at all, or the plan's own ``ask_us
 before the answer — a mediocre search goes on to a draft answer, which the person can
 actually review and which the answer's judge can score; ``always`` lets the batch's weakest
 step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
-user's learned ones (:mod:`nodes.learning`) when the graph has a store, read once a turn
+user's learned ones (:mod:`grace.scoring.thresholds`) when the graph has a store, read once a turn
 (``State.thresholds``). The run's decision is taken once, by :func:`decide_run`, and recorded
 (``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides nothing.
 """
@@ -64,17 +64,7 @@ from grace.scoring.decision import (
     model_scores,
     thresholds_in_force,
 )
-from grace.scoring.sentence_check import cap_silent
-from grace.services import Services, ServicesSource, aservices_for, services_for
-from grace.state import ReplanRequest, State
-from grace.tools.roles import is_ask, is_search
-from nodes.common import (
-    answer_step,
-    low_confidence_replan_due,
-    pending_steps,
-)
-from nodes.learning import alearned_thresholds, learned_thresholds, user_of
-from nodes.quality_gate import (
+from grace.scoring.quality_gate import (
     GateOutcome,
     Judged,
     agate,
@@ -82,6 +72,16 @@ from nodes.quality_gate import (
     gate,
     gate_applies,
     judge,
+)
+from grace.scoring.sentence_check import cap_silent
+from grace.scoring.thresholds import alearned_thresholds, learned_thresholds, user_of
+from grace.services import Services, ServicesSource, aservices_for, services_for
+from grace.state import ReplanRequest, State
+from grace.tools.roles import is_ask, is_search
+from nodes.common import (
+    answer_step,
+    low_confidence_replan_due,
+    pending_steps,
 )
 
 __all__ = [

@@ -94,9 +94,9 @@ def test_config_shows_what_the_users_thresholds_learned_from(
 ) -> None:
     monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("GRACE_PROVIDER", "offline")
+    from grace.scoring.thresholds import learner_for
     from grace.settings import GraceSettings
     from graph.app import GraceApp
-    from nodes.learning import learner_for
 
     settings = GraceSettings()
     with GraceApp.open(settings) as app:

@@ -189,7 +189,7 @@ def all_lines(report: Mapping[str, Any]) -> list[str]:
 def gather(app: GraceApp) -> dict[str, Any]:
     """Read everything :func:`config_report` needs from an open app (its store and services)."""
     from grace.scoring.decision import thresholds_in_force
-    from nodes.learning import learner_for
+    from grace.scoring.thresholds import learner_for
 
     settings = app.settings
     library = app.library()

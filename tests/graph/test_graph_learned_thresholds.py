@@ -21,12 +21,12 @@ from langgraph.types import Command
 from checkpoints import open_store
 from confidence import LearnedThresholdState, Thresholds, seed_config
 from grace.context import GraceContext
+from grace.scoring.thresholds import learner_for
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
 from grace.storage.serde import use_grace_serializer
 from graph.app import GraceApp
 from graph.builder import make_builder
-from nodes.learning import learner_for
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
 

@@ -15,11 +15,11 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from confidence import AnswerJudgement, seed_config
 from grace.schemas import QualityCheck, StepResult, StepStatus, TokenUsage
+from grace.scoring.quality_gate import feedback_text, gate_applies, judge_usage
 from grace.services import build_services
 from grace.settings import GraceSettings
 from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
-from nodes.quality_gate import feedback_text, gate_applies, judge_usage
 from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg
 
