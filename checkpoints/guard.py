@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -119,7 +120,13 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
     """Mixed in before a saver class: ``put`` / ``aput`` refuse a stale parent (see module)."""
 
     _guard_lock: threading.Lock
-    _guard_alock: asyncio.Lock
+    _guard_alocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
+
+    def _guard_alock(self) -> asyncio.Lock:
+        """This event loop's lock (an asyncio lock belongs to the loop it first waited in)."""
+        loop = asyncio.get_running_loop()
+        with self._guard_lock:
+            return self._guard_alocks.setdefault(loop, asyncio.Lock())
 
     def _check_parent(self, config: RunnableConfig, newest: str | None) -> None:
         thread_id, _, parent, fork = _where(config)
@@ -144,7 +151,7 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata, new_versions: ChannelVersions,
     ) -> RunnableConfig:  # fmt: skip
         """:meth:`put` for async runs (their own lock: a thread lock would block the loop)."""
-        async with self._guard_alock:
+        async with self._guard_alock():
             thread_id, ns, _, _ = _where(config)
             newest = await _async_latest_lookup(self)(self, thread_id, ns)
             self._check_parent(config, newest)
@@ -157,7 +164,8 @@ _GUARDED: dict[type, type] = {}
 
 def _guarded_class(cls: type) -> type:
     if cls not in _GUARDED:
-        _GUARDED[cls] = type(f"Guarded{cls.__name__}", (_ThreadWriteGuard, cls), {})
+        # Same name as the saver's class: reprs and name checks see the saver they know.
+        _GUARDED[cls] = type(cls.__name__, (_ThreadWriteGuard, cls), {"__module__": __name__})
     return _GUARDED[cls]
 
 
@@ -171,5 +179,5 @@ def guarded(saver: SaverT) -> SaverT:
         saver.__class__ = _guarded_class(type(saver))
         guard = cast(_ThreadWriteGuard, saver)
         guard._guard_lock = threading.Lock()
-        guard._guard_alock = asyncio.Lock()
+        guard._guard_alocks = weakref.WeakKeyDictionary()
     return saver

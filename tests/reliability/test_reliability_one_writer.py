@@ -137,3 +137,21 @@ def test_a_fork_from_an_older_checkpoint_needs_the_fork_key(offline: Any) -> Non
     old["configurable"][FORK_KEY] = True
     graph.update_state(old, {"query": TURNS[2]})  # a deliberate fork is written
     assert graph.get_state(cfg).values["query"] == TURNS[2]
+
+
+def test_one_guarded_saver_serves_several_event_loops(offline: Any) -> None:
+    """An asyncio lock belongs to one loop: the guard keeps one per loop."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    saver = use_grace_serializer(guarded(InMemorySaver()))
+    graph = make_graph(services=offline, checkpointer=saver)
+
+    async def two_at_once(thread: str) -> list[Any]:
+        cfg: Any = {"configurable": {"thread_id": thread}}
+        runs = [graph.ainvoke({"query": q}, cfg, durability="exit") for q in TURNS[:2]]
+        return list(await asyncio.gather(*runs, return_exceptions=True))
+
+    for loop_run in ("a", "b"):  # a second asyncio.run: a new event loop, the same saver
+        results = asyncio.run(two_at_once(loop_run))
+        assert any(isinstance(r, dict) for r in results)
+        assert all(isinstance(r, dict | ThreadMovedOnError) for r in results), results
