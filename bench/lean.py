@@ -130,8 +130,11 @@ def ask_time(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
     """Median ms of an offline ``GraceApp.ask`` (new thread), variants alternating."""
     ms: dict[str, list[float]] = {name: [] for name in VARIANTS}
     with _apps(env, "ask") as apps:
+        order = list(apps)
         for i in range(warmup + runs):
-            for name, (app, _) in apps.items():
+            order = order[1:] + order[:1]  # each variant goes first in turn
+            for name in order:
+                app = apps[name][0]
                 t0 = time.perf_counter()
                 app.ask(SIMPLE, thread_id=uuid.uuid4().hex)
                 if i >= warmup:
@@ -171,8 +174,11 @@ def thread_turns(
     ms: dict[str, list[float]] = {name: [] for name in names}
     sizes: dict[str, list[int]] = {name: [] for name in names}
     with _apps(env, "thread", names) as apps:
+        order = list(apps)
         for i in range(turns):
-            for name, (app, path) in apps.items():
+            order = order[1:] + order[:1]  # each variant goes first in turn
+            for name in order:
+                app, path = apps[name]
                 t0 = time.perf_counter()
                 _turn(app, "long", TURN_QUESTIONS[i % len(TURN_QUESTIONS)])
                 ms[name].append((time.perf_counter() - t0) * 1000)
