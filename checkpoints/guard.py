@@ -116,17 +116,25 @@ def _where(config: RunnableConfig) -> tuple[str, str, str | None, bool]:
     return thread_id, ns, conf.get("checkpoint_id"), bool(conf.get(FORK_KEY))
 
 
+_AsyncLocks = weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock]
+"""One event loop's locks, by (thread id, namespace); a lock no run holds is dropped."""
+
+
 class _ThreadWriteGuard(BaseCheckpointSaver[str]):
     """Mixed in before a saver class: ``put`` / ``aput`` refuse a stale parent (see module)."""
 
     _guard_lock: threading.Lock
-    _guard_alocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
+    _guard_alocks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _AsyncLocks]
 
-    def _guard_alock(self) -> asyncio.Lock:
-        """This event loop's lock (an asyncio lock belongs to the loop it first waited in)."""
+    def _guard_alock(self, thread_id: str, ns: str) -> asyncio.Lock:
+        """The thread's lock in this event loop (an asyncio lock belongs to one loop).
+
+        One lock per thread, not per saver: runs on other threads write meanwhile.
+        """
         loop = asyncio.get_running_loop()
         with self._guard_lock:
-            return self._guard_alocks.setdefault(loop, asyncio.Lock())
+            locks = self._guard_alocks.setdefault(loop, weakref.WeakValueDictionary())
+            return locks.setdefault((thread_id, ns), asyncio.Lock())
 
     def _check_parent(self, config: RunnableConfig, newest: str | None) -> None:
         thread_id, _, parent, fork = _where(config)
@@ -151,8 +159,8 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata, new_versions: ChannelVersions,
     ) -> RunnableConfig:  # fmt: skip
         """:meth:`put` for async runs (their own lock: a thread lock would block the loop)."""
-        async with self._guard_alock():
-            thread_id, ns, _, _ = _where(config)
+        thread_id, ns, _, _ = _where(config)
+        async with self._guard_alock(thread_id, ns):
             newest = await _async_latest_lookup(self)(self, thread_id, ns)
             self._check_parent(config, newest)
             return await super().aput(config, checkpoint, metadata, new_versions)
