@@ -24,9 +24,10 @@ travel, ``update_state`` on a past ``checkpoint_id``) passes ``configurable[FORK
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -35,6 +36,7 @@ from langgraph.checkpoint.base import (
     ChannelVersions,
     Checkpoint,
     CheckpointMetadata,
+    get_checkpoint_metadata,
 )
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -49,6 +51,13 @@ _LATEST_SQL = (
     "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
     "ORDER BY checkpoint_id DESC LIMIT 1"
 )
+_GUARDED_INSERT_SQL = (
+    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, "
+    "parent_checkpoint_id, type, checkpoint, metadata) SELECT ?, ?, ?, ?, ?, ?, ? "
+    f"WHERE ? OR coalesce(({_LATEST_SQL}), ?) IN (?, ?)"
+)
+"""SqliteSaver's own insert, made only if the thread's newest checkpoint is the parent (or
+this very checkpoint, written again): one statement, so atomic across processes too."""
 
 
 class ThreadMovedOnError(RuntimeError):
@@ -76,6 +85,51 @@ def _sqlite_latest(saver: Any, thread_id: str, ns: str) -> str | None:
     return str(row[0]) if row else None
 
 
+def _sqlite_params(
+    saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any
+) -> tuple[Any, ...]:
+    """The parameters of :data:`_GUARDED_INSERT_SQL`, serialised as the SQLite savers do."""
+    thread_id, ns, parent, fork = _where(config)
+    type_, blob = saver.serde.dumps_typed(checkpoint)
+    meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
+    row = (thread_id, ns, checkpoint["id"], parent, type_, blob, meta.encode("utf-8", "ignore"))
+    return (*row, fork, thread_id, ns, parent or "", parent or "", checkpoint["id"])
+
+
+def _saved(config: RunnableConfig, checkpoint: Checkpoint) -> RunnableConfig:
+    """The config of the checkpoint just written (what ``put`` returns)."""
+    thread_id, ns, _, _ = _where(config)
+    conf = {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
+    return {"configurable": conf}
+
+
+def _sqlite_put(saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any) -> Any:
+    """``SqliteSaver.put`` made only if the parent is the thread's newest (else raise)."""
+    params = _sqlite_params(saver, config, checkpoint, metadata)
+    with saver.cursor() as cur:
+        written = cur.execute(_GUARDED_INSERT_SQL, params).rowcount
+    if not written:
+        thread_id, ns, parent, _ = _where(config)
+        raise ThreadMovedOnError(thread_id, parent, _sqlite_latest(saver, thread_id, ns))
+    return _saved(config, checkpoint)
+
+
+async def _async_sqlite_put(
+    saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any
+) -> Any:
+    """``AsyncSqliteSaver.aput`` made only if the parent is the thread's newest (else raise)."""
+    await saver.setup()
+    params = _sqlite_params(saver, config, checkpoint, metadata)
+    async with saver.lock, saver.conn.execute(_GUARDED_INSERT_SQL, params) as cur:
+        written = cur.rowcount
+        await saver.conn.commit()
+    if not written:
+        thread_id, ns, parent, _ = _where(config)
+        newest = await _async_sqlite_latest(saver, thread_id, ns)
+        raise ThreadMovedOnError(thread_id, parent, newest)
+    return _saved(config, checkpoint)
+
+
 def _tuple_latest(saver: Any, thread_id: str, ns: str) -> str | None:
     found = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}})
     return str(found.config["configurable"]["checkpoint_id"]) if found else None
@@ -94,19 +148,8 @@ async def _async_tuple_latest(saver: Any, thread_id: str, ns: str) -> str | None
 
 
 def _latest_lookup(saver: object) -> Callable[[Any, str, str], str | None]:
-    """How to read a thread's newest checkpoint id from ``saver`` (sync)."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    if isinstance(saver, InMemorySaver):
-        return _memory_latest
-    return _sqlite_latest if isinstance(saver, SqliteSaver) else _tuple_latest
-
-
-def _async_latest_lookup(saver: object) -> Callable[[Any, str, str], Awaitable[str | None]]:
-    """How to read a thread's newest checkpoint id from ``saver`` (async)."""
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-    return _async_sqlite_latest if isinstance(saver, AsyncSqliteSaver) else _async_tuple_latest
+    """How to read a thread's newest checkpoint id from ``saver`` (not SQLite: see put)."""
+    return _memory_latest if isinstance(saver, InMemorySaver) else _tuple_latest
 
 
 def _where(config: RunnableConfig) -> tuple[str, str, str | None, bool]:
@@ -136,9 +179,10 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
             locks = self._guard_alocks.setdefault(loop, weakref.WeakValueDictionary())
             return locks.setdefault((thread_id, ns), asyncio.Lock())
 
-    def _check_parent(self, config: RunnableConfig, newest: str | None) -> None:
+    def _check_parent(self, config: RunnableConfig, own_id: str, newest: str | None) -> None:
+        """Raise unless the newest is the parent (or ``own_id``, a checkpoint written again)."""
         thread_id, _, parent, fork = _where(config)
-        if newest is not None and newest != parent and not fork:
+        if newest not in (None, parent, own_id) and not fork:
             raise ThreadMovedOnError(thread_id, parent, newest)
 
     def put(
@@ -149,9 +193,14 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Save the checkpoint if its parent is the thread's newest; else raise."""
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        if isinstance(self, SqliteSaver):  # one statement: atomic across processes
+            return cast(RunnableConfig, _sqlite_put(self, config, checkpoint, metadata))
         thread_id, ns, _, _ = _where(config)
         with self._guard_lock:
-            self._check_parent(config, _latest_lookup(self)(self, thread_id, ns))
+            newest = _latest_lookup(self)(self, thread_id, ns)
+            self._check_parent(config, checkpoint["id"], newest)
             return super().put(config, checkpoint, metadata, new_versions)
 
     async def aput(
@@ -159,10 +208,14 @@ class _ThreadWriteGuard(BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata, new_versions: ChannelVersions,
     ) -> RunnableConfig:  # fmt: skip
         """:meth:`put` for async runs (their own lock: a thread lock would block the loop)."""
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        if isinstance(self, AsyncSqliteSaver):  # one statement: atomic across processes
+            return cast(RunnableConfig, await _async_sqlite_put(self, config, checkpoint, metadata))
         thread_id, ns, _, _ = _where(config)
         async with self._guard_alock(thread_id, ns):
-            newest = await _async_latest_lookup(self)(self, thread_id, ns)
-            self._check_parent(config, newest)
+            newest = await _async_tuple_latest(self, thread_id, ns)
+            self._check_parent(config, checkpoint["id"], newest)
             return await super().aput(config, checkpoint, metadata, new_versions)
 
 

@@ -155,3 +155,35 @@ def test_one_guarded_saver_serves_several_event_loops(offline: Any) -> None:
         results = asyncio.run(two_at_once(loop_run))
         assert any(isinstance(r, dict) for r in results)
         assert all(isinstance(r, dict | ThreadMovedOnError) for r in results), results
+
+
+def test_two_connections_to_one_sqlite_file_make_one_writer(tmp_path: Path) -> None:
+    """As two processes: the SQLite check is part of the insert, one statement."""
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    db, cfg = tmp_path / "two.sqlite", {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+    with open_checkpointer("sqlite", sqlite_path=db) as one, open_checkpointer(
+        "sqlite", sqlite_path=db
+    ) as two:
+        first = one.put(cfg, empty_checkpoint(), {}, {})  # type: ignore[arg-type]
+        with pytest.raises(ThreadMovedOnError):  # also started from the empty thread
+            two.put(cfg, empty_checkpoint(), {}, {})  # type: ignore[arg-type]
+        second = two.put(first, empty_checkpoint(), {}, {})  # from the newest: written
+        assert one.get_tuple(cfg).config == second  # type: ignore[union-attr]
+
+
+def test_two_async_connections_to_one_sqlite_file_make_one_writer(tmp_path: Path) -> None:
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    db, cfg = tmp_path / "two.sqlite", {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+
+    async def main() -> None:
+        async with open_async_checkpointer("sqlite", sqlite_path=db) as one:
+            async with open_async_checkpointer("sqlite", sqlite_path=db) as two:
+                first = await one.aput(cfg, empty_checkpoint(), {}, {})  # type: ignore[arg-type]
+                with pytest.raises(ThreadMovedOnError):
+                    await two.aput(cfg, empty_checkpoint(), {}, {})  # type: ignore[arg-type]
+                second = await two.aput(first, empty_checkpoint(), {}, {})  # type: ignore[arg-type]
+                assert (await one.aget_tuple(cfg)).config == second  # type: ignore[union-attr]
+
+    asyncio.run(main())
