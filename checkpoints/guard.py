@@ -8,11 +8,12 @@ although its caller was told it succeeded. The guarded savers compare the parent
 thread's newest checkpoint (in that namespace) and raise :class:`ThreadMovedOnError` when
 they differ, so the later run fails with one line instead of being lost.
 
-The check and the write are atomic per saver object (a lock around both), so the guard holds
-for every run of one process — ``invoke``, ``ainvoke``, ``stream``, ``astream``. Two
-processes writing one thread through the graph API are not covered (the window between the
-check and the write is not locked across processes): ``GraceApp`` and the CLI take a
-per-thread file lock for that (a second run on a busy thread is refused before it starts).
+On the SQLite savers the check is part of the insert (one ``INSERT … SELECT … WHERE``
+statement), so it holds between processes sharing the file too; on the others the check and
+the write are atomic per saver object (a lock around both): every run of one process —
+``invoke``, ``ainvoke``, ``stream``, ``astream`` — but not two machines on one Postgres
+database. ``GraceApp`` and the CLI also take a per-thread file lock (a second run on a busy
+thread is refused before it starts).
 
 Under ``sync`` / ``async`` durability a run's steps are visible while it works: a run that
 starts from another's step, not its end, is saved and the other is refused at its next
