@@ -58,7 +58,9 @@ _GUARDED_INSERT_SQL = (
     f"WHERE ? OR coalesce(({_LATEST_SQL}), ?) IN (?, ?)"
 )
 """SqliteSaver's own insert, made only if the thread's newest checkpoint is the parent (or
-this very checkpoint, written again): one statement, so atomic across processes too."""
+this very checkpoint, written again): one statement, so atomic across processes too. It
+writes the row ``SqliteSaver.put`` writes (langgraph-checkpoint-sqlite 3.x: same table,
+serializer and metadata); the savers' own ``get_tuple`` reads it back (tests)."""
 
 
 class ThreadMovedOnError(RuntimeError):
