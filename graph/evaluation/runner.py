@@ -113,9 +113,9 @@ def run_questions(
     """
     uncompiled = builder if builder is not None else make_builder(services=services)
     graph = uncompiled.compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    records: list[RunRecord] = []
     # A batch: a run is recorded where it ends or pauses, never resumed (``exit`` by default).
     durability = services.settings.checkpoint.durability_for("batch")
-    records: list[RunRecord] = []
     with _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):
             record = _run_one(graph, q, i, collection, durability)
