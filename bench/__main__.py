@@ -32,6 +32,12 @@ Usage::
 10. calibrate: ``grace calibrate DATASET --target-risk 0.10`` on ``--calibrate-data`` (default
    ``shared/datasets/calib`` beside the repository, else the sample), wall time per 1,000
    questions (goal ≤ 90 s; :mod:`bench.calibrate_time`).
+11. lean: checkpoint bytes of one simple offline run and offline ``GraceApp.ask`` ms, for
+   main's ``sync`` without the write guard, ``sync`` with it and ``exit`` with it, runs
+   alternating (goals ≤ 15 KB per run, ``exit`` ≥ 40 % faster; :mod:`bench.lean`);
+12. thread (not in the default set; ``--only thread --turns N``): N turns on one thread per
+   variant, alternating → ``checkpoints.sqlite`` size and ms per turn, first vs last 100
+   (goal at 1,000 turns: ≤ 100 MB, ≤ 1.5x).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """
@@ -52,9 +58,11 @@ from typing import Any
 
 SCENARIOS = (
     "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs",
-    "ui", "calibrate",
+    "ui", "calibrate", "lean", "thread",
 )
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
+DEFAULT_SCENARIOS = [name for name in SCENARIOS if name != "thread"]
+"""What runs without ``--only``: all but the long thread (minutes to an hour)."""
 
 
 def _machine() -> dict[str, Any]:
@@ -207,6 +215,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from bench.calibrate_time import calibrate_time
 
         result["calibrate"] = calibrate_time(args.calibrate_data)
+    if only & {"lean", "thread"}:
+        result |= _lean(args, only)
     memory = {
         name: result[name]["rss_mib"] for name in ("concurrency", "retrieval") if name in result
     }
@@ -217,6 +227,57 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             **{f"{k}_rss_after_imports_mib": v["after_imports"] for k, v in memory.items()},
         }
     return result
+
+
+def _lean(args: argparse.Namespace, only: set[str]) -> dict[str, Any]:
+    """The lean-runs figures (:mod:`bench.lean`) over one offline environment."""
+    from bench import lean, scenarios
+
+    out: dict[str, Any] = {}
+    with scenarios.bench_env() as env:
+        if "lean" in only:
+            out["lean"] = {"run_bytes": lean.run_bytes(env), "ask": lean.ask_time(env, args.runs)}
+        if "thread" in only:
+            out["thread"] = lean.thread_turns(env, args.turns)
+    return out
+
+
+def _lean_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    rows, lean_names = [], ("main", "sync", "exit")
+    if le := result.get("lean"):
+        b, a = le["run_bytes"], le["ask"]
+        rows.append(
+            (
+                "11 lean: bytes / run",
+                ", ".join(f"{k} {b[k]['total_bytes'] / 1000:.1f} KB" for k in lean_names),
+                "<= 15 KB",
+                "met" if b["met"] else "MISSED",
+            )
+        )
+        rows.append(
+            (
+                "11 lean: offline ask",
+                ", ".join(f"{k} {v:.1f} ms" for k, v in a["ms_median"].items())
+                + f" (exit/main {a['ratio_to_main']['exit']:.2f}x)",
+                "exit <= 0.6x main",
+                "met" if a["met"] else "MISSED",
+            )
+        )
+    if t := result.get("thread"):
+        rows.append(
+            (
+                f"12 thread ({t['turns']} turns)",
+                "; ".join(
+                    f"{k} {t[k]['db_mb']} MB, {t[k]['ms_per_turn_first']:.0f} -> "
+                    f"{t[k]['ms_per_turn_last']:.0f} ms/turn ({t[k]['last_over_first']}x)"
+                    for k in lean_names
+                    if k in t
+                ),
+                "<= 100 MB, <= 1.5x at 1,000",
+                "met" if t["met"] else "MISSED",
+            )
+        )
+    return rows
 
 
 def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:
@@ -357,6 +418,7 @@ def table(result: dict[str, Any]) -> str:
                 verdict(cal),
             )
         )
+    rows.extend(_lean_rows(result))
     header = ("benchmark", "figure", "goal", "")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = [
@@ -376,7 +438,8 @@ def main(argv: list[str] | None = None) -> None:
     """Parse arguments, measure, print."""
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--only", nargs="+", choices=SCENARIOS, default=list(SCENARIOS))
+    parser.add_argument("--only", nargs="+", choices=SCENARIOS, default=DEFAULT_SCENARIOS)
+    parser.add_argument("--turns", type=int, default=1000, help="turns of the thread benchmark")
     parser.add_argument("--runs", type=int, default=30, help="timed runs for the overhead")
     parser.add_argument("--step-latency", type=float, default=0.2, help="search latency (s)")
     parser.add_argument("--threads", type=int, default=50, help="concurrent ainvoke runs")

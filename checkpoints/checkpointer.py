@@ -44,6 +44,7 @@ from checkpoints._common import (
     require_postgres_url,
     validate_kind,
 )
+from checkpoints.guard import guarded
 
 __all__ = ["SQLITE_PRAGMAS", "CheckpointerKind", "open_async_checkpointer", "open_checkpointer"]
 
@@ -127,12 +128,12 @@ def open_async_checkpointer(
 
 @contextmanager
 def _memory_saver() -> Iterator[BaseCheckpointSaver[str]]:
-    yield InMemorySaver()
+    yield guarded(InMemorySaver())
 
 
 @asynccontextmanager
 async def _async_memory_saver() -> AsyncIterator[BaseCheckpointSaver[str]]:
-    yield InMemorySaver()
+    yield guarded(InMemorySaver())
 
 
 def _sqlite_saver(path: Path) -> AbstractContextManager[BaseCheckpointSaver[str]]:
@@ -143,7 +144,7 @@ def _sqlite_saver(path: Path) -> AbstractContextManager[BaseCheckpointSaver[str]
         with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
             for pragma in SQLITE_PRAGMAS:
                 conn.execute(pragma)
-            saver = SqliteSaver(conn)
+            saver = guarded(SqliteSaver(conn))
             saver.setup()
             yield saver
 
@@ -164,7 +165,7 @@ def _async_sqlite_saver(path: Path) -> AbstractAsyncContextManager[BaseCheckpoin
         async with aiosqlite.connect(path) as conn:
             for pragma in SQLITE_PRAGMAS:
                 await conn.execute(pragma)
-            saver = AsyncSqliteSaver(conn)
+            saver = guarded(AsyncSqliteSaver(conn))
             await saver.setup()
             yield saver
 
@@ -185,7 +186,7 @@ def _postgres_saver(url: str) -> AbstractContextManager[BaseCheckpointSaver[str]
         with Connection.connect(
             url, autocommit=True, prepare_threshold=0, row_factory=dict_row
         ) as conn:
-            saver = PostgresSaver(conn)
+            saver = guarded(PostgresSaver(conn))
             saver.setup()
             yield saver
 
@@ -206,7 +207,7 @@ def _async_postgres_saver(url: str) -> AbstractAsyncContextManager[BaseCheckpoin
         async with await AsyncConnection.connect(
             url, autocommit=True, prepare_threshold=0, row_factory=dict_row
         ) as conn:
-            saver = AsyncPostgresSaver(conn)
+            saver = guarded(AsyncPostgresSaver(conn))
             await saver.setup()
             yield saver
 

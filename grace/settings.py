@@ -43,12 +43,15 @@ from grace.storage.names import COLLECTION_PATTERN
 
 __all__ = [
     "CheckpointSettings",
+    "DurabilityChoice",
     "GeminiSettings",
     "GraceSettings",
     "LearningSettings",
     "ModelSettings",
     "QualityGateSettings",
     "RetrievalSettings",
+    "RunDurability",
+    "RunKind",
     "RunSettings",
     "SettingsError",
     "TokenBudgets",
@@ -224,6 +227,14 @@ class RetrievalSettings(BaseModel):
         return value
 
 
+DurabilityChoice = Literal["auto", "sync", "async", "exit"]
+"""The ``checkpoint.durability`` setting: LangGraph's durability mode, or ``auto``."""
+RunDurability = Literal["sync", "async", "exit"]
+"""LangGraph's durability mode of one run (``langgraph.types.Durability``)."""
+RunKind = Literal["offline", "model", "batch"]
+"""What a run costs to repeat: the offline engine, model calls, or a batch (eval/calibrate)."""
+
+
 class CheckpointSettings(BaseModel):
     """Which checkpointer persists threads."""
 
@@ -235,12 +246,30 @@ class CheckpointSettings(BaseModel):
     """SQLite file; defaults to ``<data_dir>/checkpoints.sqlite``."""
     postgres_url: str | None = None
     """PostgreSQL connection URL, required for ``kind: postgres``."""
+    durability: DurabilityChoice = "auto"
+    """When a run's checkpoints are written (LangGraph's ``durability``): ``sync`` — after
+    every step, before the next starts (a killed process resumes after its last step);
+    ``async`` — after every step, overlapping the next (a kill may lose the last step);
+    ``exit`` — once, when the run ends, pauses or fails (a kill loses the run in flight; a
+    pause, a resume and a model error keep working). ``auto``: ``exit`` on the offline
+    engine and for ``grace eval`` / ``calibrate`` (a step costs milliseconds, a re-run is
+    cheap), ``sync`` where a step costs a model call."""
 
     @model_validator(mode="after")
     def _postgres_needs_a_url(self) -> Self:
         if self.kind == "postgres" and not (self.postgres_url or "").strip():
             raise ValueError("kind: postgres needs postgres_url (postgresql://user:pw@host/db)")
         return self
+
+    def durability_for(self, kind: RunKind) -> RunDurability:
+        """The durability of a run of ``kind``: the setting, or with ``auto`` the default.
+
+        ``auto`` gives ``sync`` to a run whose steps call a model (a step lost to a crash costs
+        a model call again) and ``exit`` to the offline engine and to batches.
+        """
+        if self.durability != "auto":
+            return self.durability
+        return "sync" if kind == "model" else "exit"
 
 
 class RunSettings(BaseModel):

@@ -22,7 +22,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
-from langgraph.types import Command, Durability, StateSnapshot
+from langgraph.types import Command, StateSnapshot
 from pydantic import BaseModel, Field
 
 from checkpoints import open_checkpointer, open_store
@@ -32,6 +32,7 @@ from grace.errors import StoreBusyError
 from grace.hitl.request import parse_human_response
 from grace.library import Library
 from grace.notes.models import model_errors
+from grace.providers.models import OFFLINE
 from grace.retrieval import UnknownCollectionError
 from grace.services import (
     ChatModels,
@@ -41,7 +42,7 @@ from grace.services import (
     build_services,
     check_model,
 )
-from grace.settings import GraceSettings, get_settings
+from grace.settings import GraceSettings, RunDurability, get_settings
 from grace.storage.faults import storage_faults
 from grace.storage.names import check_collection_name
 from grace.storage.thread_lock import thread_lock
@@ -49,7 +50,6 @@ from graph.builder import make_builder
 from nodes.common import validate_question
 
 __all__ = [
-    "DURABILITY",
     "EventHandler",
     "GraceApp",
     "InvalidThreadIdError",
@@ -76,10 +76,6 @@ _SQLITE = (sqlite3.Error,)
 _FAULTS = (sqlite3.Error, OSError)
 """What opening a database may raise for a read-only, full or damaged file."""
 
-DURABILITY: Durability = "sync"
-"""LangGraph durability mode of every run: checkpoints are persisted synchronously before
-the next step starts ("async" overlaps the write with the next step, so a SIGKILL can lose
-the latest completed step and run it again on resume; "exit" writes only at the end)."""
 
 
 _SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score", "collection"}
@@ -397,6 +393,20 @@ class GraceApp:
             raise UnknownThreadError(f"unknown thread id '{thread_id}'")
         return snapshot
 
+    def durability(self, context: GraceContext | None = None) -> RunDurability:
+        """The durability of a run with ``context`` (``checkpoint.durability``).
+
+        ``auto``: ``exit`` when the run's engine is the offline one, ``sync`` when its steps
+        call a model (the engine of the services passed in, else of the model the run names).
+        """
+        named = context.model if context is not None else None
+        ready = self._ready_services()  # never builds them here: that opens the store
+        if ready is not None and (named is None or named == self.model or not self._own_services):
+            offline = ready.provider == OFFLINE
+        else:
+            offline = self.settings.chat_spec(named or self.model) == OFFLINE
+        return self.settings.checkpoint.durability_for("offline" if offline else "model")
+
     def _run(
         self, payload: Any, thread_id: str, context: GraceContext, on_event: EventHandler | None
     ) -> RunOutcome:
@@ -407,17 +417,15 @@ class GraceApp:
             context = replace(context, model_budget=ModelBudget.start(seconds))
         values: dict[str, Any] = {}
         interrupts: Sequence[Any] = ()
-        # durability="sync": each step's checkpoint is written before the next step starts,
-        # so a killed process resumes after its last completed step and never re-runs it.
         # The outcome is read from the stream itself (its last values and any interrupt),
-        # not from the checkpoint again.
+        # not from the checkpoint again. Durability: see ``durability`` and docs/python.md.
         for mode, chunk in self.graph.stream(
             payload,
             config,
             context=context,
             stream_mode=["custom", "updates", "values"],
             output_keys=list(_OUTCOME_KEYS),
-            durability=DURABILITY,
+            durability=self.durability(context),
         ):
             if mode == "custom" and on_event is not None and isinstance(chunk, dict):
                 on_event(chunk)

@@ -27,7 +27,7 @@ from grace.context import GraceContext
 from grace.retrieval import ingest_paths
 from grace.scoring.decision import thresholds_in_force
 from grace.services import Services, build_services
-from grace.settings import GraceSettings
+from grace.settings import GraceSettings, RunDurability
 from graph.builder import make_builder
 from graph.evaluation.dataset import Question, load_dataset, split_by_article
 from graph.evaluation.extra import require_eval_extra
@@ -53,12 +53,17 @@ def _eval_settings(base: GraceSettings | None, data_dir: Path) -> GraceSettings:
     )
 
 
-def _run_one(graph: Any, question: Question, index: int, collection: str) -> RunRecord:
+def _run_one(
+    graph: Any, question: Question, index: int, collection: str, durability: RunDurability
+) -> RunRecord:
     cfg: Any = {"configurable": {"thread_id": f"eval-{index}"}}
     start = time.perf_counter()
     try:
         out = graph.invoke(
-            {"query": question.question}, cfg, context=GraceContext(collection=collection)
+            {"query": question.question},
+            cfg,
+            context=GraceContext(collection=collection),
+            durability=durability,
         )
         latency = (time.perf_counter() - start) * 1000
         state = graph.get_state(cfg).values
@@ -109,9 +114,11 @@ def run_questions(
     uncompiled = builder if builder is not None else make_builder(services=services)
     graph = uncompiled.compile(checkpointer=InMemorySaver())  # compile sets GRACE's serializer
     records: list[RunRecord] = []
+    # A batch: a run is recorded where it ends or pauses, never resumed (``exit`` by default).
+    durability = services.settings.checkpoint.durability_for("batch")
     with _progress(progress, len(questions)) as bar:
         for i, q in enumerate(questions):
-            record = _run_one(graph, q, i, collection)
+            record = _run_one(graph, q, i, collection, durability)
             score_run(record, scorers)
             records.append(record)
             if bar is not None:

@@ -1,6 +1,8 @@
 """Child process for the durability and strict-msgpack tests (not collected by pytest).
 
-usage: python _child.py run|resume|strict DB DATA_DIR COUNTER THREAD
+usage: python _child.py run|resume|again|strict DB DATA_DIR COUNTER THREAD
+
+``again`` asks the question on the thread once more (after a kill under ``exit`` durability).
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ def main() -> None:
         app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)), services=services)
         continued = app.continue_run(thread)  # what `grace resume THREAD` runs
         print(json.dumps({"answer": continued.answer or ""}))
+    elif mode == "again":
+        app = GraceApp(settings, use_grace_serializer(SqliteSaver(conn)), services=services)
+        print(json.dumps({"answer": app.ask(QUESTION, thread_id=thread).answer or ""}))
     else:  # strict: pause, reload in a fresh saver, check types, resume, check again
         report: dict[str, Any] = {}
         for label, wrap in (("grace", use_grace_serializer), ("plain", lambda s: s)):

@@ -1,7 +1,8 @@
 """Durability: a SIGKILLed run resumes on the same thread; completed steps never run again.
 
-GraceApp runs with ``durability="sync"``: the checkpoint of each super-step is on disk
-before the next one starts, so the newest checkpoint always holds every completed step.
+With ``checkpoint.durability: sync`` (the default of a run whose steps call a model) the
+checkpoint of each super-step is on disk before the next one starts, so the newest checkpoint
+always holds every completed step. The other modes: test_reliability_durability_modes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,21 @@ def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def run_child(mode: str, args: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """``_child.py MODE ARGS`` to its end; the JSON line it printed last."""
+    done = subprocess.run(
+        [sys.executable, str(CHILD), mode, *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def _checkpointed_results(db: Path, thread: str) -> set[str]:
     if not db.exists():
         return set()
@@ -52,7 +68,7 @@ def _checkpointed_results(db: Path, thread: str) -> set[str]:
 def test_sigkill_mid_run_resumes_without_rerunning_completed_steps(tmp_path: Path) -> None:
     db, data, counter, thread = tmp_path / "cp.sqlite", tmp_path / "data", tmp_path / "count", "k1"
     args = [str(db), str(data), str(counter), thread]
-    env = child_env(tmp_path)
+    env = child_env(tmp_path, GRACE_CHECKPOINT__DURABILITY="sync")
     proc = subprocess.Popen(
         [sys.executable, str(CHILD), "run", *args],
         env=env,
@@ -72,20 +88,17 @@ def test_sigkill_mid_run_resumes_without_rerunning_completed_steps(tmp_path: Pat
     assert proc.returncode == -signal.SIGKILL
     before = counter.read_text().split("\n")
     assert "end s1" in before and "end s2" not in before  # killed mid-run, s2 unfinished
-    resumed = subprocess.run(
-        [sys.executable, str(CHILD), "resume", *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert resumed.returncode == 0, resumed.stderr
-    assert "1874" in json.loads(resumed.stdout.strip().splitlines()[-1])["answer"]
+    assert "1874" in run_child("resume", args, env)["answer"]
     lines = Counter(line for line in counter.read_text().splitlines() if line)
     assert lines["start s1"] == 1 and lines["end s1"] == 1  # completed before the kill: once
     assert lines["end s2"] == 1  # completed once, after the resume
     assert _checkpointed_results(db, thread) == {"s1", "s2"}
+
+
+def _sync(settings: Any) -> Any:
+    from grace.settings import CheckpointSettings
+
+    return settings.model_copy(update={"checkpoint": CheckpointSettings(durability="sync")})
 
 
 def test_grace_app_runs_with_sync_durability(
@@ -93,10 +106,10 @@ def test_grace_app_runs_with_sync_durability(
 ) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from graph.app import DURABILITY, GraceApp
+    from graph.app import GraceApp
 
-    assert DURABILITY == "sync"
-    app = GraceApp(offline.settings, use_grace_serializer(InMemorySaver()), services=offline)
+    saver = use_grace_serializer(InMemorySaver())
+    app = GraceApp(_sync(offline.settings), saver, services=offline)
     seen: list[Any] = []
     original = app.graph.stream
 
@@ -135,7 +148,7 @@ def test_run_killed_after_writes_but_before_checkpoint_is_incomplete(
         return original_put(*args, **kwargs)
 
     saver.put = put_then_die  # type: ignore[method-assign]
-    app = GraceApp(offline.settings, saver, services=offline)
+    app = GraceApp(_sync(offline.settings), saver, services=offline)
     with pytest.raises(_DiesBeforeCheckpoint):
         app.ask("When did the horse tram line open in Lumen Bay?", thread_id="w1")
     saver.put = original_put  # type: ignore[method-assign]

@@ -1,0 +1,201 @@
+"""Lean runs (issue 40): checkpoint bytes per run, offline ``GraceApp.ask`` time, a long thread.
+
+Each figure is measured for three variants in one process, their runs alternating so that
+drift (disk cache, CPU frequency, other load) hits all alike:
+
+- ``main``: what main ran before issue 40 — ``durability="sync"``, no write guard;
+- ``sync``: ``sync`` with GRACE's one-writer guard (the guard's own cost);
+- ``exit``: the guard and ``exit``, the offline default of ``checkpoint.durability: auto``.
+
+All runs are offline (the embedded engine over the sample corpus) on ``SqliteSaver`` files
+opened as GRACE opens them (WAL, ``synchronous=NORMAL``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import statistics
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from bench.scenarios import SIMPLE, Env
+from checkpoints.checkpointer import SQLITE_PRAGMAS
+from checkpoints.guard import guarded
+from grace.settings import CheckpointSettings, RunDurability
+from grace.storage.serde import use_grace_serializer
+from graph.app import GraceApp
+
+__all__ = ["VARIANTS", "ask_time", "run_bytes", "thread_turns"]
+
+VARIANTS: dict[str, tuple[RunDurability, bool]] = {
+    "main": ("sync", False),
+    "sync": ("sync", True),
+    "exit": ("exit", True),
+}
+"""Variant → (durability, guarded saver)."""
+
+TURN_QUESTIONS = (
+    SIMPLE,
+    "Who designed the Wren Point Lighthouse?",
+    "When is the lantern festival held?",
+    "When was the university founded?",
+)
+"""Asked in turn on one thread by :func:`thread_turns` (as the issue measured)."""
+
+
+@contextlib.contextmanager
+def _saver(path: Path, guard: bool) -> Iterator[BaseCheckpointSaver[str]]:
+    """A ``SqliteSaver`` over ``path`` as GRACE opens it, guarded or not."""
+    conn = sqlite3.connect(path, check_same_thread=False)
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            conn.execute(pragma)
+        saver: BaseCheckpointSaver[str] = SqliteSaver(conn)
+        saver = guarded(saver) if guard else saver
+        yield use_grace_serializer(saver)
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def _apps(
+    env: Env, tag: str, names: tuple[str, ...] = tuple(VARIANTS)
+) -> Iterator[dict[str, tuple[GraceApp, Path]]]:
+    """One app per variant named, each over a fresh database file."""
+    with contextlib.ExitStack() as stack:
+        apps = {}
+        for name in names:
+            durability, guard = VARIANTS[name]
+            path = env.dir / f"lean-{tag}-{name}.sqlite"
+            saver = stack.enter_context(_saver(path, guard))
+            checkpoint = CheckpointSettings(durability=durability)
+            settings = env.base.settings.model_copy(update={"checkpoint": checkpoint})
+            apps[name] = (GraceApp(settings, saver, services=env.base), path)
+        yield apps
+
+
+def _db_bytes(path: Path) -> int:
+    """The database's size on disk with its write-ahead log."""
+    wal = path.with_name(path.name + "-wal")
+    return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def _thread_bytes(path: Path, thread_id: str) -> dict[str, int]:
+    """Bytes the thread's checkpoints and writes hold in ``path`` (the blobs, not the file)."""
+    conn = sqlite3.connect(path)
+    try:
+        cp = conn.execute(
+            "SELECT count(*), coalesce(sum(length(checkpoint) + length(metadata)), 0) "
+            "FROM checkpoints WHERE thread_id = ?",
+            (thread_id,),
+        ).fetchone()
+        wr = conn.execute(
+            "SELECT count(*), coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?",
+            (thread_id,),
+        ).fetchone()
+    finally:
+        conn.close()
+    return {"checkpoints": cp[0], "checkpoint_bytes": cp[1], "writes": wr[0], "write_bytes": wr[1]}
+
+
+def run_bytes(env: Env) -> dict[str, Any]:
+    """Checkpoint bytes of one simple offline run (a new thread), per variant."""
+    out: dict[str, Any] = {}
+    with _apps(env, "bytes") as apps:
+        for name, (app, path) in apps.items():
+            thread = uuid.uuid4().hex
+            app.ask(SIMPLE, thread_id=thread)
+            figures = _thread_bytes(path, thread)
+            figures["total_bytes"] = figures["checkpoint_bytes"] + figures["write_bytes"]
+            out[name] = figures
+    base = out["main"]["total_bytes"]
+    for figures in out.values():
+        figures["ratio_to_main"] = round(figures["total_bytes"] / base, 3)
+    out["goal"] = (
+        "<= 15 KB per run: exit writes one checkpoint; sync (the default with a model) still "
+        "writes ~8, each with the passages' text (issue 40 item 2, not done)"
+    )
+    out["met"] = out["exit"]["total_bytes"] <= 15_000
+    return out
+
+
+def ask_time(env: Env, runs: int = 30, warmup: int = 3) -> dict[str, Any]:
+    """Median ms of an offline ``GraceApp.ask`` (new thread), variants alternating."""
+    ms: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    with _apps(env, "ask") as apps:
+        order = list(apps)
+        for i in range(warmup + runs):
+            order = order[1:] + order[:1]  # each variant goes first in turn
+            for name in order:
+                app = apps[name][0]
+                t0 = time.perf_counter()
+                app.ask(SIMPLE, thread_id=uuid.uuid4().hex)
+                if i >= warmup:
+                    ms[name].append((time.perf_counter() - t0) * 1000)
+    med = {name: statistics.median(v) for name, v in ms.items()}
+    return {
+        "runs": runs,
+        "ms_median": med,
+        "ratio_to_main": {name: round(v / med["main"], 3) for name, v in med.items()},
+        "goal": "exit >= 40 % faster than main (ratio <= 0.6)",
+        "met": med["exit"] / med["main"] <= 0.6,
+    }
+
+
+def _turn(app: GraceApp, thread: str, question: str) -> None:
+    """One turn; a pause is rejected, so the next turn is a new question."""
+    outcome = app.ask(question, thread_id=thread)
+    while outcome.status == "interrupted":
+        outcome = app.resume(thread, {"decisions": [{"type": "reject"}]})
+
+
+def _window_ms(ms: list[float], start: int, size: int) -> float:
+    return statistics.mean(ms[start : start + size])
+
+
+def thread_turns(
+    env: Env, turns: int = 1000, window: int = 100, names: tuple[str, ...] = ("main", "exit")
+) -> dict[str, Any]:
+    """``turns`` questions on one thread per variant named, turns alternating between them.
+
+    Reports the database size (with its WAL) every ``window`` turns and the mean ms per turn
+    over the first and the last ``window`` turns. ``sync`` is left out by default: it writes
+    what ``main`` writes (the guard's cost is in :func:`ask_time`), and each variant of a
+    long thread takes minutes.
+    """
+    window = min(window, turns)
+    ms: dict[str, list[float]] = {name: [] for name in names}
+    sizes: dict[str, list[int]] = {name: [] for name in names}
+    with _apps(env, "thread", names) as apps:
+        order = list(apps)
+        for i in range(turns):
+            order = order[1:] + order[:1]  # each variant goes first in turn
+            for name in order:
+                app, path = apps[name]
+                t0 = time.perf_counter()
+                _turn(app, "long", TURN_QUESTIONS[i % len(TURN_QUESTIONS)])
+                ms[name].append((time.perf_counter() - t0) * 1000)
+                if (i + 1) % window == 0 or i + 1 == turns:
+                    sizes[name].append(_db_bytes(path))
+    out: dict[str, Any] = {"turns": turns, "window": window}
+    for name in names:
+        first, last = _window_ms(ms[name], 0, window), _window_ms(ms[name], turns - window, window)
+        out[name] = {
+            "db_mb": round(sizes[name][-1] / 1e6, 1),
+            "db_mb_every_window": [round(s / 1e6, 1) for s in sizes[name]],
+            "ms_per_turn_first": round(first, 1),
+            "ms_per_turn_last": round(last, 1),
+            "last_over_first": round(last / first, 2),
+        }
+    out["goal"] = "at 1,000 turns: <= 100 MB and last 100 turns <= 1.5x the first 100"
+    out["met"] = turns >= 1000 and (
+        out["exit"]["db_mb"] <= 100 and out["exit"]["last_over_first"] <= 1.5
+    )
+    return out
