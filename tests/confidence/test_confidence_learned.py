@@ -252,6 +252,21 @@ def test_the_shipped_model_loads_and_names_its_split() -> None:
     assert all("GroupKFold by article" in g["method"] for g in model.guarantees)
 
 
+def test_the_shipped_model_is_the_default_command_s_fit() -> None:
+    # The file is what `grace calibrate calib --target-risk 0.10` writes today: the fitting
+    # procedure's L2 strength, and the default delta, start and range of mixes.
+    model = default_model()
+    assert model is not None
+    assert f"C={learn.REGULARISATION};" in model.fitted_on
+    (guarantee,) = [g for g in model.guarantees if g["level"] == "silent"]
+    assert guarantee["target_risk"] == pytest.approx(0.10)
+    assert guarantee["delta"] == pytest.approx(0.10)
+    assert guarantee["min_coverage"] == pytest.approx(0.15)
+    assert guarantee["max_unanswerable_share"] == pytest.approx(learn.MAX_UNANSWERABLE_SHARE)
+    assert model.thresholds.notify == learn.DEFAULT_NOTIFY
+    assert model.thresholds.confirm == learn.DEFAULT_CONFIRM
+
+
 def test_a_user_shift_moves_notify_and_confirm_never_silent() -> None:
     model = LearnedModel.model_validate(_model())
     moved = model_thresholds(model, 0.1)
