@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from confidence.learned import default_model
-from graph.evaluation import learn
+from confidence.correctness_model import default_model
+from graph.evaluation import fit as learn
 from graph.evaluation.metrics import auroc
 
 Figures = dict[str, float | None]

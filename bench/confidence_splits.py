@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from confidence.risk_control import choose_threshold
-from graph.evaluation import learn
+from graph.evaluation import fit as learn
 from graph.evaluation.metrics import auroc
 
 Figures = dict[str, float | None]

@@ -53,7 +53,6 @@ from confidence.judges import (
     LLMSelfEvaluator,
     QueryCoverageCalculator,
 )
-from confidence.learning import LearnedThresholdState, Outcome, ThresholdLearner
 from confidence.search_quality import search_quality
 from confidence.types import (
     ActionDecision,
@@ -62,6 +61,7 @@ from confidence.types import (
     InterventionLevel,
     SearchStats,
 )
+from confidence.user_thresholds import LearnedThresholdState, Outcome, ThresholdLearner
 
 __all__ = [
     "DEFAULT_RUBRIC",

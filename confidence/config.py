@@ -7,7 +7,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from confidence.calibration import CalibrationParams, default_calibration
-from confidence.learned import LearnedModel, default_model
+from confidence.correctness_model import LearnedModel, default_model
 
 __all__ = [
     "AggregationMethod",
@@ -192,9 +192,9 @@ class ConfidenceConfig(BaseModel):
     """How the thresholds were chosen, when ``grace calibrate --target-risk`` chose them."""
     model: LearnedModel | None = Field(default_factory=default_model)
     """The learned model of P(answer correct) that takes the final decision for the engine
-    it was fitted on (:mod:`confidence.learned`; shipped: fitted on a labelled set with the
-    offline engine), with its own certified thresholds; ``null`` keeps the calibrated score
-    and ``thresholds`` above."""
+    it was fitted on (:mod:`confidence.correctness_model`; shipped: fitted on a labelled set
+    with the offline engine), with its own certified thresholds; ``null`` keeps the calibrated
+    score and ``thresholds`` above."""
 
 
 SEED_WEIGHTS = FactorWeights(search_quality=0.6, tool_success=0.4, answer_margin=0.0)

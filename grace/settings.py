@@ -348,7 +348,7 @@ class QualityGateSettings(BaseModel):
 
 
 class LearningSettings(BaseModel):
-    """Per-user learned thresholds (adaptive conformal update, see ``confidence.learning``)."""
+    """Per-user learned thresholds (adaptive conformal update: ``confidence.user_thresholds``)."""
 
     model_config = ConfigDict(extra="forbid")
 

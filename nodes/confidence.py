@@ -17,9 +17,10 @@ step, a batch whose searches found no passage at all, or the plan's own ``ask_us
 before the answer — a mediocre search goes on to a draft answer, which the person can
 actually review and which the answer's judge can score; ``always`` lets the batch's weakest
 step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
-user's learned ones (:mod:`grace.scoring.thresholds`) when the graph has a store, read once a turn
-(``State.thresholds``). The run's decision is taken once, by :func:`decide_run`, and recorded
-(``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides nothing.
+user's learned ones (:mod:`grace.scoring.user_thresholds`) when the graph has a store, read
+once a turn (``State.thresholds``). The run's decision is taken once, by :func:`decide_run`,
+and recorded (``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides
+nothing.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ from grace.scoring.quality_gate import (
     judge,
 )
 from grace.scoring.sentence_check import cap_silent
-from grace.scoring.thresholds import alearned_thresholds, learned_thresholds, user_of
+from grace.scoring.user_thresholds import alearned_thresholds, learned_thresholds, user_of
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import ReplanRequest, State
 from grace.tools.roles import is_ask, is_search

@@ -32,7 +32,7 @@ from grace.hitl.resolve import aresolve_requested, resolve_requested
 from grace.notes.events import emit
 from grace.notes.models import model_errors
 from grace.schemas import InterventionRecord, StepResult
-from grace.scoring.thresholds import arecord_outcome, record_outcome
+from grace.scoring.user_thresholds import arecord_outcome, record_outcome
 from grace.services import ServicesSource, aservices_for, services_for
 from grace.state import InterveneInput, PauseInput, ReplanRequest
 from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask

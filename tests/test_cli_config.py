@@ -23,7 +23,7 @@ def test_config_shows_the_model_its_certificate_and_the_deciding_thresholds(
     assert "engine: offline" in out
     assert "confidence model: shipped (offline-model.json), decides for this engine" in out
     assert "certificate: P(wrong | SILENT) <=" in out and "assumption:" in out
-    from confidence.learned import default_model
+    from confidence.correctness_model import default_model
 
     shipped = default_model()
     assert shipped is not None
@@ -69,7 +69,7 @@ def test_config_json_is_one_object_with_every_part(tmp_path: Path, monkeypatch: 
 
 def test_the_thresholds_in_force_are_the_ones_that_decide() -> None:
     from confidence import ConfidenceCalculator, ConfidenceConfig, Thresholds
-    from confidence.learned import default_model
+    from confidence.correctness_model import default_model
     from grace.scoring.decision import final_thresholds, thresholds_in_force
 
     model = default_model()
@@ -94,7 +94,7 @@ def test_config_shows_what_the_users_thresholds_learned_from(
 ) -> None:
     monkeypatch.setenv("GRACE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("GRACE_PROVIDER", "offline")
-    from grace.scoring.thresholds import learner_for
+    from grace.scoring.user_thresholds import learner_for
     from grace.settings import GraceSettings
     from graph.app import GraceApp
 

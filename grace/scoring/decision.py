@@ -21,7 +21,7 @@ from confidence import (
     Thresholds,
     apply_calibration,
 )
-from confidence.learned import LearnedModel, model_thresholds, predict
+from confidence.correctness_model import LearnedModel, model_thresholds, predict
 from grace.errors import SettingsError
 from grace.hitl.reply import rests_on_the_person
 from grace.scoring.features import FEATURE_NAMES, run_features, signals_of

@@ -1,6 +1,6 @@
 """The signals of one run as named numbers: what the learned confidence model weighs.
 
-The model (:mod:`confidence.learned`, docs/architecture.md §4) predicts P(answer correct)
+The model (:mod:`confidence.correctness_model`, docs/architecture.md §4) predicts P(answer correct)
 from everything GRACE already measures about a run, plus features aimed at what fails: the
 adversarial questions of SQuAD 2.0 (a date, number or name swapped; a negation; a premise
 the text contradicts) and answers taken from a passage on the right topic that does not state

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from confidence.learned import SHIPPED_MODEL, LearnedModel
+from confidence.correctness_model import SHIPPED_MODEL, LearnedModel
 from grace.services import LazyServices
 from grace.settings import GraceSettings, config_file_path
 from graph.app import GraceApp
@@ -189,7 +189,7 @@ def all_lines(report: Mapping[str, Any]) -> list[str]:
 def gather(app: GraceApp) -> dict[str, Any]:
     """Read everything :func:`config_report` needs from an open app (its store and services)."""
     from grace.scoring.decision import thresholds_in_force
-    from grace.scoring.thresholds import learner_for
+    from grace.scoring.user_thresholds import learner_for
 
     settings = app.settings
     library = app.library()

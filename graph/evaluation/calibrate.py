@@ -38,7 +38,7 @@ from confidence.risk_control import choose_threshold
 from grace.providers.models import calibration_label
 from grace.settings import GraceSettings
 from graph.evaluation.dataset import DatasetError, parse_part
-from graph.evaluation.learn import (
+from graph.evaluation.fit import (
     MAX_UNANSWERABLE_SHARE,
     LearnedFit,
     fit_learned_model,

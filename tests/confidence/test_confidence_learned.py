@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from confidence.learned import (
+from confidence.correctness_model import (
     SHIPPED_MODEL,
     LearnedModel,
     LearnedModelError,
@@ -30,8 +30,8 @@ from grace.scoring.features import (
     run_features,
     signals_of,
 )
-from graph.evaluation import learn
-from graph.evaluation.learn import article_of, cross_fitted
+from graph.evaluation import fit as learn
+from graph.evaluation.fit import article_of, cross_fitted
 from graph.evaluation.record import Chunk
 
 

@@ -185,10 +185,10 @@ def _announced_thresholds_are_written(out: str, model: dict[str, Any]) -> None:
 
 
 def test_learned_lines_state_the_certificate_and_its_assumption() -> None:
-    from confidence.learned import LearnedModel, ModelThresholds
+    from confidence.correctness_model import LearnedModel, ModelThresholds
     from graph.evaluation.calibrate import RiskTargets, learned_lines
     from graph.evaluation.certify import MixCertificate, StratumCounts
-    from graph.evaluation.learn import LearnedFit
+    from graph.evaluation.fit import LearnedFit
 
     counts = StratumCounts("all", answerable=600, silent=200, silent_wrong=4,
                            unanswerable=400, unanswerable_silent=1)
@@ -218,7 +218,7 @@ def test_learned_lines_state_the_certificate_and_its_assumption() -> None:
 
 def test_the_model_file_states_the_certificate_its_argument_and_assumption() -> None:
     from graph.evaluation.certify import StratumCounts, certify_over_mixes
-    from graph.evaluation.learn import _guarantee
+    from graph.evaluation.fit import _guarantee
 
     # 600 answerable runs scoring 0.5 … 1 (none wrong), 400 unanswerable scoring under 0.4.
     scores = [0.5 + i / 1200 for i in range(600)] + [i / 1000 for i in range(400)]

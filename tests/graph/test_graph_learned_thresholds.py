@@ -21,7 +21,7 @@ from langgraph.types import Command
 from checkpoints import open_store
 from confidence import LearnedThresholdState, Thresholds, seed_config
 from grace.context import GraceContext
-from grace.scoring.thresholds import learner_for
+from grace.scoring.user_thresholds import learner_for
 from grace.services import Services, build_services
 from grace.settings import GraceSettings
 from grace.storage.serde import use_grace_serializer

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from confidence.learned import LearnedModel, default_model
+from confidence.correctness_model import LearnedModel, default_model
 from grace.documents.tabular import convert_csv
 from grace.errors import SettingsError, StorageError
 from grace.retrieval import library as library_module

@@ -3,7 +3,7 @@
 The graph's store (``runtime.store``: ``compile(store=...)``, or the one
 :class:`graph.app.GraceApp` opens) holds each user's learned shift
 (:class:`confidence.ThresholdLearner`, adaptive conformal update; method, meaning and
-bounds in ``confidence/learning.py`` and the README). ``confidence`` and ``finalize`` decide
+bounds in ``confidence/user_thresholds.py`` and the README). ``confidence`` and ``finalize`` decide
 with :func:`learned_thresholds`; ``intervene`` calls :func:`record_outcome` with the score
 the person was asked about and their reply, after the reply (never before the interrupt,
 so a resumed node does not record twice).

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from confidence.learned import LearnedModel, ModelThresholds, probabilities
+from confidence.correctness_model import LearnedModel, ModelThresholds, probabilities
 from grace.schemas import Source
 from grace.scoring.features import FEATURE_NAMES, RunSignals, run_features, signals_of
 from grace.scoring.sentence_check import run_check

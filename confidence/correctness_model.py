@@ -156,7 +156,7 @@ def probabilities(
     Each feature is first clipped into the range it took in the fitting runs (``bounds``:
     least and greatest; None: no range), then standardised; the logit is bounded to ±50.
     The one scoring rule of :func:`predict` and of cross-fitting
-    (``graph.evaluation.learn``).
+    (``graph.evaluation.fit``).
     """
     if bounds is not None:
         x = np.clip(x, *bounds)
