@@ -547,7 +547,9 @@ def _check_config_file() -> None:
         return
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise SettingsError(f"{path}: over {MAX_CONFIG_BYTES:,} bytes, not a settings file")
+            raise SettingsError(
+                f"{path}: over {MAX_CONFIG_BYTES:,} bytes, not a settings file"
+            )
         data = _yaml().safe_load(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start})") from None

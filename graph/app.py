@@ -79,6 +79,7 @@ _FAULTS = (sqlite3.Error, OSError)
 """What opening a database may raise for a read-only, full or damaged file."""
 
 
+
 _SOURCE_FIELDS = {"source_id", "source", "title", "chunk_index", "location", "score", "collection"}
 
 
