@@ -36,8 +36,10 @@ Usage::
    main's ``sync`` without the write guard, ``sync`` with it and ``exit`` with it, runs
    alternating (goals ≤ 15 KB per run, ``exit`` ≥ 40 % faster; :mod:`bench.lean`);
 12. thread (not in the default set; ``--only thread --turns N``): N turns on one thread per
-   variant, alternating → ``checkpoints.sqlite`` size and ms per turn, first vs last 100
-   (goal at 1,000 turns: ≤ 100 MB, ≤ 1.5x).
+   variant, alternating (main's whole conversation in state; ``sync`` / ``exit`` with a
+   store, the latest ``checkpoint.turns_in_state`` turns in state) → ``checkpoints.sqlite``
+   size, the store's, and ms per turn, first vs last 100 (goal at 1,000 turns: ≤ 100 MB,
+   ≤ 1.5x).
 
 Speed goals are printed, never asserted: benchmarks are not part of the test suite.
 """

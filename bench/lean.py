@@ -3,9 +3,12 @@
 Each figure is measured for three variants in one process, their runs alternating so that
 drift (disk cache, CPU frequency, other load) hits all alike:
 
-- ``main``: what main ran before issue 40 — ``durability="sync"``, no write guard;
-- ``sync``: ``sync`` with GRACE's one-writer guard (the guard's own cost);
-- ``exit``: the guard and ``exit``, the offline default of ``checkpoint.durability: auto``.
+- ``main``: what main ran before issue 40 — ``durability="sync"``, no write guard, and no
+  store, so a thread's state keeps its whole conversation;
+- ``sync``: ``sync`` with GRACE's one-writer guard and a ``SqliteStore`` as ``GraceApp.open``
+  opens one (a thread's state keeps its latest ``checkpoint.turns_in_state`` turns, older
+  ones move to the store);
+- ``exit``: as ``sync`` with ``exit``, the offline default of ``checkpoint.durability: auto``.
 
 All runs are offline (the embedded engine over the sample corpus) on ``SqliteSaver`` files
 opened as GRACE opens them (WAL, ``synchronous=NORMAL``).
@@ -26,6 +29,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from bench.scenarios import SIMPLE, Env
+from checkpoints import open_store
 from checkpoints.checkpointer import SQLITE_PRAGMAS
 from checkpoints.guard import guarded
 from grace.settings import CheckpointSettings, RunDurability
@@ -39,7 +43,7 @@ VARIANTS: dict[str, tuple[RunDurability, bool]] = {
     "sync": ("sync", True),
     "exit": ("exit", True),
 }
-"""Variant → (durability, guarded saver)."""
+"""Variant → (durability, guarded saver and a store)."""
 
 TURN_QUESTIONS = (
     SIMPLE,
@@ -75,13 +79,24 @@ def _apps(
             durability, guard = VARIANTS[name]
             path = env.dir / f"lean-{tag}-{name}.sqlite"
             saver = stack.enter_context(_saver(path, guard))
+            store_path = _store_path(path)
+            store = (
+                stack.enter_context(open_store("sqlite", sqlite_path=store_path)) if guard else None
+            )
             checkpoint = CheckpointSettings(durability=durability)
             settings = env.base.settings.model_copy(update={"checkpoint": checkpoint})
-            apps[name] = (GraceApp(settings, saver, services=env.base), path)
+            apps[name] = (GraceApp(settings, saver, store, services=env.base), path)
         yield apps
 
 
+def _store_path(path: Path) -> Path:
+    """The store file beside a variant's checkpoint file."""
+    return path.with_name(path.stem + "-store.sqlite")
+
+
 def _db_bytes(path: Path) -> int:
+    if not path.exists():
+        return 0
     """The database's size on disk with its write-ahead log."""
     wal = path.with_name(path.name + "-wal")
     return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
@@ -161,18 +176,18 @@ def _window_ms(ms: list[float], start: int, size: int) -> float:
 
 
 def thread_turns(
-    env: Env, turns: int = 1000, window: int = 100, names: tuple[str, ...] = ("main", "exit")
+    env: Env, turns: int = 1000, window: int = 100, names: tuple[str, ...] = tuple(VARIANTS)
 ) -> dict[str, Any]:
     """``turns`` questions on one thread per variant named, turns alternating between them.
 
-    Reports the database size (with its WAL) every ``window`` turns and the mean ms per turn
-    over the first and the last ``window`` turns. ``sync`` is left out by default: it writes
-    what ``main`` writes (the guard's cost is in :func:`ask_time`), and each variant of a
-    long thread takes minutes.
+    Reports the checkpoint database's size (with its WAL) every ``window`` turns, the store's
+    (the turns moved out of state) at the end, and the mean ms per turn over the first and the
+    last ``window`` turns.
     """
     window = min(window, turns)
     ms: dict[str, list[float]] = {name: [] for name in names}
     sizes: dict[str, list[int]] = {name: [] for name in names}
+    stores: dict[str, int] = {}
     with _apps(env, "thread", names) as apps:
         order = list(apps)
         for i in range(turns):
@@ -184,12 +199,14 @@ def thread_turns(
                 ms[name].append((time.perf_counter() - t0) * 1000)
                 if (i + 1) % window == 0 or i + 1 == turns:
                     sizes[name].append(_db_bytes(path))
+        stores = {name: _db_bytes(_store_path(path)) for name, (_, path) in apps.items()}
     out: dict[str, Any] = {"turns": turns, "window": window}
     for name in names:
         first, last = _window_ms(ms[name], 0, window), _window_ms(ms[name], turns - window, window)
         out[name] = {
             "db_mb": round(sizes[name][-1] / 1e6, 1),
             "db_mb_every_window": [round(s / 1e6, 1) for s in sizes[name]],
+            "store_mb": round(stores[name] / 1e6, 1),
             "ms_per_turn_first": round(first, 1),
             "ms_per_turn_last": round(last, 1),
             "last_over_first": round(last / first, 2),

@@ -154,6 +154,9 @@ class State(InputState, OutputState):
     """The collection the thread was asked about (set by ``plan`` from the run's context): every
     plan, replan and resume of the thread searches it alone. ``None``: no collection was named,
     the planner chooses among them."""
+    archived_turns: int = 0
+    """Earlier turns of the thread moved out of ``messages`` to the store by ``plan`` (only the
+    latest ``checkpoint.turns_in_state`` stay in state; ``grace.storage.transcript``)."""
 
     @property
     def replan_count(self) -> int:
@@ -206,9 +209,19 @@ ABANDONED_TURN_NOTE = (
 
 
 THREAD_FIELDS = frozenset(
-    {"messages", "user_id", "collection", "query", "plan", "replan_budget", "usage"}
+    {
+        "messages",
+        "archived_turns",
+        "user_id",
+        "collection",
+        "query",
+        "plan",
+        "replan_budget",
+        "usage",
+    }
 )
-"""State fields a new turn does not reset: the thread's transcript, user and collection, and
+"""State fields a new turn does not reset: the thread's transcript (and how many of its turns
+moved to the store), user and collection, and
 those ``plan`` writes itself for the new turn (its question, plan, budget and usage)."""
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
+from langchain_core.messages import AnyMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
@@ -46,6 +47,7 @@ from grace.settings import GraceSettings, RunDurability, get_settings
 from grace.storage.faults import storage_faults
 from grace.storage.names import check_collection_name
 from grace.storage.thread_lock import thread_lock
+from grace.storage.transcript import full_transcript
 from graph.builder import make_builder
 from nodes.common import validate_question
 
@@ -628,10 +630,24 @@ class GraceApp:
             steps=len(values.get("results", {})),
         )
 
+    def transcript(self, thread_id: str) -> list[AnyMessage]:
+        """Every message of the thread, oldest first.
+
+        The turns moved to the store, then the latest ones still in its state
+        (``checkpoint.turns_in_state``).
+        """
+        snapshot = self._existing_snapshot(thread_id)
+        return full_transcript(self.store, thread_id, snapshot.values.get("messages", []))
+
     def history(self, thread_id: str) -> dict[str, Any]:
-        """A thread's plan, steps with scores, interventions and replans (JSON-ready)."""
+        """A thread's latest turn and its whole conversation (JSON-ready).
+
+        The latest turn's plan, steps with scores, interventions and replans; ``transcript``:
+        every message of every turn (:meth:`transcript`).
+        """
         snapshot = self._existing_snapshot(thread_id)
         v = snapshot.values
+        messages = full_transcript(self.store, thread_id, v.get("messages", []))
         plan = v.get("plan")
         scores = v.get("scores", {})
         return {
@@ -652,4 +668,9 @@ class GraceApp:
             "citations": list(dict.fromkeys(s.citation for s in v.get("sources", []))),
             "notes": list(v.get("notes", [])),
             "pending": self.pending_request(thread_id) if snapshot.interrupts else None,
+            "transcript": [
+                {"role": "user" if m.type == "human" else "assistant", "text": m.text}
+                for m in messages
+                if m.type in ("human", "ai")
+            ],
         }

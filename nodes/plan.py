@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
@@ -19,6 +21,7 @@ from grace.providers.generation import ReplyLimits
 from grace.providers.llm.streaming import Budget
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, new_turn
+from grace.storage.transcript import Moved, turns_to_move
 from nodes.common import (
     finish_plan,
     plan_request,
@@ -29,6 +32,8 @@ from nodes.common import (
 
 __all__ = ["aplan", "plan"]
 
+logger = logging.getLogger(__name__)
+
 
 def _update(
     state: State,
@@ -37,6 +42,7 @@ def _update(
     request: PlanRequest,
     outcome: PlanOutcome,
     asked: str,
+    moved: Moved | None = None,
 ) -> dict[str, Any]:
     budget = ctx.max_replans
     turn = new_turn(state)
@@ -48,13 +54,60 @@ def _update(
         "replan_budget": services.settings.run.max_replans if budget is None else budget,
         "collection": request.scope,
     }
+    if moved is not None:  # older turns went to the store: out of state (RemoveMessage)
+        update.update(moved.update())
     if unanswered_message(state) is None:  # a {"query": …} input: the transcript gets it too
-        update["messages"] = [HumanMessage(asked)]
+        update["messages"] = [*update.get("messages", []), HumanMessage(asked)]
     if request.query != asked:
         notes = update.get("notes")
         kept = list(notes.value) if isinstance(notes, Overwrite) else []
         update["notes"] = Overwrite([*kept, rewrite_note(asked, request.query)])
     return update
+
+
+def _to_move(
+    state: State, runtime: Runtime[GraceContext], services: Services
+) -> tuple[Moved, BaseStore, str] | None:
+    """The turns beyond ``checkpoint.turns_in_state``, the store and the thread (None: none).
+
+    Nothing moves without a store or a thread id (a graph compiled without a store).
+    """
+    info = runtime.execution_info
+    thread = info.thread_id if info is not None else None
+    if runtime.store is None or not thread:
+        return None
+    keep = services.settings.checkpoint.turns_in_state
+    last = unanswered_message(state) is not None
+    moved = turns_to_move(state.messages, last, keep, state.archived_turns)
+    return None if moved is None else (moved, runtime.store, thread)
+
+
+def _move(state: State, runtime: Runtime[GraceContext], services: Services) -> Moved | None:
+    """Write the turns to move to the store; a store that fails keeps them in state."""
+    found = _to_move(state, runtime, services)
+    if found is None:
+        return None
+    moved, store, thread = found
+    try:
+        moved.put(store, thread)
+    except Exception:  # noqa: BLE001 - nothing is lost: the turns stay in state
+        logger.warning("earlier turns not moved to the store; kept in state", exc_info=True)
+        return None
+    return moved
+
+
+async def _amove(state: State, runtime: Runtime[GraceContext], services: Services) -> Moved | None:
+    """Async :func:`_move`."""
+    found = _to_move(state, runtime, services)
+    if found is None:
+        return None
+    moved, store, thread = found
+    try:
+        await moved.aput(store, thread)
+    except Exception:  # noqa: BLE001 - nothing is lost: the turns stay in state
+        logger.warning("earlier turns not moved to the store; kept in state", exc_info=True)
+        return None
+    return moved
 
 
 def _rewriter(services: Services) -> tuple[BaseChatModel | None, Budget | None]:
@@ -87,7 +140,8 @@ def plan(
     request = plan_request(services, ctx, rewritten.question, scope=scope_of(state, runtime))
     outcome = services.planner.plan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
-    return _update(state, services, ctx, request, outcome, asked)
+    moved = _move(state, runtime, services)
+    return _update(state, services, ctx, request, outcome, asked, moved)
 
 
 async def aplan(
@@ -105,4 +159,5 @@ async def aplan(
     )
     outcome = await services.planner.aplan(request, log=log)
     outcome = replace(outcome, usage=outcome.usage + rewritten.usage)
-    return _update(state, services, ctx, request, outcome, asked)
+    moved = await _amove(state, runtime, services)
+    return _update(state, services, ctx, request, outcome, asked, moved)

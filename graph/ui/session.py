@@ -30,6 +30,7 @@ from grace.retrieval.ingest import IngestReport
 from grace.retrieval.library import DocumentRecord, UnknownSourceError
 from grace.schemas import Source
 from grace.storage.names import check_collection_name
+from grace.storage.transcript import full_transcript
 from graph.app import (
     GraceApp,
     ThreadNotIncompleteError,
@@ -218,10 +219,9 @@ def passages(grace: GraceApp, thread_id: str) -> list[Source]:
 
 
 def transcript(grace: GraceApp, thread_id: str) -> list[AnyMessage]:
-    """The thread's earlier turns: its messages before the latest question."""
-    messages: list[AnyMessage] = grace.graph.get_state(_config(thread_id)).values.get(
-        "messages", []
-    )
+    """The thread's earlier turns: its messages before the latest question (store and state)."""
+    in_state = grace.graph.get_state(_config(thread_id)).values.get("messages", [])
+    messages = full_transcript(grace.store, thread_id, in_state)
     last = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=0)
     return messages[:last]
 

@@ -8,7 +8,7 @@ in a chain. Only rich is imported here: ``grace --help`` stays fast.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -280,8 +280,29 @@ def _steps_table(history: Mapping[str, Any]) -> Table:
     return table
 
 
+_TRANSCRIPT_CHARS = 200
+"""Characters of each message ``grace show`` prints of the conversation (``--json``: all)."""
+
+
+def _print_transcript(out: Console, transcript: Sequence[Mapping[str, str]]) -> None:
+    """The thread's earlier turns, one line a message (the latest turn is shown below)."""
+    earlier = transcript[
+        : max((i for i, m in enumerate(transcript) if m["role"] == "user"), default=0)
+    ]
+    if not earlier:
+        return
+    turns = sum(m["role"] == "user" for m in earlier)
+    out.print(Text(f"conversation: {turns} earlier turn{'s' if turns != 1 else ''}", "bold"))
+    for m in earlier:
+        text = " ".join(m["text"].split())
+        cut = text if len(text) <= _TRANSCRIPT_CHARS else text[: _TRANSCRIPT_CHARS - 1] + "…"
+        who = ("you: ", "cyan") if m["role"] == "user" else ("grace: ", "green")
+        out.print(Text.assemble(who, term(cut)))
+
+
 def print_history(out: Console, history: Mapping[str, Any], resume_hint: str) -> None:
-    """``grace show``: the summary line, the steps table, interventions, replans, answer."""
+    """``grace show``: earlier turns, then the latest's summary, steps, replies and answer."""
+    _print_transcript(out, history.get("transcript", []))
     s = history["summary"]
     out.print(
         Text.assemble((term(s["query"]), "bold"), " — ", s["status"], " · confidence ")

@@ -8,6 +8,7 @@ in CI missing binaries fail these tests instead of skipping them.
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import psycopg
@@ -95,3 +96,24 @@ async def test_async_postgres_saver_round_trip(offline_services: Any, postgres_u
         assert (await other.aget_state(config)).next == ("intervene",)
         final = await other.ainvoke(Command(resume={"type": "ignore"}), config)
     assert final["answer"]
+
+
+def test_a_long_thread_moves_its_older_turns_to_the_postgres_store(
+    offline_services: Any, postgres_url: str
+) -> None:
+    settings = _settings(offline_services, postgres_url)
+    checkpoint = settings.checkpoint.model_copy(update={"turns_in_state": 1})
+    settings = settings.model_copy(update={"checkpoint": checkpoint})
+    services = replace(offline_services, settings=settings)
+    thread = f"pg-long-{uuid.uuid4().hex[:8]}"
+    asked = [ANSWERABLE, UNANSWERABLE, ANSWERABLE, UNANSWERABLE]
+    with GraceApp.open(settings, services=services) as grace:
+        for question in asked:
+            outcome = grace.ask(question, thread_id=thread)
+            if outcome.status == "interrupted":
+                grace.resume(thread, {"type": "ignore"})
+        in_state = grace.graph.get_state({"configurable": {"thread_id": thread}}).values
+        assert [m.type for m in in_state["messages"]].count("human") == 2  # 1 kept + latest
+    with GraceApp.open(settings, services=services) as other:  # read back on new connections
+        shown = other.history(thread)["transcript"]
+    assert [m["text"] for m in shown if m["role"] == "user"] == asked
