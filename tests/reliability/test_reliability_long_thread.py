@@ -19,6 +19,8 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from checkpoints import open_checkpointer
+from confidence import InterventionLevel
+from grace.hitl.request import allowed_decisions_for
 from grace.storage.serde import use_grace_serializer
 from grace.storage.transcript import namespace, split_turns, turns_to_move
 from graph.app import GraceApp
@@ -28,7 +30,6 @@ from tests.cli_runner import invoke_cli
 from tests.reliability.conftest import SIMPLE, UNANSWERABLE, cfg, make_services
 
 KEEP = 2
-APPROVE = {"decisions": [{"type": "approve"}]}
 QUESTIONS = (
     SIMPLE,
     "Who designed the Wren Point Lighthouse?",
@@ -48,10 +49,25 @@ def app(services: Any, tmp_path: Path) -> Iterator[GraceApp]:
         yield GraceApp(services.settings, saver, InMemoryStore(), services=services)
 
 
+def _go_on(allowed: list[str]) -> dict[str, Any]:
+    """A reply that ends the turn at any pause: approve, or reject where approving is not
+    offered (an ESCALATE draft). The level is the engine's call, not this test's."""
+    return {"decisions": [{"type": "approve" if "approve" in allowed else "reject"}]}
+
+
+def _allowed_at(level: str | None) -> list[str]:
+    return list(allowed_decisions_for(InterventionLevel(level or "confirm")))
+
+
+def _allowed_in(out: dict[str, Any]) -> list[str]:
+    """The decisions a graph-API pause's HITL request offers."""
+    return list(out["__interrupt__"][0].value["review_configs"][0]["allowed_decisions"])
+
+
 def _turn(app: GraceApp, thread: str, question: str) -> None:
     outcome = app.ask(question, thread_id=thread)
-    if outcome.status == "interrupted":  # the level is the engine's call, not this test's
-        outcome = app.resume(thread, {"decisions": [{"type": "approve"}]})
+    if outcome.status == "interrupted":
+        outcome = app.resume(thread, _go_on(_allowed_at(outcome.level)))
     assert outcome.status == "completed"
 
 
@@ -107,11 +123,11 @@ def test_history_show_and_the_page_list_every_turn(app: GraceApp, cli_services: 
 def test_grace_show_lists_every_turn_of_a_long_thread(services: Any, cli_services: Any) -> None:
     cli_services(services)
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(5)]
-    approve = '{"decisions": [{"type": "approve"}]}'
     for question in asked:
         out = json.loads(invoke_cli("ask", question, "--thread-id", "cli", "--json").stdout)
         if out["status"] == "interrupted":
-            invoke_cli("resume", "cli", "--response", approve, "--json")
+            reply = json.dumps(_go_on(_allowed_at(out["level"])))
+            invoke_cli("resume", "cli", "--response", reply, "--json")
     shown = json.loads(invoke_cli("show", "cli", "--json").stdout)
     assert [m["text"] for m in shown["transcript"] if m["role"] == "user"] == asked
     text = invoke_cli("show", "cli").stdout
@@ -145,7 +161,7 @@ def test_async_runs_move_turns_too(services: Any) -> None:
         for i in range(5):
             out = await graph.ainvoke({"query": QUESTIONS[i % len(QUESTIONS)]}, cfg("a"))
             if out.get("__interrupt__"):  # the level is the engine's call, not this test's
-                await graph.ainvoke(Command(resume=APPROVE), cfg("a"))
+                await graph.ainvoke(Command(resume=_go_on(_allowed_in(out))), cfg("a"))
 
     asyncio.run(run())
     state = graph.get_state(cfg("a")).values
@@ -158,7 +174,7 @@ def test_without_a_store_nothing_moves(services: Any) -> None:
     for i in range(5):
         out = graph.invoke({"query": QUESTIONS[i % len(QUESTIONS)]}, cfg("nostore"))
         if out.get("__interrupt__"):
-            graph.invoke(Command(resume=APPROVE), cfg("nostore"))
+            graph.invoke(Command(resume=_go_on(_allowed_in(out))), cfg("nostore"))
     assert len(_asked(graph.get_state(cfg("nostore")).values["messages"])) == 5
 
 
