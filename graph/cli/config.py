@@ -199,8 +199,8 @@ def gather(app: GraceApp) -> dict[str, Any]:
     learned: dict[str, Any] | None = None
     if settings.learning.enabled and app.store is not None:
         learner = learner_for(services, app.store)
-        in_force = learner.thresholds_for(settings.user_id)
-        state = learner.state_for(settings.user_id)
+        state = learner.state_for(settings.user_id)  # one read: the thresholds and the record
+        in_force = learner.apply(state)
         learned = {
             "observations": state.observations,
             "errors": state.errors,
