@@ -132,6 +132,50 @@ def test_a_sentence_that_only_restates_the_question_is_quoted_with_its_subject()
     assert "豊田大谷対宇部商戦" in answer.text
 
 
+@pytest.mark.parametrize(
+    ("title", "source", "text", "question", "named"),
+    [
+        (
+            "リオデジャネイロ", "rio.md",
+            "ブラジルの文化の中心地と言われる。人口は約600万人である。",
+            "ブラジルの文化の中心地と言われるのはどこか", True,
+        ),
+        (
+            "Grellan Observatory", "grellan.html",
+            "It closed to the public in 1987. A museum opened in its place.",
+            "What closed to the public in 1987?", True,
+        ),
+        # The title is only the file name: nothing is named.
+        (
+            "grellan", "grellan.md",
+            "It closed to the public in 1987. A museum opened in its place.",
+            "What closed to the public in 1987?", False,
+        ),
+        # A date is asked: the sentence holds it, the document's subject is not the answer.
+        (
+            "Grellan Observatory", "grellan.html",
+            "It closed to the public in 1987. A museum opened in its place.",
+            "When did it close to the public?", False,
+        ),
+        # The sentence has a subject of its own.
+        (
+            "Construction", "construction.md",
+            "The owner produces a list of requirements. A design team follows it.",
+            "Who produces a list of requirements?", False,
+        ),
+    ],
+)
+def test_a_restating_sentence_at_a_passage_start_names_the_document_subject(
+    title: str, source: str, text: str, question: str, named: bool
+) -> None:
+    passage = Source(source_id="S1", source=source, title=title, text=text)
+    answer = ExtractiveReader().answer(question, [passage])
+    assert not answer.abstained
+    assert answer.text.startswith(f"{title}: ") is named
+    first = text.split("。")[0] if "。" in text else text.split(". ")[0]
+    assert first in answer.text
+
+
 # ---------------------------------------------------------------- answer types and units
 
 

@@ -29,7 +29,7 @@ from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 from grace.text import is_japanese, split_sentences
 
-__all__ = ["PassageContext", "passage_context", "sentence_subject"]
+__all__ = ["PassageContext", "passage_context", "refers_back", "sentence_subject"]
 
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _EN_PRONOUN = re.compile(
@@ -93,7 +93,7 @@ def sentence_subject(sentence: str) -> str:
 
 
 @lru_cache(maxsize=65_536)
-def _refers_back(sentence: str) -> bool:
+def refers_back(sentence: str) -> bool:
     """The sentence's subject is a pronoun, or (Japanese) elided."""
     text = sentence.strip()
     if is_japanese(text):
@@ -125,7 +125,7 @@ def passage_context(passage: Source) -> PassageContext:
     referred: list[set[str]] = []
     subject = ""
     for sentence in sentences:
-        referred.append(set(_tokens_of(subject)) if subject and _refers_back(sentence) else set())
+        referred.append(set(_tokens_of(subject)) if subject and refers_back(sentence) else set())
         subject = sentence_subject(sentence) or subject
     return PassageContext(
         sentences=sentences, about=[base] * len(sentences), subject=referred, headings=headings

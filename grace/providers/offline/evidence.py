@@ -40,6 +40,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from grace.providers.offline.context import passage_context
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
@@ -133,6 +134,8 @@ class Evidence:
     """The sentence after it in its passage ("" at the end)."""
     title: str = ""
     """Title of the sentence's document."""
+    named_title: bool = False
+    """The title is one the document states (a heading or an HTML title), not its file name."""
 
     @property
     def rank(self) -> float:
@@ -341,7 +344,14 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         before=sentences[i - 1] if i > 0 else "",
         after=sentences[i + 1] if i + 1 < len(sentences) else "",
         title=p.source.title,
+        named_title=_states_title(p.source),
     )
+
+
+def _states_title(source: Source) -> bool:
+    """Whether the passage's title is stated by its document, not taken from the file name."""
+    title = source.title.strip()
+    return bool(title) and title != PurePath(source.source).stem
 
 
 _CAPITALISED_RUN = re.compile(

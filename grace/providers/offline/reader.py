@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from confidence.model_log import ModelLog
 from grace.hitl.reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
+from grace.providers.offline.context import refers_back
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -88,7 +89,8 @@ def _with_neighbour(best: Evidence, question: str) -> str:
 
     - it holds no span of the asked answer type, and a neighbour does;
     - it only restates the question (:func:`_restates`): the sentence before names what it
-      is about (the one after, at the start of a passage).
+      is about; at the start of a passage, the sentence after is joined, and the document's
+      title named in front when it is the subject left out (:func:`_subject_is_the_document`).
 
     The sentence before is tried first, then the one after; the quote keeps passage order.
     """
@@ -101,9 +103,32 @@ def _with_neighbour(best: Evidence, question: str) -> str:
     if _restates(best.sentence, question):
         if best.before:
             return f"{best.before} {best.sentence}"
+        if _subject_is_the_document(best, question):
+            return f"{best.title}: {best.sentence} {best.after}".rstrip()
         if best.after:
             return f"{best.sentence} {best.after}"
     return best.sentence
+
+
+def _subject_is_the_document(best: Evidence, question: str) -> bool:
+    """A restating sentence that opens its passage leaves out the document's own subject.
+
+    At the start of a passage, a sentence with no subject of its own (a pronoun, or elided:
+    :func:`~grace.providers.offline.context.refers_back`) is about the section or
+    the document (:mod:`grace.providers.offline.context`); when the document states a title
+    that neither the question nor the sentence names, that title is what the question asks
+    for ("ブラジルの文化の中心地であり…" on the *リオデジャネイロ* page) — unless it asks for a
+    date or a number, which the sentence itself holds.
+    """
+    if (
+        not best.named_title
+        or answer_type(question) in ("date", "number")
+        or not refers_back(best.sentence)
+    ):
+        return False
+    title = set(match_tokens(best.title))
+    said = set(match_tokens(question)) | set(match_tokens(best.sentence))
+    return bool(title) and not title <= said
 
 
 def _states_another_relation(ev: Evidence) -> bool:
