@@ -152,6 +152,40 @@ def test_the_sentence_is_the_one_the_answer_quotes_or_its_closest() -> None:
     assert cited_sentence("No passage.", []) == "No passage."
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "title", "missing"),
+    [
+        ("和歌山県の県庁所在地はどこか。", "県庁所在地は和歌山市である。", "和歌山県", ()),
+        ("和歌山県の県庁所在地はどこか。", "県庁所在地は和歌山市である。", "", ("和歌山県",)),
+        # The title never states the other terms.
+        ("和歌山県の県庁の建物はいつ建てられたか。", "県庁所在地は和歌山市である。", "和歌山県",
+         ("県", "庁", "建物", "建てる")),
+        # An English sentence states its terms itself: a pronoun is not the title.
+        ("When did the Grellan Observatory close?", "It closed in 1987.",
+         "Grellan Observatory", ("grellan", "observatory")),
+    ],
+)
+def test_a_japanese_documents_title_states_its_terms(
+    question: str, sentence: str, title: str, missing: tuple[str, ...]
+) -> None:
+    assert check_sentence(question, sentence, title).missing == missing
+
+
+def test_run_check_reads_the_sentence_under_its_stated_title_only() -> None:
+    text = "県庁所在地は和歌山市である。人口は約35万人。"
+    stated = Source(source_id="S1", source="wakayama.md", title="和歌山県", text=text)
+    file_name = Source(source_id="S1", source="和歌山県.md", title="和歌山県", text=text)
+    question = "和歌山県の県庁所在地はどこか。"
+    answer = "県庁所在地は和歌山市である。 [S1]"
+    check = run_check(question, answer, [stated])
+    assert check is not None and check.holds
+    check = run_check(question, answer, [file_name])
+    assert check is not None and check.missing == ("和歌山県",)
+    numbers = run_check("2004年の和歌山県の人口は？", "人口は約35万人。 [S1]", [
+        Source(source_id="S1", source="w.md", title="和歌山県 2004年", text=text)])
+    assert numbers is not None and numbers.numbers == ("2004",)
+
+
 def test_run_check_is_none_without_an_answer_or_a_passage() -> None:
     assert run_check("How many imports?", "", [_PASSAGE]) is None
     assert run_check("How many imports?", "5 billion", []) is None

@@ -22,6 +22,12 @@ What counts as *stating* a term:
   compared by value, so "1,000" states "1000".
 - **Negation** — the question and the sentence must both be negated or both not
   (:func:`grace.text.is_negated`).
+- **The document's title, in Japanese** — a content morpheme the title of the sentence's
+  document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
+  sentence often elides the subject its page is about, and the citation shows the title
+  beside it (「和歌山県の県庁所在地は」 on the *和歌山県* page, whose sentence leaves the
+  prefecture unsaid). Numbers and negation must be in the sentence. An English sentence
+  states its terms itself ("It closed in 1987." does not say "Grellan Observatory").
 - **Japanese** — the content morphemes of the question in Sudachi's normalised form (the
   tokenizer of :mod:`grace.retrieval.tokenize`, dictionary words only) must be in the
   sentence's; the numbers and negation as above. :data:`JAPANESE_RULE` says whether it
@@ -40,6 +46,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import PurePath
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
@@ -267,8 +274,8 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     return out
 
 
-def _missing_japanese(question: str, sentence: str) -> tuple[str, ...]:
-    stated = set(_japanese_terms(sentence))
+def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[str, ...]:
+    stated = set(_japanese_terms(sentence)) | (set(_japanese_terms(title)) if title else set())
     missing: list[str] = []
     for word in _japanese_terms(question, question=True):
         if word not in stated and word not in missing:
@@ -276,18 +283,23 @@ def _missing_japanese(question: str, sentence: str) -> tuple[str, ...]:
     return tuple(missing)
 
 
-def check_sentence(question: str, sentence: str) -> SentenceCheck:
+def check_sentence(question: str, sentence: str, title: str = "") -> SentenceCheck:
     """What ``sentence`` does not state of ``question`` (see the module docstring).
+
+    ``title``: the title of the sentence's document; for a Japanese question its content
+    morphemes count as stated (the sentence is read under it, as the citation shows it),
+    never its numbers or negation. An English sentence must state the terms itself.
 
     >>> check_sentence("How many imports did Ghana have in 2004?",
     ...                "Ghana's exports rose in 2004.").notice()
     "the sentence does not say 'imports'"
     """
     q, s = unicodedata.normalize("NFKC", question), unicodedata.normalize("NFKC", sentence)
+    t = unicodedata.normalize("NFKC", title)
     ja = is_japanese(q)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     return SentenceCheck(
-        missing=_missing_japanese(q, s) if ja else _missing_english(q, s),
+        missing=_missing_japanese(q, s, t) if ja else _missing_english(q, s),
         numbers=tuple(token for value, token in asked.items() if value not in held),
         negation=_negation(q, s),
     )
@@ -336,7 +348,24 @@ def run_check(question: str, answer: str, sources: Sequence[Source]) -> Sentence
     """
     if not answer.strip() or not sources or not applies(question):
         return None
-    return check_sentence(question, cited_sentence(answer, sources))
+    sentence = cited_sentence(answer, sources)
+    return check_sentence(question, sentence, _title_of(sentence, sources))
+
+
+def _title_of(sentence: str, sources: Sequence[Source]) -> str:
+    """The title of the document the sentence comes from ("" when no passage holds it).
+
+    The title a document states — a heading or an HTML title — not one taken from its file
+    name.
+    """
+    norm = normalise_text(sentence).strip()
+    for source in sources:
+        title = source.title.strip()
+        if not norm or not title or title == PurePath(source.source).stem:
+            continue
+        if norm in normalise_text(source.text):
+            return title
+    return ""
 
 
 def cap_silent(

@@ -124,7 +124,7 @@ def record_check(run: dict[str, Any]) -> bool:
         Source(
             source_id=str(src.get("source_id", "")), source=str(src.get("source", "")),
             chunk_index=int(src.get("chunk_index", 0)), score=float(src.get("score", 0.0)),
-            text=str(src.get("text", "")),
+            text=str(src.get("text", "")), title=str(src.get("title", "")),
         )
         for src in step.get("sources", [])
     ]
