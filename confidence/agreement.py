@@ -8,8 +8,6 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
 __all__ = ["Embedder", "SourceAgreementCalculator", "char_ngram_vector", "cosine"]
 
 Embedder = Callable[[list[str]], list[list[float]]]
@@ -88,6 +86,8 @@ class SourceAgreementCalculator:
         return min(1.0, max(0.0, mean))
 
     def _embedding_mean(self, items: list[str]) -> float:
+        import numpy as np  # only with an embedding model: the offline path never loads it
+
         assert self.embed is not None
         matrix = np.asarray(self.embed(items), dtype=float)
         if matrix.ndim != 2 or matrix.shape[0] != len(items):

@@ -18,17 +18,21 @@ Methods (``confidence.calibration.method``):
   do), block values smoothed to ``(k + 1)/(n + 2)`` (never exactly 0 or 1) and linear
   interpolation between block centres (flat outside them). Needs hundreds of runs.
 
-A pure module: numpy and pydantic only.
+A pure module: numpy and pydantic only. numpy is imported by the functions that need it (the
+isotonic map and the fitting), not with the module: applying the shipped Platt map is a
+run's only use and needs none.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import TYPE_CHECKING, Literal, Self
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "CalibrationMethod",
@@ -103,10 +107,14 @@ def apply_calibration(score: float, params: CalibrationParams | None) -> float:
         return s
     if params.method == "platt":
         return _sigmoid(params.a * s + params.b)
+    import numpy as np
+
     return float(np.interp(s, params.x, params.y))
 
 
 def _arrays(scores: Sequence[float], labels: Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
     s = np.clip(np.asarray(scores, dtype=float), 0.0, 1.0)
     y = np.asarray(labels, dtype=float)
     if s.shape != y.shape or s.ndim != 1:
@@ -130,6 +138,8 @@ def fit_platt(
         best intercept under that constraint.
 
     """
+    import numpy as np
+
     s, y = _arrays(scores, labels)
     n_pos, n_neg = float(y.sum()), float(y.size - y.sum())
     t = np.where(y > 0.5, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
@@ -185,6 +195,8 @@ def fit_isotonic(
     """
     if min_bin_size < 1:
         raise ValueError("min_bin_size must be at least 1")
+    import numpy as np
+
     s, y = _arrays(scores, labels)
     order = np.argsort(s, kind="stable")
     s, y = s[order], y[order]

@@ -13,7 +13,9 @@ fitted on — in YAML or JSON, never as a pickle
 (loading a pickle runs code). :func:`load_model` validates a file strictly and refuses a
 malformed or hostile one with one line (:class:`LearnedModelError`).
 
-A pure module: numpy and pydantic only.
+A pure module: pydantic, and numpy for :func:`probabilities` (the fitting's batches; imported
+there). A run's one prediction, :func:`predict`, is plain Python arithmetic over the model's
+numbers: loading numpy would cost a ``grace ask`` more than the whole dot product.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "MAX_FEATURES",
@@ -155,9 +159,11 @@ def probabilities(
 
     Each feature is first clipped into the range it took in the fitting runs (``bounds``:
     least and greatest; None: no range), then standardised; the logit is bounded to ±50.
-    The one scoring rule of :func:`predict` and of cross-fitting
-    (``graph.evaluation.fit``).
+    The scoring rule of cross-fitting (``graph.evaluation.fit``); :func:`predict` computes the
+    same for one run in plain Python (``tests/confidence`` holds the two equal).
     """
+    import numpy as np
+
     if bounds is not None:
         x = np.clip(x, *bounds)
     logit = ((x - mean) / scale) @ coef + intercept
@@ -170,12 +176,12 @@ def predict(model: LearnedModel, features: Mapping[str, float]) -> float:
     Each feature is first clipped into the range it took in the fitting runs, where the
     model records one (``low`` / ``high``).
     """
-    x = np.array([float(features.get(name, 0.0)) for name in model.features])
-    bounds = None
+    x = [float(features.get(name, 0.0)) for name in model.features]
     if model.low is not None and model.high is not None:
-        bounds = (np.asarray(model.low), np.asarray(model.high))
-    mean, scale, coef = (np.asarray(v) for v in (model.mean, model.scale, model.coef))
-    return float(probabilities(x, mean, scale, coef, model.intercept, bounds))
+        x = [min(max(v, lo), hi) for v, lo, hi in zip(x, model.low, model.high, strict=True)]
+    terms = zip(x, model.mean, model.scale, model.coef, strict=True)
+    logit = sum((v - m) / s * c for v, m, s, c in terms) + model.intercept
+    return 1.0 / (1.0 + math.exp(-min(max(logit, -50.0), 50.0)))
 
 
 def model_thresholds(model: LearnedModel, shift: float) -> ModelThresholds:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langchain_core.runnables import RunnableConfig
@@ -31,7 +31,6 @@ from confidence.model_log import ModelBudget
 from grace.context import GraceContext
 from grace.errors import StoreBusyError
 from grace.hitl.request import parse_human_response
-from grace.library import Library
 from grace.notes.models import model_errors
 from grace.providers.models import OFFLINE
 from grace.retrieval import UnknownCollectionError
@@ -50,6 +49,9 @@ from grace.storage.thread_lock import thread_lock
 from grace.storage.transcript import full_transcript
 from graph.builder import make_builder
 from nodes.common import validate_question
+
+if TYPE_CHECKING:
+    from grace.library import Library
 
 __all__ = [
     "EventHandler",
@@ -377,6 +379,8 @@ class GraceApp:
 
     def library(self) -> Library:
         """Your documents: ingest (mirroring folders), collections, documents, remove."""
+        from grace.library import Library  # ingestion code: loaded by what ingests, not by a run
+
         return Library(self._services().store, self.settings)
 
     def _services(self) -> Services:

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import NodeError
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime, get_runtime
-from langgraph.types import Checkpointer, RetryPolicy
+from langgraph.types import Checkpointer, Command, RetryPolicy
 
 from confidence import Factor, InterventionLevel
 from confidence.model_log import ModelLog
@@ -44,7 +45,7 @@ from graph.routing import (
 )
 from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
-from nodes.execute import aexecute, is_transient_error
+from nodes.execute import aexecute, is_transient_error, step_failed
 from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
@@ -57,13 +58,23 @@ def _is_transient(exc: Exception) -> bool:
     """Retry only what may succeed on a second try.
 
     ``TransientToolError`` from ``execute``, timeouts, connection errors, 429 / 5xx: see
-    :func:`nodes.execute.is_transient_error`.
+    :func:`nodes.execute.is_transient_error`. What it does not retry goes to the node's error
+    handler, if it has one (:data:`ERROR_HANDLERS`); else it fails the run.
     """
     return is_transient_error(exc)
 
 
 _Node = Callable[[Any, Runtime[GraceContext], ServicesSource, ModelLog], dict[str, Any]]
 _ANode = Callable[[Any, Runtime[GraceContext], ServicesSource, ModelLog], Awaitable[dict[str, Any]]]
+_Handler = Callable[
+    [Any, BaseException | str, Runtime[GraceContext], ServicesSource, ModelLog], dict[str, Any]
+]
+"""A node's error handler body: ``(task, the error, runtime, services, log)``."""
+
+ERROR_HANDLERS: dict[str, tuple[_Handler, str]] = {"execute": (step_failed, "confidence")}
+"""The failure path of a node's tasks, by node: the handler LangGraph calls with a task's input
+and its error once the node's ``RetryPolicy`` gives up (``add_node(error_handler=…)``), and
+the node the run goes on to — the failed node's edge, which a handler's writes do not take."""
 
 
 class Node(Runnable[Any, dict[str, Any]]):
@@ -115,6 +126,23 @@ class Node(Runnable[Any, dict[str, Any]]):
         log = ModelLog(await self.budgets.aget(runtime, self.services))
         update = await self.afunc(input, runtime, self.services, log)
         return with_model_notes(update, log.events, getattr(input, "notes", ()))
+
+    def error_handler(self, body: _Handler, then: str) -> Callable[..., Command[str]]:
+        """``body`` as this node's ``error_handler``, with the node's services and model time.
+
+        The run goes on to ``then``. A plain function: LangGraph injects ``error`` (a
+        ``NodeError``) and ``runtime`` into a function's parameters of those names, not into a
+        ``Runnable``.
+        """
+
+        def handler(input: Any, error: NodeError, runtime: Runtime[GraceContext]) -> Command[str]:
+            log = ModelLog(self.budgets.get(runtime, self.services))
+            update = body(input, error.error, runtime, self.services, log)
+            notes = with_model_notes(update, log.events, getattr(input, "notes", ()))
+            return Command(update=notes, goto=then)
+
+        handler.__name__ = handler.__qualname__ = f"{self.name}_failed"
+        return handler
 
 
 class GraceStateGraph(StateGraph[State, GraceContext, InputState, OutputState]):
@@ -185,7 +213,11 @@ def make_builder(
     inputs = {"intervene": InterveneInput}  # the nodes whose reads are their input schema
     for name, func, afunc, policy in nodes:
         node = Node(func, afunc, name, services, budgets)
-        b.add_node(name, node, retry_policy=policy, input_schema=inputs.get(name))
+        failed = ERROR_HANDLERS.get(name)
+        handler = node.error_handler(*failed) if failed is not None else None
+        b.add_node(
+            name, node, retry_policy=policy, input_schema=inputs.get(name), error_handler=handler
+        )
     # posts the draft to the chat; ``intervene`` then waits
     b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")

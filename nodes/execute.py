@@ -5,21 +5,28 @@ are satisfied, so independent steps run concurrently as LangGraph tasks of one s
 with its own ``RetryPolicy``: a step that finished is checkpointed with its task's writes and
 is not run again when a sibling is retried or the process dies. A step whose dependency
 failed or was skipped is sent with ``skip`` set and recorded as SKIPPED. Each step runs
-under its timeout (``timeout_seconds``, else ``run.step_timeout_seconds``). Failures are of
-two kinds:
+under its timeout (``timeout_seconds``, else ``run.step_timeout_seconds``).
+
+A failed step goes through LangGraph: ``execute`` raises :class:`StepFailedError` and the
+graph (``graph.builder``) takes it from there with the node's ``RetryPolicy`` and
+``error_handler``. Failures are of two kinds:
 
 - **transient** (:func:`is_transient_error`: a timeout, a connection error, HTTP 408 / 429 /
-  5xx, a provider's rate-limit / unavailable error): while node attempts remain the node
-  raises :class:`TransientToolError` and LangGraph's ``RetryPolicy`` runs that step's task
-  again with backoff (``run.retry_max_attempts``, ``run.retry_initial_interval``). Its
-  siblings are other tasks: they are neither waited for nor run again. After the last attempt
-  the step FAILS: its ``fallback`` is left to ``replan`` (strategy ``fallback``, a fresh task
+  5xx, a provider's rate-limit / unavailable error): :class:`TransientToolError`, which the
+  ``RetryPolicy`` retries with backoff (``run.retry_max_attempts``,
+  ``run.retry_initial_interval``). Its siblings are other tasks: they are neither waited for
+  nor run again. After the last attempt the error handler, :func:`step_failed`, records the
+  step FAILED: its ``fallback`` is left to ``replan`` (strategy ``fallback``, a fresh task
   with its own retries) while replans remain, else run at once;
-- **permanent** (anything else): the step fails at once and runs its ``fallback`` tool once.
+- **permanent** (anything else): never retried; :func:`step_failed` records the step FAILED
+  at once and runs its ``fallback`` tool once.
 
-No tool exception escapes the graph but one: a model that cannot be connected to
-(:class:`~grace.errors.ModelUnreachableError`) stops the run, resumable. Each result records
-its wall time, start/end timestamps and the model calls and tokens it spent.
+No tool exception escapes the graph but one: a model that cannot be connected to stops the
+run, resumable, as :class:`ModelUnreachableStop` — a
+:class:`~grace.errors.ModelUnreachableError` that is also LangGraph's ``GraphDrained``, so
+LangGraph neither retries it nor hands it to the error handler, and the step's task keeps no
+write: a resume runs the step again. Each result records its wall time, start/end timestamps
+and the model calls and tokens it spent.
 """
 
 from __future__ import annotations
@@ -28,10 +35,12 @@ import asyncio
 import contextvars
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypedDict
+from typing import Any
 
+from langgraph.errors import GraphDrained
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
@@ -47,6 +56,8 @@ from grace.tools.roles import is_ask
 from nodes.common import is_done, pending_steps
 
 __all__ = [
+    "ModelUnreachableStop",
+    "StepFailedError",
     "TransientToolError",
     "aexecute",
     "arun_step",
@@ -55,11 +66,48 @@ __all__ = [
     "partition_ready",
     "run_step",
     "send_steps",
+    "step_failed",
 ]
 
 
-class TransientToolError(RuntimeError):
+class StepFailedError(RuntimeError):
+    """A step's tool call failed: raised by ``execute`` for LangGraph's retry and error handler.
+
+    It carries the tool's result and when the step started; :func:`step_failed` (the node's
+    ``error_handler``) records the step from them.
+    """
+
+    transient = False
+    """Whether the failure may pass on a later try (the ``RetryPolicy`` retries it)."""
+
+    def __init__(
+        self, message: str, result: ToolResult | None = None, started_at: float | None = None
+    ) -> None:
+        """``message`` names the step and the failure; ``result`` is the tool's."""
+        super().__init__(message)
+        self.result = result or ToolResult(success=False, error=message)
+        self.started_at = time.time() if started_at is None else started_at
+
+
+class TransientToolError(StepFailedError):
     """A step failed with an error that may pass on a later try; the node is retried."""
+
+    transient = True
+
+
+class ModelUnreachableStop(ModelUnreachableError, GraphDrained):
+    """A step's model could not be connected to: the run stops here, resumable.
+
+    A :class:`~grace.errors.ModelUnreachableError` for every caller, and LangGraph's
+    ``GraphDrained``: LangGraph neither retries it nor routes it to the node's error handler
+    (both see only failures that are not ``GraphBubbleUp``), and the task that raised it keeps
+    no write, so ``continue_run`` runs the step again — as it runs a step whose process died.
+    """
+
+    def __init__(self, cause: ModelUnreachableError) -> None:
+        """The same message, provider and model as ``cause``."""
+        ModelUnreachableError.__init__(self, str(cause), provider=cause.provider, model=cause.model)
+        self.reason = str(cause)
 
 
 _TRANSIENT_NAMES = frozenset(
@@ -105,7 +153,9 @@ def is_transient_error(exc: BaseException) -> bool:
     while current is not None and seen < 4:
         if isinstance(current, ModelUnreachableError):  # the client retried already: stop
             return False
-        if isinstance(current, TransientToolError | TimeoutError | ConnectionError):
+        if isinstance(current, StepFailedError):  # execute classified it
+            return current.transient
+        if isinstance(current, TimeoutError | ConnectionError):
             return True
         status = _status_of(current)
         if status is not None and (status in (408, 425, 429) or 500 <= status < 600):
@@ -225,8 +275,8 @@ def _call_tool(
             result = _in_daemon_thread(tool, call, env).result(timeout=timeout)
     except FutureTimeout:
         return _timed_out(action, timeout)
-    except ModelUnreachableError:  # the model cannot be connected to: the run stops, resumable
-        raise
+    except ModelUnreachableError as exc:  # the model cannot be connected to: the run stops
+        raise ModelUnreachableStop(exc) from exc
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
         return _failed(action, exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000
@@ -274,22 +324,21 @@ async def _acall_tool(
         return _timed_out(action, timeout)
     try:
         result = task.result()
-    except ModelUnreachableError:
-        raise
+    except ModelUnreachableError as exc:
+        raise ModelUnreachableStop(exc) from exc
     except Exception as exc:  # noqa: BLE001 - a tool failure fails the step, not the run
         return _failed(action, exc)
     result.execution_time_ms = (time.perf_counter() - started) * 1000
     return result, False
 
 
-def _after_first_call(
-    step: PlanStep, result: ToolResult, transient: bool, *, can_retry: bool
+def _raise_if_failed(
+    step: PlanStep, result: ToolResult, transient: bool, started_at: float
 ) -> None:
-    """Raise for a retry of a transient failure, or say that no retry is left."""
-    if transient and not result.success:
-        if can_retry:
-            raise TransientToolError(f"step {step.step_id}: {result.error}")
-        result.error = f"{result.error} (transient; no retry left)"
+    """Hand a failed call to LangGraph: retried if transient, then to :func:`step_failed`."""
+    if not result.success:
+        error = TransientToolError if transient else StepFailedError
+        raise error(f"step {step.step_id}: {result.error}", result, started_at)
 
 
 def _fallback_due(
@@ -347,69 +396,62 @@ def _step_result(
 
 
 def run_step(
-    services: Services,
-    step: PlanStep,
-    call: ToolCall,
-    env: ToolEnv,
-    default_timeout: float,
-    *,
-    can_retry: bool = False,
-    defer_fallback: bool = False,
+    services: Services, step: PlanStep, call: ToolCall, env: ToolEnv, default_timeout: float
 ) -> StepResult:
-    """Run one step with its timeout and fallback.
+    """Run one step's tool under its timeout; its result if the call succeeded.
 
     Raises:
-        TransientToolError: only when ``can_retry`` and the failure is transient (the task
-            is retried by LangGraph); otherwise never raises.
-
-    With ``defer_fallback``, a step that failed transiently (retries used up) does not run
-    its fallback here: ``replan`` switches it to the fallback.
+        StepFailedError: the call failed (:class:`TransientToolError` when it may pass on a
+            later try); in a graph, LangGraph retries it or hands it to :func:`step_failed`.
+        ModelUnreachableStop: the step's model could not be connected to.
     """
     timeout = step.timeout_seconds or default_timeout
     emit("step_started", step_id=step.step_id, action=step.action)
     started_at = time.time()
-    first, transient = _call_tool(services, step.action, call, env, timeout)
-    _after_first_call(step, first, transient, can_retry=can_retry)
-    fallback = _fallback_due(services, step, first, transient, defer_fallback)
-    second = None
-    if fallback is not None:
-        second = (fallback, _call_tool(services, fallback, call, env, timeout)[0])
-    return _step_result(services, step, first, second, started_at)
+    result, transient = _call_tool(services, step.action, call, env, timeout)
+    _raise_if_failed(step, result, transient, started_at)
+    return _step_result(services, step, result, None, started_at)
 
 
 async def arun_step(
-    services: Services,
-    step: PlanStep,
-    call: ToolCall,
-    env: ToolEnv,
-    default_timeout: float,
-    *,
-    can_retry: bool = False,
-    defer_fallback: bool = False,
+    services: Services, step: PlanStep, call: ToolCall, env: ToolEnv, default_timeout: float
 ) -> StepResult:
     """Async :func:`run_step`: the tool's ``arun`` under ``asyncio`` timeouts."""
     timeout = step.timeout_seconds or default_timeout
     emit("step_started", step_id=step.step_id, action=step.action)
     started_at = time.time()
-    first, transient = await _acall_tool(services, step.action, call, env, timeout)
-    _after_first_call(step, first, transient, can_retry=can_retry)
-    fallback = _fallback_due(services, step, first, transient, defer_fallback)
-    second = None
-    if fallback is not None:
-        second = (fallback, (await _acall_tool(services, fallback, call, env, timeout))[0])
-    return _step_result(services, step, first, second, started_at)
+    result, transient = await _acall_tool(services, step.action, call, env, timeout)
+    _raise_if_failed(step, result, transient, started_at)
+    return _step_result(services, step, result, None, started_at)
 
 
-def _can_retry(services: Services, runtime: Runtime[GraceContext] | None) -> bool:
-    """Whether another attempt of this task remains after this one.
+def _failure(error: BaseException) -> StepFailedError:
+    """The step failure the error handler was given; anything else is raised again.
 
-    The graph's ``RetryPolicy`` allows ``run.retry_max_attempts`` of the services' settings
-    (``graph.builder.make_builder`` reads the same field of the same settings).
+    LangGraph counts the exception it hands a handler as dealt with: raised as it is, the run
+    would go on without the step. A copy (same type, arguments and attributes) stops the run
+    at once, as it stopped before the step had an error handler.
     """
-    info = getattr(runtime, "execution_info", None) if runtime is not None else None
-    if info is None:  # called outside a graph run: no retry machinery
-        return False
-    return bool(info.node_attempt < services.settings.run.retry_max_attempts)
+    if isinstance(error, StepFailedError):
+        return error
+    copy = type(error).__new__(type(error), *error.args)
+    copy.__dict__.update(getattr(error, "__dict__", {}))
+    raise copy.with_traceback(error.__traceback__) from error.__cause__
+
+
+def _failed_result(
+    services: Services,
+    task: StepTask,
+    failure: StepFailedError,
+    fallback: Callable[[str], ToolResult],
+) -> StepResult:
+    """The FAILED step (or its fallback's result) from the failure of its last attempt."""
+    step, result = task.step, failure.result
+    if failure.transient:
+        result.error = f"{result.error} (transient; no retry left)"
+    due = _fallback_due(services, step, result, failure.transient, task.defer_fallback)
+    second = (due, fallback(due)) if due is not None else None
+    return _step_result(services, step, result, second, failure.started_at)
 
 
 def _skipped(task: StepTask) -> dict[str, Any]:
@@ -436,15 +478,6 @@ def _step_args(
     return task.step, call, env, services.settings.run.step_timeout_seconds
 
 
-class _Retries(TypedDict):
-    can_retry: bool
-    defer_fallback: bool
-
-
-def _retries(services: Services, task: StepTask, runtime: Runtime[GraceContext]) -> _Retries:
-    return {"can_retry": _can_retry(services, runtime), "defer_fallback": task.defer_fallback}
-
-
 def execute(
     task: StepTask, runtime: Runtime[GraceContext], services: ServicesSource, log: ModelLog
 ) -> dict[str, Any]:
@@ -452,8 +485,7 @@ def execute(
     if task.skip is not None:
         return _skipped(task)
     services = services_for(runtime, services)
-    args = _step_args(services, task, runtime, log)
-    return _written(run_step(services, *args, **_retries(services, task, runtime)))
+    return _written(run_step(services, *_step_args(services, task, runtime, log)))
 
 
 async def aexecute(
@@ -463,5 +495,36 @@ async def aexecute(
     if task.skip is not None:
         return _skipped(task)
     services = await aservices_for(runtime, services)
-    args = _step_args(services, task, runtime, log)
-    return _written(await arun_step(services, *args, **_retries(services, task, runtime)))
+    return _written(await arun_step(services, *_step_args(services, task, runtime, log)))
+
+
+def step_failed(
+    task: StepTask,
+    error: BaseException | str,
+    runtime: Runtime[GraceContext],
+    services: ServicesSource,
+    log: ModelLog,
+) -> dict[str, Any]:
+    """``execute``'s error handler: record the failed step FAILED, or its fallback's result.
+
+    ``error`` is what the step's last attempt raised (:class:`StepFailedError`). A handler
+    that runs again on a resume gets only the error's text (LangGraph keeps it as text in the
+    checkpoint), not the tool's result: it runs the step once more. Any other exception (not
+    a tool's failure) stops the run, as it did before the handler.
+
+    One body for ``invoke`` and ``ainvoke``: LangGraph injects ``error`` only into a plain
+    function, and runs a sync one in a worker thread under ``ainvoke`` — there a fallback runs
+    with its tool's ``run``.
+    """
+    services = services_for(runtime, services)
+    step, call, env, timeout = _step_args(services, task, runtime, log)
+    if isinstance(error, str):
+        try:
+            return _written(run_step(services, step, call, env, timeout))
+        except StepFailedError as again:
+            error = again
+
+    def fallback(action: str) -> ToolResult:
+        return _call_tool(services, action, call, env, step.timeout_seconds or timeout)[0]
+
+    return _written(_failed_result(services, task, _failure(error), fallback))

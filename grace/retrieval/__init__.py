@@ -8,13 +8,12 @@ goes through the :class:`CorpusStore` interface; :func:`open_store` opens a back
 normalised to [0, 1] (:mod:`grace.retrieval.scoring`).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from grace.retrieval.backends import BackendName, StoreOptions, open_store
-from grace.retrieval.ingest import (
-    FileProblem,
-    IngestReport,
-    ensure_sample_corpus,
-    ingest_paths,
-)
+from grace.retrieval.sample import ensure_sample_corpus
 from grace.retrieval.sparse import LexicalSparseEmbeddings
 from grace.retrieval.store import CorpusStore, SearchMode, StoreBusyError
 from grace.retrieval.tokenize import tokenize
@@ -23,6 +22,22 @@ from grace.retrieval.types import (
     SearchResult,
     UnknownCollectionError,
 )
+
+if TYPE_CHECKING:
+    from grace.retrieval.ingest import FileProblem, IngestReport, ingest_paths
+
+_INGEST = ("FileProblem", "IngestReport", "ingest_paths")
+"""Names of :mod:`grace.retrieval.ingest`, imported on first use (PEP 562): a run that only
+searches never loads the ingestion code and its document converters."""
+
+
+def __getattr__(name: str) -> Any:
+    """An ingestion name, imported from :mod:`grace.retrieval.ingest` on first use."""
+    if name not in _INGEST:
+        raise AttributeError(f"module 'grace.retrieval' has no attribute {name!r}")
+    from grace.retrieval import ingest
+
+    return getattr(ingest, name)
 
 __all__ = [
     "BackendName",

@@ -53,13 +53,11 @@ from grace.retrieval.store import CorpusStore
 from grace.storage.names import check_collection_name
 
 __all__ = [
-    "SAMPLE_CORPUS_DIR",
     "SUPPORTED_SUFFIXES",
     "DocumentChange",
     "FileProblem",
     "IngestReport",
     "LoadedDocument",
-    "ensure_sample_corpus",
     "ingest_paths",
     "load_document",
     "split_paragraphs",
@@ -73,8 +71,6 @@ LINK_LEAVES = "a link that leaves the folder: not read (only files inside the ro
 """Why a link under a folder that resolves outside it is skipped."""
 MAX_FILE_BYTES = 100_000_000
 """Default per-file size cap: larger files are skipped with a message."""
-SAMPLE_CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus"
-"""The bundled sample corpus (English and Japanese Markdown documents)."""
 
 _NAMESPACE = uuid.UUID("6f1c2d4e-8a3b-5c7d-9e0f-112233445566")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+\S")
@@ -415,23 +411,6 @@ def _mirror_root(run: _Run, root: str, present: set[str]) -> None:
             continue
         if record.root == root or not location.exists():
             _remove(run, record.source, record.location, "no longer in the folder")
-
-
-def ensure_sample_corpus(store: CorpusStore, collection: str | None = None) -> IngestReport | None:
-    """Ingest the bundled sample corpus if ``collection`` does not exist yet.
-
-    Only a collection that was never made is seeded: once it exists, what it holds is yours
-    (removing the sample's documents leaves it empty, and it stays empty).
-
-    Returns:
-        The ingestion report, or ``None`` when the collection already existed.
-
-    """
-    name = store.resolve(collection)
-    if store.has_collection(name):
-        store.count(name)  # opened now: damaged collection files are refused here, in one line
-        return None
-    return ingest_paths(store, [SAMPLE_CORPUS_DIR], collection=name)
 
 
 # ---------------------------------------------------------------------- loading

@@ -49,6 +49,7 @@ from functools import lru_cache
 from pathlib import PurePath
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
+from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
@@ -138,11 +139,9 @@ class SentenceCheck:
 @lru_cache(maxsize=131_072)
 def _forms(word: str) -> frozenset[str]:
     """A word's known forms: its stem and the stems of its lemmas (lemminflect)."""
-    from lemminflect import getAllLemmas
-
     lower = word.lower()
     forms = {lower, *tokenize(lower)}
-    for lemmas in getAllLemmas(lower).values():
+    for lemmas in all_lemmas(lower).values():
         for lemma in lemmas:
             forms.add(lemma)
             forms.update(tokenize(lemma))

@@ -21,6 +21,7 @@ from confidence.correctness_model import (
     load_model,
     model_thresholds,
     predict,
+    probabilities,
 )
 from grace.schemas import Source
 from grace.scoring.features import (
@@ -179,6 +180,29 @@ def test_predict_is_the_logistic_of_the_standardised_features() -> None:
     z = 2.0 * 1.0 + (-1.0) * ((3.0 - 1.0) / 2.0) + 0.5
     assert predict(model, {"a": 1.0, "b": 3.0}) == pytest.approx(1 / (1 + np.exp(-z)))
     assert predict(model, {}) == pytest.approx(1 / (1 + np.exp(-(0.5 + 0.5))))
+
+
+def test_predict_in_plain_python_equals_the_numpy_rule_on_the_shipped_model() -> None:
+    """A run's prediction (plain Python) is the fitting's batch rule (numpy) to 1e-12."""
+    model = default_model()
+    assert model is not None and model.low is not None and model.high is not None
+    rng = np.random.default_rng(41)
+    low, high = np.asarray(model.low), np.asarray(model.high)
+    span = np.maximum(high - low, 1.0)
+    # Inside the fitting range and beyond it on either side (clipped), 2,000 runs.
+    rows = rng.uniform(low - span, high + span, size=(2_000, len(model.features)))
+    rows[::7] = np.clip(rows[::7], low, high)
+    expected = probabilities(
+        rows,
+        np.asarray(model.mean),
+        np.asarray(model.scale),
+        np.asarray(model.coef),
+        model.intercept,
+        (low, high),
+    )
+    got = [predict(model, dict(zip(model.features, row.tolist(), strict=True))) for row in rows]
+    assert np.max(np.abs(np.asarray(got) - expected)) < 1e-12
+    assert 0.01 < float(np.mean(expected)) < 0.99  # the rows are not all at one bound
 
 
 def test_predict_clips_each_feature_into_its_fitting_range() -> None:

@@ -184,5 +184,76 @@ def test_the_plan_steps_timeout_overrides_the_default(offline_services: Any) -> 
     services = make_services(offline_services, chat_model=model)
     env = services.tool_env(__import__("grace.context", fromlist=["GraceContext"]).GraceContext())
     step = PlanStep(step_id="s1", action="reasoning", query=SIMPLE, timeout_seconds=0.1)
-    result = run_step(services, step, ToolCall(step=step), env, default_timeout=60.0)
-    assert result.status.value == "failed" and "timed out after 0.1s" in (result.error or "")
+    with pytest.raises(TransientToolError, match="timed out after 0.1s"):
+        run_step(services, step, ToolCall(step=step), env, default_timeout=60.0)
+
+
+def test_the_failure_path_is_langgraphs_retry_policy_and_error_handler() -> None:
+    from graph.builder import ERROR_HANDLERS, make_builder
+    from nodes.execute import step_failed
+
+    nodes = make_builder().nodes
+    handler = nodes["execute"].error_handler_node
+    assert nodes["execute"].retry_policy is not None
+    assert handler is not None and nodes[handler].is_error_handler
+    assert ERROR_HANDLERS["execute"] == (step_failed, "confidence")
+
+
+def test_a_handler_resumed_with_the_errors_text_runs_the_step_once_more(
+    offline_services: Any,
+) -> None:
+    """After a restart LangGraph hands the handler the error's text only: the step runs again."""
+    from langgraph.runtime import Runtime
+
+    from confidence.model_log import ModelLog
+    from grace.context import GraceContext
+    from grace.schemas import PlanStep
+    from grace.state import StepTask
+    from nodes.execute import step_failed
+
+    search = Wrapped(offline_services.tools.get("rag_search"))
+    services = with_tools(make_services(offline_services), rag_search=search)
+    step = PlanStep(step_id="s1", action="rag_search", query="horse tram line")
+    text = "TransientToolError('step s1: rag_search failed: ConnectionError: reset')"
+    runtime = Runtime(context=GraceContext())
+    update = step_failed(StepTask(step=step), text, runtime, services, ModelLog())
+    assert search.calls == ["horse tram line"]
+    assert update["results"]["s1"].status.value == "success"
+
+
+def test_an_error_outside_the_tool_stops_the_run_before_the_batch_is_scored(
+    offline_services: Any, fast_retries: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The error handler raises what is not a tool's failure again: the run stops at once."""
+    from grace.services import Services
+
+    def broken_env(*args: Any, **kwargs: Any) -> Any:
+        raise LookupError("no environment")
+
+    services = make_services(offline_services)
+    monkeypatch.setattr(Services, "tool_env", broken_env)
+    app = fast_retries(services).compile(checkpointer=use_grace_serializer(InMemorySaver()))
+    with pytest.raises(LookupError, match="no environment"):
+        app.invoke({"query": SIMPLE}, cfg("broken"))
+    snapshot = app.get_state(cfg("broken"))
+    assert snapshot.next == ("execute",)  # stopped at the step: confidence never ran
+    assert "confidence" not in snapshot.values
+
+
+def test_the_handler_raises_a_copy_of_what_is_not_a_tool_failure(offline_services: Any) -> None:
+    """LangGraph counts the handed-in exception as handled; a copy (same type) stops the run."""
+    from langgraph.runtime import Runtime
+
+    from confidence.model_log import ModelLog
+    from grace.context import GraceContext
+    from grace.errors import ModelSetupError
+    from grace.schemas import PlanStep
+    from grace.state import StepTask
+    from nodes.execute import step_failed
+
+    step = PlanStep(step_id="s1", action="rag_search", query="horse tram line")
+    original = ModelSetupError("no key for openai")
+    runtime = Runtime(context=GraceContext())
+    with pytest.raises(ModelSetupError, match="no key for openai") as raised:
+        step_failed(StepTask(step=step), original, runtime, offline_services, ModelLog())
+    assert raised.value is not original and raised.value.__dict__ == original.__dict__

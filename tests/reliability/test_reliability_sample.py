@@ -15,7 +15,7 @@ import pytest
 
 from grace.library import Library
 from grace.retrieval import UnknownCollectionError
-from grace.retrieval.ingest import SAMPLE_CORPUS_DIR
+from grace.retrieval.sample import SAMPLE_CORPUS_DIR
 from grace.services import build_services
 from grace.settings import GraceSettings, get_settings
 from graph.app import GraceApp

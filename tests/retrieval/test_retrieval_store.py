@@ -118,7 +118,7 @@ def test_reopen_edge_store_keeps_data(tmp_path: Path, corpus_dir: Path) -> None:
 
 
 def test_ensure_sample_corpus(store: CorpusStore) -> None:
-    from grace.retrieval.ingest import SAMPLE_CORPUS_DIR
+    from grace.retrieval.sample import SAMPLE_CORPUS_DIR
 
     if not SAMPLE_CORPUS_DIR.is_dir():
         pytest.skip("sample corpus not bundled yet")

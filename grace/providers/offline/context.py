@@ -23,9 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
-
 from grace.providers.offline.word_forms import match_tokens
+from grace.retrieval.lemmas import all_lemmas
 from grace.schemas import Source
 from grace.text import is_japanese, split_sentences
 
@@ -63,7 +62,7 @@ class PassageContext:
 
 @lru_cache(maxsize=65_536)
 def _is_verb(word: str) -> bool:
-    lemmas = getAllLemmas(word.lower())
+    lemmas = all_lemmas(word.lower())
     return ("VERB" in lemmas or "AUX" in lemmas) and "NOUN" not in lemmas
 
 

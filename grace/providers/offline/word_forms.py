@@ -41,9 +41,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
-
 from grace.retrieval import tokenize
+from grace.retrieval.lemmas import all_lemmas
 
 __all__ = ["fold", "is_dictionary_word", "match_tokens"]
 
@@ -53,12 +52,12 @@ _OWN_MEANING = ("NOUN", "VERB", "PROPN")
 
 def is_dictionary_word(word: str) -> bool:
     """Whether LemmInflect's lexicon knows ``word`` (lower case) as a common word."""
-    return bool(getAllLemmas(word.lower()))
+    return bool(all_lemmas(word.lower()))
 
 
 def _base(token: str) -> str:
     """The token ``token`` folds to under the two rules of the module docstring."""
-    lemmas = getAllLemmas(token)
+    lemmas = all_lemmas(token)
     if lemmas:
         own = any(token in lemmas.get(pos, ()) for pos in _OWN_MEANING)
         verbs = set(lemmas.get("VERB", ())) | set(lemmas.get("AUX", ()))
@@ -78,12 +77,12 @@ def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
         return token
     if token.endswith("ship") and len(token) >= 8:
         stem = token[:-4]
-        return stem if stem in getAllLemmas(stem).get("NOUN", ()) else token
+        return stem if stem in all_lemmas(stem).get("NOUN", ()) else token
     if not token.endswith("al") or len(token) < 5:
         return token
     stem = token[:-2]
     for verb in (stem, f"{stem}e"):
-        if verb in getAllLemmas(verb).get("VERB", ()):
+        if verb in all_lemmas(verb).get("VERB", ()):
             return verb
     return token
 
@@ -128,12 +127,12 @@ def _is_re_verb(hyphen: str, rest: str) -> bool:
     form too and the whole word's verb is only a verb ("rebuilt"; not "recorded" or
     "reported", whose verbs are nouns too, nor "remained").
     """
-    if not getAllLemmas(rest).get("VERB"):
+    if not all_lemmas(rest).get("VERB"):
         return False
     if hyphen:
         return True
-    verbs = getAllLemmas(f"re{rest}").get("VERB", ())
-    return bool(verbs) and all(set(getAllLemmas(v)) == {"VERB"} for v in verbs)
+    verbs = all_lemmas(f"re{rest}").get("VERB", ())
+    return bool(verbs) and all(set(all_lemmas(v)) == {"VERB"} for v in verbs)
 
 
 def match_tokens(text: str) -> list[str]:

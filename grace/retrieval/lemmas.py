@@ -1,0 +1,93 @@
+"""English lemmas from LemmInflect's lexicon, looked up without loading the lexicon whole.
+
+``lemminflect.getAllLemmas`` reads its whole lemma table (≈ 80,000 lines) into a dictionary
+at its first call (≈ 0.17 s), and importing ``lemminflect`` loads numpy for its inflection
+model (≈ 0.1 s): together a quarter of a warm ``grace ask``. :func:`all_lemmas` reads the
+same two files the package ships (the table and its overrides, found without importing the
+package), keeps the table as one text (one decompression, ≈ 0.01 s) and finds a word's lines
+by bisection over that text: the table is sorted by word. Its answer is LemmInflect's, entry
+for entry and in the same order, for every word (the overrides applied, the word's
+capitalisation carried over); ``tests/retrieval/test_lemmas.py`` compares the two over the
+whole lexicon.
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
+
+__all__ = ["all_lemmas"]
+
+
+def _resource(name: str) -> Path:
+    """A file LemmInflect ships in ``lemminflect/resources`` (its package is not run)."""
+    spec = find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("lemminflect is not installed: pip install lemminflect")
+    return Path(next(iter(spec.submodule_search_locations))) / "resources" / name
+
+
+@lru_cache(maxsize=1)
+def _table() -> str:
+    """The lemma table: ``word,category,lemma/lemma`` lines, sorted by word."""
+    return gzip.decompress(_resource("lemma_lu.csv.gz").read_bytes()).decode()
+
+
+def _word_at(table: str, start: int) -> str:
+    """The word of the line that starts at ``start``."""
+    return table[start : table.index(",", start)]
+
+
+def _first_line(table: str, word: str) -> int:
+    """Where the first line whose word is not below ``word`` starts (bisection over lines)."""
+    low, high = 0, len(table)  # each the start of a line (or the end of the table)
+    while low < high:
+        start = table.rfind("\n", 0, (low + high) // 2) + 1  # the line holding the middle
+        if _word_at(table, start) < word:
+            low = table.index("\n", start) + 1
+        else:
+            high = start
+    return low
+
+
+@lru_cache(maxsize=1)
+def _overrides() -> dict[str, dict[str, tuple[str, ...]]]:
+    """LemmInflect's corrections to its table (``word,UPOS,lemma`` lines), by word."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for raw in _resource("lemma_overrides.csv").read_text().splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            word, pos, lemma = line.split(",")
+            found.setdefault(word, {})[pos] = (lemma,)
+    return found
+
+
+def _upos(category: str) -> str:
+    """The table's category as a universal part of speech (its ``modal`` is ``AUX``)."""
+    upos = category.upper()
+    return "AUX" if upos == "MODAL" else upos
+
+
+def _styled(word: str) -> str:
+    """The capitalisation a lemma takes from ``word`` (LemmInflect's caps style)."""
+    if word.isupper():
+        return "upper"
+    return "capitalize" if word and word[0].isupper() else "lower"
+
+
+def all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """``lemminflect.getAllLemmas(word)``: the word's lemmas by part of speech (a new dict)."""
+    style = _styled(word)
+    lower = word.lower()
+    table = _table()
+    lemmas: dict[str, tuple[str, ...]] = {}
+    at = _first_line(table, lower)
+    while at < len(table) and _word_at(table, at) == lower:
+        end = table.index("\n", at)
+        _, category, forms = table[at:end].strip().split(",")
+        lemmas[_upos(category)] = tuple(forms.split("/"))
+        at = end + 1
+    lemmas.update(_overrides().get(lower, {}))
+    return {pos: tuple(getattr(f, style)() for f in forms) for pos, forms in lemmas.items()}
