@@ -250,7 +250,9 @@ def _lean(args: argparse.Namespace, only: set[str]) -> dict[str, Any]:
         if "lean" in only:
             out["lean"] = {"run_bytes": lean.run_bytes(env), "ask": lean.ask_time(env, args.runs)}
         if "thread" in only:
-            out["thread"] = lean.thread_turns(env, args.turns, names=tuple(args.variants))
+            out["thread"] = lean.thread_turns(
+                env, args.turns, names=tuple(args.variants), turns_in_state=args.turns_in_state
+            )
     return out
 
 
@@ -280,7 +282,7 @@ def _lean_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     if t := result.get("thread"):
         rows.append(
             (
-                f"12 thread ({t['turns']} turns)",
+                f"12 thread ({t['turns']} turns, {t['turns_in_state']} in state)",
                 "; ".join(
                     f"{k} {t[k]['db_mb']} MB, {t[k]['ms_per_turn_first']:.0f} -> "
                     f"{t[k]['ms_per_turn_last']:.0f} ms/turn ({t[k]['last_over_first']}x)"
@@ -465,6 +467,11 @@ def main(argv: list[str] | None = None) -> None:
         choices=("main", "inline", "sync", "exit"),
         default=["main", "inline", "sync", "exit"],
         help="variants of the thread benchmark (bench.lean)",
+    )
+    parser.add_argument(
+        "--turns-in-state",
+        type=int,
+        help="checkpoint.turns_in_state for the thread benchmark (default: the setting's)",
     )
     parser.add_argument("--runs", type=int, default=30, help="timed runs for the overhead")
     parser.add_argument("--step-latency", type=float, default=0.2, help="search latency (s)")

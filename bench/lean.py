@@ -75,9 +75,12 @@ def _saver(path: Path, guard: bool, blobs: bool) -> Iterator[BaseCheckpointSaver
 
 @contextlib.contextmanager
 def _apps(
-    env: Env, tag: str, names: tuple[str, ...] = tuple(VARIANTS)
+    env: Env, tag: str, names: tuple[str, ...] = tuple(VARIANTS), turns_in_state: int | None = None
 ) -> Iterator[dict[str, tuple[GraceApp, Path]]]:
-    """One app per variant named, each over a fresh database file."""
+    """One app per variant named, each over a fresh database file.
+
+    ``turns_in_state``: ``checkpoint.turns_in_state`` (default: the setting's default).
+    """
     with contextlib.ExitStack() as stack:
         apps = {}
         for name in names:
@@ -88,7 +91,8 @@ def _apps(
             store = (
                 stack.enter_context(open_store("sqlite", sqlite_path=store_path)) if guard else None
             )
-            checkpoint = CheckpointSettings(durability=durability)
+            kept = {} if turns_in_state is None else {"turns_in_state": turns_in_state}
+            checkpoint = CheckpointSettings(durability=durability, **kept)
             settings = env.base.settings.model_copy(update={"checkpoint": checkpoint})
             apps[name] = (GraceApp(settings, saver, store, services=env.base), path)
         yield apps
@@ -185,19 +189,24 @@ def _window_ms(ms: list[float], start: int, size: int) -> float:
 
 
 def thread_turns(
-    env: Env, turns: int = 1000, window: int = 100, names: tuple[str, ...] = tuple(VARIANTS)
+    env: Env,
+    turns: int = 1000,
+    window: int = 100,
+    names: tuple[str, ...] = tuple(VARIANTS),
+    turns_in_state: int | None = None,
 ) -> dict[str, Any]:
     """``turns`` questions on one thread per variant named, turns alternating between them.
 
-    Reports the checkpoint database's size (with its WAL) every ``window`` turns, the store's
-    (the turns moved out of state) at the end, and the mean ms per turn over the first and the
-    last ``window`` turns.
+    ``turns_in_state`` overrides ``checkpoint.turns_in_state`` for every variant. Reports the
+    checkpoint database's size (with its WAL) every ``window`` turns, the store's (the turns
+    moved out of state) at the end, and the mean ms per turn over the first and the last
+    ``window`` turns.
     """
     window = min(window, turns)
     ms: dict[str, list[float]] = {name: [] for name in names}
     sizes: dict[str, list[int]] = {name: [] for name in names}
     stores: dict[str, int] = {}
-    with _apps(env, "thread", names) as apps:
+    with _apps(env, "thread", names, turns_in_state) as apps:
         order = list(apps)
         for i in range(turns):
             order = order[1:] + order[:1]  # each variant goes first in turn
@@ -209,7 +218,8 @@ def thread_turns(
                 if (i + 1) % window == 0 or i + 1 == turns:
                     sizes[name].append(_db_bytes(path))
         stores = {name: _db_bytes(_store_path(path)) for name, (_, path) in apps.items()}
-    out: dict[str, Any] = {"turns": turns, "window": window}
+    kept = turns_in_state or CheckpointSettings().turns_in_state
+    out: dict[str, Any] = {"turns": turns, "window": window, "turns_in_state": kept}
     for name in names:
         first, last = _window_ms(ms[name], 0, window), _window_ms(ms[name], turns - window, window)
         out[name] = {
