@@ -25,6 +25,7 @@ import statistics
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,8 @@ def _apps(
             kept = {} if turns_in_state is None else {"turns_in_state": turns_in_state}
             checkpoint = CheckpointSettings(durability=durability, **kept)
             settings = env.base.settings.model_copy(update={"checkpoint": checkpoint})
-            apps[name] = (GraceApp(settings, saver, store, services=env.base), path)
+            services = replace(env.base, settings=settings)  # plan reads turns_in_state here
+            apps[name] = (GraceApp(settings, saver, store, services=services), path)
         yield apps
 
 

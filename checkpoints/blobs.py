@@ -25,6 +25,7 @@ Pending writes (the ``writes`` table) are ``SqliteSaver``'s own.
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
@@ -52,7 +53,7 @@ from checkpoints.guard import (
     sqlite_refused,
 )
 
-__all__ = ["BLOBS_TABLE_SQL", "AsyncBlobSqliteSaver", "BlobSqliteSaver"]
+__all__ = ["BLOBS_TABLE_SQL", "AsyncBlobSqliteSaver", "BlobSqliteSaver", "next_version"]
 
 BLOBS_TABLE_SQL = """CREATE TABLE IF NOT EXISTS checkpoint_blobs (
     thread_id TEXT NOT NULL,
@@ -91,6 +92,30 @@ BlobRow = tuple[str, str, str, str, str, bytes]
 def _inline(value: Any) -> bool:
     """Kept in the checkpoint row: ``None``, a bool or a number (as ``PostgresSaver`` does)."""
     return value is None or isinstance(value, (bool, int, float))
+
+
+def next_version(current: str | float | None) -> str:
+    """The channel version after ``current``, 14 characters for version 142: ``"13142.9f03a1c4"``.
+
+    ``"1"``, the count of digits, the number, ``"."`` and 32 random bits in hex.
+
+    ``SqliteSaver``'s versions are 52 characters (the number zero-padded to 32 digits, a random
+    fraction) and a checkpoint row holds about 70 of them (``channel_versions`` and
+    ``versions_seen``): most of its bytes. These sort as LangGraph compares versions, as
+    strings: after every ``SqliteSaver`` version (which starts with ``"0"``), so a thread
+    written by ``SqliteSaver`` goes on, and in number order among themselves (fewer digits
+    first) up to 999,999,999. The random part keeps two forks' values apart in the blob table.
+    """
+    if current is None:
+        number = 0
+    elif not isinstance(current, str):
+        number = int(current)
+    elif current.startswith("1"):
+        number = int(current[2 : 2 + int(current[1])])
+    else:  # SqliteSaver's
+        number = int(current.split(".")[0])
+    digits = str(number + 1)
+    return f"1{len(digits)}{digits}.{random.getrandbits(32):08x}"
 
 
 class Split:
@@ -244,6 +269,10 @@ class BlobSqliteSaver(ChecksItsParent, SqliteSaver):
             raise sqlite_refused(self, config)
         return saved_config(config, checkpoint)
 
+    def get_next_version(self, current: str | None, channel: None) -> str:
+        """A short version (:func:`next_version`) instead of ``SqliteSaver``'s 52 characters."""
+        return next_version(current)
+
     def delete_thread(self, thread_id: str) -> None:
         """Delete the thread's checkpoints, writes and blobs (one transaction)."""
         with self.cursor() as cur:
@@ -333,6 +362,10 @@ class AsyncBlobSqliteSaver(ChecksItsParent, AsyncSqliteSaver):
         if not written:
             raise await async_sqlite_refused(self, config)
         return saved_config(config, checkpoint)
+
+    def get_next_version(self, current: str | None, channel: None) -> str:
+        """A short version (:func:`next_version`) instead of ``AsyncSqliteSaver``'s."""
+        return next_version(current)
 
     async def adelete_thread(self, thread_id: str) -> None:
         """Delete the thread's checkpoints, writes and blobs (one transaction)."""

@@ -12,7 +12,7 @@ import asyncio
 import operator
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -24,7 +24,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import START, StateGraph
 
 from checkpoints import open_async_checkpointer, open_checkpointer
-from checkpoints.blobs import BlobSqliteSaver
+from checkpoints.blobs import BlobSqliteSaver, next_version
 from checkpoints.guard import ThreadMovedOnError
 from grace.services import build_services
 from grace.settings import GraceSettings
@@ -243,3 +243,18 @@ def test_a_refused_write_leaves_no_blob(tmp_path: Path) -> None:
         assert found is not None
         assert found.checkpoint["channel_values"] == {"items": ["b"], "turns": 2}
     assert _rows(db, "SELECT version FROM checkpoint_blobs ORDER BY version") == [("1",), ("2",)]
+
+
+def test_versions_are_short_and_sort_after_sqlite_savers_in_number_order() -> None:
+    old = None
+    with closing(sqlite3.connect(":memory:")) as conn:
+        plain = SqliteSaver(conn)
+        for _ in range(120):  # a thread SqliteSaver wrote, at version 120
+            old = plain.get_next_version(old, None)
+    chain = [next_version(old)]
+    for _ in range(1500):
+        chain.append(next_version(chain[-1]))
+    assert chain[0].startswith("13121.") and len(chain[0]) == 14
+    assert chain[-1].startswith("141621.")
+    assert all(a < b for a, b in zip([old, *chain], chain, strict=False))  # as LangGraph compares
+    assert next_version(None).startswith("111.") and next_version(9).startswith("1210.")
