@@ -29,7 +29,9 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from typing import Any
@@ -199,6 +201,44 @@ def with_values(
     return found._replace(checkpoint=checkpoint)
 
 
+class WrittenWhole:
+    """The newest checkpoint this saver wrote, per (thread, namespace), every value stored.
+
+    A ``put`` whose parent is one of them has all its unchanged values stored already, so it
+    skips the look for missing blobs (one query per checkpoint, and a thread hop on aiosqlite).
+    Holds the latest :data:`WRITTEN_THREADS` threads; another process's checkpoints, or a
+    thread further back, are looked up as before.
+    """
+
+    def __init__(self) -> None:
+        """Empty; filled by each checkpoint written."""
+        self._ids: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def has(self, thread_id: str, ns: str, checkpoint_id: str | None) -> bool:
+        """Whether ``checkpoint_id`` is the newest this saver wrote whole on the thread."""
+        with self._lock:
+            return checkpoint_id is not None and self._ids.get((thread_id, ns)) == checkpoint_id
+
+    def add(self, thread_id: str, ns: str, checkpoint_id: str) -> None:
+        """Record a checkpoint written with every value stored."""
+        with self._lock:
+            self._ids[(thread_id, ns)] = checkpoint_id
+            self._ids.move_to_end((thread_id, ns))
+            while len(self._ids) > WRITTEN_THREADS:
+                self._ids.popitem(last=False)
+
+    def forget(self, thread_id: str) -> None:
+        """Drop a deleted thread's entries."""
+        with self._lock:
+            for key in [key for key in self._ids if key[0] == thread_id]:
+                del self._ids[key]
+
+
+WRITTEN_THREADS = 4096
+"""Threads :class:`WrittenWhole` remembers."""
+
+
 class Put:
     """What a ``put`` writes: blob rows (the new versions, serialised) and the row's insert."""
 
@@ -214,6 +254,18 @@ class Put:
         self.rows = [*self.split.rows(self.serde, self.thread_id, self.ns, self.split.new)]
         self.insert = sqlite_insert(saver, config, self.split.row, metadata, check=saver.one_writer)
         """The row's insert (SQL, parameters): it writes nothing if the parent check fails."""
+        self.written: WrittenWhole = saver.written
+        self.checkpoint_id = checkpoint["id"]
+        parent = conf.get("checkpoint_id")
+        self.look_for_missing = bool(self.split.known) and not self.written.has(
+            self.thread_id, self.ns, parent
+        )
+        """Whether the parent's values may be missing from the blob table (an old-format or
+        another process's parent): then :data:`MISSING_BLOBS_SQL` finds them."""
+
+    def done(self) -> None:
+        """Record the checkpoint as written whole."""
+        self.written.add(self.thread_id, self.ns, self.checkpoint_id)
 
     def known_params(self) -> tuple[str, str, str]:
         """The parameters of :data:`MISSING_BLOBS_SQL` for the values the parent had."""
@@ -233,6 +285,7 @@ class BlobSqliteSaver(ChecksItsParent, SqliteSaver):
         super().__init__(conn, serde=serde)
         self.has_blobs = True
         """False for a read-only database made before the blob table: its rows are inline."""
+        self.written = WrittenWhole()
 
     def setup(self) -> None:
         """``SqliteSaver``'s tables and the blob table (a read-only old file: none)."""
@@ -285,7 +338,7 @@ class BlobSqliteSaver(ChecksItsParent, SqliteSaver):
         """
         put = Put(self, config, checkpoint, metadata, new_versions)
         with self.cursor() as cur:
-            if put.split.known:
+            if put.look_for_missing:
                 found = cur.execute(MISSING_BLOBS_SQL, put.known_params())
                 put.add_missing(channel for (channel,) in found.fetchall())
             cur.executemany(INSERT_BLOB_SQL, put.rows)
@@ -294,6 +347,7 @@ class BlobSqliteSaver(ChecksItsParent, SqliteSaver):
                 self.conn.rollback()
         if not written:
             raise sqlite_refused(self, config)
+        put.done()
         return saved_config(config, checkpoint)
 
     def get_next_version(self, current: str | None, channel: None) -> str:
@@ -302,6 +356,7 @@ class BlobSqliteSaver(ChecksItsParent, SqliteSaver):
 
     def delete_thread(self, thread_id: str) -> None:
         """Delete the thread's checkpoints, writes and blobs (one transaction)."""
+        self.written.forget(str(thread_id))
         with self.cursor() as cur:
             for sql in DELETE_THREAD_SQL:
                 cur.execute(sql, (str(thread_id),))
@@ -322,6 +377,7 @@ class AsyncBlobSqliteSaver(ChecksItsParent, AsyncSqliteSaver):
         self.has_blobs = True
         """False for a read-only database made before the blob table: its rows are inline."""
         self._blobs_ready = False
+        self.written = WrittenWhole()
 
     async def setup(self) -> None:
         """``AsyncSqliteSaver``'s tables and the blob table (a read-only old file: none)."""
@@ -379,7 +435,7 @@ class AsyncBlobSqliteSaver(ChecksItsParent, AsyncSqliteSaver):
         await self.setup()
         put = Put(self, config, checkpoint, metadata, new_versions)
         async with self.lock:
-            if put.split.known:
+            if put.look_for_missing:
                 async with self.conn.execute(MISSING_BLOBS_SQL, put.known_params()) as cur:
                     put.add_missing(channel for (channel,) in await cur.fetchall())
             await self.conn.executemany(INSERT_BLOB_SQL, put.rows)
@@ -388,6 +444,7 @@ class AsyncBlobSqliteSaver(ChecksItsParent, AsyncSqliteSaver):
             await (self.conn.commit() if written else self.conn.rollback())
         if not written:
             raise await async_sqlite_refused(self, config)
+        put.done()
         return saved_config(config, checkpoint)
 
     def get_next_version(self, current: str | None, channel: None) -> str:
@@ -397,6 +454,7 @@ class AsyncBlobSqliteSaver(ChecksItsParent, AsyncSqliteSaver):
     async def adelete_thread(self, thread_id: str) -> None:
         """Delete the thread's checkpoints, writes and blobs (one transaction)."""
         await self.setup()
+        self.written.forget(str(thread_id))
         async with self.lock:
             for sql in DELETE_THREAD_SQL:
                 await self.conn.execute(sql, (str(thread_id),))

@@ -24,7 +24,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import START, StateGraph
 
 from checkpoints import open_async_checkpointer, open_checkpointer
-from checkpoints.blobs import BlobSqliteSaver, next_version
+from checkpoints.blobs import WRITTEN_THREADS, BlobSqliteSaver, WrittenWhole, next_version
 from checkpoints.guard import ThreadMovedOnError
 from grace.services import build_services
 from grace.settings import GraceSettings
@@ -259,3 +259,26 @@ def test_versions_are_short_and_sort_after_sqlite_savers_in_number_order() -> No
     assert chain[-1].startswith("141621.")
     assert all(a < b for a, b in zip([old, *chain], chain, strict=False))  # as LangGraph compares
     assert next_version(None).startswith("111.") and next_version(9).startswith("1210.")
+
+
+def test_a_thread_another_saver_wrote_goes_on_with_every_value(tmp_path: Path) -> None:
+    """The second saver did not write the parent: it looks for the values it lacks."""
+    with _plain(tmp_path / "ref.sqlite") as plain:
+        expected = _runs(_graph(plain), ["x", "y", "z"])
+    db = tmp_path / "cp.sqlite"
+    with open_checkpointer("sqlite", sqlite_path=db) as one:
+        _runs(_graph(one), ["x", "y"])
+        one.delete_thread("nobody")  # forgets nothing of thread t
+    with open_checkpointer("sqlite", sqlite_path=db) as two:
+        assert _runs(_graph(two), ["z"]) == expected
+    assert _rows(db, "SELECT count(*) FROM checkpoint_blobs WHERE channel = 'big'") == [(1,)]
+
+
+def test_the_checkpoints_written_whole_are_bounded() -> None:
+    written = WrittenWhole()
+    for i in range(WRITTEN_THREADS + 10):
+        written.add(f"t{i}", "", f"c{i}")
+    assert not written.has("t0", "", "c0") and written.has("t4100", "", "c4100")
+    assert not written.has("t4100", "", "c0") and not written.has("t4100", "", None)
+    written.forget("t4100")
+    assert not written.has("t4100", "", "c4100")
