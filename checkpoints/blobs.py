@@ -12,7 +12,8 @@ aiosqlite; its sync methods are ``AsyncSqliteSaver``'s bridges) do the same on S
   value is a row of ``checkpoint_blobs``, written when its version is new (``new_versions``)
   or not stored yet (a thread written by a plain ``SqliteSaver`` goes on here); a value of
   1 KB or more serialised is stored compressed (zlib, its serde type marked ``+zlib``);
-- channel versions are 14 characters, not ``SqliteSaver``'s 52 (:func:`next_version`);
+- channel versions are 12–15 characters (up to version 9,999), not ``SqliteSaver``'s 52
+  (:func:`next_version`);
 - reading rebuilds ``channel_values`` from the row and the blobs of its versions. A row written
   by a plain ``SqliteSaver`` holds its values inline and reads as before, so an old database
   is read as it is, with no migration (a plain ``SqliteSaver`` cannot read the new rows:
