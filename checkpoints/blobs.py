@@ -144,6 +144,8 @@ def next_version(current: str | float | None) -> str:
     else:  # SqliteSaver's
         number = int(current.split(".")[0])
     digits = str(number + 1)
+    if len(digits) > 9:  # the count of digits is one character
+        raise ValueError(f"channel version {digits} is beyond 999,999,999")
     return f"1{len(digits)}{digits}.{random.getrandbits(32):08x}"
 
 

@@ -259,6 +259,8 @@ def test_versions_are_short_and_sort_after_sqlite_savers_in_number_order() -> No
     assert chain[-1].startswith("141621.")
     assert all(a < b for a, b in zip([old, *chain], chain, strict=False))  # as LangGraph compares
     assert next_version(None).startswith("111.") and next_version(9).startswith("1210.")
+    with pytest.raises(ValueError, match="beyond 999,999,999"):
+        next_version(999_999_999)
 
 
 def test_a_thread_another_saver_wrote_goes_on_with_every_value(tmp_path: Path) -> None:
