@@ -33,11 +33,12 @@ Usage::
    ``shared/datasets/calib`` beside the repository, else the sample), wall time per 1,000
    questions (goal ≤ 90 s; :mod:`bench.calibrate_time`).
 11. lean: checkpoint bytes of one simple offline run and offline ``GraceApp.ask`` ms, for
-   main's ``sync`` without the write guard, ``sync`` with it and ``exit`` with it, runs
-   alternating (goals ≤ 15 KB per run, ``exit`` ≥ 40 % faster; :mod:`bench.lean`);
-12. thread (not in the default set; ``--only thread --turns N``): N turns on one thread per
-   variant, alternating (main's whole conversation in state; ``sync`` / ``exit`` with a
-   store, the latest ``checkpoint.turns_in_state`` turns in state) → ``checkpoints.sqlite``
+   main's ``sync`` on ``SqliteSaver`` without the write guard, ``inline`` (``sync``, guard and
+   store, ``SqliteSaver``), ``sync`` and ``exit`` on GRACE's saver (each value once per
+   version), runs alternating (goals ≤ 15 KB per run, ``exit`` ≥ 40 % faster; :mod:`bench.lean`);
+12. thread (not in the default set; ``--only thread --turns N [--variants sync exit]``): N turns
+   on one thread per variant, alternating (main's whole conversation in state; the others with
+   a store, the latest ``checkpoint.turns_in_state`` turns in state) → ``checkpoints.sqlite``
    size, the store's, and ms per turn, first vs last 100 (goal at 1,000 turns: ≤ 100 MB,
    ≤ 1.5x).
 
@@ -59,8 +60,17 @@ from pathlib import Path
 from typing import Any
 
 SCENARIOS = (
-    "overhead", "parallel", "concurrency", "retrieval", "startup", "unreachable", "bombs",
-    "ui", "calibrate", "lean", "thread",
+    "overhead",
+    "parallel",
+    "concurrency",
+    "retrieval",
+    "startup",
+    "unreachable",
+    "bombs",
+    "ui",
+    "calibrate",
+    "lean",
+    "thread",
 )
 """Scenario names for ``--only`` (memory comes with concurrency and retrieval)."""
 DEFAULT_SCENARIOS = [name for name in SCENARIOS if name != "thread"]
@@ -240,20 +250,24 @@ def _lean(args: argparse.Namespace, only: set[str]) -> dict[str, Any]:
         if "lean" in only:
             out["lean"] = {"run_bytes": lean.run_bytes(env), "ask": lean.ask_time(env, args.runs)}
         if "thread" in only:
-            out["thread"] = lean.thread_turns(env, args.turns)
+            out["thread"] = lean.thread_turns(
+                env, args.turns, names=tuple(args.variants), turns_in_state=args.turns_in_state
+            )
     return out
 
 
 def _lean_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    rows, lean_names = [], ("main", "sync", "exit")
+    from bench.lean import VARIANTS
+
+    rows = []
     if le := result.get("lean"):
         b, a = le["run_bytes"], le["ask"]
         rows.append(
             (
                 "11 lean: bytes / run",
-                ", ".join(f"{k} {b[k]['total_bytes'] / 1000:.1f} KB" for k in lean_names),
+                ", ".join(f"{k} {b[k]['total_bytes'] / 1000:.1f} KB" for k in VARIANTS),
                 "<= 15 KB",
-                "met" if b["met"] else "MISSED",
+                _met(b["met"]),
             )
         )
         rows.append(
@@ -268,18 +282,23 @@ def _lean_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     if t := result.get("thread"):
         rows.append(
             (
-                f"12 thread ({t['turns']} turns)",
+                f"12 thread ({t['turns']} turns, {t['turns_in_state']} in state)",
                 "; ".join(
                     f"{k} {t[k]['db_mb']} MB, {t[k]['ms_per_turn_first']:.0f} -> "
                     f"{t[k]['ms_per_turn_last']:.0f} ms/turn ({t[k]['last_over_first']}x)"
-                    for k in lean_names
+                    for k in VARIANTS
                     if k in t
                 ),
                 "<= 100 MB, <= 1.5x at 1,000",
-                "met" if t["met"] else "MISSED",
+                _met(t["met"]),
             )
         )
     return rows
+
+
+def _met(met: dict[str, bool]) -> str:
+    """``met`` or ``MISSED`` per variant judged."""
+    return ", ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in met.items())
 
 
 def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:
@@ -442,6 +461,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", nargs="+", choices=SCENARIOS, default=DEFAULT_SCENARIOS)
     parser.add_argument("--turns", type=int, default=1000, help="turns of the thread benchmark")
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=("main", "inline", "sync", "exit"),
+        default=["main", "inline", "sync", "exit"],
+        help="variants of the thread benchmark (bench.lean)",
+    )
+    parser.add_argument(
+        "--turns-in-state",
+        type=int,
+        help="checkpoint.turns_in_state for the thread benchmark (default: the setting's)",
+    )
     parser.add_argument("--runs", type=int, default=30, help="timed runs for the overhead")
     parser.add_argument("--step-latency", type=float, default=0.2, help="search latency (s)")
     parser.add_argument("--threads", type=int, default=50, help="concurrent ainvoke runs")

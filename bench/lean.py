@@ -1,17 +1,20 @@
 """Lean runs (issue 40): checkpoint bytes per run, offline ``GraceApp.ask`` time, a long thread.
 
-Each figure is measured for three variants in one process, their runs alternating so that
+Each figure is measured for four variants in one process, their runs alternating so that
 drift (disk cache, CPU frequency, other load) hits all alike:
 
-- ``main``: what main ran before issue 40 — ``durability="sync"``, no write guard, and no
-  store, so a thread's state keeps its whole conversation;
-- ``sync``: ``sync`` with GRACE's one-writer guard and a ``SqliteStore`` as ``GraceApp.open``
-  opens one (a thread's state keeps its latest ``checkpoint.turns_in_state`` turns, older
-  ones move to the store);
+- ``main``: what main ran before issue 40 — ``durability="sync"``, LangGraph's ``SqliteSaver``
+  (every checkpoint holds every channel's value), no write guard, and no store, so a thread's
+  state keeps its whole conversation;
+- ``inline``: ``sync`` with GRACE's one-writer guard and a ``SqliteStore`` as ``GraceApp.open``
+  opens one (a thread's state keeps its latest ``checkpoint.turns_in_state`` turns, older ones
+  move to the store), still on ``SqliteSaver``'s inline checkpoints;
+- ``sync``: as ``inline`` on GRACE's own saver (:mod:`checkpoints.blobs`: each channel's value
+  stored once per version) — what ``GraceApp.open`` runs with a model;
 - ``exit``: as ``sync`` with ``exit``, the offline default of ``checkpoint.durability: auto``.
 
-All runs are offline (the embedded engine over the sample corpus) on ``SqliteSaver`` files
-opened as GRACE opens them (WAL, ``synchronous=NORMAL``).
+All runs are offline (the embedded engine over the sample corpus) on SQLite files opened as
+GRACE opens them (WAL, ``synchronous=NORMAL``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import statistics
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from bench.scenarios import SIMPLE, Env
 from checkpoints import open_store
+from checkpoints.blobs import BlobSqliteSaver
 from checkpoints.checkpointer import SQLITE_PRAGMAS
 from checkpoints.guard import guarded
 from grace.settings import CheckpointSettings, RunDurability
@@ -38,12 +43,13 @@ from graph.app import GraceApp
 
 __all__ = ["VARIANTS", "ask_time", "run_bytes", "thread_turns"]
 
-VARIANTS: dict[str, tuple[RunDurability, bool]] = {
-    "main": ("sync", False),
-    "sync": ("sync", True),
-    "exit": ("exit", True),
+VARIANTS: dict[str, tuple[RunDurability, bool, bool]] = {
+    "main": ("sync", False, False),
+    "inline": ("sync", True, False),
+    "sync": ("sync", True, True),
+    "exit": ("exit", True, True),
 }
-"""Variant → (durability, guarded saver and a store)."""
+"""Variant → (durability, guarded saver and a store, GRACE's blob saver)."""
 
 TURN_QUESTIONS = (
     SIMPLE,
@@ -55,13 +61,13 @@ TURN_QUESTIONS = (
 
 
 @contextlib.contextmanager
-def _saver(path: Path, guard: bool) -> Iterator[BaseCheckpointSaver[str]]:
-    """A ``SqliteSaver`` over ``path`` as GRACE opens it, guarded or not."""
+def _saver(path: Path, guard: bool, blobs: bool) -> Iterator[BaseCheckpointSaver[str]]:
+    """A SQLite saver over ``path`` as GRACE opens it: guarded or not, blobs or inline."""
     conn = sqlite3.connect(path, check_same_thread=False)
     try:
         for pragma in SQLITE_PRAGMAS:
             conn.execute(pragma)
-        saver: BaseCheckpointSaver[str] = SqliteSaver(conn)
+        saver: BaseCheckpointSaver[str] = BlobSqliteSaver(conn) if blobs else SqliteSaver(conn)
         saver = guarded(saver) if guard else saver
         yield use_grace_serializer(saver)
     finally:
@@ -70,22 +76,27 @@ def _saver(path: Path, guard: bool) -> Iterator[BaseCheckpointSaver[str]]:
 
 @contextlib.contextmanager
 def _apps(
-    env: Env, tag: str, names: tuple[str, ...] = tuple(VARIANTS)
+    env: Env, tag: str, names: tuple[str, ...] = tuple(VARIANTS), turns_in_state: int | None = None
 ) -> Iterator[dict[str, tuple[GraceApp, Path]]]:
-    """One app per variant named, each over a fresh database file."""
+    """One app per variant named, each over a fresh database file.
+
+    ``turns_in_state``: ``checkpoint.turns_in_state`` (default: the setting's default).
+    """
     with contextlib.ExitStack() as stack:
         apps = {}
         for name in names:
-            durability, guard = VARIANTS[name]
+            durability, guard, blobs = VARIANTS[name]
             path = env.dir / f"lean-{tag}-{name}.sqlite"
-            saver = stack.enter_context(_saver(path, guard))
+            saver = stack.enter_context(_saver(path, guard, blobs))
             store_path = _store_path(path)
             store = (
                 stack.enter_context(open_store("sqlite", sqlite_path=store_path)) if guard else None
             )
-            checkpoint = CheckpointSettings(durability=durability)
+            kept = {} if turns_in_state is None else {"turns_in_state": turns_in_state}
+            checkpoint = CheckpointSettings(durability=durability, **kept)
             settings = env.base.settings.model_copy(update={"checkpoint": checkpoint})
-            apps[name] = (GraceApp(settings, saver, store, services=env.base), path)
+            services = replace(env.base, settings=settings)  # plan reads turns_in_state here
+            apps[name] = (GraceApp(settings, saver, store, services=services), path)
         yield apps
 
 
@@ -102,22 +113,28 @@ def _db_bytes(path: Path) -> int:
     return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 
 
+_TABLES = {
+    "checkpoints": ("checkpoint", "length(checkpoint) + length(metadata)"),
+    "writes": ("write", "length(value)"),
+    "checkpoint_blobs": ("blob", "length(blob)"),
+}
+"""Table → (its name in the figures, a row's serialised bytes); blobs: GRACE's saver only."""
+
+
 def _thread_bytes(path: Path, thread_id: str) -> dict[str, int]:
-    """Bytes the thread's checkpoints and writes hold in ``path`` (the blobs, not the file)."""
+    """Rows and bytes the thread holds in ``path`` (serialised values, not the file)."""
+    out = {}
     conn = sqlite3.connect(path)
     try:
-        cp = conn.execute(
-            "SELECT count(*), coalesce(sum(length(checkpoint) + length(metadata)), 0) "
-            "FROM checkpoints WHERE thread_id = ?",
-            (thread_id,),
-        ).fetchone()
-        wr = conn.execute(
-            "SELECT count(*), coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?",
-            (thread_id,),
-        ).fetchone()
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        for table, (what, size) in _TABLES.items():
+            sql = f"SELECT count(*), coalesce(sum({size}), 0) FROM {table} WHERE thread_id = ?"
+            rows, total = conn.execute(sql, (thread_id,)).fetchone() if table in tables else (0, 0)
+            out[f"{what}s"], out[f"{what}_bytes"] = rows, total
     finally:
         conn.close()
-    return {"checkpoints": cp[0], "checkpoint_bytes": cp[1], "writes": wr[0], "write_bytes": wr[1]}
+    out["total_bytes"] = out["checkpoint_bytes"] + out["write_bytes"] + out["blob_bytes"]
+    return out
 
 
 def run_bytes(env: Env) -> dict[str, Any]:
@@ -127,17 +144,15 @@ def run_bytes(env: Env) -> dict[str, Any]:
         for name, (app, path) in apps.items():
             thread = uuid.uuid4().hex
             app.ask(SIMPLE, thread_id=thread)
-            figures = _thread_bytes(path, thread)
-            figures["total_bytes"] = figures["checkpoint_bytes"] + figures["write_bytes"]
-            out[name] = figures
+            out[name] = _thread_bytes(path, thread)
     base = out["main"]["total_bytes"]
     for figures in out.values():
         figures["ratio_to_main"] = round(figures["total_bytes"] / base, 3)
     out["goal"] = (
-        "<= 15 KB per run: exit writes one checkpoint; sync (the default with a model) still "
-        "writes ~8, each with the passages' text (issue 40 item 2, not done)"
+        "<= 15 KB per run: exit writes one checkpoint; sync (the default with a model) writes "
+        "one per step, each changed value once"
     )
-    out["met"] = out["exit"]["total_bytes"] <= 15_000
+    out["met"] = {name: out[name]["total_bytes"] <= 15_000 for name in ("sync", "exit")}
     return out
 
 
@@ -176,19 +191,24 @@ def _window_ms(ms: list[float], start: int, size: int) -> float:
 
 
 def thread_turns(
-    env: Env, turns: int = 1000, window: int = 100, names: tuple[str, ...] = tuple(VARIANTS)
+    env: Env,
+    turns: int = 1000,
+    window: int = 100,
+    names: tuple[str, ...] = tuple(VARIANTS),
+    turns_in_state: int | None = None,
 ) -> dict[str, Any]:
     """``turns`` questions on one thread per variant named, turns alternating between them.
 
-    Reports the checkpoint database's size (with its WAL) every ``window`` turns, the store's
-    (the turns moved out of state) at the end, and the mean ms per turn over the first and the
-    last ``window`` turns.
+    ``turns_in_state`` overrides ``checkpoint.turns_in_state`` for every variant. Reports the
+    checkpoint database's size (with its WAL) every ``window`` turns, the store's (the turns
+    moved out of state) at the end, and the mean ms per turn over the first and the last
+    ``window`` turns.
     """
     window = min(window, turns)
     ms: dict[str, list[float]] = {name: [] for name in names}
     sizes: dict[str, list[int]] = {name: [] for name in names}
     stores: dict[str, int] = {}
-    with _apps(env, "thread", names) as apps:
+    with _apps(env, "thread", names, turns_in_state) as apps:
         order = list(apps)
         for i in range(turns):
             order = order[1:] + order[:1]  # each variant goes first in turn
@@ -200,7 +220,8 @@ def thread_turns(
                 if (i + 1) % window == 0 or i + 1 == turns:
                     sizes[name].append(_db_bytes(path))
         stores = {name: _db_bytes(_store_path(path)) for name, (_, path) in apps.items()}
-    out: dict[str, Any] = {"turns": turns, "window": window}
+    kept = turns_in_state or CheckpointSettings().turns_in_state
+    out: dict[str, Any] = {"turns": turns, "window": window, "turns_in_state": kept}
     for name in names:
         first, last = _window_ms(ms[name], 0, window), _window_ms(ms[name], turns - window, window)
         out[name] = {
@@ -212,7 +233,8 @@ def thread_turns(
             "last_over_first": round(last / first, 2),
         }
     out["goal"] = "at 1,000 turns: <= 100 MB and last 100 turns <= 1.5x the first 100"
-    out["met"] = turns >= 1000 and (
-        out["exit"]["db_mb"] <= 100 and out["exit"]["last_over_first"] <= 1.5
-    )
+    out["met"] = {
+        name: turns >= 1000 and out[name]["db_mb"] <= 100 and out[name]["last_over_first"] <= 1.5
+        for name in names
+    }
     return out

@@ -41,7 +41,7 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.memory import InMemorySaver
 
-__all__ = ["FORK_KEY", "ThreadMovedOnError", "guarded"]
+__all__ = ["FORK_KEY", "ChecksItsParent", "ThreadMovedOnError", "guarded"]
 
 FORK_KEY = "grace_fork"
 """A ``configurable`` key: ``True`` lets a run write a fork from an older checkpoint."""
@@ -82,24 +82,41 @@ def _memory_latest(saver: Any, thread_id: str, ns: str) -> str | None:
     return max(stored) if stored else None
 
 
-def _sqlite_latest(saver: Any, thread_id: str, ns: str) -> str | None:
+def sqlite_latest(saver: Any, thread_id: str, ns: str) -> str | None:
     with saver.cursor(transaction=False) as cur:
         row = cur.execute(_LATEST_SQL, (thread_id, ns)).fetchone()
     return str(row[0]) if row else None
 
 
-def _sqlite_params(
-    saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any
-) -> tuple[Any, ...]:
-    """The parameters of :data:`_GUARDED_INSERT_SQL`, serialised as the SQLite savers do."""
+def sqlite_insert(
+    saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any, *, check: bool = True
+) -> tuple[str, tuple[Any, ...]]:
+    """The SQLite savers' checkpoint insert (SQL, parameters), the parent checked if ``check``.
+
+    Serialised as the SQLite savers do; unchecked (or a fork), the row is written as
+    ``SqliteSaver.put`` writes it.
+    """
     thread_id, ns, parent, fork = _where(config)
     type_, blob = saver.serde.dumps_typed(checkpoint)
     meta = json.dumps(get_checkpoint_metadata(config, metadata), ensure_ascii=False)
     row = (thread_id, ns, checkpoint["id"], parent, type_, blob, meta.encode("utf-8", "ignore"))
-    return (*row, fork, thread_id, ns, parent or "", parent or "", checkpoint["id"])
+    where = (fork or not check, thread_id, ns, parent or "", parent or "", checkpoint["id"])
+    return _GUARDED_INSERT_SQL, (*row, *where)
 
 
-def _saved(config: RunnableConfig, checkpoint: Checkpoint) -> RunnableConfig:
+def sqlite_refused(saver: Any, config: RunnableConfig) -> ThreadMovedOnError:
+    """The error for a refused SQLite insert, naming the thread's newest checkpoint."""
+    thread_id, ns, parent, _ = _where(config)
+    return ThreadMovedOnError(thread_id, parent, sqlite_latest(saver, thread_id, ns))
+
+
+async def async_sqlite_refused(saver: Any, config: RunnableConfig) -> ThreadMovedOnError:
+    """:func:`sqlite_refused` for the async SQLite savers."""
+    thread_id, ns, parent, _ = _where(config)
+    return ThreadMovedOnError(thread_id, parent, await _async_sqlite_latest(saver, thread_id, ns))
+
+
+def saved_config(config: RunnableConfig, checkpoint: Checkpoint) -> RunnableConfig:
     """The config of the checkpoint just written (what ``put`` returns)."""
     thread_id, ns, _, _ = _where(config)
     conf = {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}
@@ -108,13 +125,11 @@ def _saved(config: RunnableConfig, checkpoint: Checkpoint) -> RunnableConfig:
 
 def _sqlite_put(saver: Any, config: RunnableConfig, checkpoint: Checkpoint, metadata: Any) -> Any:
     """``SqliteSaver.put`` made only if the parent is the thread's newest (else raise)."""
-    params = _sqlite_params(saver, config, checkpoint, metadata)
     with saver.cursor() as cur:
-        written = cur.execute(_GUARDED_INSERT_SQL, params).rowcount
+        written = cur.execute(*sqlite_insert(saver, config, checkpoint, metadata)).rowcount
     if not written:
-        thread_id, ns, parent, _ = _where(config)
-        raise ThreadMovedOnError(thread_id, parent, _sqlite_latest(saver, thread_id, ns))
-    return _saved(config, checkpoint)
+        raise sqlite_refused(saver, config)
+    return saved_config(config, checkpoint)
 
 
 async def _async_sqlite_put(
@@ -122,15 +137,13 @@ async def _async_sqlite_put(
 ) -> Any:
     """``AsyncSqliteSaver.aput`` made only if the parent is the thread's newest (else raise)."""
     await saver.setup()
-    params = _sqlite_params(saver, config, checkpoint, metadata)
-    async with saver.lock, saver.conn.execute(_GUARDED_INSERT_SQL, params) as cur:
+    sql, params = sqlite_insert(saver, config, checkpoint, metadata)
+    async with saver.lock, saver.conn.execute(sql, params) as cur:
         written = cur.rowcount
         await saver.conn.commit()
     if not written:
-        thread_id, ns, parent, _ = _where(config)
-        newest = await _async_sqlite_latest(saver, thread_id, ns)
-        raise ThreadMovedOnError(thread_id, parent, newest)
-    return _saved(config, checkpoint)
+        raise await async_sqlite_refused(saver, config)
+    return saved_config(config, checkpoint)
 
 
 def _tuple_latest(saver: Any, thread_id: str, ns: str) -> str | None:
@@ -233,13 +246,28 @@ def _guarded_class(cls: type) -> type:
     return _GUARDED[cls]
 
 
+class ChecksItsParent:
+    """Mixed into a saver whose own write checks the parent when ``one_writer`` is set.
+
+    GRACE's SQLite savers (:mod:`checkpoints.blobs`) write a checkpoint's values and its row
+    in one transaction; the parent check is the row's conditional insert, so :func:`guarded`
+    only switches it on.
+    """
+
+    one_writer: bool = False
+    """Refuse a checkpoint whose parent is not the thread's newest (:func:`guarded` sets it)."""
+
+
 def guarded(saver: SaverT) -> SaverT:
     """``saver`` (in place) refusing a checkpoint whose parent is not its thread's newest.
 
     Its class becomes a subclass of its own class (``isinstance`` checks still hold) whose
-    ``put`` / ``aput`` check the parent first; everything else is the saver's own.
+    ``put`` / ``aput`` check the parent first; everything else is the saver's own. A saver
+    that checks the parent in its own write (:class:`ChecksItsParent`) has that switched on.
     """
-    if not isinstance(saver, _ThreadWriteGuard):
+    if isinstance(saver, ChecksItsParent):
+        saver.one_writer = True
+    elif not isinstance(saver, _ThreadWriteGuard):
         saver.__class__ = _guarded_class(type(saver))
         guard = cast(_ThreadWriteGuard, saver)
         guard._guard_lock = threading.Lock()

@@ -263,7 +263,7 @@ class CheckpointSettings(BaseModel):
     engine and for ``grace eval`` / ``calibrate`` (a step costs milliseconds, a re-run is
     cheap), ``sync`` where a step costs a model call."""
     turns_in_state: int = Field(default=20, ge=1)
-    """Answered turns of a thread kept in its state (``messages``), hence in every checkpoint:
+    """Answered turns of a thread kept in its state (``messages``), hence in each new version:
     at the start of a turn ``plan`` moves older ones to the graph's store (the thread's
     namespace), so a turn's checkpoints stop growing with the thread's length. The
     transcript (``grace show``, ``GraceApp.history``) still shows every turn; follow-up

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,14 +70,12 @@ def _turn(app: GraceApp, thread: str, question: str) -> None:
     assert outcome.status == "completed"
 
 
-def _latest_checkpoint_bytes(path: Path, thread: str) -> int:
-    with sqlite3.connect(path) as conn:
-        row = conn.execute(
-            "SELECT length(checkpoint) FROM checkpoints WHERE thread_id = ? "
-            "ORDER BY checkpoint_id DESC LIMIT 1",
-            (thread,),
-        ).fetchone()
-    return int(row[0])
+def _latest_checkpoint_bytes(app: GraceApp, thread: str) -> int:
+    """The thread's newest checkpoint with every value in it, serialised: the state's size,
+    whatever the saver stores apart (GRACE's SQLite saver keeps values in their own table)."""
+    found = app.checkpointer.get_tuple(cfg(thread))
+    assert found is not None
+    return len(app.checkpointer.serde.dumps_typed(found.checkpoint)[1])
 
 
 def _asked(messages: list[Any]) -> list[str]:
@@ -86,14 +83,14 @@ def _asked(messages: list[Any]) -> list[str]:
 
 
 def test_turns_beyond_the_bound_move_out_of_state_and_the_checkpoint_stops_growing(
-    app: GraceApp, tmp_path: Path
+    app: GraceApp,
 ) -> None:
     asked, sizes = [], []
     for i in range(10):
         question = QUESTIONS[i % len(QUESTIONS)]
         _turn(app, "long", question)
         asked.append(question)
-        sizes.append(_latest_checkpoint_bytes(tmp_path / "cp.sqlite", "long"))
+        sizes.append(_latest_checkpoint_bytes(app, "long"))
     values = app.graph.get_state(cfg("long")).values
     # the latest KEEP answered turns and the turn just answered; 7 turns in the store
     assert _asked(values["messages"]) == asked[-KEEP - 1 :]
