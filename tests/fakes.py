@@ -69,6 +69,12 @@ class Script:
     """The schema names of every ``bind_tools`` call."""
     latency: float = 0.0
     """Seconds each call takes (``time.sleep`` / ``asyncio.sleep``)."""
+    hold: threading.Event | None = None
+    """When given, each sync text call (an answer; not a plan or a verdict) waits until it is
+    set (at most a minute) instead of ``latency``: a call still waiting when a run returns
+    shows the run did not wait for it."""
+    waiting: int = 0
+    """Text calls waiting on ``hold`` now."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     """Serialises calls from several threads (the benchmarks' concurrent runs)."""
 
@@ -99,12 +105,14 @@ class ScriptedChatModel(BaseChatModel):
         answers: Sequence[Any] = (),
         verdicts: Sequence[Any] = (),
         latency: float = 0.0,
+        hold: threading.Event | None = None,
     ) -> ScriptedChatModel:
         """Replies per kind: plans (``PlanDraft``), answers (text), verdicts (``AnswerVerdict``)."""
         script = Script(
             by_tool={"PlanDraft": deque(plans), "AnswerVerdict": deque(verdicts)},
             text=deque(answers),
             latency=latency,
+            hold=hold,
         )
         return cls(script=script)
 
@@ -199,8 +207,15 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        if self.script.latency:
-            time.sleep(self.script.latency)
+        script = self.script
+        if script.hold is not None and not self.tool_names:
+            with script.lock:
+                script.waiting += 1
+            script.hold.wait(timeout=60)
+            with script.lock:
+                script.waiting -= 1
+        elif script.latency:
+            time.sleep(script.latency)
         return self._reply(messages)
 
     async def _agenerate(

@@ -161,13 +161,17 @@ def test_an_unexpected_exception_in_a_tool_never_escapes_invoke(
 def test_a_step_over_its_timeout_is_retried_then_fails(
     offline_services: Any, fast_retries: Any
 ) -> None:
-    model = ScriptedChatModel.of(answers=[ANSWER] * 6, verdicts=[GOOD_VERDICT] * 3, latency=0.6)
-    services = make_services(offline_services, chat_model=model, run={"step_timeout_seconds": 0.15})
-    import time
+    import threading
 
-    started = time.perf_counter()
-    out, values = _run(fast_retries, services, SIMPLE, "timeout")
-    assert time.perf_counter() - started < 3.0  # abandoned threads do not block the run
+    hold = threading.Event()  # the model never answers until the run is over
+    model = ScriptedChatModel.of(answers=[ANSWER] * 6, verdicts=[GOOD_VERDICT] * 3, hold=hold)
+    services = make_services(offline_services, chat_model=model, run={"step_timeout_seconds": 0.15})
+    try:
+        out, values = _run(fast_retries, services, SIMPLE, "timeout")
+        # The run returned while its timed-out calls still wait: it abandoned them.
+        assert model.script.waiting > 0
+    finally:
+        hold.set()
     failed = values["results"]["s2"]
     assert failed.status.value == "failed"
     assert "timed out after 0.15s" in (failed.error or "")
