@@ -176,6 +176,26 @@ def test_a_restating_sentence_at_a_passage_start_names_the_document_subject(
     assert first in answer.text
 
 
+def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> None:
+    from dataclasses import replace
+
+    from grace.providers.offline import evidence
+
+    text = HISTORY
+    question = "When did the Grellan Observatory close?"
+    as_reader = [Source(source_id="S1", source="g.md", title="Grellan Observatory", text=text)]
+    as_run = [as_reader[0].model_copy(update={"source_id": "g.md#0"})]
+    first, second = assess(question, as_reader), assess(question, as_run)
+    assert {ev.source_id for ev in first} == {"S1"}
+    assert {ev.source_id for ev in second} == {"g.md#0"}
+    assert [replace(ev, source_id="") for ev in first] == [
+        replace(ev, source_id="") for ev in second
+    ]
+    assert first == evidence._assess(question, as_reader)  # the cache changes no score
+    moved = [as_reader[0].model_copy(update={"score": 0.5})]
+    assert assess(question, moved)[0].hit_score == 0.5  # any other field is part of the key
+
+
 # ---------------------------------------------------------------- answer types and units
 
 

@@ -39,7 +39,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import PurePath
 
 from grace.providers.offline.context import passage_context
@@ -415,7 +416,44 @@ def _passage(passage: Source, keys: set[str]) -> _Passage:
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
-    """Score every sentence of ``passages`` against ``question``, best first."""
+    """Score every sentence of ``passages`` against ``question``, best first.
+
+    A run reads the same passages more than once — the reader, the run's features and the
+    judge each ask — under other citation keys (``S1``, ``doc.md#4``): the scoring, which
+    does not depend on the key, is computed once (:func:`_ranked`, a small LRU cache of this
+    pure function) and each caller gets its own keys back.
+    """
+    contents = tuple(
+        (p.source, p.title, p.chunk_index, p.location, p.text, p.score, p.collection)
+        for p in passages
+    )
+    return [
+        replace(ev, source_id=passages[i].source_id) for i, ev in _ranked(question, contents)
+    ]
+
+
+PassageContent = tuple[str, str, int, str, str, float, str]
+"""A passage's fields but its citation key: source, title, chunk, location, text, score,
+collection."""
+
+
+@lru_cache(maxsize=256)
+def _ranked(
+    question: str, contents: tuple[PassageContent, ...]
+) -> tuple[tuple[int, Evidence], ...]:
+    """:func:`assess` of passages keyed by their position: (passage index, evidence)."""
+    passages = [
+        Source(
+            source_id=str(i), source=source, title=title, chunk_index=chunk, location=location,
+            text=text, score=score, collection=collection,
+        )
+        for i, (source, title, chunk, location, text, score, collection) in enumerate(contents)
+    ]
+    return tuple((int(ev.source_id), ev) for ev in _assess(question, passages))
+
+
+def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
+    """Every sentence of ``passages`` scored against ``question``, best first."""
     q_tokens = set(match_tokens(question))
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
