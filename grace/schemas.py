@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from enum import StrEnum
+from pathlib import PurePath
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -141,6 +142,16 @@ class Source(BaseModel):
     def citation(self) -> str:
         """``rules.pdf p. 3`` (file and place), or just the file when the place is unknown."""
         return f"{self.source} {self.location}" if self.location else self.source
+
+    @property
+    def stated_title(self) -> str:
+        """The title the document states (a heading, an HTML title), else ``""``.
+
+        ``""`` too when the title is only the file's name, which ingestion takes for a
+        document that states none.
+        """
+        title = self.title.strip()
+        return "" if title == PurePath(self.source).stem else title
 
 
 class ToolResult(BaseModel):

@@ -46,7 +46,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import PurePath
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.retrieval.lemmas import all_lemmas
@@ -352,17 +351,14 @@ def run_check(question: str, answer: str, sources: Sequence[Source]) -> Sentence
 
 
 def _title_of(sentence: str, sources: Sequence[Source]) -> str:
-    """The title of the document the sentence comes from ("" when no passage holds it).
+    """The title the sentence's document states (:attr:`Source.stated_title`).
 
-    The title a document states — a heading or an HTML title — not one taken from its file
-    name.
+    ``""`` when no passage with a stated title holds the sentence.
     """
     norm = normalise_text(sentence).strip()
     for source in sources:
-        title = source.title.strip()
-        if not norm or not title or title == PurePath(source.source).stem:
-            continue
-        if norm in normalise_text(source.text):
+        title = source.stated_title
+        if norm and title and norm in normalise_text(source.text):
             return title
     return ""
 

@@ -41,7 +41,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import PurePath
 
 from grace.providers.offline.context import passage_context
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
@@ -345,14 +344,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         before=sentences[i - 1] if i > 0 else "",
         after=sentences[i + 1] if i + 1 < len(sentences) else "",
         title=p.source.title,
-        named_title=_states_title(p.source),
+        named_title=bool(p.source.stated_title),
     )
-
-
-def _states_title(source: Source) -> bool:
-    """Whether the passage's title is stated by its document, not taken from the file name."""
-    title = source.title.strip()
-    return bool(title) and title != PurePath(source.source).stem
 
 
 _CAPITALISED_RUN = re.compile(
