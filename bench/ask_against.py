@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bench.startup import offline_env
 
 __all__ = ["ask_against"]
 
@@ -44,9 +45,7 @@ HERE = Path(__file__).resolve().parents[1]
 def _median_ms(checkout: Path, asks: int) -> float:
     """One fresh process over ``checkout``'s code: the median ms of ``asks`` warm asks."""
     with tempfile.TemporaryDirectory(prefix="grace-ask-against-") as data:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
-        env.pop("GOOGLE_API_KEY", None)
-        env.update(GRACE_DATA_DIR=data, PYTHONPATH=str(checkout))
+        env = {**offline_env(data), "PYTHONPATH": str(checkout)}
         done = subprocess.run(
             [sys.executable, "-c", _TIMER, QUESTION, str(asks)],
             cwd=checkout, env=env, capture_output=True, text=True, check=True, timeout=600,

@@ -24,14 +24,18 @@ import tempfile
 import time
 from typing import Any
 
-__all__ = ["startup"]
+__all__ = ["offline_env", "startup"]
 
 _CLI = [sys.executable, "-m", "graph.cli.main"]
 _FLOOR = [sys.executable, "-c", "import langgraph.graph, langgraph.checkpoint.sqlite"]
 QUESTION = "When did the horse tram line open in Lumen Bay?"
 
 
-def _env(data_dir: str) -> dict[str, str]:
+def offline_env(data_dir: str) -> dict[str, str]:
+    """This process's environment for an offline ``grace`` in ``data_dir``.
+
+    No ``GRACE_`` setting of the caller's and no Gemini key, so the offline engine answers.
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
     env.pop("GOOGLE_API_KEY", None)
     env["GRACE_DATA_DIR"] = data_dir
@@ -83,7 +87,7 @@ def startup(runs: int = 5) -> dict[str, Any]:
     LangGraph import floor, interleaved.
     """
     with tempfile.TemporaryDirectory(prefix="grace-bench-startup-") as tmp:
-        env = _env(tmp)
+        env = offline_env(tmp)
         subprocess.run(  # ingest the sample once, untimed
             [*_CLI, "ask", QUESTION, "--json"], env=env, capture_output=True, check=True
         )

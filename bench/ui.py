@@ -17,7 +17,6 @@ the first answer within 2x the CLI's time.
 
 from __future__ import annotations
 
-import os
 import shutil
 import statistics
 import subprocess
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.startup import QUESTION
+from bench.startup import QUESTION, offline_env
 
 __all__ = ["ui_first_answer"]
 
@@ -37,10 +36,8 @@ GOAL_RATIO = 2.0
 
 
 def _env(data_dir: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRACE_", "STREAMLIT_"))}
-    env.pop("GOOGLE_API_KEY", None)
-    env["GRACE_DATA_DIR"] = data_dir
-    return env
+    """:func:`bench.startup.offline_env` without the caller's ``STREAMLIT_`` settings."""
+    return {k: v for k, v in offline_env(data_dir).items() if not k.startswith("STREAMLIT_")}
 
 
 def _cli_seconds(env: dict[str, str]) -> float:
