@@ -34,10 +34,13 @@ QUESTION = "When did the horse tram line open in Lumen Bay?"
 def offline_env(data_dir: str) -> dict[str, str]:
     """This process's environment for an offline ``grace`` in ``data_dir``.
 
-    No ``GRACE_`` setting of the caller's and no Gemini key, so the offline engine answers.
+    No ``GRACE_`` setting of the caller's and no Gemini key, so the offline engine answers;
+    bytecode caches are written (``PYTHONDONTWRITEBYTECODE`` dropped), as a user's install
+    writes them, so that a warm process reads them instead of compiling changed modules.
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRACE_")}
     env.pop("GOOGLE_API_KEY", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["GRACE_DATA_DIR"] = data_dir
     return env
 

@@ -13,7 +13,11 @@ can share the file. The file may be the same one the SQLite checkpointer uses.
 
 from __future__ import annotations
 
+import importlib.util
 import sqlite3
+import sys
+import threading
+import types
 from collections.abc import AsyncIterator, Iterator
 from contextlib import (
     AbstractAsyncContextManager,
@@ -122,7 +126,44 @@ async def _async_memory_store() -> AsyncIterator[BaseStore]:
     yield InMemoryStore()
 
 
+def _defer_sqlite_vec() -> None:
+    """Put a stand-in for ``sqlite_vec`` in ``sys.modules`` that loads it on first use.
+
+    ``langgraph.store.sqlite`` imports ``sqlite_vec`` when it is imported, and ``sqlite_vec``
+    imports numpy — about 0.1 s of a warm ``grace ask`` — although the store calls it only
+    for a vector index, which GRACE's store does not configure. The stand-in carries the
+    module's spec; the first name read from it runs the real module (unchanged) and puts it
+    in ``sys.modules``. The standard library's ``importlib.util.LazyLoader`` cannot do this
+    on Python 3.11: the ``import`` statement reads ``__spec__``, which loads a lazy module.
+    Nothing happens when ``sqlite_vec`` is already imported or not installed.
+    """
+    if "sqlite_vec" in sys.modules:
+        return
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or spec.loader is None:
+        return
+    loader = spec.loader
+    stand_in = types.ModuleType("sqlite_vec", "sqlite_vec, loaded on first use")
+    stand_in.__spec__ = spec
+    lock = threading.Lock()
+
+    def load(name: str) -> object:
+        with lock:
+            if "__file__" not in stand_in.__dict__:
+                real = importlib.util.module_from_spec(spec)
+                loader.exec_module(real)
+                stand_in.__dict__.update(real.__dict__)
+                sys.modules["sqlite_vec"] = real
+        if name not in stand_in.__dict__:
+            raise AttributeError(f"module 'sqlite_vec' has no attribute {name!r}")
+        return stand_in.__dict__[name]
+
+    setattr(stand_in, "__getattr__", load)  # noqa: B010 - a module's PEP 562 hook
+    sys.modules["sqlite_vec"] = stand_in
+
+
 def _sqlite_store(path: Path) -> AbstractContextManager[BaseStore]:
+    _defer_sqlite_vec()
     from langgraph.store.sqlite import SqliteStore
 
     @contextmanager
@@ -138,6 +179,7 @@ def _sqlite_store(path: Path) -> AbstractContextManager[BaseStore]:
 
 
 def _async_sqlite_store(path: Path) -> AbstractAsyncContextManager[BaseStore]:
+    _defer_sqlite_vec()
     try:
         import aiosqlite
         from langgraph.store.sqlite.aio import AsyncSqliteStore

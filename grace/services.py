@@ -17,9 +17,9 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from confidence import (
@@ -55,6 +55,9 @@ from grace.retrieval import CorpusStore, StoreOptions, ensure_sample_corpus, ope
 from grace.scoring.decision import check_model_features
 from grace.settings import GraceSettings, get_settings
 from grace.tools import ToolEnv, ToolRegistry, default_registry
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "ChatModels",

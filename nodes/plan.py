@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
@@ -29,6 +28,9 @@ from nodes.common import (
     scope_of,
     unanswered_message,
 )
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["aplan", "plan"]
 
@@ -117,6 +119,10 @@ def _rewriter(services: Services) -> tuple[BaseChatModel | None, Budget | None]:
     without the answer's stop sequences.
     """
     model = getattr(services.reader, "model", None)
+    if model is None:
+        return None, None
+    from langchain_core.language_models import BaseChatModel  # only with a model: lazy
+
     if not isinstance(model, BaseChatModel):
         return None, None
     limits = getattr(services.reader, "limits", None)

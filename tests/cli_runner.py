@@ -40,3 +40,17 @@ def run_cli_process(tmp_path: Path, *args: str, **env: str) -> subprocess.Comple
         text=True,
         timeout=120,
     )
+
+
+def run_python(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` from the repository root, with only ``PATH`` and ``HOME`` /
+    ``GRACE_DATA_DIR`` (both ``tmp_path``) in its environment."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GRACE_DATA_DIR": str(tmp_path)}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )

@@ -11,12 +11,13 @@ generating when its client goes away), and the reply so far is returned with why
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING, Any
 
 from grace.providers.llm.streaming import Budget
 from grace.providers.models import provider_of
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["ROLES", "ReplyLimits", "with_max_tokens"]
 

@@ -4,7 +4,9 @@ Text is NFKC-normalised (full-width digits and letters become ASCII) and cut int
 *script runs*:
 
 - Latin / digit runs (English, numbers, Latin names inside Japanese text): lowercased,
-  English stopwords dropped, stemmed with the Snowball English stemmer.
+  English stopwords dropped, stemmed with the Snowball English stemmer (PyStemmer's C
+  build of it: the same stems as the pure-Python ``snowballstemmer``, checked on every
+  word of the evaluation sets, and ~10 ms less to import).
 - Japanese runs (kanji, hiragana, katakana; Japanese has no spaces): analysed with
   SudachiPy (``sudachidict-core``) keeping the normalised form of content words (nouns,
   verbs, adjectives, adverbs, noun-like affixes), **plus** the character bigrams of the run.
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-import snowballstemmer
+import Stemmer
 
 from grace.retrieval.tokenize_sudachi import words_of_runs
 
@@ -84,15 +86,14 @@ _local = threading.local()
 def _stemmer() -> Any:
     stem = getattr(_local, "stemmer", None)
     if stem is None:
-        stem = snowballstemmer.stemmer("english")
+        stem = Stemmer.Stemmer("english")
         _local.stemmer = stem
     return stem
 
 
 @lru_cache(maxsize=262_144)
 def _stem(word: str) -> str:
-    # Snowball in pure Python dominates ingestion time; word frequencies are Zipfian, so a
-    # cache removes almost all of it.
+    # Word frequencies are Zipfian: a cache removes almost all stemming calls.
     return str(_stemmer().stemWord(word))
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,21 +10,10 @@ import pytest
 
 from grace.errors import MissingExtraError
 from graph.evaluation.extra import EVAL_EXTRA, require_eval_extra
+from tests.cli_runner import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "grace" / "data" / "sample"
-
-
-def _python(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GRACE_DATA_DIR": str(tmp_path)}
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.mark.parametrize("module", sorted(EVAL_EXTRA))
@@ -48,7 +36,7 @@ def test_eval_commands_without_the_extra_are_one_line_and_exit_2(
         f"sys.argv = ['grace', {command!r}, {str(SAMPLE)!r}, '-o', {str(tmp_path / 'out')!r}]\n"
         "from graph.cli.main import main\nmain()\n"
     )
-    proc = _python(tmp_path, code)
+    proc = run_python(tmp_path, code)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert 'scikit-learn: pip install "grace-agent[eval]"' in proc.stderr
@@ -65,7 +53,7 @@ def test_grace_ask_loads_no_package_of_the_extra(tmp_path: Path) -> None:
         f"    print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(EVAL_EXTRA)!r}),"
         " file=sys.stderr)\n"
     )
-    proc = _python(tmp_path, code)
+    proc = run_python(tmp_path, code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.rstrip().splitlines()[-1] == "[]"
     assert '"status": "completed"' in proc.stdout or '"status":"completed"' in proc.stdout

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
@@ -48,6 +47,9 @@ from grace.providers.llm.structured import (
     read_structured,
 )
 from grace.providers.prompts import EVALUATOR_SYSTEM, escape_text, format_passage_texts
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["Evaluator"]
 

@@ -7,9 +7,8 @@ calculator then leaves the factor out instead of guessing a neutral 0.5.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
@@ -24,6 +23,9 @@ from grace.providers.llm.structured import (
     read_structured,
 )
 from grace.providers.prompts import JUDGE_SYSTEM, escape_text, format_passage_texts
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["AnswerVerdict", "LLMAnswerJudge"]
 

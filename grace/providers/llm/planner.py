@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
@@ -24,6 +23,9 @@ from grace.providers.prompts import PLANNER_SYSTEM
 from grace.providers.reach import ModelCall, model_call
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
 from grace.tools.roles import ANSWER, ASK, SEARCH
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["LLMPlanner", "PlanDraft"]
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
@@ -16,6 +15,9 @@ from grace.providers.llm.streaming import Budget, Streamed, acall_within, call_w
 from grace.providers.prompts import READER_SYSTEM, format_passages
 from grace.providers.reach import model_call
 from grace.schemas import Source
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["INSUFFICIENT", "NO_REPLY", "LLMReader"]
 

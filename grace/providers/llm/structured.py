@@ -6,17 +6,18 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables import Runnable, RunnableSequence
 from pydantic import BaseModel, ValidationError
 
 from confidence.model_log import ModelLog, describe_error
 from grace.providers.llm.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "DEFAULT_METHODS",
@@ -270,6 +271,8 @@ class StructuredCall(Generic[M]):
 
     @staticmethod
     def _parse(parser: Runnable[Any, Any], raw: Any) -> dict[str, Any]:
+        from langchain_core.output_parsers import BaseOutputParser  # only with a model: lazy
+
         try:
             if isinstance(parser, BaseOutputParser) and isinstance(raw, BaseMessage):
                 # What ``parser.invoke(raw)`` does, without a callback run of its own.

@@ -1,0 +1,54 @@
+"""What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
+
+numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat
+model classes only with a model; the stand-in ``checkpoints.store`` puts in place of
+``sqlite_vec`` loads the real module, unchanged, on first use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli_runner import run_python
+
+_NOT_LOADED = ("numpy", "sqlite_vec", "langchain_core.language_models.chat_models")
+
+
+def test_an_offline_ask_loads_no_numpy_and_no_chat_model_class(tmp_path: Path) -> None:
+    ask = (
+        "import sys\n"
+        "sys.argv = ['grace', 'ask', 'When did the horse tram line open in Lumen Bay?', '--json']\n"
+        "from graph.cli.main import main\n"
+        "try:\n    main()\n"
+        "finally:\n"
+        f"    names = [m for m in {_NOT_LOADED!r} if m in sys.modules]\n"
+        # the stand-in is not the module until a name is read from it (vars reads none)
+        "    names = [m for m in names if m != 'sqlite_vec' or 'load' in vars(sys.modules[m])]\n"
+        "    print(sorted(names), file=sys.stderr)\n"
+    )
+    first = run_python(tmp_path, ask)  # ingests the sample
+    assert first.returncode == 0, first.stderr
+    warm = run_python(tmp_path, ask)
+    assert warm.returncode == 0, warm.stderr
+    assert '"status": "completed"' in warm.stdout
+    assert warm.stderr.rstrip().splitlines()[-1] == "[]"
+
+
+def test_the_stand_in_loads_sqlite_vec_on_first_use(tmp_path: Path) -> None:
+    code = (
+        "import struct, sys\n"
+        "from checkpoints import open_store\n"
+        f"with open_store('sqlite', sqlite_path={str(tmp_path / 's.sqlite')!r}) as store:\n"
+        "    store.put(('a',), 'k', {'v': 1})\n"
+        "    assert store.get(('a',), 'k').value == {'v': 1}\n"
+        "assert 'numpy' not in sys.modules\n"
+        "import sqlite_vec\n"
+        "assert sqlite_vec.serialize_float32([1.0, 2.0]) == struct.pack('2f', 1.0, 2.0)\n"
+        "from sqlite_vec import load\n"
+        "assert sys.modules['sqlite_vec'].load is load and callable(load)\n"
+        "assert sys.modules['sqlite_vec'].__file__.endswith('__init__.py')\n"
+        "try:\n    sqlite_vec.no_such_name\nexcept AttributeError as exc:\n    print(exc)\n"
+    )
+    proc = run_python(tmp_path, code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "module 'sqlite_vec' has no attribute 'no_such_name'"
