@@ -6,8 +6,6 @@ description. With ``--json`` — or when stdin is not a terminal — it never wa
 one JSON object on stdout; progress and prompts go to stderr.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 import uuid
@@ -38,6 +36,8 @@ from graph.views.outcome import (
 )
 from graph.views.terminal import term, term_text
 
+# No `from __future__ import annotations`: typer reads the commands' annotations, and string
+# annotations cost it an eval each at every start; names only for type checking are quoted.
 if TYPE_CHECKING:  # the project is imported inside the commands: `grace --help` stays fast
     from grace.hitl.request import ReplyChoice
     from graph.app import EventHandler, GraceApp, RunOutcome
@@ -97,7 +97,7 @@ class _Progress:
         self.view = RunView()
 
     @property
-    def handler(self) -> EventHandler | None:
+    def handler(self) -> "EventHandler | None":
         if not self.enabled:
             return None
         return self.view.handle if self.live else partial(print_event, console)
@@ -111,7 +111,7 @@ class _Progress:
 # --- output -------------------------------------------------------------------------------
 
 
-def _print_outcome(outcome: RunOutcome) -> None:
+def _print_outcome(outcome: "RunOutcome") -> None:
     if outcome.status == "interrupted":
         hint = term(f" — resume with: grace resume {outcome.thread_id} --response …")
         out.print(Text.assemble(("paused", "yellow"), hint))
@@ -240,7 +240,7 @@ def _prompt_reply(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _drive(
-    grace: GraceApp, outcome: RunOutcome, interactive: bool, as_json: bool, progress: _Progress
+    grace: "GraceApp", outcome: "RunOutcome", interactive: bool, as_json: bool, progress: _Progress
 ) -> None:
     from grace.hitl.request import InvalidHumanResponseError
 
@@ -362,7 +362,7 @@ def _unreachable(exc: Exception, thread_id: str, model: str | None) -> typer.Exi
     )
 
 
-def _reply_for_a_pause(grace: GraceApp, thread_id: str, interactive: bool) -> Any:
+def _reply_for_a_pause(grace: "GraceApp", thread_id: str, interactive: bool) -> Any:
     """No --response on a paused thread: ask for the decision in a terminal, else one line."""
     from grace.hitl.limits import ACCEPTED_REPLIES
     from grace.hitl.request import InvalidHumanResponseError
@@ -428,8 +428,8 @@ def resume(
 
 
 def _run_on(
-    grace: GraceApp, thread_id: str, reply: Any, model: str | None, progress: _Progress
-) -> RunOutcome:
+    grace: "GraceApp", thread_id: str, reply: Any, model: str | None, progress: _Progress
+) -> "RunOutcome":
     """Resume with ``reply``, or run an incomplete thread on (``reply`` None); refusals: a line."""
     from grace.context import GraceContext
     from grace.hitl.request import InvalidHumanResponseError
@@ -454,7 +454,9 @@ def _run_on(
 _FORMATS = "pdf, docx, pptx, xlsx, csv, html, md, txt"
 
 
-def _open_app(model: str | None = None, *, check: bool = False) -> AbstractContextManager[GraceApp]:
+def _open_app(
+    model: str | None = None, *, check: bool = False
+) -> "AbstractContextManager[GraceApp]":
     """The app of one command: the settings' checkpointer, its own services (``model``).
 
     ``check``: a run follows, so its model is built and checked first (a missing package,

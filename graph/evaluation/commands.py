@@ -1,10 +1,9 @@
 """The ``grace eval`` and ``grace calibrate`` commands: options here, work in the modules.
 
 This module imports only typer, so registering the commands costs ``grace --help`` nothing;
-each command imports the evaluation machinery when it runs.
+each command imports the evaluation machinery when it runs. No ``from __future__ import
+annotations``: typer would evaluate each string annotation at every start.
 """
-
-from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
