@@ -111,7 +111,7 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "date",
         re.compile(
-            r"^\s*when\b|\b(what|which|in what) (year|month|day|date|century|decade)\b|"
+            r"^\s*when\b|\b(what|which|in what) (year|month|day|date|century|decade|time)\b|"
             r"\b(until|since|by) when\b",
             re.I,
         ),
@@ -130,7 +130,7 @@ _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
-    ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代")),
+    ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
     (
         "number",
         re.compile(
@@ -140,11 +140,16 @@ _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ),
     ("name", re.compile(r"誰|だれ")),
 ]
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DATE = re.compile(
     rf"\b(1\d{{3}}|20\d{{2}})s?\b|\b({_MONTHS})\b|\b\d+(st|nd|rd|th) century\b|"
-    r"\d+\s*(年|月|日|世紀|年代)|(明治|大正|昭和|平成|令和)|(上旬|中旬|下旬|末期|初旬)",
+    rf"\b({_WEEKDAYS})s?\b|\b([01]?\d|2[0-3]):[0-5]\d\b|"
+    r"\d+\s*(年|月|日|世紀|年代|時(?!間))|(明治|大正|昭和|平成|令和)|(上旬|中旬|下旬|末期|初旬)|"
+    r"[月火水木金土日]曜",
     re.I,
 )
+"""A date or a time: a year, a month, a century, a weekday, a clock time (``21:30``), and
+their Japanese forms (年, 月, 日, 時, 曜日, era names)."""
 _NUMBER = re.compile(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千万億]+", re.I)
 _NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
 _NEGATION = re.compile(

@@ -26,6 +26,7 @@ from grace.text import (
     counted_noun,
     number_role_mismatch,
     states_measure,
+    typed_candidates,
 )
 
 HISTORY = (
@@ -208,6 +209,9 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("How much does it cost to rent an eyepiece?", "number", ("money",)),
         ("How many lines are there?", "number", ()),
         ("When did the tram open?", "date", ()),
+        ("On which day is the museum closed?", "date", ()),
+        ("At what time does the last ferry leave?", "date", ()),
+        ("博物館の休館日は何曜日ですか？", "date", ()),
     ],
 )
 def test_answer_type_and_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
@@ -244,6 +248,37 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
 def test_a_value_in_the_asked_unit_beats_a_count(question: str, text: str, expected: str) -> None:
     source = Source(source_id="S1", source="doc.md", text=text)
     assert expected in ExtractiveReader().answer(question, [source]).text
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [
+        (
+            "On which day is the museum closed?",
+            "The museum does not display the Marta, which was scrapped in 1971. "
+            "It is closed on Mondays.",
+            "closed on Mondays",
+        ),
+        (
+            "At what time is the last departure in winter?",
+            "The ferry began in 1952. In winter the last departure is at 21:30.",
+            "21:30",
+        ),
+        (
+            "博物館の休館日は何曜日ですか？",
+            "博物館は1964年に開館した。博物館の休館日は月曜日である。",
+            "月曜日",
+        ),
+    ],
+)
+def test_a_weekday_or_a_clock_time_answers_a_when_question(
+    question: str, text: str, expected: str
+) -> None:
+    """A weekday or a clock time is a date answer; a year elsewhere does not win over it."""
+    source = Source(source_id="S1", source="museum.md", title="Ostrey Maritime Museum", text=text)
+    assert expected in ExtractiveReader().answer(question, [source]).text
+    assert typed_candidates("It sails at 9:05 and 21:30.", "date") == ["9:05", "21:30"]
+    assert typed_candidates("It cost 12.50 kroner and took 3時間.", "date") == []
 
 
 def test_an_identifier_number_is_not_satisfied_by_the_same_digits_in_another_role() -> None:
