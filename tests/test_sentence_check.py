@@ -46,6 +46,23 @@ def test_an_antonym_and_a_sibling_unit_do_not_state_the_term() -> None:
     ).missing == ("months",)
 
 
+def test_an_opposite_in_place_of_a_question_word_fails_the_check() -> None:
+    """Function words are never required terms; an opposite stated in their place is a swap."""
+    check = check_sentence(
+        "Who founded the museum before 1960?", "Ingrid Lunde founded the museum after 1960."
+    )
+    assert check.opposites == ("before≠after",) and not check.holds
+    assert check.notice() == "the sentence says 'after' where the question says 'before'"
+    assert check_sentence(
+        "Who founded the museum before 1960?", "Ingrid Lunde founded it in 1952, before 1960."
+    ).opposites == ()
+    assert check_sentence(
+        "Who founded the museum in 1952?", "Lunde founded the museum in 1952."
+    ).holds
+    assert check_sentence("When did imports rise?", "Exports rose.").opposites == ()  # missing
+    assert check_sentence("博物館は何年に開館した？", "博物館は1964年に開館した。").opposites == ()
+
+
 def test_negation_must_agree_both_ways() -> None:
     asked = check_sentence("What did the French not build?", "The French built a fort.")
     assert asked.negation == "the question is negated, the sentence is not"

@@ -22,6 +22,11 @@ What counts as *stating* a term:
   compared by value, so "1,000" states "1000".
 - **Negation** — the question and the sentence must both be negated or both not
   (:func:`grace.text.is_negated`).
+- **Opposites** (English) — the sentence must not state, in place of a word of the question,
+  another member of the same closed set ("after" for "before", "exports" for "imports",
+  "second" for "first": :func:`grace.text.contrasts`). Most such words are content terms
+  and already missing; this also holds the function words ("before" / "after", "above" /
+  "below", "inside" / "outside") that are never required terms.
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
@@ -52,7 +57,14 @@ from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
-from grace.text import is_japanese, is_negated, normalise_text, split_sentences, without_citations
+from grace.text import (
+    contrasts,
+    is_japanese,
+    is_negated,
+    normalise_text,
+    split_sentences,
+    without_citations,
+)
 
 __all__ = [
     "ANSWER_SLOT_WORDS",
@@ -118,11 +130,14 @@ class SentenceCheck:
     """Numbers of the question the sentence does not hold."""
     negation: str | None = None
     """How the two disagree on negation ("the question is negated, the sentence is not")."""
+    opposites: tuple[str, ...] = ()
+    """Question words the sentence replaces by an opposite, as ``"asked≠stated"`` — those
+    not already in :attr:`missing` (function words such as "before")."""
 
     @property
     def holds(self) -> bool:
-        """Whether the sentence states every term, every number, and agrees on negation."""
-        return not (self.missing or self.numbers or self.negation)
+        """Whether the sentence states every term and number, no opposite, the negation."""
+        return not (self.missing or self.numbers or self.negation or self.opposites)
 
     def notice(self) -> str:
         """One line naming what the sentence does not say ("" when it says it all)."""
@@ -132,6 +147,9 @@ class SentenceCheck:
             parts.append("the sentence does not say " + ", ".join(f"'{t}'" for t in lacking))
         if self.negation:
             parts.append(self.negation)
+        for pair in self.opposites:
+            asked, stated = pair.split("≠")
+            parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         return "; ".join(parts)
 
 
@@ -296,10 +314,15 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     t = unicodedata.normalize("NFKC", title)
     ja = is_japanese(q)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
+    missing = _missing_japanese(q, s, t) if ja else _missing_english(q, s)
     return SentenceCheck(
-        missing=_missing_japanese(q, s, t) if ja else _missing_english(q, s),
+        missing=missing,
         numbers=tuple(token for value, token in asked.items() if value not in held),
         negation=_negation(q, s),
+        # an opposite of a missing term is already named by it ("imports" missing)
+        opposites=() if ja else tuple(
+            pair for pair in contrasts(q, s) if pair.split("≠")[0] not in missing
+        ),
     )
 
 
