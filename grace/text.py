@@ -1,7 +1,8 @@
 """Small text utilities shared by the offline reader and judge.
 
 - :func:`split_sentences` — English (``.!?`` followed by a capital, not after a common
-  abbreviation such as ``St.`` or ``Mr.``) and Japanese (``。！？``) sentence ends.
+  abbreviation such as ``St.`` or ``Mr.``) and Japanese (``。！？``) sentence ends; a Markdown
+  list item is a sentence without its bullet, a table row its cells named by their columns.
 - :func:`key_terms` — names, numbers and kanji / katakana runs of a question: terms a
   passage must share to be about the same thing.
 - :func:`answer_type` — what kind of answer a question asks for (``date``, ``number``,
@@ -168,8 +169,15 @@ def split_sentences(text: str) -> list[str]:
     """Split text into sentences (English punctuation and Japanese 。！？).
 
     A full stop after a common abbreviation (``St.``, ``Mr.``, ``U.S.`` …) or a single
-    capital letter (an initial) does not end a sentence.
+    capital letter (an initial) does not end a sentence. A Markdown list item (a line that
+    starts with ``-``, ``*``, ``+``, ``•`` or ``・``) is read on its own, without its marker,
+    and a row of a Markdown table (under a header row and a ``| --- |`` rule) as its cells
+    named by their columns, ``Boat: Sule; Type: single scull`` — the form a CSV row takes.
     """
+    return [sentence for block in _blocks(text) for sentence in _prose_sentences(block)]
+
+
+def _prose_sentences(text: str) -> list[str]:
     out: list[str] = []
     for piece in (p.strip() for p in _SENTENCE_END.split(text)):
         if not piece:
@@ -179,6 +187,55 @@ def split_sentences(text: str) -> list[str]:
         else:
             out.append(piece)
     return [line for sentence in out for line in _lines_of_a_long_run(sentence)]
+
+
+_LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+•][ \t]+|・[ \t]*)(?=\S)")
+"""A list item's marker: a bullet and a space (``*Marta*`` at a line's start is emphasis)."""
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
+    """The rows of the table whose header is line ``i`` as blocks; the index after it."""
+    header = _cells(lines[i])
+    i += 2
+    while i < len(lines) and _TABLE_ROW.match(lines[i]):
+        pairs = zip(header, _cells(lines[i]), strict=False)
+        named = (f"{name}: {cell}" if name else cell for name, cell in pairs if cell)
+        blocks.append("; ".join(named))
+        i += 1
+    return i
+
+
+def _blocks(text: str) -> list[str]:
+    """``text`` cut before and after its list items and tables (unchanged without them)."""
+    if not any(_LIST_ITEM.match(line) or _TABLE_ROW.match(line) for line in text.split("\n")):
+        return [text]
+    lines = text.split("\n")
+    blocks: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        table = _TABLE_ROW.match(line) and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1])
+        item = _LIST_ITEM.match(line)
+        if table or item or not line.strip():
+            blocks.append("\n".join(current))
+            current = []
+        if table:
+            i = _table_rows(lines, i, blocks)
+            continue
+        if item:
+            line = line[item.end() :]
+        if line.strip():
+            current.append(line)
+        i += 1
+    blocks.append("\n".join(current))
+    return [block for block in blocks if block.strip()]
 
 
 LONG_RUN_CHARS = 500

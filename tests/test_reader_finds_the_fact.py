@@ -25,6 +25,7 @@ from grace.text import (
     answer_type,
     counted_noun,
     number_role_mismatch,
+    split_sentences,
     states_measure,
     typed_candidates,
 )
@@ -81,6 +82,34 @@ def test_japanese_title_and_heading_context() -> None:
     answer = ExtractiveReader().answer(question, passages)
     assert "コルベーン光学" in answer.text and answer.cited == ["S2"]
     assert "##" not in answer.text
+
+
+def test_list_items_and_table_rows_are_sentences_of_their_own() -> None:
+    """A bullet's marker is not answer text; a table row is read with its column names."""
+    text = (
+        "## Races\n- The Harbour Cup is rowed every June over 2 kilometres.\n"
+        "- The Winter Sprint is held in February.\n\n"
+        "| Boat | Type | Year |\n| --- | --- | --- |\n| Freya | coastal four | 2011 |\n"
+        "| Sule | single scull | 2019 |\n\n*Marta* was the first boat."
+    )
+    assert split_sentences(text) == [
+        "## Races",
+        "The Harbour Cup is rowed every June over 2 kilometres.",
+        "The Winter Sprint is held in February.",
+        "Boat: Freya; Type: coastal four; Year: 2011",
+        "Boat: Sule; Type: single scull; Year: 2019",
+        "*Marta* was the first boat.",
+    ]
+    assert split_sentences("・灯台は1895年に建設された。\n・花火大会は8月に開かれる。") == [
+        "灯台は1895年に建設された。",
+        "花火大会は8月に開かれる。",
+    ]
+    source = Source(source_id="S1", source="club.md", title="Ostrey Rowing Club", text=text)
+    reader = ExtractiveReader()
+    assert reader.answer("When is the Winter Sprint held?", [source]).text.startswith(
+        "The Winter Sprint is held in February."
+    )
+    assert "Type: single scull" in reader.answer("What type of boat is Sule?", [source]).text
 
 
 def test_heading_lines_are_context_never_answer_text() -> None:
