@@ -76,6 +76,9 @@ _NAMESPACE = uuid.UUID("6f1c2d4e-8a3b-5c7d-9e0f-112233445566")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _TITLE_RE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _BLANK_RE = re.compile(r"\n\s*\n")
+_TEXT_TITLE_RE = re.compile(r"\A\s*([^\n]{1,120}?)[ \t]*\n[ \t]*\n")
+"""A plain-text file's title: its first line, when short and followed by a blank line."""
+_SENTENCE_ENDS = tuple(".!?:;,。！？：、")
 
 
 class FileProblem(BaseModel):
@@ -445,14 +448,29 @@ def load_document(
     if not text.strip():
         raise _DocumentLoadError("empty file")
     is_md = suffix in (".md", ".markdown")
-    title = path.stem
-    if is_md:
-        match = _TITLE_RE.search(text)
-        if match:
-            title = match.group(1).strip()
-            # The title line is metadata, not a passage.
-            text = text[: match.start()] + text[match.end() :]
-    return LoadedDocument(source=source, title=title, text=text, is_markdown=is_md)
+    title, text = (_markdown_title if is_md else _text_title)(text)
+    return LoadedDocument(source=source, title=title or path.stem, text=text, is_markdown=is_md)
+
+
+def _markdown_title(text: str) -> tuple[str, str]:
+    """The first ``# Title`` line's title and the text without that line (``""``: none)."""
+    match = _TITLE_RE.search(text)
+    if not match:
+        return "", text
+    # The title line is metadata, not a passage.
+    return match.group(1).strip(), text[: match.start()] + text[match.end() :]
+
+
+def _text_title(text: str) -> tuple[str, str]:
+    """A plain text's title and the text without it (``""`` and the text: none).
+
+    The title is a first line of at most 120 characters that ends no sentence (no final
+    ``.`` ``!`` ``?`` ``:`` …) and is followed by a blank line, as a heading is written.
+    """
+    match = _TEXT_TITLE_RE.match(text)
+    if not match or match.group(1).rstrip().endswith(_SENTENCE_ENDS):
+        return "", text
+    return match.group(1).strip(), text[match.end() :]
 
 
 def _decode(data: bytes) -> str:

@@ -75,3 +75,19 @@ def test_utf8_bom_and_title(tmp_path: Path) -> None:
     p.write_bytes("\ufeff# Título\n\nTexto.\n".encode())
     doc = load_document(p)
     assert doc.title == "Título" and doc.text.strip() == "Texto."
+
+
+def test_a_plain_texts_heading_line_is_its_title(tmp_path: Path) -> None:
+    """A short first line without a sentence end, then a blank line, is a text's title: the
+    reader names the document by it, and it is never a passage of its own."""
+    p = tmp_path / "bridge.txt"
+    p.write_text("Kvalsund Bridge\n\nThe bridge is a suspension bridge.\n", encoding="utf-8")
+    doc = load_document(p)
+    assert doc.title == "Kvalsund Bridge"
+    assert doc.text.strip() == "The bridge is a suspension bridge."
+    for first in ("The bridge opened in 1977.", "Notes:", "x" * 121):
+        p.write_text(f"{first}\n\nMore text.\n", encoding="utf-8")
+        doc = load_document(p)
+        assert doc.title == "bridge" and doc.text.startswith(first)
+    p.write_text("Kvalsund Bridge\nThe bridge is long.\n", encoding="utf-8")  # no blank line
+    assert load_document(p).title == "bridge"
