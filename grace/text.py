@@ -27,6 +27,7 @@ __all__ = [
     "Measure",
     "answer_measures",
     "answer_type",
+    "cited_keys",
     "contrasts",
     "counted_noun",
     "counts",
@@ -49,12 +50,18 @@ Measure = Literal["length", "duration", "mass", "money", "age", "area"]
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 """A kana or kanji character."""
 _CITATION_MARK = re.compile(r"\s*\[(?:S|H)\d+\]")
+_CITATION_KEY = re.compile(r"\[((?:S|H)\d+)\]")
 """A citation mark of an answer, ``[S1]`` or ``[H1]``, with the space before it."""
 
 
 def is_japanese(text: str) -> bool:
     """Whether ``text`` has a kana or kanji character (it is then read as Japanese)."""
     return _JAPANESE.search(text) is not None
+
+
+def cited_keys(text: str) -> list[str]:
+    """The citation keys ``text`` marks (``[S1]`` → ``S1``), each once, in order."""
+    return list(dict.fromkeys(_CITATION_KEY.findall(text)))
 
 
 def without_citations(text: str) -> str:

@@ -6,6 +6,7 @@ and decides nothing again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -24,11 +25,12 @@ from grace.hitl.reply import (
 from grace.notes.events import emit
 from grace.notes.models import no_answer_text
 from grace.notes.runs import notes_for_final
-from grace.schemas import StepResult, StepStatus
+from grace.schemas import Source, StepResult, StepStatus
 from grace.scoring.decision import calibrated_decision
 from grace.scoring.sentence_check import cap_silent
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
+from grace.text import cited_keys
 from grace.tools.roles import Roles, is_answer
 from nodes.common import answer_step, is_done
 
@@ -65,29 +67,33 @@ async def afinalize(
     return _output(state, await aservices_for(runtime, services))
 
 
-def _persons_answer(state: State) -> dict[str, Any]:
+def _persons_answer(state: State, drafted: Sequence[Source]) -> dict[str, Any]:
     """The answer the person wrote in an ``edit`` reply: final, cited to them, at NOTIFY.
 
     GRACE cannot check a person's own answer against the documents; it reports it as
-    theirs (confidence 1.0 by their authority, level NOTIFY so it is never silent).
+    theirs (confidence 1.0 by their authority, level NOTIFY so it is never silent). The
+    passages of the draft (``drafted``) that the edited answer still cites (``[S1]``) stay
+    among its sources, after the person's own.
     """
     assert state.edited_answer is not None
     source = person_source(
         state.edited_answer, len(state.human_sources) + 1, title="Your edited answer"
     )
+    cited = cited_keys(state.edited_answer)
+    sources = [source, *(s for s in drafted if s.source_id in cited)]
     decision = person_decision(1.0, [source])
     emit("final", confidence=1.0, level=decision.level.value)
     notes = notes_for_final(state.notes, None)  # not the gate's verdicts on GRACE's drafts
     return {
         "answer": state.edited_answer,
-        "sources": [source],
+        "sources": sources,
         "confidence": 1.0,
         "level": decision.level,
         "decision": decision,
         "notes": Overwrite(
             [*notes, "The answer was written by a person at an intervention (edit): it is final."]
         ),
-        "messages": [answer_message(state.edited_answer, [source], [])],
+        "messages": [answer_message(state.edited_answer, sources, [])],
     }
 
 
@@ -122,7 +128,7 @@ def _output(state: State, services: Services) -> dict[str, Any]:
     notes: list[str] = []
     best = _best_answer(state, services.tools.roles)
     if state.edited_answer:
-        return _persons_answer(state)
+        return _persons_answer(state, best.sources if best is not None else [])
     if best is not None:
         answer, sources = best.output, best.sources
     else:

@@ -18,7 +18,7 @@ from grace.services import build_services
 from grace.storage.serde import use_grace_serializer
 from graph.builder import make_graph
 from tests.fakes import ScriptedChatModel
-from tests.graph.conftest import cfg
+from tests.graph.conftest import cfg, services_with_thresholds
 
 EN_QUESTION = "Who won the 2018 FIFA World Cup?"
 JA_QUESTION = "2018年のFIFAワールドカップで優勝した国はどこですか？"
@@ -75,6 +75,21 @@ def test_an_edit_that_writes_the_answer_is_final_and_says_so(app: Any) -> None:
     assert out["level"] == InterventionLevel.NOTIFY
     assert [s.source for s in out["sources"]] == ["human"]
     assert any("it is final" in n for n in out["notes"])
+
+
+def test_an_edit_that_keeps_a_citation_keeps_its_passage_among_the_sources(
+    offline_services: Any, checkpointer: Any
+) -> None:
+    services = services_with_thresholds(offline_services, 1.0, 1.0, 0.0)  # always CONFIRM
+    app = make_graph(services=services, checkpointer=checkpointer)
+    out = _pause(app, "t-edit-cites", "When did the horse tram line open in Lumen Bay?")
+    drafted = out["__interrupt__"][0].value["action_requests"][0]["args"]["answer"]
+    assert "1874" in drafted and "[S1]" in drafted
+    reply = {"type": "edit", "args": {"args": {"answer": "On 2 August 1874. [S1]"}}}
+    out = app.invoke(Command(resume=reply), cfg("t-edit-cites"))
+    assert [s.source_id for s in out["sources"]] == ["H1", "S1"]
+    assert "tram" in out["sources"][1].source
+    assert "[S1]" in out["messages"][-1].content and "[H1]" in out["messages"][-1].content
 
 
 @pytest.mark.parametrize(
