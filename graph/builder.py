@@ -32,7 +32,7 @@ from grace.providers.base import Reader
 from grace.providers.model_time import RunBudgets
 from grace.retrieval import CorpusStore
 from grace.services import LazyServices, Services, ServicesSource, build_services
-from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
+from grace.state import InputState, InterveneInput, OutputState, PauseInput, State, changed_only
 from grace.storage.serde import allow_grace_types
 from grace.tools import Tool
 from graph.routing import (
@@ -77,6 +77,16 @@ and its error once the node's ``RetryPolicy`` gives up (``add_node(error_handler
 the node the run goes on to — the failed node's edge, which a handler's writes do not take."""
 
 
+def _written(update: dict[str, Any], input: Any, log: ModelLog) -> dict[str, Any]:
+    """What a node writes: its update with the notes of its model calls, less what changes nothing.
+
+    (:func:`grace.state.changed_only`: a write that changes nothing still costs a pending
+    write, a channel version and a value in the next checkpoint.)
+    """
+    notes = with_model_notes(update, log.events, getattr(input, "notes", ()))
+    return changed_only(notes, input)
+
+
 class Node(Runnable[Any, dict[str, Any]]):
     """A graph node with a sync and an async body, ``(state, runtime, services, log)`` functions.
 
@@ -116,7 +126,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         # model failures and methods become the run's notes; calls keep to the run's time
         log = ModelLog(self.budgets.get(runtime, self.services))
         update = self.func(input, runtime, self.services, log)
-        return with_model_notes(update, log.events, getattr(input, "notes", ()))
+        return _written(update, input, log)
 
     async def ainvoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -125,7 +135,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         runtime = get_runtime(GraceContext)
         log = ModelLog(await self.budgets.aget(runtime, self.services))
         update = await self.afunc(input, runtime, self.services, log)
-        return with_model_notes(update, log.events, getattr(input, "notes", ()))
+        return _written(update, input, log)
 
     def error_handler(self, body: _Handler, then: str) -> Callable[..., Command[str]]:
         """``body`` as this node's ``error_handler``, with the node's services and model time.
@@ -138,8 +148,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         def handler(input: Any, error: NodeError, runtime: Runtime[GraceContext]) -> Command[str]:
             log = ModelLog(self.budgets.get(runtime, self.services))
             update = body(input, error.error, runtime, self.services, log)
-            notes = with_model_notes(update, log.events, getattr(input, "notes", ()))
-            return Command(update=notes, goto=then)
+            return Command(update=_written(update, input, log), goto=then)
 
         handler.__name__ = handler.__qualname__ = f"{self.name}_failed"
         return handler
