@@ -39,6 +39,7 @@ from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
     LevelRoute,
+    Route,
     confidence_router,
     intervene_router,
     steps_or_confidence,
@@ -230,12 +231,14 @@ def make_builder(
     # posts the draft to the chat; ``intervene`` then waits
     b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")
-    b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
+    # routers run where they are called, on the async path too (``Route``)
+    b.add_conditional_edges("plan", Route(steps_or_confidence), ["execute", "confidence"])
     b.add_edge("execute", "confidence")  # once every task of the batch has finished
-    b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
+    after_confidence = Route(confidence_router(level_routes))
+    b.add_conditional_edges("confidence", after_confidence, CONFIDENCE_ROUTES)
     b.add_edge("pause", "intervene")
-    b.add_conditional_edges("intervene", intervene_router, INTERVENE_ROUTES)
-    b.add_conditional_edges("replan", steps_or_confidence, ["execute", "confidence"])
+    b.add_conditional_edges("intervene", Route(intervene_router), INTERVENE_ROUTES)
+    b.add_conditional_edges("replan", Route(steps_or_confidence), ["execute", "confidence"])
     b.add_edge("finalize", END)
     return b
 
