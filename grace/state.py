@@ -38,6 +38,7 @@ __all__ = [
     "State",
     "THREAD_FIELDS",
     "StepTask",
+    "changed_only",
     "new_turn",
 ]
 
@@ -254,3 +255,42 @@ def new_turn(state: State) -> dict[str, Any]:
     # instead of a reply. The CLI and GraceApp refuse that; here it is said, never silent.
     reset["notes"] = Overwrite([] if state.answer else [ABANDONED_TURN_NOTE])
     return reset
+
+
+REDUCED_FIELDS = frozenset(
+    name
+    for name, hint in get_type_hints(State, include_extras=True).items()
+    if get_origin(hint) is Annotated
+)
+"""State fields with a reducer: an update adds to them (``messages``, ``results``, ``usage`` …)."""
+_ZERO_USAGE = TokenUsage()
+
+
+def _adds_nothing(value: Any) -> bool:
+    """An update its reducer leaves the channel unchanged by: an empty list or dict, no usage."""
+    if isinstance(value, list | dict):
+        return not value
+    return isinstance(value, TokenUsage) and value == _ZERO_USAGE
+
+
+def changed_only(update: dict[str, Any], read: object) -> dict[str, Any]:
+    """``update`` without the writes that change nothing in the state.
+
+    ``read`` is what the node read: the state, or its input schema (``PauseInput``,
+    ``InterveneInput``), or a ``Send`` payload (``StepTask``), whose fields are not
+    channels. Dropped: an empty addition to a reducer channel (:data:`REDUCED_FIELDS`), and a
+    value equal to the one the node read on a plain channel. Every write is a pending write,
+    a new channel version and a value serialised into the next checkpoint; one that changes
+    nothing costs all three and tells the next step nothing. ``Overwrite`` is always kept.
+    """
+    channels = read.__dataclass_fields__ if isinstance(read, State | PauseInput) else {}
+    out: dict[str, Any] = {}
+    for channel, value in update.items():
+        if isinstance(value, Overwrite):
+            out[channel] = value
+        elif channel in REDUCED_FIELDS:
+            if not _adds_nothing(value):
+                out[channel] = value
+        elif channel not in channels or getattr(read, channel) != value:
+            out[channel] = value
+    return out

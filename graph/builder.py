@@ -32,13 +32,14 @@ from grace.providers.base import Reader
 from grace.providers.model_time import RunBudgets
 from grace.retrieval import CorpusStore
 from grace.services import LazyServices, Services, ServicesSource, build_services
-from grace.state import InputState, InterveneInput, OutputState, PauseInput, State
+from grace.state import InputState, InterveneInput, OutputState, PauseInput, State, changed_only
 from grace.storage.serde import allow_grace_types
 from grace.tools import Tool
 from graph.routing import (
     CONFIDENCE_ROUTES,
     INTERVENE_ROUTES,
     LevelRoute,
+    Route,
     confidence_router,
     intervene_router,
     steps_or_confidence,
@@ -75,6 +76,16 @@ ERROR_HANDLERS: dict[str, tuple[_Handler, str]] = {"execute": (step_failed, "con
 """The failure path of a node's tasks, by node: the handler LangGraph calls with a task's input
 and its error once the node's ``RetryPolicy`` gives up (``add_node(error_handler=…)``), and
 the node the run goes on to — the failed node's edge, which a handler's writes do not take."""
+
+
+def _written(update: dict[str, Any], input: Any, log: ModelLog) -> dict[str, Any]:
+    """What a node writes: its update with the notes of its model calls, less what changes nothing.
+
+    (:func:`grace.state.changed_only`: a write that changes nothing still costs a pending
+    write, a channel version and a value in the next checkpoint.)
+    """
+    notes = with_model_notes(update, log.events, getattr(input, "notes", ()))
+    return changed_only(notes, input)
 
 
 class Node(Runnable[Any, dict[str, Any]]):
@@ -116,7 +127,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         # model failures and methods become the run's notes; calls keep to the run's time
         log = ModelLog(self.budgets.get(runtime, self.services))
         update = self.func(input, runtime, self.services, log)
-        return with_model_notes(update, log.events, getattr(input, "notes", ()))
+        return _written(update, input, log)
 
     async def ainvoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -125,7 +136,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         runtime = get_runtime(GraceContext)
         log = ModelLog(await self.budgets.aget(runtime, self.services))
         update = await self.afunc(input, runtime, self.services, log)
-        return with_model_notes(update, log.events, getattr(input, "notes", ()))
+        return _written(update, input, log)
 
     def error_handler(self, body: _Handler, then: str) -> Callable[..., Command[str]]:
         """``body`` as this node's ``error_handler``, with the node's services and model time.
@@ -138,8 +149,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         def handler(input: Any, error: NodeError, runtime: Runtime[GraceContext]) -> Command[str]:
             log = ModelLog(self.budgets.get(runtime, self.services))
             update = body(input, error.error, runtime, self.services, log)
-            notes = with_model_notes(update, log.events, getattr(input, "notes", ()))
-            return Command(update=notes, goto=then)
+            return Command(update=_written(update, input, log), goto=then)
 
         handler.__name__ = handler.__qualname__ = f"{self.name}_failed"
         return handler
@@ -221,12 +231,14 @@ def make_builder(
     # posts the draft to the chat; ``intervene`` then waits
     b.add_node("pause", pause, input_schema=PauseInput)
     b.add_edge(START, "plan")
-    b.add_conditional_edges("plan", steps_or_confidence, ["execute", "confidence"])
+    # routers run where they are called, on the async path too (``Route``)
+    b.add_conditional_edges("plan", Route(steps_or_confidence), ["execute", "confidence"])
     b.add_edge("execute", "confidence")  # once every task of the batch has finished
-    b.add_conditional_edges("confidence", confidence_router(level_routes), CONFIDENCE_ROUTES)
+    after_confidence = Route(confidence_router(level_routes))
+    b.add_conditional_edges("confidence", after_confidence, CONFIDENCE_ROUTES)
     b.add_edge("pause", "intervene")
-    b.add_conditional_edges("intervene", intervene_router, INTERVENE_ROUTES)
-    b.add_conditional_edges("replan", steps_or_confidence, ["execute", "confidence"])
+    b.add_conditional_edges("intervene", Route(intervene_router), INTERVENE_ROUTES)
+    b.add_conditional_edges("replan", Route(steps_or_confidence), ["execute", "confidence"])
     b.add_edge("finalize", END)
     return b
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.types import Send
 
 from confidence import InterventionLevel
@@ -26,6 +27,7 @@ __all__ = [
     "LEVEL_ROUTES",
     "AfterConfidence",
     "LevelRoute",
+    "Route",
     "ask_the_person",
     "confidence_router",
     "go_on",
@@ -84,6 +86,39 @@ LEVEL_ROUTES: Mapping[InterventionLevel, LevelRoute] = MappingProxyType(
 
 _AUTOMATIC = ("step_failed", "low_confidence")
 
+RouteResult = str | list[Send]
+"""What a router returns: a label of its edge's map, or ``execute`` tasks (``Send``)."""
+
+
+class Route(RunnableLambda[State, RouteResult]):
+    """A conditional edge's router — a pure function of the state — run where it is called.
+
+    Given a plain function, LangGraph runs it on the async path (``ainvoke`` / ``astream``)
+    in a worker thread (``run_in_executor``): three thread hand-offs a run for microseconds
+    of work, the largest part of an async GRACE run's cost beyond a bare chain's after the
+    nodes (issue 40). A router reads only the state it is given, so ``ainvoke`` calls it on
+    the event loop, as ``invoke`` calls it in the caller's thread; neither adds a traced run
+    of its own (the node it follows is traced). LangGraph still reads the state type the
+    router takes from the function's annotation (``State``, whatever the node's input schema).
+    """
+
+    def __init__(self, func: Callable[[State], RouteResult]) -> None:
+        """Wrap ``func`` (named after it)."""
+        super().__init__(func, name=func.__name__)
+        self.route = func
+
+    def invoke(
+        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> RouteResult:
+        """The route of ``input``."""
+        return self.route(input)
+
+    async def ainvoke(
+        self, input: State, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> RouteResult:
+        """The route of ``input``, on the event loop (the router does no I/O)."""
+        return self.route(input)
+
 
 def route_after_confidence(
     state: State, routes: Mapping[InterventionLevel, LevelRoute] = LEVEL_ROUTES
@@ -116,25 +151,25 @@ def _fan_out(label: str, ends: Mapping[Hashable, str], state: State) -> str | li
 
 def confidence_router(
     routes: Mapping[InterventionLevel, LevelRoute] | None = None,
-) -> Callable[[State], str | list[Send]]:
+) -> Callable[[State], RouteResult]:
     """:func:`route_after_confidence` with ``routes`` overriding :data:`LEVEL_ROUTES`.
 
     Going on fans out: one ``Send`` to ``execute`` per ready step (:func:`send_steps`).
     """
     table = {**LEVEL_ROUTES, **(routes or {})}
 
-    def route(state: State) -> str | list[Send]:
+    def route(state: State) -> RouteResult:
         return _fan_out(route_after_confidence(state, table), CONFIDENCE_ROUTES, state)
 
     return route
 
 
-def intervene_router(state: State) -> str | list[Send]:
+def intervene_router(state: State) -> RouteResult:
     """:func:`route_after_intervene`; ``accept`` fans the ready steps out to ``execute``."""
     return _fan_out(route_after_intervene(state), INTERVENE_ROUTES, state)
 
 
-def steps_or_confidence(state: State) -> str | list[Send]:
+def steps_or_confidence(state: State) -> RouteResult:
     """After ``plan`` / ``replan``: the plan's ready steps as ``execute`` tasks.
 
     A new plan with no step left to run (a replan that only keeps completed steps) goes

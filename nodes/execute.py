@@ -32,11 +32,8 @@ and the model calls and tokens it spent.
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -53,6 +50,7 @@ from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
 from grace.tools.roles import is_ask
+from grace.tools.workers import TOOL_WORKERS
 from nodes.common import is_done, pending_steps
 
 __all__ = [
@@ -238,28 +236,14 @@ def _step_of(state: State, step_id: str) -> PlanStep:
     return next(s for s in state.plan.steps if s.step_id == step_id)
 
 
-def _in_daemon_thread(tool: Any, call: ToolCall, env: ToolEnv) -> Future[ToolResult]:
-    """Run ``tool.run`` in a daemon thread of its own (in this thread's context)."""
-    future: Future[ToolResult] = Future()
-    ctx = contextvars.copy_context()  # callbacks and the stream writer follow the call
-
-    def job() -> None:
-        try:
-            future.set_result(ctx.run(tool.run, call, env))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            future.set_exception(exc)
-
-    threading.Thread(target=job, name="grace-tool", daemon=True).start()
-    return future
-
-
 def _call_tool(
     services: Services, action: str, call: ToolCall, env: ToolEnv, timeout: float
 ) -> tuple[ToolResult, bool]:
     """Run one tool under ``timeout``; return its result and whether a failure is transient.
 
-    The tool runs in a daemon thread: a tool that hangs past its timeout is abandoned (it
-    cannot block the run, nor the interpreter's exit). A tool whose ``runs_inline(env)`` is
+    The tool runs in a daemon thread (:data:`grace.tools.workers.TOOL_WORKERS`, reused from
+    call to call): a tool that hangs past its timeout is abandoned with its thread (it cannot
+    block the run, nor the interpreter's exit). A tool whose ``runs_inline(env)`` is
     true (a search over an in-process store: CPU only, nothing to hang on) runs in the
     caller's thread instead, saving two thread hand-offs; if it still took longer than
     ``timeout`` its result is discarded as timed out, as a thread's would have been.
@@ -272,7 +256,7 @@ def _call_tool(
             if time.perf_counter() - started > timeout:
                 return _timed_out(action, timeout)
         else:
-            result = _in_daemon_thread(tool, call, env).result(timeout=timeout)
+            result = TOOL_WORKERS.submit(tool.run, call, env).result(timeout=timeout)
     except FutureTimeout:
         return _timed_out(action, timeout)
     except ModelUnreachableError as exc:  # the model cannot be connected to: the run stops
