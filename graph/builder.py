@@ -16,7 +16,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.errors import NodeError
 from langgraph.graph import END, START, StateGraph
@@ -51,6 +50,9 @@ from nodes.finalize import afinalize
 from nodes.intervene import aintervene, pause
 from nodes.plan import aplan
 from nodes.replan import areplan
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 __all__ = ["Node", "builder", "graph", "make_builder", "make_graph"]
 

@@ -73,14 +73,15 @@ _QUESTION_WORDS = {
 }
 _WORD = re.compile(r"[A-Za-z']+")
 _NAME = re.compile(r"(?:\bthe\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z0-9][\w'-]*)*")
-_NAME_JA = re.compile(r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}")
+_NAME_JA = r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}"
+"""Kanji / katakana runs (a pattern string: compiled by :mod:`re` at the first use)."""
 _OWN_SUBJECT = re.compile(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
 
 
 def _names(question: str) -> list[str]:
     """Names in ``question``, longest first (not the question word that opens it)."""
     if is_japanese(question):
-        found = _NAME_JA.findall(question)
+        found = re.findall(_NAME_JA, question)
     else:
         found = [
             m.strip()
@@ -231,7 +232,7 @@ def _on_thread(line: str, question: str, history: Sequence[Any]) -> bool:
         return False
     context = " ".join([question, *(text for _, text in _turn_texts(history))]).lower()
     if is_japanese(line):
-        runs = _NAME_JA.findall(line)
+        runs = re.findall(_NAME_JA, line)
         return all(run in context for run in runs)
     words = [w for w in _WORD.findall(line.lower()) if w not in _QUESTION_WORDS and len(w) > 2]
     return all(w.strip("'")[:5] in context for w in words)  # the stem: found(ed), found(ing)

@@ -63,7 +63,9 @@ _JA_CHARS = (
     "\u4e00-\u9fff"  # CJK unified ideographs
     "\uf900-\ufaff"  # CJK compatibility ideographs
 )
-_RUN_RE = re.compile(rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)")
+_RUN_RE = rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)"
+"""Japanese and word runs of a text with Japanese in it. A pattern string, compiled (and
+cached by :mod:`re`) at the first such text: an English run never pays for it."""
 _WORD_RE = re.compile(rf"[^\W_{_JA_CHARS}]+")
 """The ``word`` runs of :data:`_RUN_RE` alone (for text without Japanese)."""
 _JA_ANY_RE = re.compile(rf"[{_JA_CHARS}]")
@@ -124,7 +126,7 @@ class Tokenizer:
             latin = [w for w in _WORD_RE.findall(text) if w not in ENGLISH_STOPWORDS]
             return list(map(_stem, latin)) if self.stem else latin
         # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.
-        found = _RUN_RE.findall(text)
+        found = re.findall(_RUN_RE, text)
         analysed = iter(self._japanese([ja for ja, _ in found if ja]))
         tokens: list[str] = []
         words: list[str] = []

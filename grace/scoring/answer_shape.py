@@ -40,7 +40,7 @@ _JA_CLEFT = re.compile(r"は(なの|です)?(か|でしょうか)?[？?。.]?\s*
 _EN_YES_NO = re.compile(
     r"^\s*(is|are|was|were|did|does|do|can|could|has|have|had|will|would|should)\b", re.I
 )
-_JA_TERM = re.compile(r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+")
+_JA_TERM = r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+"
 """What can name an answer in Japanese text: kanji / katakana runs of two or more, Latin words
 and numbers (hiragana is mostly grammar)."""
 _NUMBER_WORDS = {
@@ -86,7 +86,7 @@ def restates_question(question: str, answer: str) -> float:
     if not a or not is_japanese(q) or not is_slot_question(q):
         return 0.0
     asked = q.lower()
-    return float(all(term.lower() in asked for term in _JA_TERM.findall(a)))
+    return float(all(term.lower() in asked for term in re.findall(_JA_TERM, a)))
 
 
 def _quantities(text: str) -> set[tuple[int, str]]:

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.documents import Document
-from langchain_core.tools import BaseTool
 
 from grace.schemas import Source, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
 from grace.tools.roles import Role
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 __all__ = ["LangChainTool"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-
-from langchain_core.tools import BaseTool
+from typing import TYPE_CHECKING
 
 from grace.tools.ask_user import AskUserTool
 from grace.tools.base import Tool
@@ -14,7 +14,21 @@ from grace.tools.rag_search import RagSearchTool
 from grace.tools.reasoning import ReasoningTool
 from grace.tools.roles import BUILT_IN_ROLES, Role
 
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
+    from typing_extensions import TypeIs
+
 __all__ = ["ToolRegistry", "default_registry"]
+
+
+def _is_langchain_tool(tool: Tool | BaseTool) -> TypeIs[BaseTool]:
+    """Whether ``tool`` is a LangChain ``BaseTool``.
+
+    Read from the loaded module: where LangChain's tool module was never imported no object
+    can be one, and GRACE's own tools do not import it (``grace ask`` starts faster).
+    """
+    module = sys.modules.get("langchain_core.tools.base")
+    return module is not None and isinstance(tool, module.BaseTool)
 
 
 class ToolRegistry:
@@ -46,7 +60,7 @@ class ToolRegistry:
         """
         action: Tool = (
             LangChainTool(tool, role=role or "other", signals=tuple(signals))
-            if isinstance(tool, BaseTool)
+            if _is_langchain_tool(tool)
             else tool
         )
         if action.name in self._tools:

@@ -1,7 +1,7 @@
 """What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
 
 numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat
-model classes only with a model; the stand-in ``checkpoints.store`` puts in place of
+model classes only with a model, its tool classes only with a LangChain tool; the stand-in ``checkpoints.store`` puts in place of
 ``sqlite_vec`` loads the real module, unchanged, on first use.
 """
 
@@ -11,10 +11,15 @@ from pathlib import Path
 
 from tests.cli_runner import run_python
 
-_NOT_LOADED = ("numpy", "sqlite_vec", "langchain_core.language_models.chat_models")
+_NOT_LOADED = (
+    "numpy",
+    "sqlite_vec",
+    "langchain_core.language_models.chat_models",
+    "langchain_core.tools.base",
+)
 
 
-def test_an_offline_ask_loads_no_numpy_and_no_chat_model_class(tmp_path: Path) -> None:
+def test_an_offline_ask_loads_no_numpy_and_no_langchain_model_or_tool_class(tmp_path: Path) -> None:
     ask = (
         "import sys\n"
         "sys.argv = ['grace', 'ask', 'When did the horse tram line open in Lumen Bay?', '--json']\n"

@@ -159,7 +159,7 @@ _NUMBER_WORDS = dict(
     enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
 ) | {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 100: "hundred", 1000: "thousand"}
 _FIRST_WORD = re.compile(r"^\W*([A-Za-z][\w'’-]*)")
-_JA_ASKED = re.compile(
+_JA_ASKED = (
     r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
     r"(?:(?:は|とは|って|を|が)?(?:何|なに|なん|どこ|どれ|どちら|誰|だれ|いつ|いくつ)?"
     r"(?:と(?:いう|言う|いい|呼ぶ|呼ばれる|呼ばれた|称する)\w*)?"
@@ -167,9 +167,9 @@ _JA_ASKED = re.compile(
 )
 """A question's last noun, when the question ends on it: the class of the answer it asks
 for (「…開催された都市はどこか」 asks for a city, 「…を何と呼ぶか」 for a name)."""
-_JA_WHICH = re.compile(
-    r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
-)
+_JA_WHICH = r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
+"""The noun a Japanese question word heads. The ``_JA_`` patterns here are strings, compiled
+(and cached by :mod:`re`) at the first Japanese question: an English run never pays for them."""
 
 
 def question_keys(question: str) -> set[str]:
@@ -185,10 +185,10 @@ def question_keys(question: str) -> set[str]:
     keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
     text = normalise_text(question)
     if is_japanese(text):
-        asked = _JA_ASKED.search(text)
+        asked = re.search(_JA_ASKED, text)
         if asked:
             keys.discard(asked.group(1))
-        keys -= set(_JA_WHICH.findall(text))
+        keys -= set(re.findall(_JA_WHICH, text))
         return keys
     first = _FIRST_WORD.match(question)
     if first and is_dictionary_word(first.group(1)) and not first.group(1).isupper():
@@ -196,7 +196,7 @@ def question_keys(question: str) -> set[str]:
     return keys
 
 
-_JA_RELATION = re.compile(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
+_JA_RELATION = r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)"
 """A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
 
 
@@ -206,7 +206,9 @@ def relation_terms(question: str) -> set[str]:
     A passage that never mentions the asked relation does not state it, whatever else it
     shares with the question (who *composed* the festival music, not who plays it).
     """
-    return set(_JA_RELATION.findall(normalise_text(question))) if is_japanese(question) else set()
+    if not is_japanese(question):
+        return set()
+    return set(re.findall(_JA_RELATION, normalise_text(question)))
 
 
 def is_hard_key(term: str) -> bool:
