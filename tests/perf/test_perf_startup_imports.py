@@ -1,8 +1,9 @@
 """What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
 
 numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat
-model classes only with a model, its tool classes only with a LangChain tool; the stand-in ``checkpoints.store`` puts in place of
-``sqlite_vec`` loads the real module, unchanged, on first use.
+model classes only with a model, its tool classes only with a LangChain tool; the stand-in
+``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on
+first use.
 """
 
 from __future__ import annotations
