@@ -179,7 +179,8 @@ def split_sentences(text: str) -> list[str]:
     capital letter (an initial) does not end a sentence. A Markdown list item (a line that
     starts with ``-``, ``*``, ``+``, ``•`` or ``・``) is read on its own, without its marker,
     and a row of a Markdown table (under a header row and a ``| --- |`` rule) as its cells
-    named by their columns, ``Boat: Sule; Type: single scull`` — the form a CSV row takes.
+    named by their columns, ``Boat: Sule; Type: single scull`` — the form a CSV row takes; a
+    row of a table without a header as its cells, ``Sule; single scull``.
     """
     return [sentence for block in _blocks(text) for sentence in _prose_sentences(block)]
 
@@ -235,6 +236,11 @@ def _blocks(text: str) -> list[str]:
             current = []
         if table:
             i = _table_rows(lines, i, blocks)
+            continue
+        if _TABLE_ROW.match(line):  # a row of a table without a header: its cells
+            blocks.extend(["\n".join(current), "; ".join(c for c in _cells(line) if c)])
+            current = []
+            i += 1
             continue
         if item:
             line = line[item.end() :]

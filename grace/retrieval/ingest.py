@@ -498,6 +498,41 @@ def _looks_html(text: str) -> bool:
     return head.startswith(("<!doctype html", "<html"))
 
 
+@dataclass
+class _HTMLTable:
+    """The rows of an HTML ``<table>`` being read: cells, and whether a row is of ``<th>``."""
+
+    rows: list[tuple[list[str], bool]] = field(default_factory=list)
+    cell: list[str] | None = None
+    depth: int = 1
+
+    def start_row(self) -> None:
+        self.rows.append(([], True))
+
+    def start_cell(self, header: bool) -> None:
+        if not self.rows:
+            self.start_row()
+        cells, was_header = self.rows[-1]
+        self.rows[-1] = (cells, was_header and header)
+        self.cell = []
+
+    def end_cell(self) -> None:
+        if self.cell is not None and self.rows:
+            self.rows[-1][0].append(" ".join("".join(self.cell).split()).replace("|", "/"))
+        self.cell = None
+
+    def markdown(self) -> str:
+        """A Markdown table: its ``<th>`` first row as the header, under it a ``| --- |`` rule.
+
+        Without a header row, each row is a line of its own (``| a | b |``).
+        """
+        rows = [(cells, header) for cells, header in self.rows if any(cells)]
+        lines = [f"| {' | '.join(cells)} |" for cells, _ in rows]
+        if rows and rows[0][1] and len(rows) > 1:
+            lines.insert(1, f"|{' --- |' * len(rows[0][0])}")
+        return "\n".join(lines)
+
+
 class _HTMLText(HTMLParser):
     """Collects visible text by block, the ``<title>`` and the first ``<h1>``."""
 
@@ -518,8 +553,12 @@ class _HTMLText(HTMLParser):
         self._level = 0  # inside <hN>: its block is written as a Markdown heading
         self.title = ""
         self.h1 = ""
+        self._table: _HTMLTable | None = None
+        self._items = 0  # inside <li>: its blocks are written as Markdown list items
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._table is not None and self._table_tag(tag, start=True):
+            return
         if tag == "title":
             self._in_title = True
         elif tag in self._SKIP:
@@ -528,10 +567,34 @@ class _HTMLText(HTMLParser):
             self._flush()
         if tag in self._HEADINGS:
             self._level = int(tag[1])
+        self._items += tag == "li"
         if tag == "h1" and not self.h1:
             self._in_h1 = True
+        if tag == "table":
+            self._table = _HTMLTable()
+
+    def _table_tag(self, tag: str, *, start: bool) -> bool:
+        """Read a tag inside a table (rows and cells); True when it was the table's."""
+        table = self._table
+        assert table is not None
+        if tag == "table":
+            table.depth += 1 if start else -1
+            if table.depth == 0:
+                self.blocks.append(table.markdown())
+                self._table = None
+            return True
+        if tag == "tr" and start:
+            table.end_cell()
+            table.start_row()
+        elif tag in ("td", "th"):
+            table.end_cell()
+            if start:
+                table.start_cell(header=tag == "th")
+        return tag in ("tr", "td", "th", "thead", "tbody", "tfoot")
 
     def handle_endtag(self, tag: str) -> None:
+        if self._table is not None and self._table_tag(tag, start=False):
+            return
         if tag == "title":
             self._in_title = False
         elif tag in self._SKIP:
@@ -540,6 +603,8 @@ class _HTMLText(HTMLParser):
             self._flush()
         if tag in self._HEADINGS:
             self._level = 0
+        if tag == "li":
+            self._items = max(0, self._items - 1)
         if tag == "h1":
             self._in_h1 = False
 
@@ -549,6 +614,9 @@ class _HTMLText(HTMLParser):
             return
         if self._skip:
             return
+        if self._table is not None and self._table.cell is not None:
+            self._table.cell.append(data)
+            return
         if self._in_h1:
             self.h1 += data
         self._current.append(data)
@@ -556,7 +624,8 @@ class _HTMLText(HTMLParser):
     def _flush(self) -> None:
         text = " ".join("".join(self._current).split())
         if text:
-            self.blocks.append(f"{'#' * self._level} {text}" if self._level else text)
+            mark = f"{'#' * self._level} " if self._level else "- " if self._items else ""
+            self.blocks.append(mark + text)
         self._current = []
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from grace.retrieval import CorpusStore, ingest_paths
 from grace.retrieval.ingest import load_document, split_paragraphs
+from grace.text import split_sentences
 
 
 def test_ingest_metadata_and_chunks(store: CorpusStore, corpus_dir: Path) -> None:
@@ -91,3 +92,27 @@ def test_a_plain_texts_heading_line_is_its_title(tmp_path: Path) -> None:
         assert doc.title == "bridge" and doc.text.startswith(first)
     p.write_text("Kvalsund Bridge\nThe bridge is long.\n", encoding="utf-8")  # no blank line
     assert load_document(p).title == "bridge"
+
+
+def test_html_lists_and_tables_keep_their_structure(tmp_path: Path) -> None:
+    """A ``<li>`` is a list item and a ``<table>`` a Markdown table, so the reader reads an
+    item, or a row with its column names, on its own (cells were run together before)."""
+    p = tmp_path / "library.html"
+    p.write_text(
+        "<html><head><title>Ostrey Library</title></head><body><h2>Hours</h2>"
+        "<ul><li>Saturday: 10:00 to 14:00</li><li>Sunday: closed</li></ul><p>Tail.</p>"
+        "<table><tr><th>Service</th><th>Fee</th></tr><tr><td>Late return</td>"
+        "<td>5 kroner per day</td></tr></table>"
+        "<table><tr><td>a</td><td>b|c</td></tr></table></body></html>",
+        encoding="utf-8",
+    )
+    text = load_document(p).text
+    assert text.split("\n\n") == [
+        "## Hours",
+        "- Saturday: 10:00 to 14:00",
+        "- Sunday: closed",
+        "Tail.",
+        "| Service | Fee |\n| --- | --- |\n| Late return | 5 kroner per day |",
+        "| a | b/c |",
+    ]
+    assert split_sentences(text)[-2:] == ["Service: Late return; Fee: 5 kroner per day", "a; b/c"]
