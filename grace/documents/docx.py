@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
+from grace.documents.tables import markdown_table
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_docx"]
@@ -22,8 +23,40 @@ def _heading_level(style_name: str) -> int:
     return 0
 
 
+def _markdown_tables(document: Any) -> list[str]:
+    """The document's tables as Markdown tables (a header row where Word formats one)."""
+    tables = []
+    for table in document.tables:
+        rows = [[c.text for c in row.cells] for row in table.rows]
+        tables.append(markdown_table(rows, header=_has_header_row(table)))
+    return tables
+
+
+def _has_header_row(table: Any) -> bool:
+    """Whether Word formats the table's first row as its header.
+
+    The table's look (``w:tblLook``: ``w:firstRow``, or bit 0x20 of ``w:val``), on for a table
+    Word inserts, or a first row repeated as the header row (``w:tblHeader``).
+    """
+    ns = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    tbl = table._tbl
+    look = tbl.tblPr.find(f"{ns}tblLook") if tbl.tblPr is not None else None
+    if look is not None:
+        first = look.get(f"{ns}firstRow")
+        if first is not None:
+            return first in ("1", "true", "on")
+        value = look.get(f"{ns}val") or ""
+        if value.isalnum():
+            try:
+                return bool(int(value, 16) & 0x20)
+            except ValueError:  # not hexadecimal: no header said
+                return False
+    rows = tbl.tr_lst
+    return bool(rows) and rows[0].find(f"{ns}trPr/{ns}tblHeader") is not None
+
+
 def convert_docx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Section]:
-    """Paragraphs grouped under their headings; tables become ``a | b`` lines.
+    """Paragraphs grouped under their headings; tables become Markdown tables.
 
     Raises:
         ConvertError: Not a readable DOCX archive.
@@ -76,8 +109,7 @@ def convert_docx(path: Path, limits: DocumentLimits = DEFAULT_LIMITS) -> list[Se
             path_titles.append(text)
         else:
             body.append(text)
-    for table in document.tables:
-        body.append("\n".join(" | ".join(c.text.strip() for c in row.cells) for row in table.rows))
+    body.extend(_markdown_tables(document))
     flush()
     if not sections:
         raise ConvertError("empty document (no text)")

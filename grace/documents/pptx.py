@@ -7,18 +7,20 @@ from pathlib import Path
 from typing import Any
 
 from grace.documents.limits import DEFAULT_LIMITS, DocumentLimits
+from grace.documents.tables import markdown_table
 from grace.documents.types import ConvertError, Section
 
 __all__ = ["convert_pptx"]
 
 
 def _shape_texts(shape: Any) -> list[str]:
-    """Text of a shape: its text frame, or a table's rows as ``a | b`` lines."""
+    """Text of a shape: its text frame, or its table as a Markdown table."""
     if getattr(shape, "has_text_frame", False) and shape.text_frame.text.strip():
         return [shape.text_frame.text.strip()]
     if getattr(shape, "has_table", False):
-        rows = shape.table.rows
-        return ["\n".join(" | ".join(c.text.strip() for c in row.cells) for row in rows)]
+        table = shape.table  # ``first_row``: PowerPoint formats the first row as the header
+        rows = [[c.text for c in row.cells] for row in table.rows]
+        return [markdown_table(rows, header=bool(table.first_row))]
     return []
 
 

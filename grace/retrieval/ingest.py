@@ -47,6 +47,7 @@ from pydantic import BaseModel, Field
 
 from grace.documents import CONVERTERS, ConvertError, DocumentLimits, Section, convert
 from grace.documents.limits import DEFAULT_LIMITS
+from grace.documents.tables import markdown_table
 from grace.retrieval.library import DocumentRecord, LibraryRecord
 from grace.retrieval.opening import OpenedFile, UnsafeFileError, open_inside
 from grace.retrieval.store import CorpusStore
@@ -518,19 +519,13 @@ class _HTMLTable:
 
     def end_cell(self) -> None:
         if self.cell is not None and self.rows:
-            self.rows[-1][0].append(" ".join("".join(self.cell).split()).replace("|", "/"))
+            self.rows[-1][0].append("".join(self.cell))
         self.cell = None
 
     def markdown(self) -> str:
-        """A Markdown table: its ``<th>`` first row as the header, under it a ``| --- |`` rule.
-
-        Without a header row, each row is a line of its own (``| a | b |``).
-        """
-        rows = [(cells, header) for cells, header in self.rows if any(cells)]
-        lines = [f"| {' | '.join(cells)} |" for cells, _ in rows]
-        if rows and rows[0][1] and len(rows) > 1:
-            lines.insert(1, f"|{' --- |' * len(rows[0][0])}")
-        return "\n".join(lines)
+        """The table in Markdown (``markdown_table``); a first row of ``<th>`` is its header."""
+        header = bool(self.rows) and self.rows[0][1]
+        return markdown_table([cells for cells, _ in self.rows], header=header)
 
 
 class _HTMLText(HTMLParser):
