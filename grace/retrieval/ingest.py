@@ -578,7 +578,12 @@ class _HTMLText(HTMLParser):
                 self.blocks.append(table.markdown())
                 self._table = None
             return True
-        if tag == "tr" and start:
+        if tag == "caption" and not start:
+            self._flush()  # the caption, before the table
+        elif tag == "br" and table.cell is not None:
+            table.cell.append(" ")
+            return True
+        elif tag == "tr" and start:
             table.end_cell()
             table.start_row()
         elif tag in ("td", "th"):

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grace.retrieval import CorpusStore, ingest_paths
-from grace.retrieval.ingest import load_document, split_paragraphs
+from grace.retrieval.ingest import _html_to_text, load_document, split_paragraphs
 from grace.text import split_sentences
 
 
@@ -116,3 +116,16 @@ def test_html_lists_and_tables_keep_their_structure(tmp_path: Path) -> None:
         "| a | b/c |",
     ]
     assert split_sentences(text)[-2:] == ["Service: Late return; Fee: 5 kroner per day", "a; b/c"]
+
+
+def test_an_html_tables_caption_comes_first_and_a_line_break_parts_words() -> None:
+    html = (
+        "<html><title>T</title><body><table><caption>Fees 2026</caption><thead><tr>"
+        "<th>Service</th><th>Fee</th></tr></thead><tbody><tr><td><p>Card</p></td>"
+        "<td>free<br>always</td></tr></tbody></table><p>After.</p></body></html>"
+    )
+    assert _html_to_text(html)[1].split("\n\n") == [
+        "Fees 2026",
+        "| Service | Fee |\n| --- | --- |\n| Card | free always |",
+        "After.",
+    ]
