@@ -33,6 +33,7 @@ __all__ = [
     "counts",
     "is_japanese",
     "is_negated",
+    "is_yes_no_question",
     "key_terms",
     "normalise_text",
     "number_role_mismatch",
@@ -423,6 +424,16 @@ def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> lis
         if span and span.lower() not in asked:
             out.append(span)
     return out
+
+
+_EN_YES_NO = re.compile(
+    r"^\s*(is|are|was|were|did|does|do|can|could|has|have|had|will|would|should)\b", re.I
+)
+
+
+def is_yes_no_question(question: str) -> bool:
+    """Whether an English question asks yes or no (it opens with an auxiliary: "Is …", "Did …")."""
+    return bool(_EN_YES_NO.match(unicodedata.normalize("NFKC", question)))
 
 
 def is_negated(text: str) -> bool:

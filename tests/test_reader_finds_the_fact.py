@@ -342,6 +342,19 @@ def test_a_sentence_stating_the_opposite_gives_way_to_one_stating_the_asked_rela
 # ---------------------------------------------------------------- keys and word forms
 
 
+def test_the_opposite_answers_a_yes_no_question_and_swaps_a_wh_question() -> None:
+    """"Closed" answers "Is it open?" (no); for "When is it open?" it is another relation."""
+    source = Source(
+        source_id="S1", source="library.md", title="Ostrey Library",
+        text="The library is closed on Sundays. It opened in 1932.",
+    )
+    reader = ExtractiveReader()
+    answer = reader.answer("Is the library open on Sundays?", [source])
+    assert answer.text.startswith("The library is closed on Sundays.") and answer.cited == ["S1"]
+    # a wh-question's opposite is a swapped premise: the sentence gives way
+    assert "closed" not in reader.answer("When is the library open on Sundays?", [source]).text
+
+
 def test_question_keys_leave_out_the_answers_class_and_a_sentence_initial_capital() -> None:
     assert "besides" not in question_keys("Besides Leibniz, who proved the theorem?")
     assert "leibniz" in question_keys("Besides Leibniz, who proved the theorem?")

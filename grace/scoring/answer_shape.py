@@ -24,7 +24,7 @@ import re
 import unicodedata
 
 from grace.providers.offline.word_forms import match_tokens
-from grace.text import is_japanese, without_citations
+from grace.text import is_japanese, is_yes_no_question, without_citations
 
 __all__ = [
     "is_slot_question",
@@ -37,9 +37,6 @@ __all__ = [
 _JA_WH = re.compile(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
 _JA_CLEFT = re.compile(r"は(なの|です)?(か|でしょうか)?[？?。.]?\s*$")
 """A Japanese question that ends on its topic particle asks for what the topic is: 「…のは？」."""
-_EN_YES_NO = re.compile(
-    r"^\s*(is|are|was|were|did|does|do|can|could|has|have|had|will|would|should)\b", re.I
-)
 _JA_TERM = r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+"
 """What can name an answer in Japanese text: kanji / katakana runs of two or more, Latin words
 and numbers (hiragana is mostly grammar)."""
@@ -70,7 +67,7 @@ def is_slot_question(question: str) -> bool:
     q = _plain(question)
     if is_japanese(q):
         return bool(_JA_WH.search(q) or _JA_CLEFT.search(q))
-    return bool(q) and not _EN_YES_NO.match(q)
+    return bool(q) and not is_yes_no_question(q)
 
 
 def restates_question(question: str, answer: str) -> float:

@@ -56,6 +56,7 @@ from grace.text import (
     counts,
     is_japanese,
     is_negated,
+    is_yes_no_question,
     key_terms,
     normalise_text,
     number_role_mismatch,
@@ -271,6 +272,8 @@ class _Question:
     measures: tuple[Measure, ...] = ()
     counted: str | None = None
     """The noun a count question counts ("how many layers", 「何人」): the unit of a count."""
+    yes_no: bool = False
+    """The question asks yes or no ("Is the library open on Sunday?")."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -340,7 +343,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         measure_ok=q.measured(sentence),
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
-        contrast=tuple(contrasts(q.text, sentence)),
+        # the opposite of a word of a yes/no question answers it ("no"): not another relation
+        contrast=() if q.yes_no else tuple(contrasts(q.text, sentence)),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
         before=sentences[i - 1] if i > 0 else "",
@@ -464,6 +468,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         negated=is_negated(question),
         measures=answer_measures(question),
         counted=counted_noun(question),
+        yes_no=is_yes_no_question(question),
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)
