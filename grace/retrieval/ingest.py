@@ -575,8 +575,7 @@ class _HTMLText(HTMLParser):
         if tag == "table":
             table.depth += 1 if start else -1
             if table.depth == 0:
-                self.blocks.append(table.markdown())
-                self._table = None
+                self._end_table()
             return True
         if tag == "caption" and not start:
             self._flush()  # the caption, before the table
@@ -628,8 +627,18 @@ class _HTMLText(HTMLParser):
             self.blocks.append(mark + text)
         self._current = []
 
+    def _end_table(self) -> None:
+        """Write the table read so far (its last cell may be left unclosed, as HTML allows)."""
+        assert self._table is not None
+        self._table.end_cell()
+        self._flush()  # text in the table outside any cell, before it
+        self.blocks.append(self._table.markdown())
+        self._table = None
+
     def close(self) -> None:
         super().close()
+        if self._table is not None:  # a table never closed
+            self._end_table()
         self._flush()
 
 

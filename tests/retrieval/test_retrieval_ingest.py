@@ -129,3 +129,15 @@ def test_an_html_tables_caption_comes_first_and_a_line_break_parts_words() -> No
         "| Service | Fee |\n| --- | --- |\n| Card | free always |",
         "After.",
     ]
+
+
+def test_an_html_table_with_unclosed_cells_or_no_end_is_still_read() -> None:
+    """HTML may leave ``<td>`` / ``<tr>`` and even ``</table>`` unclosed: the rows are kept."""
+    table = "<table><tr><th>Service<th>Fee<tr><td>Late return<td>5 kroner"
+    closed = _html_to_text(f"<html><title>T</title><body>{table}</table><p>Tail.</p></body>")
+    assert closed[1].split("\n\n") == [
+        "| Service | Fee |\n| --- | --- |\n| Late return | 5 kroner |",
+        "Tail.",
+    ]
+    unended = _html_to_text(f"<html><title>T</title><body><p>Intro.</p>{table}")
+    assert unended[1].endswith("| Late return | 5 kroner |")
