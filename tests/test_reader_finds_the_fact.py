@@ -112,6 +112,23 @@ def test_list_items_and_table_rows_are_sentences_of_their_own() -> None:
     assert "Type: single scull" in reader.answer("What type of boat is Sule?", [source]).text
 
 
+def test_a_key_term_the_title_holds_is_held_by_every_sentence_under_it() -> None:
+    """The page's stated title names what each sentence on it is about (issue 42, item 1):
+    a sentence under it that states the asked term is not short of the title's name."""
+    first = Source(
+        source_id="S1", source="shima.md", title="鳴海島", chunk_index=0, score=0.9,
+        text="鳴海島は瀬戸内海に浮かぶ島である。面積は約8.2平方キロメートルである。",
+    )
+    later = Source(
+        source_id="S2", source="shima.md", title="鳴海島", chunk_index=2, location="§ 観光",
+        score=0.8, text="島の北側には灯台があり、1895年に建設された。毎年8月に花火大会が開かれる。",
+    )
+    answer = ExtractiveReader().answer("鳴海島に灯台はありますか？", [first, later])
+    assert answer.text.startswith("島の北側には灯台があり") and answer.cited == ["S2"]
+    ranked = assess("鳴海島に灯台はありますか？", [first, later])
+    assert ranked[0].missing == () and ranked[0].key_share == 1.0
+
+
 def test_heading_lines_are_context_never_answer_text() -> None:
     ctx = passage_context(_grellan()[0])
     assert ctx.headings == "History"

@@ -317,6 +317,9 @@ class _Passage:
     about: list[set[str]]
     subject: list[set[str]]
     absent: tuple[str, ...]
+    titled: frozenset[str] = frozenset()
+    """Key terms the document's stated title or the heading path holds: every sentence under
+    them is about them."""
 
 
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
@@ -327,7 +330,13 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     keys = q.keys
-    missing = tuple(sorted(k for k in keys if not key_present(k, window_text, window_tokens)))
+    missing = tuple(
+        sorted(
+            k
+            for k in keys
+            if k not in p.titled and not key_present(k, window_text, window_tokens)
+        )
+    )
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
@@ -411,7 +420,10 @@ def _passage(passage: Source, keys: set[str]) -> _Passage:
     names = {w.lower() for w in _CAPITALISED_WORD.findall(original)} if missing else set()
     absent = tuple(sorted(k for k in missing if not _demonym_of(k, names)))
     sets = [set(match_tokens(s)) for s in ctx.sentences]
-    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent)
+    context = normalise_text(f"{passage.stated_title}\n{ctx.headings}")
+    context_tokens = set(match_tokens(context))
+    titled = frozenset(k for k in keys if key_present(k, context, context_tokens))
+    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent, titled)
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
