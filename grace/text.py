@@ -222,9 +222,9 @@ def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
 
 def _blocks(text: str) -> list[str]:
     """``text`` cut before and after its list items and tables (unchanged without them)."""
-    if not any(_LIST_ITEM.match(line) or _TABLE_ROW.match(line) for line in text.split("\n")):
-        return [text]
     lines = text.split("\n")
+    if not any(_LIST_ITEM.match(line) or _TABLE_ROW.match(line) for line in lines):
+        return [text]
     blocks: list[str] = []
     current: list[str] = []
     i = 0
