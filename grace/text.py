@@ -32,6 +32,7 @@ __all__ = [
     "counted_noun",
     "counts",
     "is_japanese",
+    "asks_for_the_topic",
     "is_negated",
     "is_yes_no_question",
     "key_terms",
@@ -434,6 +435,22 @@ _EN_YES_NO = re.compile(
 def is_yes_no_question(question: str) -> bool:
     """Whether an English question asks yes or no (it opens with an auxiliary: "Is …", "Did …")."""
     return bool(_EN_YES_NO.match(unicodedata.normalize("NFKC", question)))
+
+
+_JA_TOPIC_QUESTION = re.compile(
+    r"は(?:誰|だれ|どこ|何|なに|どれ)?(?:なの|です)?(?:か|でしょうか)?[？?。.]?\s*$"
+)
+
+
+def asks_for_the_topic(question: str) -> bool:
+    """Whether a Japanese question ends on its topic particle: it asks what the topic is.
+
+    「…のは？」「…のはどこか」「…県は？」: in this cleft the asked value is what the clause
+    before は is said of — its subject — so a sentence that states the clause with its subject
+    left out (a zero subject) leaves the answer to its context.
+    """
+    q = unicodedata.normalize("NFKC", question)
+    return is_japanese(q) and _JA_TOPIC_QUESTION.search(q) is not None
 
 
 def is_negated(text: str) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from grace.providers.offline.context import passage_context, sentence_subject
+from grace.providers.offline.context import has_zero_subject, passage_context, sentence_subject
 from grace.providers.offline.evidence import assess, is_hard_key, question_keys
 from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
@@ -23,6 +23,7 @@ from grace.schemas import Source
 from grace.text import (
     answer_measures,
     answer_type,
+    asks_for_the_topic,
     counted_noun,
     number_role_mismatch,
     split_sentences,
@@ -221,6 +222,64 @@ def test_a_restating_sentence_at_a_passage_start_names_the_document_subject(
     assert answer.text.startswith(f"{title}: ") is named
     first = text.split("。")[0] if "。" in text else text.split(". ")[0]
     assert first in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("ブラジルの文化の中心地と言われるのはどこか", True),
+        ("人文科学とも呼称するのは", True),
+        ("次男が文仁親王なのはだれ？", True),
+        ("奈良県や三重県に隣接している県は？", True),
+        ("リオデジャネイロの人口は何人か", False),
+        ("リオデジャネイロでオリンピックが開かれたのはいつですか", False),
+        ("Where is the cultural centre of Brazil?", False),
+    ],
+)
+def test_a_japanese_question_ending_on_its_topic_asks_what_the_topic_is(
+    question: str, asks: bool
+) -> None:
+    assert asks_for_the_topic(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("sentence", "zero"),
+    [
+        ("ブラジルの文化の中心地であり、流行の発信地でもある。", True),
+        ("内容と場合によっては人文科学とも呼称する。", True),
+        # A subject named after a first clause; a topic; a pronoun subject.
+        ("2009年10月2日、東京との投票に勝利して、リオ開催が決定した。", False),
+        ("春になると、揚子江気団は東に移動する。", False),
+        ("彼らは1889年に結成された委員会に参加した。", False),
+        ("It is the cultural centre of Brazil.", False),
+    ],
+)
+def test_a_zero_subject_is_a_japanese_sentence_that_marks_none(sentence: str, zero: bool) -> None:
+    assert has_zero_subject(sentence) is zero
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "named"),
+    [
+        # Says more than the question, marks no subject: the page's subject is the answer.
+        ("ブラジルの文化の中心地であり、流行の発信地でもある。人口は約600万人である。",
+         "ブラジルの文化の中心地と言われるのはどこか", True),
+        # The question asks for a number, not for what its topic is.
+        ("ブラジルの文化の中心地であり、人口は約600万人である。",
+         "ブラジルの文化の中心地の人口は何人か", False),
+        # The sentence names its subject (after a first clause).
+        ("2016年、ブラジルの文化の中心地で五輪が開かれた。人口は約600万人である。",
+         "ブラジルの文化の中心地で開かれたのは？", False),
+    ],
+)
+def test_a_topic_question_over_a_zero_subject_sentence_names_the_document_subject(
+    text: str, question: str, named: bool
+) -> None:
+    passage = Source(source_id="S1", source="rio.md", title="リオデジャネイロ", text=text)
+    answer = ExtractiveReader().answer(question, [passage])
+    assert not answer.abstained
+    assert answer.text.startswith("リオデジャネイロ: ") is named
+    assert text.split("。")[0] in answer.text
 
 
 def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> None:

@@ -24,7 +24,7 @@ import re
 import unicodedata
 
 from grace.providers.offline.word_forms import match_tokens
-from grace.text import is_japanese, is_yes_no_question, without_citations
+from grace.text import asks_for_the_topic, is_japanese, is_yes_no_question, without_citations
 
 __all__ = [
     "is_slot_question",
@@ -35,8 +35,6 @@ __all__ = [
 ]
 
 _JA_WH = re.compile(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
-_JA_CLEFT = re.compile(r"は(なの|です)?(か|でしょうか)?[？?。.]?\s*$")
-"""A Japanese question that ends on its topic particle asks for what the topic is: 「…のは？」."""
 _JA_TERM = r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+"
 """What can name an answer in Japanese text: kanji / katakana runs of two or more, Latin words
 and numbers (hiragana is mostly grammar)."""
@@ -66,7 +64,7 @@ def is_slot_question(question: str) -> bool:
     """Whether the question asks for a value (who / what / when …), not for yes or no."""
     q = _plain(question)
     if is_japanese(q):
-        return bool(_JA_WH.search(q) or _JA_CLEFT.search(q))
+        return bool(_JA_WH.search(q)) or asks_for_the_topic(q)
     return bool(q) and not is_yes_no_question(q)
 
 

@@ -28,7 +28,9 @@ from grace.retrieval.lemmas import all_lemmas
 from grace.schemas import Source
 from grace.text import is_japanese, split_sentences
 
-__all__ = ["PassageContext", "passage_context", "refers_back", "sentence_subject"]
+__all__ = [
+    "PassageContext", "has_zero_subject", "passage_context", "refers_back", "sentence_subject",
+]
 
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _EN_PRONOUN = re.compile(
@@ -41,6 +43,10 @@ _JA_TOPIC = re.compile(
 )
 """A Japanese sentence's topic or subject: the text before its first は / が after a noun (not
 the は of あるいは), or では / には."""
+_JA_MARKED = re.compile(
+    r"(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
+)
+"""A topic or subject marker anywhere in a Japanese sentence (as in :data:`_JA_TOPIC`)."""
 _EN_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _SUBJECT_WORDS = 8
 """Longest English subject taken from a sentence (words before its verb)."""
@@ -98,6 +104,22 @@ def refers_back(sentence: str) -> bool:
     if is_japanese(text):
         return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
     return bool(_EN_PRONOUN.match(text))
+
+
+@lru_cache(maxsize=65_536)
+def has_zero_subject(sentence: str) -> bool:
+    """A Japanese sentence that marks no topic or subject anywhere: its subject is elided.
+
+    Stricter than :func:`refers_back`, which looks at the first clause only
+    (「2009年10月2日、…開催が決定した。」 names its subject after the date) and counts a
+    pronoun (「彼らは…」) as referring back: a pronoun is a subject the sentence states.
+    """
+    text = sentence.strip()
+    return (
+        is_japanese(text)
+        and _JA_PRONOUN.match(text) is None
+        and _JA_MARKED.search(text) is None
+    )
 
 
 def _split_headings(text: str) -> tuple[list[str], str]:

@@ -37,11 +37,11 @@ from collections.abc import Sequence
 from confidence.model_log import ModelLog
 from grace.hitl.reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
-from grace.providers.offline.context import refers_back
+from grace.providers.offline.context import has_zero_subject, refers_back
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.text import answer_type, typed_candidates
+from grace.text import answer_type, asks_for_the_topic, typed_candidates
 
 __all__ = ["NOT_FOUND", "ExtractiveReader", "abstention_reason"]
 
@@ -93,6 +93,11 @@ def _with_neighbour(best: Evidence, question: str) -> str:
       title named in front when it is the subject left out (:func:`_subject_is_the_document`).
 
     The sentence before is tried first, then the one after; the quote keeps passage order.
+    A Japanese question that asks what its topic is (:func:`~grace.text.asks_for_the_topic`:
+    「…のはどこか」) asks for the subject, so a sentence that marks no subject at all
+    (:func:`~grace.providers.offline.context.has_zero_subject`) and leaves out the document's
+    is quoted with the document's title in front even when it says more than the question
+    (「ブラジルの文化の中心地であり、流行の発信地でもある。」 on the *リオデジャネイロ* page).
     """
     kind = answer_type(question)
     if kind is not None and best.type_ok is False:
@@ -107,6 +112,12 @@ def _with_neighbour(best: Evidence, question: str) -> str:
             return f"{best.title}: {best.sentence} {best.after}".rstrip()
         if best.after:
             return f"{best.sentence} {best.after}"
+    if (
+        asks_for_the_topic(question)
+        and has_zero_subject(best.sentence)
+        and _subject_is_the_document(best, question)
+    ):
+        return f"{best.title}: {best.sentence}"
     return best.sentence
 
 
