@@ -46,7 +46,7 @@ __all__ = [
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
-Measure = Literal["length", "duration", "mass", "money", "age", "area"]
+Measure = Literal["length", "duration", "mass", "money", "age", "area", "speed"]
 """What a number answer measures: the unit the asked value comes in."""
 
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
@@ -129,15 +129,16 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "number",
         re.compile(
-            r"\bhow (many|much|long|far|old|large|big|tall|high|often)\b|"
-            r"\bwhat (percentage|percent|number|amount|proportion)\b",
+            r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast)\b|"
+            r"\bwhat (percentage|percent|number|amount|proportion|speed)\b",
             re.I,
         ),
     ),
     ("name", re.compile(r"^\s*(who|whom|whose)\b", re.I)),
 ]
 _JA_MEASURE_NOUNS = (
-    "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間"
+    "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
+    "速さ|速度"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
@@ -319,6 +320,11 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
     "area": re.compile(
         r"\b(?:square|sq|acres?|hectares?|km2|km²|m²)\b|平方|ヘクタール|エーカー", re.I
     ),
+    "speed": re.compile(
+        r"\d\s*(?:km/h|kph|mph|m/s|knots?|kn)\b|\b(?:(?:kilo)?met(?:re|er)s? (?:per|an|a) "
+        r"(?:hour|second)|miles? (?:per|an) hour|knots?)\b|時速|秒速|分速|ノット|キロ毎時",
+        re.I,
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -334,6 +340,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     ),
     (("age",), re.compile(r"\bhow old\b", re.I)),
     (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
+    (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
@@ -342,6 +349,7 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
     (("age",), re.compile(r"年齢|何歳")),
     (("area",), re.compile(r"面積|広さ")),
+    (("speed",), re.compile(r"速さ|速度|時速")),
 ]
 
 

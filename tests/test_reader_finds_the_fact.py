@@ -317,6 +317,8 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("On which day is the museum closed?", "date", ()),
         ("At what time does the last ferry leave?", "date", ()),
         ("博物館の休館日は何曜日ですか？", "date", ()),
+        ("How fast is the Sunday ride?", "number", ("speed",)),
+        ("列車の最高速度は？", "number", ("speed",)),
     ],
 )
 def test_answer_type_and_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
@@ -331,6 +333,9 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
     assert states_measure("item: Eyepiece rental; price_kroner: 35", ("money",))
     assert states_measure("They held out for almost a month.", ("length", "duration"))
     assert not states_measure("They held out bravely.", ("length", "duration"))
+    assert states_measure("It never goes faster than 22 km/h.", ("speed",))
+    assert states_measure("列車は時速130キロで走る。", ("speed",))
+    assert not states_measure("The route is 22 km long.", ("speed",))
 
 
 @pytest.mark.parametrize(
@@ -347,6 +352,12 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
             "霧ヶ丘鉄道の路線は2つあり、駅は合わせて6つある。"
             "霧ヶ丘鉄道は1914年に杉野駅と霧ヶ丘駅の間の12.4キロメートルが開業した。",
             "12.4キロメートル",
+        ),
+        (
+            "How fast is the Sunday ride?",
+            "The Sunday ride has 12 riders and 2 leaders. "
+            "The Sunday ride never goes faster than 22 km/h.",
+            "22 km/h",
         ),
     ],
 )
@@ -606,3 +617,24 @@ def test_item_number_7_among_generated_item_files(ask: Any, tmp_path: Path) -> N
         )
     answer = ask("What is item number 7 called?", "items", folder)
     assert "Gizmo7 " in answer and "Gizmo1692" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # A negated question: the negated sentence, not its neighbour whose window holds it.
+        ("What happens if a member does not renew?", "loses access to the workshop"),
+        ("会員が更新しないとどうなりますか？", "工房を使えなくなる"),
+        # Not negated: the order of equally ranked sentences is kept.
+        ("What is the deadline to renew membership?", "before 31 March"),
+    ],
+)
+def test_a_negated_question_is_answered_by_a_negated_sentence(question: str, expected: str) -> None:
+    text = (
+        "Members must renew before 31 March each year. "
+        "A member who does not renew by then loses access to the workshop."
+    )
+    if not question.isascii():
+        text = "会員は毎年3月31日までに更新する。更新しない会員は工房を使えなくなる。"
+    source = Source(source_id="S1", source="handbook.md", title="Club Handbook", text=text)
+    assert expected in ExtractiveReader().answer(question, [source]).text

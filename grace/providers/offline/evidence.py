@@ -23,7 +23,7 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
   the passage is about something else, or the question names an entity the text does not;
   ``absent_hard`` — those that are names or numbers;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
-  window is not;
+  window is not; ``polarity_ok`` — the same for the sentence alone;
 - ``contrast`` — question words the *sentence* contradicts with another member of the same
   closed set (:func:`~grace.text.contrasts`: "last" asked, "first" stated; "warm" against
   "cold"): the swapped premise of a SQuAD-style near-miss question;
@@ -122,6 +122,8 @@ class Evidence:
     「長さ」 → キロメートル …); ``None`` when the question asks for no measure."""
     negation_ok: bool
     hit_score: float
+    polarity_ok: bool = True
+    """False when the question is negated and the sentence itself is not (its window may be)."""
     contrast: tuple[str, ...] = ()
     number_role: bool = False
     """A number the question uses as an identifier appears in the sentence only in another
@@ -352,6 +354,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         measure_ok=q.measured(sentence),
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
+        polarity_ok=not q.negated or is_negated(sentence),
         # the opposite of a word of a yes/no question answers it ("no"): not another relation
         contrast=() if q.yes_no else tuple(contrasts(q.text, sentence)),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
