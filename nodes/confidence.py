@@ -77,7 +77,7 @@ from grace.scoring.quality_gate import (
 from grace.scoring.sentence_check import cap_silent
 from grace.scoring.user_thresholds import alearned_thresholds, learned_thresholds, user_of
 from grace.services import Services, ServicesSource, aservices_for, services_for
-from grace.state import ReplanRequest, State
+from grace.state import ReplanRequest, State, StepConfidence
 from grace.tools.roles import is_ask, is_search
 from nodes.common import (
     answer_step,
@@ -484,6 +484,22 @@ def _emit_scored(
         emit("notice", level="notify", confidence=decision.score, message=decision.reason)
 
 
+def _written_results(state: State, scored: _Scored) -> dict[str, StepResult | StepConfidence]:
+    """The batch's results as the node writes them: merged in by step id.
+
+    A result the node only scored goes as a :class:`~grace.state.StepConfidence` (the state's
+    reducer sets its confidence); one the judge or the gate changed (its usage, a regenerated
+    answer) goes whole.
+    """
+    out: dict[str, StepResult | StepConfidence] = {}
+    for step_id in scored.batch:
+        new, old = scored.results[step_id], state.results[step_id]
+        scored_only = new.model_copy(update={"confidence": old.confidence}) == old
+        confidence = scored.scores[step_id].score
+        out[step_id] = StepConfidence(confidence=confidence) if scored_only else new
+    return out
+
+
 def _update(
     services: Services,
     runtime: Runtime[GraceContext],
@@ -499,7 +515,7 @@ def _update(
     batch = [scored.results[s] for s in scored.batch]
     update: dict[str, Any] = {
         # Only the batch's entries: the state merges them in by step id.
-        "results": {s: scored.results[s] for s in scored.batch},
+        "results": _written_results(state, scored),
         "scores": {s: scored.scores[s] for s in scored.batch},
         "usage": scored.usage,
         "last_batch": scored.batch,
