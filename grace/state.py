@@ -65,6 +65,15 @@ class StepConfidence:
 
     confidence: float
     """The step's confidence score (``StepResult.confidence``)."""
+    token_usage: TokenUsage | None = None
+    """The step's usage with its judge call's (``StepResult.token_usage``); ``None``: as it was."""
+
+    def applied_to(self, result: StepResult) -> StepResult:
+        """``result`` with this confidence (and usage)."""
+        update: dict[str, Any] = {"confidence": self.confidence}
+        if self.token_usage is not None:
+            update["token_usage"] = self.token_usage
+        return result.model_copy(update=update)
 
 
 def _merge_results(
@@ -79,7 +88,7 @@ def _merge_results(
         if isinstance(value, StepConfidence):
             if step_id not in left:
                 raise ValueError(f"a confidence for step {step_id!r}, which has no result")
-            value = left[step_id].model_copy(update={"confidence": value.confidence})
+            value = value.applied_to(left[step_id])
         out[step_id] = value
     return out
 

@@ -487,16 +487,16 @@ def _emit_scored(
 def _written_results(state: State, scored: _Scored) -> dict[str, StepResult | StepConfidence]:
     """The batch's results as the node writes them: merged in by step id.
 
-    A result the node only scored goes as a :class:`~grace.state.StepConfidence` (the state's
-    reducer sets its confidence); one the judge or the gate changed (its usage, a regenerated
-    answer) goes whole.
+    A result the node scored (and the judge's call added to its usage) goes as a
+    :class:`~grace.state.StepConfidence`: the state's reducer sets them on the result there.
+    One the quality gate changed (a regenerated answer) goes whole.
     """
     out: dict[str, StepResult | StepConfidence] = {}
     for step_id in scored.batch:
         new, old = scored.results[step_id], state.results[step_id]
-        scored_only = new.model_copy(update={"confidence": old.confidence}) == old
-        confidence = scored.scores[step_id].score
-        out[step_id] = StepConfidence(confidence=confidence) if scored_only else new
+        usage = None if new.token_usage == old.token_usage else new.token_usage
+        patch = StepConfidence(confidence=scored.scores[step_id].score, token_usage=usage)
+        out[step_id] = patch if patch.applied_to(old) == new else new
     return out
 
 

@@ -21,15 +21,19 @@ import pytest
 from langgraph.types import Command
 
 from checkpoints import open_checkpointer
-from grace.schemas import Source, StepResult, StepStatus
+from grace.schemas import Source, StepResult, StepStatus, TokenUsage
+from grace.services import build_services
 from grace.state import State, StepConfidence
 from graph.builder import make_graph
+from tests.fakes import ScriptedChatModel
 from tests.graph.conftest import cfg, services_with_thresholds
 
 confidence_node = importlib.import_module("nodes.confidence")
 
 ANSWERABLE = "When did the horse tram line open in Lumen Bay?"
 REPLY = {"decisions": [{"type": "approve"}]}
+SCORED = 80
+"""At most this many bytes in a pending write of one :class:`StepConfidence` with no usage."""
 TIMING = {"execution_time_ms", "started_at", "finished_at"}
 """A step's wall-clock fields: the only ones two runs of one question may differ in."""
 
@@ -47,6 +51,14 @@ def test_a_step_confidence_sets_the_confidence_and_keeps_the_rest() -> None:
     out = merge_results(left, {"s1": StepConfidence(confidence=0.8)})
     assert out == {"s1": _result().model_copy(update={"confidence": 0.8}), "s2": _result("s2")}
     assert left["s1"].confidence is None  # the value read before is not changed
+
+
+def test_a_step_confidence_with_a_usage_sets_both() -> None:
+    usage = TokenUsage(model_calls=2, input_tokens=30, output_tokens=5)
+    out = merge_results(
+        {"s1": _result()}, {"s1": StepConfidence(confidence=0.7, token_usage=usage)}
+    )
+    assert out["s1"] == _result().model_copy(update={"confidence": 0.7, "token_usage": usage})
 
 
 def test_a_whole_result_still_replaces_the_one_there() -> None:
@@ -107,7 +119,7 @@ def test_a_passage_is_written_once_per_run(offline_services: Any, saver: Any) ->
         assert len(holding) == len(steps), text
         assert not [path for path in holding if path.endswith("confidence")], text
     scored = [value for path, value in writes if path.endswith("confidence")]
-    assert len(scored) == 2 and all(len(value) <= 64 for value in scored)
+    assert len(scored) == 2 and all(len(value) <= SCORED for value in scored)
 
 
 def _new_and_old(services: Any, saver: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -127,6 +139,27 @@ def test_a_simple_run_under_sync_holds_a_bounded_number_of_bytes(
     # every scored result written whole again: its passages once more (>= 3 KB here)
     assert whole - lean >= 3_000
     assert lean <= 30_000
+
+
+def test_a_judged_answer_is_written_as_its_confidence_and_usage(
+    offline_services: Any, saver: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a model the judge's call adds to the answer step's usage: that goes too, not the
+    step's result (its cited passages) again."""
+    verdict = {"self_evaluation": 0.95, "query_coverage": 0.9, "rationale": "supported"}
+    model = ScriptedChatModel.of(
+        answers=["The horse tram line opened on 2 August 1874 [S1]."] * 2, verdicts=[verdict] * 2
+    )
+    services = build_services(
+        offline_services.settings, chat_model=model, store=offline_services.store
+    )
+    app = _new_and_old(services, saver, monkeypatch)
+    scored = [v for p, v in _results_writes(saver, "new") if p.endswith("confidence")]
+    assert len(scored) == 2 and all(b"StepConfidence" in v for v in scored)
+    assert all(len(v) <= 3 * SCORED for v in scored)  # the answer's with its usage
+    answer = app.get_state(cfg("new")).values["results"]["s2"]
+    assert answer.token_usage.model_calls >= 2  # the answer's call and the judge's
+    assert _history(app, "new") == _history(app, "old")
 
 
 def _untimed(values: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +203,9 @@ def test_a_pause_saved_with_whole_results_resumes(
         patched.setattr(confidence_node, "_written_results", _whole_results)
         paused = app.invoke({"query": ANSWERABLE}, cfg("old"), durability="sync")
     assert "__interrupt__" in paused
-    assert all("confidence" not in p or len(v) > 64 for p, v in _results_writes(saver, "old"))
+    assert all(
+        "confidence" not in p or len(v) > 3 * SCORED for p, v in _results_writes(saver, "old")
+    )
     paused_new = app.invoke({"query": ANSWERABLE}, cfg("new"), durability="sync")
     request = paused["__interrupt__"][0].value
     assert request == paused_new["__interrupt__"][0].value  # the pause shows the same
