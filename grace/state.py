@@ -37,6 +37,7 @@ __all__ = [
     "ReviewOutcome",
     "State",
     "THREAD_FIELDS",
+    "StepConfidence",
     "StepTask",
     "changed_only",
     "new_turn",
@@ -52,6 +53,44 @@ def _add_usage(left: TokenUsage, right: TokenUsage) -> TokenUsage:
 def _merge(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
     """A node's update adds (or replaces) entries by key: nodes return only what changed."""
     return {**left, **right}
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepConfidence:
+    """An update to ``results`` that sets one step's confidence, the rest of its result kept.
+
+    ``confidence`` scores the results ``execute`` wrote: writing each scored result whole
+    again would put its passages, with their text, into one more pending write per step.
+    """
+
+    confidence: float
+    """The step's confidence score (``StepResult.confidence``)."""
+    token_usage: TokenUsage | None = None
+    """The step's usage with its judge call's (``StepResult.token_usage``); ``None``: as it was."""
+
+    def applied_to(self, result: StepResult) -> StepResult:
+        """``result`` with this confidence (and usage)."""
+        update: dict[str, Any] = {"confidence": self.confidence}
+        if self.token_usage is not None:
+            update["token_usage"] = self.token_usage
+        return result.model_copy(update=update)
+
+
+def _merge_results(
+    left: dict[str, StepResult], right: dict[str, StepResult | StepConfidence]
+) -> dict[str, StepResult]:
+    """``results``' reducer: :func:`_merge` by step id.
+
+    A :class:`StepConfidence` sets the confidence of the result already there.
+    """
+    out = {**left}
+    for step_id, value in right.items():
+        if isinstance(value, StepConfidence):
+            if step_id not in left:
+                raise ValueError(f"a confidence for step {step_id!r}, which has no result")
+            value = value.applied_to(left[step_id])
+        out[step_id] = value
+    return out
 
 
 @dataclass(kw_only=True)
@@ -114,9 +153,10 @@ class State(InputState, OutputState):
 
     plan: ExecutionPlan | None = None
     """The plan in force (replaced by ``replan``)."""
-    results: Annotated[dict[str, StepResult], _merge] = field(default_factory=dict)
+    results: Annotated[dict[str, StepResult], _merge_results] = field(default_factory=dict)
     """Step results by step id (kept across replans for completed steps); nodes return the
-    results they add or change, merged in by step id."""
+    results they add or change, merged in by step id (``confidence`` sets a scored step's
+    confidence with a :class:`StepConfidence`, not its whole result again)."""
     scores: Annotated[dict[str, ConfidenceScore], _merge] = field(default_factory=dict)
     """Confidence score of each scored step, by step id (merged like ``results``)."""
     last_batch: list[str] = field(default_factory=list)
@@ -176,7 +216,7 @@ class PauseInput:
     """The decision that paused the run."""
     plan: ExecutionPlan | None = None
     """The plan whose answer step holds the draft."""
-    results: Annotated[dict[str, StepResult], _merge] = field(default_factory=dict)
+    results: Annotated[dict[str, StepResult], _merge_results] = field(default_factory=dict)
     """Step results by step id (the draft and the batch's sources)."""
     last_batch: list[str] = field(default_factory=list)
     """Step ids of the batch the decision is on."""

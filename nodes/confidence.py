@@ -77,7 +77,7 @@ from grace.scoring.quality_gate import (
 from grace.scoring.sentence_check import cap_silent
 from grace.scoring.user_thresholds import alearned_thresholds, learned_thresholds, user_of
 from grace.services import Services, ServicesSource, aservices_for, services_for
-from grace.state import ReplanRequest, State
+from grace.state import ReplanRequest, State, StepConfidence
 from grace.tools.roles import is_ask, is_search
 from nodes.common import (
     answer_step,
@@ -484,6 +484,22 @@ def _emit_scored(
         emit("notice", level="notify", confidence=decision.score, message=decision.reason)
 
 
+def _written_results(state: State, scored: _Scored) -> dict[str, StepResult | StepConfidence]:
+    """The batch's results as the node writes them: merged in by step id.
+
+    A result the node scored (and the judge's call added to its usage) goes as a
+    :class:`~grace.state.StepConfidence`: the state's reducer sets them on the result there.
+    One the quality gate changed (a regenerated answer) goes whole.
+    """
+    out: dict[str, StepResult | StepConfidence] = {}
+    for step_id in scored.batch:
+        new, old = scored.results[step_id], state.results[step_id]
+        usage = None if new.token_usage == old.token_usage else new.token_usage
+        patch = StepConfidence(confidence=scored.scores[step_id].score, token_usage=usage)
+        out[step_id] = patch if patch.applied_to(old) == new else new
+    return out
+
+
 def _update(
     services: Services,
     runtime: Runtime[GraceContext],
@@ -499,7 +515,7 @@ def _update(
     batch = [scored.results[s] for s in scored.batch]
     update: dict[str, Any] = {
         # Only the batch's entries: the state merges them in by step id.
-        "results": {s: scored.results[s] for s in scored.batch},
+        "results": _written_results(state, scored),
         "scores": {s: scored.scores[s] for s in scored.batch},
         "usage": scored.usage,
         "last_batch": scored.batch,

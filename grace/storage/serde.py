@@ -17,7 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
-from grace.state import State, StepTask
+from grace.state import State, StepConfidence, StepTask
 
 __all__ = [
     "STATE_TYPES",
@@ -61,8 +61,13 @@ def state_types(*roots: type) -> tuple[type, ...]:
     return tuple(sorted(found.values(), key=lambda t: t.__name__))
 
 
-STATE_TYPES: tuple[type, ...] = (*state_types(State, StepTask), StepTask)
-"""Every project type stored in a checkpoint: the state's, and ``StepTask`` (``Send``'s payload)."""
+STATE_TYPES: tuple[type, ...] = (
+    *state_types(State, StepTask),
+    StepConfidence,
+    StepTask,
+)
+"""Every project type stored in a checkpoint: the state's, ``StepTask`` (``Send``'s payload)
+and ``StepConfidence`` (``confidence``'s update to ``results``, a pending write)."""
 
 _MESSAGE_TYPES = (
     "AIMessage",
