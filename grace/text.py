@@ -36,6 +36,7 @@ __all__ = [
     "is_negated",
     "is_yes_no_question",
     "key_terms",
+    "measure_words",
     "normalise_text",
     "number_role_mismatch",
     "split_sentences",
@@ -115,7 +116,7 @@ _JA_QUESTION_WORDS = {"名前", "何時頃", "何時", "誰", "場所", "理由"
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|"
-    "forty|fifty|hundred|thousand|million|billion|half|first|second|third"
+    "forty|fifty|hundred|thousand|million|billion|half|first|second|third|twice|thrice"
 )
 _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
@@ -353,6 +354,19 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
 ]
 
 
+def measure_words(question: str) -> tuple[str, ...]:
+    """The words of a number question that name what it asks for ("cost", "far", 「長さ」).
+
+    They name the asked slot, as "when" does: a sentence that states a value of that measure
+    ("Parking is free", "stands 1.4 kilometres from the pier") says them.
+    """
+    if answer_type(question) != "number":
+        return ()
+    text = unicodedata.normalize("NFKC", question)
+    table = _EN_MEASURE if text.isascii() else _JA_MEASURE
+    return tuple(m.group(0) for _, pattern in table for m in pattern.finditer(text))
+
+
 def answer_measures(question: str) -> tuple[Measure, ...]:
     """What a number question measures ("how far" → length, 「長さ」 → length), or ``()``.
 
@@ -371,6 +385,8 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
     text = unicodedata.normalize("NFKC", sentence).replace("_", " ")  # price_kroner: a column
     if "duration" in measures and _ONE_SPAN.search(text):
         return True  # "almost a month": the article is the number one
+    if "money" in measures and _NO_PRICE.search(text):
+        return True  # "Parking is free": a price of nothing
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)
@@ -390,6 +406,8 @@ _EN_COUNT = re.compile(
     rf"(?:\d[\d,.]*|\b(?:{_COUNT_WORDS})\b)[\s-]+((?:[\w'-]+\s+){{0,2}}[\w'-]+)", re.I
 )
 """A number and the (up to three) words after it: what it counts ("seven-layer protocol")."""
+_TIMES = re.compile(r"\b(?:twice|thrice)\b", re.I)
+"""A count of times said in one word."""
 _JA_NUMERAL = r"(?:[\d.,]+|[一二三四五六七八九十百千万億数]+)"
 
 
@@ -406,15 +424,20 @@ def counted_noun(question: str) -> str | None:
 def counts(sentence: str, counted: str) -> list[str]:
     """The words right after each number of ``sentence`` (English: the three after it).
 
-    Japanese: the counters after each numeral, when ``counted`` follows one (「3人」): the
-    caller compares English words in its own word forms.
+    "Twice" and "thrice" count "times". Japanese: the counters after each numeral, when
+    ``counted`` follows one (「3人」): the caller compares English words in its own word forms.
     """
     text = unicodedata.normalize("NFKC", sentence)
     if not counted.isascii():
         return [counted] if re.search(_JA_NUMERAL + re.escape(counted), text) else []
-    return [m.group(1) for m in _EN_COUNT.finditer(text)]
+    found = [m.group(1) for m in _EN_COUNT.finditer(text)]
+    return found + ["times"] * len(_TIMES.findall(text))  # "renewed twice": two times
 
 
+_NO_PRICE = re.compile(
+    r"\b(?:free(?: of charge)?|no charge|at no cost|without charge)\b|無料|無償", re.I
+)
+"""A price of nothing: "free", "free of charge", 「無料」."""
 _ONE_SPAN = re.compile(
     r"\b(?:a|an)\s+(?:(?:few|couple of)\s+)?(?:year|month|week|day|hour|minute|decade|century)s?\b",
     re.I,

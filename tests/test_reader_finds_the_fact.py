@@ -25,6 +25,8 @@ from grace.text import (
     answer_type,
     asks_for_the_topic,
     counted_noun,
+    counts,
+    measure_words,
     number_role_mismatch,
     split_sentences,
     states_measure,
@@ -334,6 +336,9 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
     assert states_measure("They held out for almost a month.", ("length", "duration"))
     assert not states_measure("They held out bravely.", ("length", "duration"))
     assert states_measure("It never goes faster than 22 km/h.", ("speed",))
+    assert states_measure("Parking is free.", ("money",))
+    assert states_measure("駐車場は無料です。", ("money",))
+    assert not states_measure("Parking is free.", ("length",))
     assert states_measure("列車は時速130キロで走る。", ("speed",))
     assert not states_measure("The route is 22 km long.", ("speed",))
 
@@ -638,3 +643,40 @@ def test_a_negated_question_is_answered_by_a_negated_sentence(question: str, exp
         text = "会員は毎年3月31日までに更新する。更新しない会員は工房を使えなくなる。"
     source = Source(source_id="S1", source="handbook.md", title="Club Handbook", text=text)
     assert expected in ExtractiveReader().answer(question, [source]).text
+
+
+def test_measure_words_name_the_asked_slot() -> None:
+    assert measure_words("How much does parking cost?") == ("cost",)
+    assert measure_words("霧ヶ丘鉄道の路線の長さは？") == ("長さ",)
+    assert measure_words("Who set the price?") == ()  # asks for a name, not a number
+
+
+def test_twice_counts_times() -> None:
+    assert counts("Loans can be renewed twice, online or at the desk.", "times") == ["times"]
+    assert counts("Loans can be renewed, online or at the desk.", "times") == []
+
+
+LIBRARY = (
+    "Adults may borrow up to 12 items at a time for three weeks. Children may borrow up to 6 "
+    "items. Loans can be renewed twice, online or at the desk.\n\n"
+    "Parking is free for the first two hours. Printing costs 10 pence per page in black and "
+    "white and 50 pence per page in colour."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "not_expected"),
+    [
+        # "cost" names the asked slot: a sentence stating a price (of nothing) says it.
+        ("How much does parking cost?", "Parking is free", "do not contain"),
+        # "twice" is a count of times: no neighbour with another number is joined.
+        ("How many times can a loan be renewed?", "renewed twice", "6 items"),
+    ],
+)
+def test_a_value_in_one_word_answers_a_number_question(
+    question: str, expected: str, not_expected: str
+) -> None:
+    source = Source(source_id="S1", source="library.md", title="Harrowby Library", text=LIBRARY)
+    answer = ExtractiveReader().answer(question, [source]).text
+    assert expected in answer and not_expected not in answer
+

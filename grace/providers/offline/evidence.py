@@ -58,6 +58,7 @@ from grace.text import (
     is_negated,
     is_yes_no_question,
     key_terms,
+    measure_words,
     normalise_text,
     number_role_mismatch,
     states_measure,
@@ -276,6 +277,9 @@ class _Question:
     """The noun a count question counts ("how many layers", 「何人」): the unit of a count."""
     yes_no: bool = False
     """The question asks yes or no ("Is the library open on Sunday?")."""
+    measure_tokens: frozenset[str] = frozenset()
+    """Tokens of the words naming the asked measure ("cost", 「長さ」): a sentence that states a
+    value of it says them (:func:`~grace.text.measure_words`)."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -331,6 +335,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
+    measured = q.measured(sentence)
+    says = q.measure_tokens if q.measure_tokens and measured else frozenset()
     keys = q.keys
     missing = tuple(
         sorted(
@@ -342,16 +348,16 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
-        lexical=q.share(sets[i], p.about[i], p.subject[i]),
+        lexical=q.share(sets[i] | says, p.about[i], p.subject[i]),
         stated=q.share(sets[i], set(), set()),
-        window=q.share(window_tokens, p.about[i], p.subject[i]),
+        window=q.share(window_tokens | says, p.about[i], p.subject[i]),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
         absent_hard=tuple(k for k in p.absent if k in q.hard),
         type_ok=q.typed(sentence),
-        measure_ok=q.measured(sentence),
+        measure_ok=measured,
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
         polarity_ok=not q.negated or is_negated(sentence),
@@ -484,6 +490,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         measures=answer_measures(question),
         counted=counted_noun(question),
         yes_no=is_yes_no_question(question),
+        measure_tokens=frozenset(match_tokens(" ".join(measure_words(question)))) & q_tokens,
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)
