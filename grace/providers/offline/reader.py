@@ -41,7 +41,7 @@ from grace.providers.offline.context import has_zero_subject, refers_back
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
-from grace.text import answer_type, asks_for_the_topic, typed_candidates
+from grace.text import answer_type, asks_for_the_topic, is_yes_no_question, typed_candidates
 
 __all__ = ["NOT_FOUND", "ExtractiveReader", "abstention_reason"]
 
@@ -88,7 +88,8 @@ def _with_neighbour(best: Evidence, question: str) -> str:
     Japanese often by zero anaphora (「…の発明者といわれ…」 with the name one sentence earlier):
 
     - it holds no span of the asked answer type, and a neighbour does;
-    - it only restates the question (:func:`_restates`): the sentence before names what it
+    - it only restates the question (:func:`_restates`) — not a yes / no question, which a
+      sentence answers by restating it: the sentence before names what it
       is about; at the start of a passage, the sentence after is joined, and the document's
       title named in front when it is the subject left out (:func:`_subject_is_the_document`).
 
@@ -105,7 +106,7 @@ def _with_neighbour(best: Evidence, question: str) -> str:
             return f"{best.before} {best.sentence}"
         if best.after and typed_candidates(best.after, kind, question):
             return f"{best.sentence} {best.after}"
-    if _restates(best.sentence, question):
+    if _restates(best.sentence, question) and not is_yes_no_question(question):
         if best.before:
             return f"{best.before} {best.sentence}"
         if _subject_is_the_document(best, question):

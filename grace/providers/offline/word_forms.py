@@ -14,6 +14,9 @@ no download at run time), under these rules:
   ("withdrew" → withdraw, "fled" → flee, "written" → write). A form that is a noun or verb of
   its own, or the form of several verbs, keeps its token: *found* (to found a city), *left*,
   *saw*, *rose*, *fell*, *ground*, *wound*, *bound*.
+- **irregular plurals**: a word that is only a noun, the plural of one other noun, folds to
+  it ("children" → child, "feet" → foot, "criteria" → criterion); not "data" or "media",
+  which are their own lemmas too.
 - **derivation**: a noun in ``-al`` that is only a noun, made from a verb the lexicon knows
   ("rental" → rent, "refusal" → refuse), folds to that verb; a noun in ``-ship`` that is only
   a noun, made from a noun ("partnership" → partner, "friendship" → friend), to that noun.
@@ -56,7 +59,7 @@ def is_dictionary_word(word: str) -> bool:
 
 
 def _base(token: str) -> str:
-    """The token ``token`` folds to under the two rules of the module docstring."""
+    """The token ``token`` folds to under the rules of the module docstring."""
     lemmas = all_lemmas(token)
     if lemmas:
         own = any(token in lemmas.get(pos, ()) for pos in _OWN_MEANING)
@@ -71,10 +74,14 @@ def _base(token: str) -> str:
 def _derived(token: str, lemmas: dict[str, tuple[str, ...]]) -> str:
     """The word a noun-only derived noun is made from, else ``token``.
 
-    ``-al`` from a verb ("rental" → rent), ``-ship`` from a noun ("partnership" → partner).
+    ``-al`` from a verb ("rental" → rent), ``-ship`` from a noun ("partnership" → partner); a
+    plural with one singular ("children" → child, "feet" → foot), which a stemmer cannot join.
     """
     if set(lemmas) != {"NOUN"}:
         return token
+    nouns = lemmas["NOUN"]
+    if len(nouns) == 1 and nouns[0] != token:
+        return nouns[0]
     if token.endswith("ship") and len(token) >= 8:
         stem = token[:-4]
         return stem if stem in all_lemmas(stem).get("NOUN", ()) else token
