@@ -23,6 +23,7 @@ import unicodedata
 from typing import Literal
 
 __all__ = [
+    "agrees",
     "AnswerType",
     "Measure",
     "answer_measures",
@@ -520,6 +521,22 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
 _WORD = re.compile(r"[a-z]+")
+
+
+def agrees(question: str, sentence: str) -> bool:
+    """Whether the sentence states each closed-set word the question uses ("before", "last").
+
+    The same sets as :func:`contrasts`: "Which ship was used *before* the Skarv?" is about
+    the sentence that says "Before the Skarv, …", not one that only names the Skarv. True
+    when the question uses none; English only (Japanese: True).
+    """
+    q_words = set(_WORD.findall(normalise_text(question)))
+    if not q_words:
+        return True
+    s_words = set(_WORD.findall(normalise_text(sentence)))
+    return all(
+        pole & s_words for poles in _CONTRAST_SETS for pole in poles if pole & q_words
+    )
 
 
 def contrasts(question: str, sentence: str) -> list[str]:

@@ -21,6 +21,7 @@ from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 from grace.text import (
+    agrees,
     answer_measures,
     answer_type,
     asks_for_the_topic,
@@ -683,6 +684,12 @@ FERRY = (
         (FERRY, "Does the ferry run on Sundays in winter?", "In winter the ferry", "35 minutes"),
         # "child" asked, "Children" stated.
         (FERRY, "How much is a ticket for a child?", "Children under 12", "for adults"),
+        # The sentence that says "before", of two that name the Skarv alike.
+        (
+            "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
+            "line used the MF Terna, which was sold to Estonia in 2010.",
+            "Which ship was used before the Skarv?", "MF Terna", "Poland",
+        ),
     ],
 )
 def test_a_trial_page_is_answered_by_its_sentence(
@@ -691,3 +698,12 @@ def test_a_trial_page_is_answered_by_its_sentence(
     source = Source(source_id="S1", source="page.md", title="Trial page", text=text)
     answer = ExtractiveReader().answer(question, [source]).text
     assert expected in answer and not_expected not in answer
+
+
+def test_a_sentence_agrees_when_it_states_the_questions_closed_set_words() -> None:
+    question = "Which ship was used before the Skarv?"
+    assert agrees(question, "Before the Skarv, the line used the MF Terna.")
+    assert not agrees(question, "The current ship, MF Skarv, was built in 2011.")
+    assert agrees("Which ship is used now?", "The current ship is the MF Skarv.")  # none asked
+    assert agrees("スカルヴの前に使われた船は？", "以前はテルナ号が使われた。")  # English only
+

@@ -23,7 +23,8 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
   the passage is about something else, or the question names an entity the text does not;
   ``absent_hard`` — those that are names or numbers;
 - ``negation_ok`` — False when the question is negated ("does not", "didn't") but the
-  window is not; ``polarity_ok`` — the same for the sentence alone;
+  window is not; ``polarity_ok`` — the same for the sentence alone; ``relation_ok`` — the
+  sentence states the question's closed-set words ("before", "last");
 - ``contrast`` — question words the *sentence* contradicts with another member of the same
   closed set (:func:`~grace.text.contrasts`: "last" asked, "first" stated; "warm" against
   "cold"): the swapped premise of a SQuAD-style near-miss question;
@@ -49,6 +50,7 @@ from grace.schemas import Source
 from grace.text import (
     AnswerType,
     Measure,
+    agrees,
     answer_measures,
     answer_type,
     contrasts,
@@ -125,6 +127,9 @@ class Evidence:
     hit_score: float
     polarity_ok: bool = True
     """False when the question is negated and the sentence itself is not (its window may be)."""
+    relation_ok: bool = True
+    """The sentence states each closed-set word of the question ("before", "last":
+    :func:`~grace.text.agrees`)."""
     contrast: tuple[str, ...] = ()
     number_role: bool = False
     """A number the question uses as an identifier appears in the sentence only in another
@@ -361,6 +366,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
         polarity_ok=not q.negated or is_negated(sentence),
+        # a yes/no question is answered by either pole ("closed" for "open": no)
+        relation_ok=q.yes_no or agrees(q.text, sentence),
         # the opposite of a word of a yes/no question answers it ("no"): not another relation
         contrast=() if q.yes_no else tuple(contrasts(q.text, sentence)),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),

@@ -159,22 +159,30 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
     A sentence that states another relation (:func:`_states_another_relation`) gives way to
     the best one that does not, covers ``min_support`` of the question by itself and would
     answer (no abstention reason); among sentences ranked within ``type_margin`` of that
-    one, one holding a span of the asked answer type is preferred, then (for a negated
-    question) one that is itself negated: "What happens if a member does not renew?" is
-    answered by "A member who does not renew … loses access", not by its neighbour "Members
-    must renew before 31 March", whose window holds the same words and the negation.
+    one, one holding a span of the asked answer type is preferred, then one that agrees
+    with the question (:func:`_agreement`): for a negated question, one that is itself
+    negated — "What happens if a member does not renew?" is answered by "A member who does
+    not renew … loses access", not by its neighbour "Members must renew before 31 March",
+    whose window holds the same words and the negation; then one that states the question's
+    closed-set words ("Before the Skarv, the line used …" for "Which ship was used before
+    the Skarv?").
     """
     best = _of_the_asked_type(ranked, type_margin, min_support)
-    if best.polarity_ok:
+    if all(_agreement(best)):
         return best
     for ev in ranked:
         if ev.rank < best.rank - type_margin:
             break
-        if ev.polarity_ok and (ev.type_ok or best.type_ok is not True) and (
+        if _agreement(ev) > _agreement(best) and (ev.type_ok or best.type_ok is not True) and (
             not _states_another_relation(ev)
         ):
             return ev
     return best
+
+
+def _agreement(ev: Evidence) -> tuple[bool, bool]:
+    """How a sentence agrees with the question beyond its words: polarity, then relation."""
+    return (ev.polarity_ok, ev.relation_ok)
 
 
 def _of_the_asked_type(
