@@ -140,7 +140,7 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
 ]
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
-    "速さ|速度"
+    "速さ|速度|大きさ"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
@@ -342,6 +342,8 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     ),
     (("age",), re.compile(r"\bhow old\b", re.I)),
     (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
+    # a size, of whatever kind: "How big is the garden?" (twelve hectares)
+    (("area", "length", "mass"), re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I)),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -351,6 +353,7 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
     (("age",), re.compile(r"年齢|何歳")),
     (("area",), re.compile(r"面積|広さ")),
+    (("area", "length", "mass"), re.compile(r"大きさ")),
     (("speed",), re.compile(r"速さ|速度|時速")),
 ]
 

@@ -322,6 +322,8 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("博物館の休館日は何曜日ですか？", "date", ()),
         ("How fast is the Sunday ride?", "number", ("speed",)),
         ("列車の最高速度は？", "number", ("speed",)),
+        ("How big is the garden?", "number", ("area", "length", "mass")),
+        ("How large an area does the garden cover?", "number", ("area",)),
     ],
 )
 def test_answer_type_and_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
@@ -684,6 +686,12 @@ FERRY = (
         (FERRY, "Does the ferry run on Sundays in winter?", "In winter the ferry", "35 minutes"),
         # "child" asked, "Children" stated.
         (FERRY, "How much is a ticket for a child?", "Children under 12", "for adults"),
+        # A size of whatever kind: the hectares, not the founding year.
+        (
+            "The Orrin Botanic Garden was founded in 1887 by the city council. It covers "
+            "twelve hectares on the east bank of the river Lusk.",
+            "How big is the garden?", "twelve hectares", "1887",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
