@@ -95,10 +95,11 @@ def _with_neighbour(best: Evidence, question: str) -> str:
 
     The sentence before is tried first, then the one after; the quote keeps passage order.
     A Japanese question that asks what its topic is (:func:`~grace.text.asks_for_the_topic`:
-    「…のはどこか」) asks for the subject, so a sentence that marks no subject at all
-    (:func:`~grace.providers.offline.context.has_zero_subject`) and leaves out the document's
-    is quoted with the document's title in front even when it says more than the question
-    (「ブラジルの文化の中心地であり、流行の発信地でもある。」 on the *リオデジャネイロ* page).
+    「…のはどこか」) asks for the subject: a sentence that marks no subject at all
+    (:func:`~grace.providers.offline.context.has_zero_subject`) and opens its passage is
+    about the document, so it is quoted with the document's title in front even when it says
+    more than the question (「ブラジルの文化の中心地であり、流行の発信地でもある。」 on the
+    *リオデジャネイロ* page).
     """
     kind = answer_type(question)
     if kind is not None and best.type_ok is False:
@@ -188,7 +189,7 @@ def _agreement(ev: Evidence) -> tuple[bool, bool]:
 def _of_the_asked_type(
     ranked: list[Evidence], type_margin: float, min_support: float
 ) -> Evidence:
-    """:func:`_choose` before the polarity preference."""
+    """:func:`_choose` before the agreement preference (:func:`_agreement`)."""
     best = ranked[0]
     if _states_another_relation(best):
         best = next(
