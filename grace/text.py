@@ -23,17 +23,17 @@ import unicodedata
 from typing import Literal
 
 __all__ = [
-    "agrees",
     "AnswerType",
     "Measure",
+    "agrees",
     "answer_measures",
     "answer_type",
+    "asks_for_the_topic",
     "cited_keys",
     "contrasts",
     "counted_noun",
     "counts",
     "is_japanese",
-    "asks_for_the_topic",
     "is_negated",
     "is_yes_no_question",
     "key_terms",
