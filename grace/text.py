@@ -48,7 +48,7 @@ __all__ = [
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
-Measure = Literal["length", "duration", "mass", "money", "age", "area", "speed"]
+Measure = Literal["length", "duration", "mass", "money", "age", "area", "speed", "data"]
 """What a number answer measures: the unit the asked value comes in."""
 
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
@@ -140,7 +140,7 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
 ]
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
-    "速さ|速度|大きさ"
+    "速さ|速度|大きさ|容量|サイズ"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
@@ -327,6 +327,11 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
         r"(?:hour|second)|miles? (?:per|an) hour|knots?)\b|時速|秒速|分速|ノット|キロ毎時",
         re.I,
     ),
+    "data": re.compile(
+        r"\d\s*(?:[KMGTP]i?B|kB)\b|\b(?:(?:kilo|mega|giga|tera|peta)?bytes?)\b|"
+        r"(?:キロ|メガ|ギガ|テラ)バイト",
+        re.I,
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -342,8 +347,11 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     ),
     (("age",), re.compile(r"\bhow old\b", re.I)),
     (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
-    # a size, of whatever kind: "How big is the garden?" (twelve hectares)
-    (("area", "length", "mass"), re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I)),
+    # a size, of whatever kind: "How big is the garden?" (twelve hectares), a file's (2 GB)
+    (
+        ("area", "length", "mass", "data"),
+        re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I),
+    ),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -353,7 +361,7 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
     (("age",), re.compile(r"年齢|何歳")),
     (("area",), re.compile(r"面積|広さ")),
-    (("area", "length", "mass"), re.compile(r"大きさ")),
+    (("area", "length", "mass", "data"), re.compile(r"大きさ|容量|サイズ")),
     (("speed",), re.compile(r"速さ|速度|時速")),
 ]
 

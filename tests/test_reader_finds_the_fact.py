@@ -322,7 +322,8 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("博物館の休館日は何曜日ですか？", "date", ()),
         ("How fast is the Sunday ride?", "number", ("speed",)),
         ("列車の最高速度は？", "number", ("speed",)),
-        ("How big is the garden?", "number", ("area", "length", "mass")),
+        ("How big is the garden?", "number", ("area", "length", "mass", "data")),
+        ("ファイルの容量はどのくらい？", "number", ("area", "length", "mass", "data")),
         ("How large an area does the garden cover?", "number", ("area",)),
     ],
 )
@@ -342,6 +343,8 @@ def test_states_measure_needs_a_number_in_the_unit() -> None:
     assert states_measure("Parking is free.", ("money",))
     assert states_measure("駐車場は無料です。", ("money",))
     assert not states_measure("Parking is free.", ("length",))
+    assert states_measure("Quarrel reads files of up to 2 GB.", ("data",))
+    assert not states_measure("The castle has 2 gates.", ("data",))
     assert states_measure("列車は時速130キロで走る。", ("speed",))
     assert not states_measure("The route is 22 km long.", ("speed",))
 
@@ -691,6 +694,12 @@ FERRY = (
             "The Orrin Botanic Garden was founded in 1887 by the city council. It covers "
             "twelve hectares on the east bank of the river Lusk.",
             "How big is the garden?", "twelve hectares", "1887",
+        ),
+        # A file's size is a size too.
+        (
+            "Quarrel needs Python 3.9 or newer. Quarrel reads files of up to 2 GB. Files "
+            "larger than that must be split first.",
+            "How large can files be?", "up to 2 GB", "do not contain",
         ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
