@@ -458,16 +458,31 @@ _ONE_SPAN = re.compile(
 
 
 def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
-    """Spans of ``sentence`` of the answer type that do not already occur in ``question``."""
+    """Spans of ``sentence`` of the answer type that do not already occur in ``question``.
+
+    A name is a capitalised word (a kanji or katakana run) or the agent of a passive clause,
+    which answers "who" though it is a common noun: "The club was founded in 1964 *by three
+    dock workers*".
+    """
     pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
     text = unicodedata.normalize("NFKC", sentence)
     asked = normalise_text(question)
-    out = []
-    for m in pattern.finditer(text):
-        span = m.group(0).strip()
-        if span and span.lower() not in asked:
-            out.append(span)
-    return out
+    spans = [m.group(0) for m in pattern.finditer(text)]
+    if kind == "name" and _PASSIVE.search(text):
+        spans += [m.group(1) for m in _AGENT.finditer(text)]
+    return [span.strip() for span in spans if span.strip() and span.strip().lower() not in asked]
+
+
+_PASSIVE = re.compile(
+    r"\b(?:was|were|is|are|been|be|being)\s+(?:[a-z]+ly\s+)?"
+    r"[a-z]+(?:ed|en|wn|lt|de|ght|nt|pt|id|ung|ld)\b"
+)
+"""A passive verb: a form of *be* and a past participle ("was founded", "were built")."""
+_AGENT = re.compile(
+    r"\bby\s+((?:the|a|an|its|their|his|her|\d+|two|three|four|five|six|seven|eight|nine|ten|"
+    r"several|many|some)\s+(?:[a-z][\w'-]*\s+){0,2}[a-z][\w'-]*)"
+)
+"""The agent of a passive clause named by a common noun: "by the municipality"."""
 
 
 _EN_YES_NO = re.compile(

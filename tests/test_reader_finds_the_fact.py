@@ -701,6 +701,12 @@ FERRY = (
             "larger than that must be split first.",
             "How large can files be?", "up to 2 GB", "do not contain",
         ),
+        # A common-noun agent answers "who": no neighbour with a name is joined.
+        (
+            "The club was founded in 1964 by three dock workers. It merged with the Eastside "
+            "Wheelers in 1991.",
+            "Who founded the club?", "by three dock workers", "Eastside Wheelers",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
@@ -723,4 +729,11 @@ def test_a_sentence_agrees_when_it_states_the_questions_closed_set_words() -> No
     assert not agrees(question, "The current ship, MF Skarv, was built in 2011.")
     assert agrees("Which ship is used now?", "The current ship is the MF Skarv.")  # none asked
     assert agrees("スカルヴの前に使われた船は？", "以前はテルナ号が使われた。")  # English only
+
+
+def test_the_agent_of_a_passive_clause_is_a_name() -> None:
+    question = "Who opened the ferry line?"
+    passive = "The line was opened in 1952 by the municipality."
+    assert typed_candidates(passive, "name", question) == ["the municipality"]
+    assert typed_candidates("The ferry runs by the river every day.", "name", question) == []
 
