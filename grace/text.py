@@ -182,10 +182,11 @@ def split_sentences(text: str) -> list[str]:
 
     A full stop after a common abbreviation (``St.``, ``Mr.``, ``U.S.`` …) or a single
     capital letter (an initial) does not end a sentence. A Markdown list item (a line that
-    starts with ``-``, ``*``, ``+``, ``•`` or ``・``) is read on its own, without its marker,
-    and a row of a Markdown table (under a header row and a ``| --- |`` rule) as its cells
-    named by their columns, ``Boat: Sule; Type: single scull`` — the form a CSV row takes; a
-    row of a table without a header as its cells, ``Sule; single scull``.
+    starts with ``-``, ``*``, ``+``, ``•`` or ``・``) is read on its own, without its marker;
+    an ordered list item (``1.`` …, as CommonMark starts and continues a list) on its own,
+    with its number; a row of a Markdown table (under a header row and a ``| --- |`` rule)
+    as its cells named by their columns, ``Boat: Sule; Type: single scull`` — the form a CSV
+    row takes; a row of a table without a header as its cells, ``Sule; single scull``.
     """
     return [sentence for block in _blocks(text) for sentence in _prose_sentences(block)]
 
@@ -204,6 +205,8 @@ def _prose_sentences(text: str) -> list[str]:
 
 _LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+•][ \t]+|・[ \t]*)(?=\S)")
 """A list item's marker: a bullet and a space (``*Marta*`` at a line's start is emphasis)."""
+_ORDERED_ITEM = re.compile(r"^[ \t]{0,3}(\d{1,9})[.)][ \t]+(?=\S)")
+"""An ordered list item's marker, kept with its text: the number says which step it is."""
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
 
@@ -224,10 +227,29 @@ def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
     return i
 
 
+def _ordered_items(lines: list[str]) -> set[int]:
+    """Indices of the lines that are ordered list items, as CommonMark reads them.
+
+    A list starts after a blank line (or the text's start), or with ``1.`` anywhere — only
+    a list starting at 1 may interrupt a paragraph — and goes on while its items follow one
+    another; so a line "2. Diatomic …" right under a paragraph's line "O" (a subscript the
+    text lost) stays in its paragraph.
+    """
+    found: set[int] = set()
+    for i, line in enumerate(lines):
+        match = _ORDERED_ITEM.match(line)
+        if match and (
+            match.group(1) == "1" or i == 0 or not lines[i - 1].strip() or i - 1 in found
+        ):
+            found.add(i)
+    return found
+
+
 def _blocks(text: str) -> list[str]:
     """``text`` cut before and after its list items and tables (unchanged without them)."""
     lines = text.split("\n")
-    if not any(_LIST_ITEM.match(line) or _TABLE_ROW.match(line) for line in lines):
+    ordered = _ordered_items(lines)
+    if not ordered and not any(_LIST_ITEM.match(line) or _TABLE_ROW.match(line) for line in lines):
         return [text]
     blocks: list[str] = []
     current: list[str] = []
@@ -236,7 +258,7 @@ def _blocks(text: str) -> list[str]:
         line = lines[i]
         table = _TABLE_ROW.match(line) and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1])
         item = _LIST_ITEM.match(line)
-        if table or item or not line.strip():
+        if table or item or i in ordered or not line.strip():
             blocks.append("\n".join(current))
             current = []
         if table:
@@ -270,6 +292,8 @@ def _lines_of_a_long_run(sentence: str) -> list[str]:
 def _ends_with_abbreviation(sentence: str) -> bool:
     if not sentence.endswith("."):
         return False
+    if sentence[:-1].isdigit():  # an ordered list item's number: "1." and its text
+        return True
     last = sentence.rsplit(maxsplit=1)[-1].rstrip(".").lstrip("(\"'").lower()
     return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())
 

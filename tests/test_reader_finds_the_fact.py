@@ -116,6 +116,31 @@ def test_list_items_and_table_rows_are_sentences_of_their_own() -> None:
     assert "Type: single scull" in reader.answer("What type of boat is Sule?", [source]).text
 
 
+def test_ordered_list_items_are_sentences_with_their_number() -> None:
+    """As CommonMark reads a list: from a blank line, or from 1 inside a paragraph."""
+    text = (
+        "To restore a backup:\n1. Open Settings and choose Backups.\n"
+        "2. Pick the date you want to go back to.\n3. Click Restore. Confirm with your password."
+    )
+    assert split_sentences(text) == [
+        "To restore a backup:",
+        "1. Open Settings and choose Backups.",
+        "2. Pick the date you want to go back to.",
+        "3. Click Restore.",
+        "Confirm with your password.",
+    ]
+    # A number at a line's start inside a paragraph (a subscript the text lost) is no item.
+    assert split_sentences("Oxygen forms O\n2. Diatomic oxygen is common.") == [
+        "Oxygen forms O\n2.",
+        "Diatomic oxygen is common.",
+    ]
+    assert "first" in match_tokens("1. Open Settings and choose Backups.")
+    source = Source(source_id="S1", source="backup.md", title="Ledgerly", text=text)
+    answer = ExtractiveReader().answer("What is the first step to restore a backup?", [source])
+    assert "1. Open Settings and choose Backups." in answer.text
+    assert "Click Restore" not in answer.text
+
+
 def test_a_key_term_the_title_holds_is_held_by_every_sentence_under_it() -> None:
     """The page's stated title names what each sentence on it is about (issue 42, item 1):
     a sentence under it that states the asked term is not short of the title's name."""

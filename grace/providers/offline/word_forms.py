@@ -21,6 +21,8 @@ no download at run time), under these rules:
   ("rental" → rent, "refusal" → refuse), folds to that verb; a noun in ``-ship`` that is only
   a noun, made from a noun ("partnership" → partner, "friendship" → friend), to that noun.
 - **numerals**: a number word from two to twenty folds to its digits ("three" → 3).
+- **an ordered list item's number**: "1. Open Settings …" also carries the token of its
+  ordinal ("first"), which is how a question asks for it ("What is the first step?").
 - **the prefix re-**: a verb made with it ("re-established", "rebuilt") also carries the
   token "back" (*re-* means back or again; "again" is a stopword): "brought back" is asked
   of what was re-established.
@@ -142,12 +144,23 @@ def _is_re_verb(hyphen: str, rest: str) -> bool:
     return bool(verbs) and all(set(all_lemmas(v)) == {"VERB"} for v in verbs)
 
 
+_ITEM_NUMBER = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]")
+"""An ordered list item's number at the start of a sentence ("1. Open Settings …")."""
+_ORDINALS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+)
+
+
 def match_tokens(text: str) -> list[str]:
     """:func:`~grace.retrieval.tokenize` with word forms folded to their base.
 
-    A verb with the prefix *re-* also gives the token :data:`BACK`.
+    A verb with the prefix *re-* also gives the token :data:`BACK`; an ordered list item's
+    number its ordinal ("1. Open Settings" is the *first* step).
     """
     tokens = [fold(t) for t in tokenize(text)]
     if any(_is_re_verb(*m.groups()) for m in _PREFIXED.finditer(text)):
         tokens.append(BACK)
+    item = _ITEM_NUMBER.match(text)
+    if item and 1 <= int(item.group(1)) <= len(_ORDINALS):
+        tokens.extend(tokenize(_ORDINALS[int(item.group(1)) - 1]))
     return tokens
