@@ -762,3 +762,22 @@ def test_the_agent_of_a_passive_clause_is_a_name() -> None:
     assert typed_candidates(passive, "name", question) == ["the municipality"]
     assert typed_candidates("The ferry runs by the river every day.", "name", question) == []
 
+
+def test_the_agreement_preference_never_takes_a_sentence_the_reader_would_abstain_on() -> None:
+    """"open" is a closed-set word, but the tram passage does not mention the lighthouse."""
+    lighthouse = Source(
+        source_id="S1", source="harbour.md", title="Harbour", text=(
+            "The Wren Point Lighthouse stands on the spot where the harbour master Tobias Wren "
+            "first placed a lamp in 1688."
+        ),
+    )
+    tram = Source(
+        source_id="S2", source="tram.md", title="Tramways", text=(
+            "The Lumen Bay Street Railway Company opened a horse tram line from the railway "
+            "station to the quay on 2 August 1874."
+        ),
+    )
+    question = "When did the horse tram line open and who designed the Wren Point Lighthouse?"
+    answer = ExtractiveReader().answer(question, [lighthouse, tram])
+    assert not answer.abstained and "Tobias Wren" in answer.text
+

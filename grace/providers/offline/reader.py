@@ -166,7 +166,7 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
     not renew … loses access", not by its neighbour "Members must renew before 31 March",
     whose window holds the same words and the negation; then one that states the question's
     closed-set words ("Before the Skarv, the line used …" for "Which ship was used before
-    the Skarv?").
+    the Skarv?") — never one the reader would abstain on.
     """
     best = _of_the_asked_type(ranked, type_margin, min_support)
     if all(_agreement(best)):
@@ -174,8 +174,11 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
     for ev in ranked:
         if ev.rank < best.rank - type_margin:
             break
-        if _agreement(ev) > _agreement(best) and (ev.type_ok or best.type_ok is not True) and (
-            not _states_another_relation(ev)
+        if (
+            _agreement(ev) > _agreement(best)
+            and (ev.type_ok or best.type_ok is not True)
+            and not _states_another_relation(ev)
+            and abstention_reason(ev, min_support) is None
         ):
             return ev
     return best
