@@ -112,6 +112,19 @@ def test_words_that_frame_the_answer_are_not_required() -> None:
     assert not check_sentence("How many ships sank?", "Three boats sank.").holds
 
 
+def test_a_stated_measure_says_the_word_that_names_it() -> None:
+    # "cost" / "big" name what a number question measures; a value of that measure says them.
+    assert check_sentence("How much does parking cost?", "Parking is free for an hour.").holds
+    assert check_sentence("How big is the garden?", "The garden covers twelve hectares.").holds
+    # … not when the sentence states no value of it.
+    check = check_sentence("How much does parking cost?", "Parking is open for an hour.")
+    assert check.missing == ("cost",)
+    # … and the other terms are still required.
+    assert check_sentence("How big is the park?", "The garden covers 12 hectares.").missing == (
+        "park",
+    )
+
+
 # --- Japanese --------------------------------------------------------------------------------
 
 

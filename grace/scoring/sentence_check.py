@@ -58,11 +58,14 @@ from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
 from grace.text import (
+    answer_measures,
     contrasts,
     is_japanese,
     is_negated,
+    measure_words,
     normalise_text,
     split_sentences,
+    states_measure,
     without_citations,
 )
 
@@ -94,7 +97,10 @@ the value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar o
 questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
 *whose* heads ("which *television show*", "what *year*") names the answer's type and is
 not required (:func:`_english_terms`); the noun *how many* counts ("how many *imports*")
-is."""
+is. The words that name a number question's measure ("how much does it *cost*", "how
+*big*", 「*長さ*」: :func:`~grace.text.measure_words`) frame it too, when the sentence states
+a value of that measure ("Parking is free", "twelve hectares"): the value says them, as a
+date says "when"."""
 
 JAPANESE_SLOT_WORDS = frozenset(
     {"言う", "呼ぶ", "名前", "名称", "呼称", "呼び方", "読む", "読み", "読み方", "頃", "いつ頃"}
@@ -315,6 +321,12 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     ja = is_japanese(q)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     missing = _missing_japanese(q, s, t) if ja else _missing_english(q, s)
+    if missing and states_measure(s, answer_measures(q)):
+        framing = " ".join(measure_words(q))
+        said = set(_japanese_terms(framing)) if ja else {
+            form for word in _english_terms(framing) for form in _forms(word)
+        }
+        missing = tuple(word for word in missing if word not in said)
     return SentenceCheck(
         missing=missing,
         numbers=tuple(token for value, token in asked.items() if value not in held),
