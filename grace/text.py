@@ -132,7 +132,10 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
         "number",
         re.compile(
             r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast)\b|"
-            r"\bwhat (percentage|percent|number|amount|proportion|speed)\b",
+            r"\bwhat (percentage|percent|number|amount|proportion|speed)\b|"
+            # "what is the price of …": a measure noun heads the asked phrase
+            r"^\s*what (?:is|was|are|were) the (?:price|cost|fee|length|height|distance|weight|"
+            r"area|speed|size|population|age) of\b",
             re.I,
         ),
     ),

@@ -348,6 +348,8 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("How fast is the Sunday ride?", "number", ("speed",)),
         ("列車の最高速度は？", "number", ("speed",)),
         ("How big is the garden?", "number", ("area", "length", "mass", "data")),
+        ("What is the price of a single ticket?", "number", ("money",)),
+        ("What was the length of the bridge?", "number", ("length",)),
         ("ファイルの容量はどのくらい？", "number", ("area", "length", "mass", "data")),
         ("How large an area does the garden cover?", "number", ("area",)),
     ],

@@ -116,6 +116,9 @@ def test_a_stated_measure_says_the_word_that_names_it() -> None:
     # "cost" / "big" name what a number question measures; a value of that measure says them.
     assert check_sentence("How much does parking cost?", "Parking is free for an hour.").holds
     assert check_sentence("How big is the garden?", "The garden covers twelve hectares.").holds
+    assert check_sentence(
+        "What is the price of a single ticket?", "A single ticket costs 60 kroner."
+    ).holds
     # … not when the sentence states no value of it.
     check = check_sentence("How much does parking cost?", "Parking is open for an hour.")
     assert check.missing == ("cost",)
