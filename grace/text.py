@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Literal
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "is_negated",
     "is_yes_no_question",
     "key_terms",
+    "list_item_number",
     "measure_words",
     "normalise_text",
     "number_role_mismatch",
@@ -230,6 +232,12 @@ def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
     return i
 
 
+def list_item_number(line: str) -> int | None:
+    """The number of an ordered list item that opens ``line`` ("2. Pick the date" → 2)."""
+    match = _ORDERED_ITEM.match(line)
+    return int(match.group(1)) if match else None
+
+
 def _ordered_items(lines: list[str]) -> set[int]:
     """Indices of the lines that are ordered list items, as CommonMark reads them.
 
@@ -240,9 +248,9 @@ def _ordered_items(lines: list[str]) -> set[int]:
     """
     found: set[int] = set()
     for i, line in enumerate(lines):
-        match = _ORDERED_ITEM.match(line)
-        if match and (
-            match.group(1) == "1" or i == 0 or not lines[i - 1].strip() or i - 1 in found
+        number = list_item_number(line)
+        if number is not None and (
+            number == 1 or i == 0 or not lines[i - 1].strip() or i - 1 in found
         ):
             found.add(i)
     return found
@@ -393,17 +401,27 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
 ]
 
 
+@lru_cache(maxsize=4096)
+def _measure_matches(question: str) -> tuple[tuple[int, tuple[Measure, ...], str], ...]:
+    """Where a number question names its measure: (table row, its measures, the words)."""
+    if answer_type(question) != "number":
+        return ()
+    text = unicodedata.normalize("NFKC", question)
+    table = _EN_MEASURE if text.isascii() else _JA_MEASURE
+    return tuple(
+        (row, measures, m.group(0))
+        for row, (measures, pattern) in enumerate(table)
+        for m in pattern.finditer(text)
+    )
+
+
 def measure_words(question: str) -> tuple[str, ...]:
     """The words of a number question that name what it asks for ("cost", "far", 「長さ」).
 
     They name the asked slot, as "when" does: a sentence that states a value of that measure
     ("Parking is free", "stands 1.4 kilometres from the pier") says them.
     """
-    if answer_type(question) != "number":
-        return ()
-    text = unicodedata.normalize("NFKC", question)
-    table = _EN_MEASURE if text.isascii() else _JA_MEASURE
-    return tuple(m.group(0) for _, pattern in table for m in pattern.finditer(text))
+    return tuple(words for _, _, words in _measure_matches(question))
 
 
 def answer_measures(question: str) -> tuple[Measure, ...]:
@@ -412,11 +430,8 @@ def answer_measures(question: str) -> tuple[Measure, ...]:
     Only for questions that ask for a number (:func:`answer_type`): a sentence that states a
     number in another unit (a count of lines for 「路線の長さ」) does not answer them.
     """
-    if answer_type(question) != "number":
-        return ()
-    text = unicodedata.normalize("NFKC", question)
-    table = _EN_MEASURE if text.isascii() else _JA_MEASURE
-    return tuple(m for measures, pattern in table if pattern.search(text) for m in measures)
+    rows = {row: measures for row, measures, _ in _measure_matches(question)}  # a row once
+    return tuple(m for measures in rows.values() for m in measures)
 
 
 def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
@@ -583,13 +598,24 @@ def agrees(question: str, sentence: str) -> bool:
     the sentence that says "Before the Skarv, …", not one that only names the Skarv. True
     when the question uses none; English only (Japanese: True).
     """
-    q_words = set(_WORD.findall(normalise_text(question)))
-    if not q_words:
+    asked = _asked_poles(question)
+    if not asked:
         return True
     s_words = set(_WORD.findall(normalise_text(sentence)))
-    return all(
-        pole & s_words for poles in _CONTRAST_SETS for pole in poles if pole & q_words
-    )
+    return all(pole & s_words for pole in asked)
+
+
+@lru_cache(maxsize=4096)
+def _question_words(question: str) -> frozenset[str]:
+    """The lower-case English words of a question (read once for all its sentences)."""
+    return frozenset(_WORD.findall(normalise_text(question)))
+
+
+@lru_cache(maxsize=4096)
+def _asked_poles(question: str) -> tuple[frozenset[str], ...]:
+    """The members of :data:`_CONTRAST_SETS` the question uses."""
+    q_words = _question_words(question)
+    return tuple(pole for poles in _CONTRAST_SETS for pole in poles if pole & q_words)
 
 
 def contrasts(question: str, sentence: str) -> list[str]:
@@ -599,7 +625,7 @@ def contrasts(question: str, sentence: str) -> list[str]:
     another member of its set that the question does not ("last" asked, "first" stated).
     Returns ``"asked≠stated"`` strings; English only.
     """
-    q_words = set(_WORD.findall(normalise_text(question)))
+    q_words = _question_words(question)
     s_words = set(_WORD.findall(normalise_text(sentence)))
     out = []
     for poles in _CONTRAST_SETS:

@@ -48,6 +48,7 @@ from functools import lru_cache
 
 from grace.retrieval import tokenize
 from grace.retrieval.lemmas import all_lemmas
+from grace.text import list_item_number
 
 __all__ = ["fold", "is_dictionary_word", "match_tokens"]
 
@@ -144,11 +145,7 @@ def _is_re_verb(hyphen: str, rest: str) -> bool:
     return bool(verbs) and all(set(all_lemmas(v)) == {"VERB"} for v in verbs)
 
 
-_ITEM_NUMBER = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]")
-"""An ordered list item's number at the start of a sentence ("1. Open Settings …")."""
-_ORDINALS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth".split()
-)
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
 
 
 def match_tokens(text: str) -> list[str]:
@@ -160,7 +157,7 @@ def match_tokens(text: str) -> list[str]:
     tokens = [fold(t) for t in tokenize(text)]
     if any(_is_re_verb(*m.groups()) for m in _PREFIXED.finditer(text)):
         tokens.append(BACK)
-    item = _ITEM_NUMBER.match(text)
-    if item and 1 <= int(item.group(1)) <= len(_ORDINALS):
-        tokens.extend(tokenize(_ORDINALS[int(item.group(1)) - 1]))
+    number = list_item_number(text)
+    if number is not None and 1 <= number <= len(_ORDINALS):
+        tokens.extend(tokenize(_ORDINALS[number - 1]))
     return tokens
