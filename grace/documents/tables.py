@@ -18,7 +18,7 @@ def markdown_table(rows: Sequence[Sequence[str]], *, header: bool) -> str:
     Cells are stripped and their own ``|`` written ``/``; rows with no text are left out.
     """
     kept = [[" ".join(c.split()).replace("|", "/") for c in row] for row in rows]
-    kept = [row for row in kept if any(kept_cell for kept_cell in row)]
+    kept = [row for row in kept if any(row)]
     lines = [f"| {' | '.join(row)} |" for row in kept]
     if header and len(kept) > 1:
         lines.insert(1, f"|{' --- |' * len(kept[0])}")

@@ -38,15 +38,12 @@ _EN_PRONOUN = re.compile(
     re.I,
 )
 _JA_PRONOUN = re.compile(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
-_JA_TOPIC = re.compile(
-    r"^[^、。]{1,20}?(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
-)
-"""A Japanese sentence's topic or subject: the text before its first は / が after a noun (not
-the は of あるいは), or では / には."""
-_JA_MARKED = re.compile(
-    r"(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
-)
-"""A topic or subject marker anywhere in a Japanese sentence (as in :data:`_JA_TOPIC`)."""
+_JA_MARKER = r"(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
+"""A topic or subject marker: は / が after a noun (not the は of あるいは), or では / には."""
+_JA_TOPIC = re.compile(rf"^[^、。]{{1,20}}?{_JA_MARKER}")
+"""A Japanese sentence's topic or subject: the text before its first marker."""
+_JA_MARKED = re.compile(_JA_MARKER)
+"""A topic or subject marker anywhere in a Japanese sentence."""
 _EN_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _SUBJECT_WORDS = 8
 """Longest English subject taken from a sentence (words before its verb)."""
