@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from grace.providers.offline.context import has_zero_subject, passage_context, sentence_subject
-from grace.providers.offline.evidence import assess, is_hard_key, question_keys
+from grace.providers.offline.evidence import assess, is_hard_key, question_keys, term_weights
 from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -748,6 +748,41 @@ def test_a_trial_page_is_answered_by_its_sentence(
     source = Source(source_id="S1", source="page.md", title="Trial page", text=text)
     answer = ExtractiveReader().answer(question, [source]).text
     assert expected in answer and not_expected not in answer
+
+
+COMPANY = (
+    "## 会社概要\n株式会社ミナトパンは、1987年に港町で創業したパン製造会社である。"
+    "本社は横浜市中区にあり、従業員は約120人。創業者は佐藤良子で、2015年からは長男の佐藤健が"
+    "社長を務めている。"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("ミナトパンの本社はどこ", "横浜市中区"),
+        ("ミナトパンの社長は誰？", "佐藤健"),
+    ],
+)
+def test_a_long_japanese_name_counts_as_one_term(question: str, expected: str) -> None:
+    """The sentence that states the asked relation, not the one that only names the company.
+
+    Counted token by token, 「ミナトパン」 (its word and four bigrams) weighed five times 「本社」.
+    """
+    source = Source(source_id="S1", source="company.md", title="株式会社ミナトパン", text=COMPANY)
+    answer = ExtractiveReader().answer(question, [source])
+    assert expected in answer.text and "創業したパン製造会社" not in answer.text
+
+
+def test_term_weights_count_each_japanese_term_once() -> None:
+    question = "ミナトパンの本社はどこ"
+    tokens = set(match_tokens(question))
+    weights = term_weights(question, tokens)
+    assert weights is not None
+    name = set(match_tokens("ミナトパン")) & tokens
+    assert len(name) == 5 and sum(weights[t] for t in name) == pytest.approx(1.0)
+    assert weights["本社"] == 1.0 and weights["どこ"] == 1.0
+    assert term_weights("Where is the head office of Minato Bread?", {"head", "offic"}) is None
 
 
 def test_a_sentence_agrees_when_it_states_the_questions_closed_set_words() -> None:
