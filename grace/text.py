@@ -34,6 +34,7 @@ __all__ = [
     "contrasts",
     "counted_noun",
     "counts",
+    "in_stated_range",
     "is_japanese",
     "is_negated",
     "is_yes_no_question",
@@ -502,17 +503,40 @@ _ONE_SPAN = re.compile(
 def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of the answer type that do not already occur in ``question``.
 
-    A name is a capitalised word (a kanji or katakana run) or the agent of a passive clause,
-    which answers "who" though it is a common noun: "The club was founded in 1964 *by three
-    dock workers*".
+    A name is a capitalised word (a kanji or katakana run), the agent of a passive clause,
+    which answers "who" though it is a common noun ("The club was founded in 1964 *by three
+    dock workers*"), or the common-noun subject of the very predicate a "who" question asks
+    about ("Who can restore a backup?": "Only *the account owner* can restore a backup").
     """
     pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
     text = unicodedata.normalize("NFKC", sentence)
     asked = normalise_text(question)
     spans = [m.group(0) for m in pattern.finditer(text)]
-    if kind == "name" and _PASSIVE.search(text):
-        spans += [m.group(1) for m in _AGENT.finditer(text)]
+    if kind == "name":
+        if _PASSIVE.search(text):
+            spans += [m.group(1) for m in _AGENT.finditer(text)]
+        spans += _subjects_of_the_asked_predicate(text, question)
     return [span.strip() for span in spans if span.strip() and span.strip().lower() not in asked]
+
+
+def _subjects_of_the_asked_predicate(sentence: str, question: str) -> list[str]:
+    """Common-noun subjects of the predicate a subject "who" question asks about.
+
+    "Who can restore a backup?" asks for the subject of "can restore"; a sentence that says
+    "Only the account owner can restore a backup" names it with a common noun. The predicate
+    is the question's first word after "who" (with the next one after an auxiliary); a
+    copula followed by a determiner ("Who was the first …") asks for an identity, not a
+    subject, and is left out.
+    """
+    asked = _WHO_PREDICATE.match(unicodedata.normalize("NFKC", question))
+    if asked is None:
+        return []
+    words = asked.group(1).lower().split()
+    predicate = words[:2] if words[0] in _AUXILIARIES and len(words) > 1 else words[:1]
+    if predicate[-1] in _DETERMINERS:
+        return []
+    subject = re.compile(_COMMON_NP + r"\s+" + r"\s+".join(map(re.escape, predicate)) + r"\b")
+    return [m.group(1) for m in subject.finditer(sentence.lower())]
 
 
 _PASSIVE = re.compile(
@@ -520,11 +544,24 @@ _PASSIVE = re.compile(
     r"[a-z]+(?:ed|en|wn|lt|de|ght|nt|pt|id|ung|ld)\b"
 )
 """A passive verb: a form of *be* and a past participle ("was founded", "were built")."""
-_AGENT = re.compile(
-    r"\bby\s+((?:the|a|an|its|their|his|her|\d+|two|three|four|five|six|seven|eight|nine|ten|"
-    r"several|many|some)\s+(?:[a-z][\w'-]*\s+){0,2}[a-z][\w'-]*)"
+_DETERMINERS = frozenset(
+    "the a an its their his her our your two three four five six seven eight nine ten "
+    "several many some".split()
 )
+_NOT_AUX = r"(?!(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|may|did|does)\b)"
+_COMMON_NP = (
+    r"\b((?:" + "|".join(sorted(_DETERMINERS)) + r"|\d+)\s+"
+    r"(?:" + _NOT_AUX + r"[a-z][\w'-]*\s+){0,2}" + _NOT_AUX + r"[a-z][\w'-]*)"
+)
+"""A noun phrase opened by a determiner or a number: "the municipality", "three dock workers"."""
+_AGENT = re.compile(r"\bby\s+" + _COMMON_NP[2:])
 """The agent of a passive clause named by a common noun: "by the municipality"."""
+_WHO_PREDICATE = re.compile(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
+"""A subject "who" question's first words: its predicate ("Who *can restore* a backup?")."""
+_AUXILIARIES = frozenset(
+    "can could will would shall should may might must is are was were has have had does do did"
+    .split()
+)
 
 
 _EN_YES_NO = re.compile(
@@ -650,6 +687,31 @@ _FUNCTION_WORDS = frozenset(
     "and or than nearly almost some".split()
 )
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
+_CYCLES = (tuple(_MONTHS.split("|")), tuple(_WEEKDAYS.split("|")))
+_RANGE = re.compile(
+    rf"\b({_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
+    rf"({_MONTHS}|{_WEEKDAYS})s?\b",
+    re.I,
+)
+
+
+def in_stated_range(term: str, text: str) -> bool:
+    """Whether ``text`` states a range of months or weekdays that holds ``term``.
+
+    "December" is said by "closed from November to March", "Wednesday" by "open Monday to
+    Friday": a range names the months or days between its ends, around the year or the week.
+    """
+    term = term.lower()
+    for cycle in _CYCLES:
+        if term not in cycle:
+            continue
+        for m in _RANGE.finditer(text):
+            first, last = m.group(1).lower(), m.group(2).lower()
+            if first in cycle and last in cycle:
+                i, j, k = cycle.index(first), cycle.index(last), cycle.index(term)
+                if (k - i) % len(cycle) <= (j - i) % len(cycle):
+                    return True
+    return False
 
 
 def _names_a_thing(text: str, start: int, number: str) -> bool:

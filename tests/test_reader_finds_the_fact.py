@@ -27,6 +27,7 @@ from grace.text import (
     asks_for_the_topic,
     counted_noun,
     counts,
+    in_stated_range,
     measure_words,
     number_role_mismatch,
     split_sentences,
@@ -734,6 +735,20 @@ FERRY = (
             "Wheelers in 1991.",
             "Who founded the club?", "by three dock workers", "Eastside Wheelers",
         ),
+        # A common-noun subject of the asked predicate answers "who", not a list step whose
+        # capitalised interface labels look like names.
+        (
+            "## Steps\n1. Open Settings and choose Backups.\n2. Click Restore.\n\n## Notes\n"
+            "Restoring replaces all changes made after the backup. Only the account owner can "
+            "restore a backup.",
+            "Who can restore a backup?", "the account owner", "Settings",
+        ),
+        # A range of months holds the asked month, and "closed" answers "open?".
+        (
+            "Today the trust runs a small museum in the old gatehouse, opened in 1999. The "
+            "museum is closed from November to March.",
+            "Is the museum open in December?", "November to March", "1999",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
@@ -783,6 +798,36 @@ def test_term_weights_count_each_japanese_term_once() -> None:
     assert len(name) == 5 and sum(weights[t] for t in name) == pytest.approx(1.0)
     assert weights["本社"] == 1.0 and weights["どこ"] == 1.0
     assert term_weights("Where is the head office of Minato Bread?", {"head", "offic"}) is None
+
+
+def test_a_range_of_months_or_weekdays_holds_the_ones_between_its_ends() -> None:
+    assert in_stated_range("December", "closed from November to March")
+    assert in_stated_range("march", "closed from November to March")
+    assert not in_stated_range("July", "closed from November to March")
+    assert in_stated_range("wednesday", "open Monday–Friday")
+    assert not in_stated_range("sunday", "open Monday to Friday")
+    assert not in_stated_range("december", "open in November and March")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "expected"),
+    [
+        ("Only the account owner can restore a backup.", "Who can restore a backup?",
+         ["the account owner"]),
+        ("Three dock workers founded the club in 1964.", "Who founded the club?",
+         ["three dock workers"]),
+        ("The clerk is responsible for the clocks.", "Who is responsible for the clocks?",
+         ["the clerk"]),
+        # An identity question ("Who was the …") asks for a name, not a subject.
+        ("The first keeper was the best.", "Who was the first keeper?", []),
+        # A passive clause's subject is not its agent.
+        ("The club was founded in 1964.", "Who founded the club?", []),
+    ],
+)
+def test_the_common_noun_subject_of_the_asked_predicate_answers_who(
+    sentence: str, question: str, expected: list[str]
+) -> None:
+    assert typed_candidates(sentence, "name", question) == expected
 
 
 def test_a_sentence_agrees_when_it_states_the_questions_closed_set_words() -> None:

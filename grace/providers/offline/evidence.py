@@ -58,6 +58,7 @@ from grace.text import (
     contrasts,
     counted_noun,
     counts,
+    in_stated_range,
     is_japanese,
     is_negated,
     is_yes_no_question,
@@ -246,9 +247,10 @@ def is_hard_key(term: str) -> bool:
 def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
     """Whether a key term occurs in the text (Japanese runs: ≥ half their bigrams).
 
-    A small number also matches its English word ("3" ~ "three").
+    A small number also matches its English word ("3" ~ "three"); a month or a weekday, a
+    range that holds it ("from November to March" holds December).
     """
-    if term in window:
+    if term in window or in_stated_range(term, window):
         return True
     if term.isdigit() and int(term) in _NUMBER_WORDS:
         return _NUMBER_WORDS[int(term)] in window_tokens or _NUMBER_WORDS[int(term)] in window
@@ -327,6 +329,8 @@ class _Question:
     """``idf`` times :func:`term_weights` (a Japanese question); ``None``: the same as ``idf``."""
     term_total: float = 1.0
     """The sum of ``term_idf``."""
+    ranged: tuple[tuple[str, frozenset[str]], ...] = ()
+    """The question's months and weekdays with their tokens: a range states them."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -386,6 +390,25 @@ class _Passage:
     them is about them."""
 
 
+def _said_otherwise(
+    q: _Question, text: str, opposed: Sequence[str], measured: bool | None
+) -> frozenset[str]:
+    """Question tokens ``text`` says in another form than the word itself.
+
+    A value of the asked measure says its measure word ("free" says "cost"); a range of
+    months or weekdays says each one it holds ("from November to March" says "December");
+    the opposite of a word of a yes / no question answers it ("closed" answers "open?").
+    """
+    said = set(q.measure_tokens) if q.measure_tokens and measured else set()
+    for word, tokens in q.ranged:
+        if in_stated_range(word, text):
+            said |= tokens
+    if q.yes_no:
+        for pair in opposed:
+            said |= set(match_tokens(pair.split("≠")[0])) & q.tokens
+    return frozenset(said)
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
     sentences, sets = p.sentences, p.sets
@@ -394,7 +417,9 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
-    says = q.measure_tokens if q.measure_tokens and measured else frozenset()
+    opposed = contrasts(q.text, sentence)
+    says = _said_otherwise(q, sentence, opposed, measured)
+    window_says = says | _said_otherwise(q, window_text, (), None)
     keys = q.keys
     missing = tuple(
         sorted(
@@ -404,7 +429,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         )
     )
     lexical = q.share(sets[i] | says, p.about[i], p.subject[i])
-    window = q.share(window_tokens | says, p.about[i], p.subject[i])
+    window = q.share(window_tokens | window_says, p.about[i], p.subject[i])
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
@@ -417,7 +442,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         ),
         term_window=(
             window if q.term_idf is None
-            else q.share(window_tokens | says, p.about[i], p.subject[i], terms=True)
+            else q.share(window_tokens | window_says, p.about[i], p.subject[i], terms=True)
         ),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
@@ -432,7 +457,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         # a yes/no question is answered by either pole ("closed" for "open": no)
         relation_ok=q.yes_no or agrees(q.text, sentence),
         # the opposite of a word of a yes/no question answers it ("no"): not another relation
-        contrast=() if q.yes_no else tuple(contrasts(q.text, sentence)),
+        contrast=() if q.yes_no else tuple(opposed),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
         before=sentences[i - 1] if i > 0 else "",
@@ -564,6 +589,11 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         yes_no=is_yes_no_question(question),
         measure_tokens=frozenset(match_tokens(" ".join(measure_words(question)))) & q_tokens,
         term_idf=term_idf,
+        ranged=tuple(
+            (word, frozenset(match_tokens(word)))
+            for word in re.findall(r"[a-z]+", question.lower())
+            if in_stated_range(word, f"{word} to {word}")
+        ),
         term_total=math.fsum(term_idf.values()) or 1.0 if term_idf else 1.0,
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
