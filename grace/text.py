@@ -43,6 +43,7 @@ __all__ = [
     "measure_words",
     "normalise_text",
     "number_role_mismatch",
+    "quantity_words",
     "split_sentences",
     "states_measure",
     "typed_candidates",
@@ -51,7 +52,9 @@ __all__ = [
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
-Measure = Literal["length", "duration", "mass", "money", "age", "area", "speed", "data"]
+Measure = Literal[
+    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature"
+]
 """What a number answer measures: the unit the asked value comes in."""
 
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
@@ -134,11 +137,11 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "number",
         re.compile(
-            r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast)\b|"
-            r"\bwhat (percentage|percent|number|amount|proportion|speed)\b|"
+            r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast|hot|cold|warm)\b|"
+            r"\bwhat (percentage|percent|number|amount|proportion|speed|temperature)\b|"
             # "what is the price of …": a measure noun heads the asked phrase
             r"^\s*what (?:is|was|are|were) the (?:price|cost|fee|length|height|distance|weight|"
-            r"area|speed|size|population|age) of\b",
+            r"area|speed|size|population|age|temperature) of\b",
             re.I,
         ),
     ),
@@ -146,14 +149,14 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
 ]
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
-    "速さ|速度|大きさ|容量|サイズ"
+    "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
     (
         "number",
         re.compile(
-            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|"
+            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
@@ -368,6 +371,9 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
         r"(?:キロ|メガ|ギガ|テラ)バイト",
         re.I,
     ),
+    "temperature": re.compile(
+        r"°|℃|℉|\bdegrees?\b|\bkelvin\b|\d\s*度|摂氏|華氏", re.I
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -389,6 +395,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
         re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I),
     ),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
+    (("temperature",), re.compile(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
@@ -399,6 +406,7 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("area",), re.compile(r"面積|広さ")),
     (("area", "length", "mass", "data"), re.compile(r"大きさ|容量|サイズ")),
     (("speed",), re.compile(r"速さ|速度|時速")),
+    (("temperature",), re.compile(r"温度|気温|水温|体温")),
 ]
 
 
@@ -414,6 +422,18 @@ def _measure_matches(question: str) -> tuple[tuple[int, tuple[Measure, ...], str
         for row, (measures, pattern) in enumerate(table)
         for m in pattern.finditer(text)
     )
+
+
+_HOW_FRAME = re.compile(r"\bhow (much|many|often)\b", re.I)
+
+
+def quantity_words(question: str) -> tuple[str, ...]:
+    """The word after *how* that asks for a quantity, a count or a frequency ("much").
+
+    It frames the answer, as "when" does: any sentence that states a number says it ("How
+    much salt is needed?" is answered by "10 g salt").
+    """
+    return tuple(m.group(1).lower() for m in _HOW_FRAME.finditer(question))
 
 
 def measure_words(question: str) -> tuple[str, ...]:
@@ -695,13 +715,26 @@ _RANGE = re.compile(
 )
 
 
+_WEEK_PARTS = {
+    "saturday": re.compile(r"\bweekends?\b", re.I),
+    "sunday": re.compile(r"\bweekends?\b", re.I),
+} | dict.fromkeys(
+    ("monday", "tuesday", "wednesday", "thursday", "friday"), re.compile(r"\bweekdays?\b", re.I)
+)
+"""The days a part of the week names: "closed at weekends" says Saturday."""
+
+
 def in_stated_range(term: str, text: str) -> bool:
     """Whether ``text`` states a range of months or weekdays that holds ``term``.
 
     "December" is said by "closed from November to March", "Wednesday" by "open Monday to
-    Friday": a range names the months or days between its ends, around the year or the week.
+    Friday": a range names the months or days between its ends, around the year or the week;
+    "weekends" names Saturday and Sunday, "weekdays" Monday to Friday.
     """
     term = term.lower()
+    part = _WEEK_PARTS.get(term)
+    if part is not None and part.search(text):
+        return True
     for cycle in _CYCLES:
         if term not in cycle:
             continue

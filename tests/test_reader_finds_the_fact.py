@@ -30,6 +30,7 @@ from grace.text import (
     in_stated_range,
     measure_words,
     number_role_mismatch,
+    quantity_words,
     split_sentences,
     states_measure,
     typed_candidates,
@@ -749,6 +750,24 @@ FERRY = (
             "museum is closed from November to March.",
             "Is the museum open in December?", "November to March", "1999",
         ),
+        # "closed at weekends" answers "open on Saturday?".
+        (
+            "The clinic is open Monday to Thursday from 8:30 to 17:00. It is closed at "
+            "weekends and on public holidays.",
+            "Is the clinic open on Saturday?", "closed at weekends", "do not contain",
+        ),
+        # A temperature, not the sentence that says "room temperature".
+        (
+            "2. Leave the dough to rise for 12 hours at room temperature.\n3. Bake at 230 °C "
+            "for 20 minutes.",
+            "At what temperature is the loaf baked?", "230 °C", "12 hours",
+        ),
+        # "much" is said by the amount: an ingredient line answers, no abstention.
+        (
+            "## Ingredients\n- 500 g rye flour\n- 10 g salt\n\n## Method\n1. Mix the flour "
+            "and the salt with the water.",
+            "How much salt is needed?", "10 g salt", "do not contain",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
@@ -807,6 +826,30 @@ def test_a_range_of_months_or_weekdays_holds_the_ones_between_its_ends() -> None
     assert in_stated_range("wednesday", "open Monday–Friday")
     assert not in_stated_range("sunday", "open Monday to Friday")
     assert not in_stated_range("december", "open in November and March")
+    assert in_stated_range("Saturday", "closed at weekends")
+    assert in_stated_range("tuesday", "open on weekdays only")
+    assert not in_stated_range("monday", "closed at weekends")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "measures"),
+    [
+        ("At what temperature is the loaf baked first?", "number", ("temperature",)),
+        ("How hot does the oven get?", "number", ("temperature",)),
+        ("オーブンの温度は何度ですか？", "number", ("temperature",)),
+        ("富士山に何度登りましたか？", "number", ()),  # a count of times
+    ],
+)
+def test_a_temperature_is_a_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
+    assert answer_type(question) == kind and answer_measures(question) == measures
+    assert states_measure("Bake at 230 °C for 20 minutes.", ("temperature",))
+    assert not states_measure("Leave it at room temperature.", ("temperature",))
+
+
+def test_how_much_is_said_by_any_number() -> None:
+    assert quantity_words("How much salt is needed?") == ("much",)
+    assert quantity_words("How often does the bus run?") == ("often",)
+    assert quantity_words("How far is it?") == ()
 
 
 @pytest.mark.parametrize(

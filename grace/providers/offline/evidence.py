@@ -66,6 +66,7 @@ from grace.text import (
     measure_words,
     normalise_text,
     number_role_mismatch,
+    quantity_words,
     states_measure,
     typed_candidates,
 )
@@ -331,6 +332,8 @@ class _Question:
     """The sum of ``term_idf``."""
     ranged: tuple[tuple[str, frozenset[str]], ...] = ()
     """The question's months and weekdays with their tokens: a range states them."""
+    quantity_tokens: frozenset[str] = frozenset()
+    """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -391,15 +394,23 @@ class _Passage:
 
 
 def _said_otherwise(
-    q: _Question, text: str, opposed: Sequence[str], measured: bool | None
+    q: _Question,
+    text: str,
+    opposed: Sequence[str],
+    measured: bool | None,
+    typed: bool | None,
 ) -> frozenset[str]:
     """Question tokens ``text`` says in another form than the word itself.
 
-    A value of the asked measure says its measure word ("free" says "cost"); a range of
+    A value of the asked measure says its measure word ("free" says "cost"), a number the
+    word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`); a
+    range of
     months or weekdays says each one it holds ("from November to March" says "December");
     the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
     said = set(q.measure_tokens) if q.measure_tokens and measured else set()
+    if typed:
+        said |= q.quantity_tokens
     for word, tokens in q.ranged:
         if in_stated_range(word, text):
             said |= tokens
@@ -417,9 +428,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
+    typed = q.typed(sentence)
     opposed = contrasts(q.text, sentence)
-    says = _said_otherwise(q, sentence, opposed, measured)
-    window_says = says | _said_otherwise(q, window_text, (), None)
+    says = _said_otherwise(q, sentence, opposed, measured, typed)
+    window_says = says | _said_otherwise(q, window_text, (), None, None)
     keys = q.keys
     missing = tuple(
         sorted(
@@ -449,7 +461,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
         absent_hard=tuple(k for k in p.absent if k in q.hard),
-        type_ok=q.typed(sentence),
+        type_ok=typed,
         measure_ok=measured,
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
@@ -589,6 +601,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         yes_no=is_yes_no_question(question),
         measure_tokens=frozenset(match_tokens(" ".join(measure_words(question)))) & q_tokens,
         term_idf=term_idf,
+        quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
         ranged=tuple(
             (word, frozenset(match_tokens(word)))
             for word in re.findall(r"[a-z]+", question.lower())
