@@ -39,6 +39,7 @@ __all__ = [
     "is_negated",
     "is_yes_no_question",
     "key_terms",
+    "life_words",
     "list_item_number",
     "measure_words",
     "normalise_text",
@@ -434,6 +435,26 @@ def quantity_words(question: str) -> tuple[str, ...]:
     much salt is needed?" is answered by "10 g salt").
     """
     return tuple(m.group(1).lower() for m in _HOW_FRAME.finditer(question))
+
+
+_LIFESPAN = re.compile(r"\([^()]*?\d{3,4}\s*(?:年)?\s*[–—-]\s*[^()]*?\d{3,4}\s*(?:年)?[^()]*\)")
+"""A lifespan in parentheses after a name: "Hedda Marlowe (1871–1939)", "(22 February 1810 –
+17 October 1849)", 「（1871年 - 1939年）」."""
+_LIFE_WORDS = re.compile(
+    r"\b(?:born|birth|die|died|dies|death)\b|(?:生まれ|亡くな|誕生|生年|没|死去|死亡)[るれりっただしまてす]{0,4}"
+)
+
+
+def life_words(question: str, sentence: str) -> tuple[str, ...]:
+    """The words of a birth or death question a lifespan in the sentence states.
+
+    "When did Hedda Marlowe die?" is answered by "Hedda Marlowe (1871–1939) was a …": the
+    parenthesised years after a name are the person's birth and death.
+    """
+    text = unicodedata.normalize("NFKC", sentence)
+    if not _LIFESPAN.search(text):
+        return ()
+    return tuple(m.group(0) for m in _LIFE_WORDS.finditer(unicodedata.normalize("NFKC", question)))
 
 
 def measure_words(question: str) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from grace.text import (
     counted_noun,
     counts,
     in_stated_range,
+    life_words,
     measure_words,
     number_role_mismatch,
     quantity_words,
@@ -700,6 +701,17 @@ LIBRARY = (
     "Parking is free for the first two hours. Printing costs 10 pence per page in black and "
     "white and 50 pence per page in colour."
 )
+BIOGRAPHY = (
+    "# Hedda Marlowe\n\nHedda Marlowe (1871–1939) was a Norwegian chemist and mountaineer. "
+    "She was born in Bergen, the second of four children of a ship's doctor.\n\n## Career\n\n"
+    "Marlowe studied chemistry at the University of Kristiania, where she was one of the first "
+    "women to earn a doctorate. In 1902 she joined the Geological Survey, and later she led its "
+    "laboratory for eleven years. Her method for dating glacial clay was widely used until the "
+    "1950s.\n\n## Mountaineering\n\nShe climbed Store Skagastølstind in 1899 with her brother "
+    "Nils. In 1907 she became the first woman to cross the Jostedal Glacier on skis.\n\n"
+    "## Later life\n\nShe retired in 1931 and moved to Lillehammer, where she died eight years "
+    "later. A mountain hut near Turtagrø is named after her."
+)
 FERRY = (
     "## Departures\nThe crossing to Nordhavn takes 35 minutes. In winter the ferry does not run "
     "on Sundays.\n\n## Tickets\nA single ticket costs 60 kroner for adults. Children under 12 "
@@ -844,6 +856,25 @@ def test_a_temperature_is_a_measure(question: str, kind: str, measures: tuple[st
     assert answer_type(question) == kind and answer_measures(question) == measures
     assert states_measure("Bake at 230 °C for 20 minutes.", ("temperature",))
     assert not states_measure("Leave it at room temperature.", ("temperature",))
+
+
+def test_a_biography_page_answers_when_its_subject_died_by_the_lifespan() -> None:
+    """Under the title every sentence names Hedda Marlowe: "died" decided, and the sentence
+    that says "died eight years later" (no year of death) won over the lifespan."""
+    page = Source(source_id="S1", source="bio.md", title="Hedda Marlowe", text=BIOGRAPHY)
+    answer = ExtractiveReader().answer("When did Hedda Marlowe die?", [page]).text
+    assert "(1871–1939)" in answer and "Lillehammer" not in answer
+
+
+def test_a_lifespan_after_a_name_states_birth_and_death() -> None:
+    lifespan = "Hedda Marlowe (1871–1939) was a Norwegian chemist."
+    assert life_words("When did Hedda Marlowe die?", lifespan) == ("die",)
+    assert life_words("When was Chopin born?", "Chopin (1 March 1810 – 17 October 1849)") == (
+        "born",
+    )
+    ja = "ヘッダ（1871年 - 1939年）は化学者。"
+    assert life_words("ヘッダはいつ亡くなった？", ja) == ("亡くなった",)
+    assert life_words("When did Hedda Marlowe die?", "Hedda Marlowe was a chemist.") == ()
 
 
 def test_how_much_is_said_by_any_number() -> None:

@@ -63,6 +63,7 @@ from grace.text import (
     is_negated,
     is_yes_no_question,
     key_terms,
+    life_words,
     measure_words,
     normalise_text,
     number_role_mismatch,
@@ -403,14 +404,15 @@ def _said_otherwise(
     """Question tokens ``text`` says in another form than the word itself.
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
-    word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`); a
-    range of
+    word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
+    lifespan after a name "born" and "died" (:func:`~grace.text.life_words`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
     the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
     said = set(q.measure_tokens) if q.measure_tokens and measured else set()
     if typed:
         said |= q.quantity_tokens
+        said |= set(match_tokens(" ".join(life_words(q.text, text)))) & q.tokens
     for word, tokens in q.ranged:
         if in_stated_range(word, text):
             said |= tokens
