@@ -34,14 +34,17 @@ __all__ = [
     "contrasts",
     "counted_noun",
     "counts",
+    "in_stated_range",
     "is_japanese",
     "is_negated",
     "is_yes_no_question",
     "key_terms",
+    "life_words",
     "list_item_number",
     "measure_words",
     "normalise_text",
     "number_role_mismatch",
+    "quantity_words",
     "split_sentences",
     "states_measure",
     "typed_candidates",
@@ -50,7 +53,9 @@ __all__ = [
 
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
-Measure = Literal["length", "duration", "mass", "money", "age", "area", "speed", "data"]
+Measure = Literal[
+    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature"
+]
 """What a number answer measures: the unit the asked value comes in."""
 
 _JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
@@ -133,11 +138,11 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     (
         "number",
         re.compile(
-            r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast)\b|"
-            r"\bwhat (percentage|percent|number|amount|proportion|speed)\b|"
+            r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast|hot|cold|warm)\b|"
+            r"\bwhat (percentage|percent|number|amount|proportion|speed|temperature)\b|"
             # "what is the price of …": a measure noun heads the asked phrase
             r"^\s*what (?:is|was|are|were) the (?:price|cost|fee|length|height|distance|weight|"
-            r"area|speed|size|population|age) of\b",
+            r"area|speed|size|population|age|temperature) of\b",
             re.I,
         ),
     ),
@@ -145,14 +150,14 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
 ]
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
-    "速さ|速度|大きさ|容量|サイズ"
+    "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
     (
         "number",
         re.compile(
-            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|"
+            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
@@ -367,6 +372,9 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
         r"(?:キロ|メガ|ギガ|テラ)バイト",
         re.I,
     ),
+    "temperature": re.compile(
+        r"°|℃|℉|\bdegrees?\b|\bkelvin\b|\d\s*度|摂氏|華氏", re.I
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -388,6 +396,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
         re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I),
     ),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
+    (("temperature",), re.compile(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
@@ -398,6 +407,7 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("area",), re.compile(r"面積|広さ")),
     (("area", "length", "mass", "data"), re.compile(r"大きさ|容量|サイズ")),
     (("speed",), re.compile(r"速さ|速度|時速")),
+    (("temperature",), re.compile(r"温度|気温|水温|体温")),
 ]
 
 
@@ -413,6 +423,38 @@ def _measure_matches(question: str) -> tuple[tuple[int, tuple[Measure, ...], str
         for row, (measures, pattern) in enumerate(table)
         for m in pattern.finditer(text)
     )
+
+
+_HOW_FRAME = re.compile(r"\bhow (much|many|often)\b", re.I)
+
+
+def quantity_words(question: str) -> tuple[str, ...]:
+    """The word after *how* that asks for a quantity, a count or a frequency ("much").
+
+    It frames the answer, as "when" does: any sentence that states a number says it ("How
+    much salt is needed?" is answered by "10 g salt").
+    """
+    return tuple(m.group(1).lower() for m in _HOW_FRAME.finditer(question))
+
+
+_LIFESPAN = re.compile(r"\([^()]*?\d{3,4}\s*(?:年)?\s*[–—-]\s*[^()]*?\d{3,4}\s*(?:年)?[^()]*\)")
+"""A lifespan in parentheses after a name: "Hedda Marlowe (1871–1939)", "(22 February 1810 –
+17 October 1849)", 「（1871年 - 1939年）」."""
+_LIFE_WORDS = re.compile(
+    r"\b(?:born|birth|die|died|dies|death)\b|(?:生まれ|亡くな|誕生|生年|没|死去|死亡)[るれりっただしまてす]{0,4}"
+)
+
+
+def life_words(question: str, sentence: str) -> tuple[str, ...]:
+    """The words of a birth or death question a lifespan in the sentence states.
+
+    "When did Hedda Marlowe die?" is answered by "Hedda Marlowe (1871–1939) was a …": the
+    parenthesised years after a name are the person's birth and death.
+    """
+    text = unicodedata.normalize("NFKC", sentence)
+    if not _LIFESPAN.search(text):
+        return ()
+    return tuple(m.group(0) for m in _LIFE_WORDS.finditer(unicodedata.normalize("NFKC", question)))
 
 
 def measure_words(question: str) -> tuple[str, ...]:
@@ -502,17 +544,40 @@ _ONE_SPAN = re.compile(
 def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> list[str]:
     """Spans of ``sentence`` of the answer type that do not already occur in ``question``.
 
-    A name is a capitalised word (a kanji or katakana run) or the agent of a passive clause,
-    which answers "who" though it is a common noun: "The club was founded in 1964 *by three
-    dock workers*".
+    A name is a capitalised word (a kanji or katakana run), the agent of a passive clause,
+    which answers "who" though it is a common noun ("The club was founded in 1964 *by three
+    dock workers*"), or the common-noun subject of the very predicate a "who" question asks
+    about ("Who can restore a backup?": "Only *the account owner* can restore a backup").
     """
     pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
     text = unicodedata.normalize("NFKC", sentence)
     asked = normalise_text(question)
     spans = [m.group(0) for m in pattern.finditer(text)]
-    if kind == "name" and _PASSIVE.search(text):
-        spans += [m.group(1) for m in _AGENT.finditer(text)]
+    if kind == "name":
+        if _PASSIVE.search(text):
+            spans += [m.group(1) for m in _AGENT.finditer(text)]
+        spans += _subjects_of_the_asked_predicate(text, question)
     return [span.strip() for span in spans if span.strip() and span.strip().lower() not in asked]
+
+
+def _subjects_of_the_asked_predicate(sentence: str, question: str) -> list[str]:
+    """Common-noun subjects of the predicate a subject "who" question asks about.
+
+    "Who can restore a backup?" asks for the subject of "can restore"; a sentence that says
+    "Only the account owner can restore a backup" names it with a common noun. The predicate
+    is the question's first word after "who" (with the next one after an auxiliary); a
+    copula followed by a determiner ("Who was the first …") asks for an identity, not a
+    subject, and is left out.
+    """
+    asked = _WHO_PREDICATE.match(unicodedata.normalize("NFKC", question))
+    if asked is None:
+        return []
+    words = asked.group(1).lower().split()
+    predicate = words[:2] if words[0] in _AUXILIARIES and len(words) > 1 else words[:1]
+    if predicate[-1] in _DETERMINERS:
+        return []
+    subject = re.compile(_COMMON_NP + r"\s+" + r"\s+".join(map(re.escape, predicate)) + r"\b")
+    return [m.group(1) for m in subject.finditer(sentence.lower())]
 
 
 _PASSIVE = re.compile(
@@ -520,11 +585,24 @@ _PASSIVE = re.compile(
     r"[a-z]+(?:ed|en|wn|lt|de|ght|nt|pt|id|ung|ld)\b"
 )
 """A passive verb: a form of *be* and a past participle ("was founded", "were built")."""
-_AGENT = re.compile(
-    r"\bby\s+((?:the|a|an|its|their|his|her|\d+|two|three|four|five|six|seven|eight|nine|ten|"
-    r"several|many|some)\s+(?:[a-z][\w'-]*\s+){0,2}[a-z][\w'-]*)"
+_DETERMINERS = frozenset(
+    "the a an its their his her our your two three four five six seven eight nine ten "
+    "several many some".split()
 )
+_NOT_AUX = r"(?!(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|may|did|does)\b)"
+_COMMON_NP = (
+    r"\b((?:" + "|".join(sorted(_DETERMINERS)) + r"|\d+)\s+"
+    r"(?:" + _NOT_AUX + r"[a-z][\w'-]*\s+){0,2}" + _NOT_AUX + r"[a-z][\w'-]*)"
+)
+"""A noun phrase opened by a determiner or a number: "the municipality", "three dock workers"."""
+_AGENT = re.compile(r"\bby\s+" + _COMMON_NP[2:])
 """The agent of a passive clause named by a common noun: "by the municipality"."""
+_WHO_PREDICATE = re.compile(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
+"""A subject "who" question's first words: its predicate ("Who *can restore* a backup?")."""
+_AUXILIARIES = frozenset(
+    "can could will would shall should may might must is are was were has have had does do did"
+    .split()
+)
 
 
 _EN_YES_NO = re.compile(
@@ -650,6 +728,44 @@ _FUNCTION_WORDS = frozenset(
     "and or than nearly almost some".split()
 )
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
+_CYCLES = (tuple(_MONTHS.split("|")), tuple(_WEEKDAYS.split("|")))
+_RANGE = re.compile(
+    rf"\b({_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
+    rf"({_MONTHS}|{_WEEKDAYS})s?\b",
+    re.I,
+)
+
+
+_WEEK_PARTS = {
+    "saturday": re.compile(r"\bweekends?\b", re.I),
+    "sunday": re.compile(r"\bweekends?\b", re.I),
+} | dict.fromkeys(
+    ("monday", "tuesday", "wednesday", "thursday", "friday"), re.compile(r"\bweekdays?\b", re.I)
+)
+"""The days a part of the week names: "closed at weekends" says Saturday."""
+
+
+def in_stated_range(term: str, text: str) -> bool:
+    """Whether ``text`` states a range of months or weekdays that holds ``term``.
+
+    "December" is said by "closed from November to March", "Wednesday" by "open Monday to
+    Friday": a range names the months or days between its ends, around the year or the week;
+    "weekends" names Saturday and Sunday, "weekdays" Monday to Friday.
+    """
+    term = term.lower()
+    part = _WEEK_PARTS.get(term)
+    if part is not None and part.search(text):
+        return True
+    for cycle in _CYCLES:
+        if term not in cycle:
+            continue
+        for m in _RANGE.finditer(text):
+            first, last = m.group(1).lower(), m.group(2).lower()
+            if first in cycle and last in cycle:
+                i, j, k = cycle.index(first), cycle.index(last), cycle.index(term)
+                if (k - i) % len(cycle) <= (j - i) % len(cycle):
+                    return True
+    return False
 
 
 def _names_a_thing(text: str, start: int, number: str) -> bool:

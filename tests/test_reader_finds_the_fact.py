@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from grace.providers.offline.context import has_zero_subject, passage_context, sentence_subject
-from grace.providers.offline.evidence import assess, is_hard_key, question_keys
+from grace.providers.offline.evidence import assess, is_hard_key, question_keys, term_weights
 from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -27,8 +27,11 @@ from grace.text import (
     asks_for_the_topic,
     counted_noun,
     counts,
+    in_stated_range,
+    life_words,
     measure_words,
     number_role_mismatch,
+    quantity_words,
     split_sentences,
     states_measure,
     typed_candidates,
@@ -698,6 +701,17 @@ LIBRARY = (
     "Parking is free for the first two hours. Printing costs 10 pence per page in black and "
     "white and 50 pence per page in colour."
 )
+BIOGRAPHY = (
+    "# Hedda Marlowe\n\nHedda Marlowe (1871–1939) was a Norwegian chemist and mountaineer. "
+    "She was born in Bergen, the second of four children of a ship's doctor.\n\n## Career\n\n"
+    "Marlowe studied chemistry at the University of Kristiania, where she was one of the first "
+    "women to earn a doctorate. In 1902 she joined the Geological Survey, and later she led its "
+    "laboratory for eleven years. Her method for dating glacial clay was widely used until the "
+    "1950s.\n\n## Mountaineering\n\nShe climbed Store Skagastølstind in 1899 with her brother "
+    "Nils. In 1907 she became the first woman to cross the Jostedal Glacier on skis.\n\n"
+    "## Later life\n\nShe retired in 1931 and moved to Lillehammer, where she died eight years "
+    "later. A mountain hut near Turtagrø is named after her."
+)
 FERRY = (
     "## Departures\nThe crossing to Nordhavn takes 35 minutes. In winter the ferry does not run "
     "on Sundays.\n\n## Tickets\nA single ticket costs 60 kroner for adults. Children under 12 "
@@ -734,6 +748,38 @@ FERRY = (
             "Wheelers in 1991.",
             "Who founded the club?", "by three dock workers", "Eastside Wheelers",
         ),
+        # A common-noun subject of the asked predicate answers "who", not a list step whose
+        # capitalised interface labels look like names.
+        (
+            "## Steps\n1. Open Settings and choose Backups.\n2. Click Restore.\n\n## Notes\n"
+            "Restoring replaces all changes made after the backup. Only the account owner can "
+            "restore a backup.",
+            "Who can restore a backup?", "the account owner", "Settings",
+        ),
+        # A range of months holds the asked month, and "closed" answers "open?".
+        (
+            "Today the trust runs a small museum in the old gatehouse, opened in 1999. The "
+            "museum is closed from November to March.",
+            "Is the museum open in December?", "November to March", "1999",
+        ),
+        # "closed at weekends" answers "open on Saturday?".
+        (
+            "The clinic is open Monday to Thursday from 8:30 to 17:00. It is closed at "
+            "weekends and on public holidays.",
+            "Is the clinic open on Saturday?", "closed at weekends", "do not contain",
+        ),
+        # A temperature, not the sentence that says "room temperature".
+        (
+            "2. Leave the dough to rise for 12 hours at room temperature.\n3. Bake at 230 °C "
+            "for 20 minutes.",
+            "At what temperature is the loaf baked?", "230 °C", "12 hours",
+        ),
+        # "much" is said by the amount: an ingredient line answers, no abstention.
+        (
+            "## Ingredients\n- 500 g rye flour\n- 10 g salt\n\n## Method\n1. Mix the flour "
+            "and the salt with the water.",
+            "How much salt is needed?", "10 g salt", "do not contain",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
@@ -748,6 +794,114 @@ def test_a_trial_page_is_answered_by_its_sentence(
     source = Source(source_id="S1", source="page.md", title="Trial page", text=text)
     answer = ExtractiveReader().answer(question, [source]).text
     assert expected in answer and not_expected not in answer
+
+
+COMPANY = (
+    "## 会社概要\n株式会社ミナトパンは、1987年に港町で創業したパン製造会社である。"
+    "本社は横浜市中区にあり、従業員は約120人。創業者は佐藤良子で、2015年からは長男の佐藤健が"
+    "社長を務めている。"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("ミナトパンの本社はどこ", "横浜市中区"),
+        ("ミナトパンの社長は誰？", "佐藤健"),
+    ],
+)
+def test_a_long_japanese_name_counts_as_one_term(question: str, expected: str) -> None:
+    """The sentence that states the asked relation, not the one that only names the company.
+
+    Counted token by token, 「ミナトパン」 (its word and four bigrams) weighed five times 「本社」.
+    """
+    source = Source(source_id="S1", source="company.md", title="株式会社ミナトパン", text=COMPANY)
+    answer = ExtractiveReader().answer(question, [source])
+    assert expected in answer.text and "創業したパン製造会社" not in answer.text
+
+
+def test_term_weights_count_each_japanese_term_once() -> None:
+    question = "ミナトパンの本社はどこ"
+    tokens = set(match_tokens(question))
+    weights = term_weights(question, tokens)
+    assert weights is not None
+    name = set(match_tokens("ミナトパン")) & tokens
+    assert len(name) == 5 and sum(weights[t] for t in name) == pytest.approx(1.0)
+    assert weights["本社"] == 1.0 and weights["どこ"] == 1.0
+    assert term_weights("Where is the head office of Minato Bread?", {"head", "offic"}) is None
+
+
+def test_a_range_of_months_or_weekdays_holds_the_ones_between_its_ends() -> None:
+    assert in_stated_range("December", "closed from November to March")
+    assert in_stated_range("march", "closed from November to March")
+    assert not in_stated_range("July", "closed from November to March")
+    assert in_stated_range("wednesday", "open Monday–Friday")
+    assert not in_stated_range("sunday", "open Monday to Friday")
+    assert not in_stated_range("december", "open in November and March")
+    assert in_stated_range("Saturday", "closed at weekends")
+    assert in_stated_range("tuesday", "open on weekdays only")
+    assert not in_stated_range("monday", "closed at weekends")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "measures"),
+    [
+        ("At what temperature is the loaf baked first?", "number", ("temperature",)),
+        ("How hot does the oven get?", "number", ("temperature",)),
+        ("オーブンの温度は何度ですか？", "number", ("temperature",)),
+        ("富士山に何度登りましたか？", "number", ()),  # a count of times
+    ],
+)
+def test_a_temperature_is_a_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
+    assert answer_type(question) == kind and answer_measures(question) == measures
+    assert states_measure("Bake at 230 °C for 20 minutes.", ("temperature",))
+    assert not states_measure("Leave it at room temperature.", ("temperature",))
+
+
+def test_a_biography_page_answers_when_its_subject_died_by_the_lifespan() -> None:
+    """Under the title every sentence names Hedda Marlowe: "died" decided, and the sentence
+    that says "died eight years later" (no year of death) won over the lifespan."""
+    page = Source(source_id="S1", source="bio.md", title="Hedda Marlowe", text=BIOGRAPHY)
+    answer = ExtractiveReader().answer("When did Hedda Marlowe die?", [page]).text
+    assert "(1871–1939)" in answer and "Lillehammer" not in answer
+
+
+def test_a_lifespan_after_a_name_states_birth_and_death() -> None:
+    lifespan = "Hedda Marlowe (1871–1939) was a Norwegian chemist."
+    assert life_words("When did Hedda Marlowe die?", lifespan) == ("die",)
+    assert life_words("When was Chopin born?", "Chopin (1 March 1810 – 17 October 1849)") == (
+        "born",
+    )
+    ja = "ヘッダ（1871年 - 1939年）は化学者。"
+    assert life_words("ヘッダはいつ亡くなった？", ja) == ("亡くなった",)
+    assert life_words("When did Hedda Marlowe die?", "Hedda Marlowe was a chemist.") == ()
+
+
+def test_how_much_is_said_by_any_number() -> None:
+    assert quantity_words("How much salt is needed?") == ("much",)
+    assert quantity_words("How often does the bus run?") == ("often",)
+    assert quantity_words("How far is it?") == ()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "expected"),
+    [
+        ("Only the account owner can restore a backup.", "Who can restore a backup?",
+         ["the account owner"]),
+        ("Three dock workers founded the club in 1964.", "Who founded the club?",
+         ["three dock workers"]),
+        ("The clerk is responsible for the clocks.", "Who is responsible for the clocks?",
+         ["the clerk"]),
+        # An identity question ("Who was the …") asks for a name, not a subject.
+        ("The first keeper was the best.", "Who was the first keeper?", []),
+        # A passive clause's subject is not its agent.
+        ("The club was founded in 1964.", "Who founded the club?", []),
+    ],
+)
+def test_the_common_noun_subject_of_the_asked_predicate_answers_who(
+    sentence: str, question: str, expected: list[str]
+) -> None:
+    assert typed_candidates(sentence, "name", question) == expected
 
 
 def test_a_sentence_agrees_when_it_states_the_questions_closed_set_words() -> None:

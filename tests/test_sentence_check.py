@@ -128,6 +128,19 @@ def test_a_stated_measure_says_the_word_that_names_it() -> None:
     )
 
 
+def test_a_range_states_the_months_and_days_it_holds() -> None:
+    shut = "The museum is shut from November to March."
+    assert check_sentence("Is the museum shut in December?", shut).holds
+    assert check_sentence("Is the shop open on Wednesday?", "The shop is open Monday-Friday.").holds
+    # A month outside the range is not stated, nor one a sentence names without a range.
+    assert check_sentence(
+        "Is the museum shut in July?", "The museum is shut from November to March."
+    ).missing == ("july",)
+    assert check_sentence(
+        "Is the museum shut in December?", "The museum is shut in November and March."
+    ).missing == ("december",)
+
+
 # --- Japanese --------------------------------------------------------------------------------
 
 

@@ -17,6 +17,9 @@ What counts as *stating* a term:
   `lemminflect <https://pypi.org/project/lemminflect/>`_ (irregular inflections:
   "went" ~ "go", "children" ~ "child", "rose" ~ "rise"). Another word is not the term,
   however close: "exports" does not state "imports", nor "years" "months".
+- **Ranges** — a month or a weekday of the question is stated by a range of months or days
+  that holds it ("December" by "closed from November to March", "Wednesday" by "Monday to
+  Friday").
 - **Numbers** — every number of the question must be in the sentence, written as digits
   with or without thousands separators, or (0–20, tens) as an English word; a number is
   compared by value, so "1,000" states "1000".
@@ -60,6 +63,7 @@ from grace.schemas import Source
 from grace.text import (
     answer_measures,
     contrasts,
+    in_stated_range,
     is_japanese,
     is_negated,
     measure_words,
@@ -233,8 +237,9 @@ def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
         stated |= _forms(word)
     missing: list[str] = []
     for word in _english_terms(question, question=True):
-        if not _forms(word) & stated and word not in missing:
-            missing.append(word)
+        if _forms(word) & stated or word in missing or in_stated_range(word, sentence):
+            continue
+        missing.append(word)
     return tuple(missing)
 
 

@@ -8,7 +8,9 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
 
 - ``lexical`` / ``window`` — IDF-weighted share of the question's tokens found in the
   sentence / in the window, with that context (IDF over the passages' sentences: rare terms
-  weigh more); ``stated`` — the same for the sentence's own words only;
+  weigh more); ``stated`` — the same for the sentence's own words only; ``term_lexical`` /
+  ``term_window`` — the same with each Japanese term counted once (:func:`term_weights`),
+  what the sentences are ranked on;
 - ``key_share`` — share of the question's key terms (:func:`question_keys`: names, numbers,
   kanji / katakana runs, less the words naming the answer's class) found in the window;
   ``missing`` lists the others. A year or number of the question that the window does not
@@ -56,13 +58,16 @@ from grace.text import (
     contrasts,
     counted_noun,
     counts,
+    in_stated_range,
     is_japanese,
     is_negated,
     is_yes_no_question,
     key_terms,
+    life_words,
     measure_words,
     normalise_text,
     number_role_mismatch,
+    quantity_words,
     states_measure,
     typed_candidates,
 )
@@ -77,6 +82,7 @@ __all__ = [
     "key_present",
     "question_keys",
     "relation_terms",
+    "term_weights",
 ]
 
 RANK_WEIGHTS = {
@@ -145,15 +151,24 @@ class Evidence:
     """Title of the sentence's document."""
     named_title: bool = False
     """The title is one the document states (a heading or an HTML title), not its file name."""
+    term_lexical: float = 0.0
+    """``lexical`` with each Japanese term of the question counted once, however many
+    tokens it gives (:func:`term_weights`); equal to it in English."""
+    term_window: float = 0.0
+    """``window`` counted the same way."""
 
     @property
     def rank(self) -> float:
-        """Ranking score: the weighted sum of :data:`RANK_WEIGHTS`."""
+        """Ranking score: the weighted sum of :data:`RANK_WEIGHTS`.
+
+        The shares it weighs count a Japanese term once (``term_lexical``, ``term_window``);
+        the reader's abstention and the confidence model read ``lexical`` / ``window``.
+        """
         w = RANK_WEIGHTS
         type_term = 1.0 if self.type_ok in (True, None) else 0.0
         return (
-            w["lexical"] * self.lexical
-            + w["window"] * self.window
+            w["lexical"] * self.term_lexical
+            + w["window"] * self.term_window
             + w["key_share"] * self.key_share
             + w["type_ok"] * type_term
             + w["hit"] * self.hit_score
@@ -234,9 +249,10 @@ def is_hard_key(term: str) -> bool:
 def key_present(term: str, window: str, window_tokens: set[str]) -> bool:
     """Whether a key term occurs in the text (Japanese runs: ≥ half their bigrams).
 
-    A small number also matches its English word ("3" ~ "three").
+    A small number also matches its English word ("3" ~ "three"); a month or a weekday, a
+    range that holds it ("from November to March" holds December).
     """
-    if term in window:
+    if term in window or in_stated_range(term, window):
         return True
     if term.isdigit() and int(term) in _NUMBER_WORDS:
         return _NUMBER_WORDS[int(term)] in window_tokens or _NUMBER_WORDS[int(term)] in window
@@ -265,6 +281,32 @@ def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
 
 
+_JA_STRETCH = re.compile(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,}")
+"""A kanji / katakana stretch of two characters or more: one term of a Japanese question,
+as :func:`~grace.text.key_terms` counts it."""
+
+
+def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
+    """How much each token of a Japanese question counts: each term once, however long.
+
+    The tokenizer gives a kanji / katakana stretch as its dictionary words *and* its bigrams
+    (the bigrams match compounds the dictionary splits otherwise), so 「ミナトパン」 gives five
+    tokens and 「本社」 one. Counted token by token, a sentence that only names the company
+    outweighs the one that states its head office, asked 「ミナトパンの本社はどこ」. The tokens
+    of one stretch share one term's weight (a token of two stretches has the sum, at most
+    1); every other token (a kana word, a number, a Latin word) counts 1. ``None`` for a
+    question that is not Japanese: every token is a word and counts 1.
+    """
+    if not is_japanese(question):
+        return None
+    shares: dict[str, float] = {}
+    for stretch in _JA_STRETCH.findall(normalise_text(question)):
+        tokens = set(match_tokens(stretch)) & q_tokens
+        for t in tokens:
+            shares[t] = shares.get(t, 0.0) + 1.0 / len(tokens)
+    return {t: min(shares.get(t, 1.0), 1.0) for t in q_tokens}
+
+
 @dataclass(frozen=True)
 class _Question:
     """What every sentence is scored against."""
@@ -285,6 +327,14 @@ class _Question:
     measure_tokens: frozenset[str] = frozenset()
     """Tokens of the words naming the asked measure ("cost", 「長さ」): a sentence that states a
     value of it says them (:func:`~grace.text.measure_words`)."""
+    term_idf: dict[str, float] | None = None
+    """``idf`` times :func:`term_weights` (a Japanese question); ``None``: the same as ``idf``."""
+    term_total: float = 1.0
+    """The sum of ``term_idf``."""
+    ranged: tuple[tuple[str, frozenset[str]], ...] = ()
+    """The question's months and weekdays with their tokens: a range states them."""
+    quantity_tokens: frozenset[str] = frozenset()
+    """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
 
     def typed(self, sentence: str) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
@@ -300,22 +350,33 @@ class _Question:
             return states_count(sentence, self.counted)
         return states_measure(sentence, self.measures) if self.measures else None
 
-    def share(self, tokens: set[str], about: set[str], subject: set[str]) -> float:
+    def share(
+        self,
+        tokens: set[str],
+        about: set[str],
+        subject: set[str],
+        *,
+        terms: bool = False,
+    ) -> float:
         """IDF-weighted share of the question in ``tokens``, its context at lower weights.
 
         ``about`` (title, headings) counts at :data:`CONTEXT_WEIGHT`, ``subject`` (what a
-        pronoun or an elided subject refers to) at :data:`SUBJECT_WEIGHT`.
+        pronoun or an elided subject refers to) at :data:`SUBJECT_WEIGHT`; ``terms``: weighed
+        by :attr:`term_idf` (each Japanese term once).
         """
+        weights, total = self.idf, self.total
+        if terms and self.term_idf is not None:
+            weights, total = self.term_idf, self.term_total
         held = self.tokens & tokens
         referred = (self.tokens & subject) - held
         context = (self.tokens & about) - held - referred
         # fsum: exact, so the result does not depend on the sets' (hash-seeded) order
         weight = (
-            math.fsum(self.idf[t] for t in held)
-            + SUBJECT_WEIGHT * math.fsum(self.idf[t] for t in referred)
-            + CONTEXT_WEIGHT * math.fsum(self.idf[t] for t in context)
+            math.fsum(weights[t] for t in held)
+            + SUBJECT_WEIGHT * math.fsum(weights[t] for t in referred)
+            + CONTEXT_WEIGHT * math.fsum(weights[t] for t in context)
         )
-        return weight / self.total
+        return weight / total
 
 
 @dataclass(frozen=True)
@@ -333,6 +394,34 @@ class _Passage:
     them is about them."""
 
 
+def _said_otherwise(
+    q: _Question,
+    text: str,
+    opposed: Sequence[str],
+    measured: bool | None,
+    typed: bool | None,
+) -> frozenset[str]:
+    """Question tokens ``text`` says in another form than the word itself.
+
+    A value of the asked measure says its measure word ("free" says "cost"), a number the
+    word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
+    lifespan after a name "born" and "died" (:func:`~grace.text.life_words`); a range of
+    months or weekdays says each one it holds ("from November to March" says "December");
+    the opposite of a word of a yes / no question answers it ("closed" answers "open?").
+    """
+    said = set(q.measure_tokens) if q.measure_tokens and measured else set()
+    if typed:
+        said |= q.quantity_tokens
+        said |= set(match_tokens(" ".join(life_words(q.text, text)))) & q.tokens
+    for word, tokens in q.ranged:
+        if in_stated_range(word, text):
+            said |= tokens
+    if q.yes_no:
+        for pair in opposed:
+            said |= set(match_tokens(pair.split("≠")[0])) & q.tokens
+    return frozenset(said)
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
     sentences, sets = p.sentences, p.sets
@@ -341,7 +430,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
-    says = q.measure_tokens if q.measure_tokens and measured else frozenset()
+    typed = q.typed(sentence)
+    opposed = contrasts(q.text, sentence)
+    says = _said_otherwise(q, sentence, opposed, measured, typed)
+    window_says = says | _said_otherwise(q, window_text, (), None, None)
     keys = q.keys
     missing = tuple(
         sorted(
@@ -350,18 +442,28 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
+    lexical = q.share(sets[i] | says, p.about[i], p.subject[i])
+    window = q.share(window_tokens | window_says, p.about[i], p.subject[i])
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
-        lexical=q.share(sets[i] | says, p.about[i], p.subject[i]),
+        lexical=lexical,
         stated=q.share(sets[i], set(), set()),
-        window=q.share(window_tokens | says, p.about[i], p.subject[i]),
+        window=window,
+        term_lexical=(
+            lexical if q.term_idf is None
+            else q.share(sets[i] | says, p.about[i], p.subject[i], terms=True)
+        ),
+        term_window=(
+            window if q.term_idf is None
+            else q.share(window_tokens | window_says, p.about[i], p.subject[i], terms=True)
+        ),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
         absent_hard=tuple(k for k in p.absent if k in q.hard),
-        type_ok=q.typed(sentence),
+        type_ok=typed,
         measure_ok=measured,
         negation_ok=not q.negated or is_negated(window_text),
         hit_score=p.source.score,
@@ -369,7 +471,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         # a yes/no question is answered by either pole ("closed" for "open": no)
         relation_ok=q.yes_no or agrees(q.text, sentence),
         # the opposite of a word of a yes/no question answers it ("no"): not another relation
-        contrast=() if q.yes_no else tuple(contrasts(q.text, sentence)),
+        contrast=() if q.yes_no else tuple(opposed),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
         before=sentences[i - 1] if i > 0 else "",
@@ -485,6 +587,8 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
+    weights = term_weights(question, q_tokens)
+    term_idf = None if weights is None else {t: w * weights[t] for t, w in idf.items()}
     q = _Question(
         text=question,
         tokens=q_tokens,
@@ -498,6 +602,14 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         counted=counted_noun(question),
         yes_no=is_yes_no_question(question),
         measure_tokens=frozenset(match_tokens(" ".join(measure_words(question)))) & q_tokens,
+        term_idf=term_idf,
+        quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
+        ranged=tuple(
+            (word, frozenset(match_tokens(word)))
+            for word in re.findall(r"[a-z]+", question.lower())
+            if in_stated_range(word, f"{word} to {word}")
+        ),
+        term_total=math.fsum(term_idf.values()) or 1.0 if term_idf else 1.0,
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)
