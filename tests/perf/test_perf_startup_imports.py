@@ -1,7 +1,8 @@
 """What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
 
 numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat
-model classes only with a model, its tool classes only with a LangChain tool; the stand-in
+model classes and GRACE's model plumbing (structured output, the model's judge and evaluator)
+only with a model, LangChain's tool and document classes only with a LangChain tool; the stand-in
 ``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on
 first use.
 """
@@ -17,10 +18,14 @@ _NOT_LOADED = (
     "sqlite_vec",
     "langchain_core.language_models.chat_models",
     "langchain_core.tools.base",
+    "langchain_core.documents.base",
+    "grace.providers.llm.structured",
+    "grace.providers.llm.judge",
+    "grace.providers.llm.evaluator",
 )
 
 
-def test_an_offline_ask_loads_no_numpy_and_no_langchain_model_or_tool_class(tmp_path: Path) -> None:
+def test_an_offline_ask_loads_no_numpy_no_model_code_no_langchain_tool(tmp_path: Path) -> None:
     ask = (
         "import sys\n"
         "sys.argv = ['grace', 'ask', 'When did the horse tram line open in Lumen Bay?', '--json']\n"
