@@ -36,10 +36,7 @@ from grace.context import GraceContext, context_of
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
 from grace.providers.generation import ReplyLimits, with_max_tokens
-from grace.providers.llm.evaluator import Evaluator
-from grace.providers.llm.judge import LLMAnswerJudge
 from grace.providers.llm.streaming import Budget
-from grace.providers.llm.structured import FormatMemory
 from grace.providers.models import (
     OFFLINE,
     calibration_label,
@@ -214,9 +211,15 @@ def _model_engine(
     specs: tuple[str, str],
     actions: list[str],
 ) -> _Engine:
-    """The model-backed engine of the ``(chat, judge)`` models that ``specs`` name."""
+    """The model-backed engine of the ``(chat, judge)`` models that ``specs`` name.
+
+    The model plumbing is imported here: an offline run never loads it.
+    """
+    from grace.providers.llm.evaluator import Evaluator
+    from grace.providers.llm.judge import LLMAnswerJudge
     from grace.providers.llm.planner import LLMPlanner
     from grace.providers.llm.reader import LLMReader
+    from grace.providers.llm.structured import FormatMemory
 
     (chat, judge), (spec, judge_spec) = models, specs
     pass_threshold = settings.quality_gate.pass_threshold

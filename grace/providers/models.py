@@ -22,12 +22,12 @@ from urllib.parse import urlsplit
 from langchain_core.embeddings import Embeddings
 
 from grace.errors import ModelSetupError, ModelUnavailableError
-from grace.providers.llm.structured import DEFAULT_METHODS
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
 __all__ = [
+    "DEFAULT_METHODS",
     "OFFLINE",
     "PROVIDERS",
     "ModelProvider",
@@ -43,6 +43,9 @@ __all__ = [
 
 OFFLINE = "offline"
 """The spec of GRACE's embedded engine (rule-based planner, extractive reader, lexical judge)."""
+DEFAULT_METHODS: tuple[str, ...] = ("default", "text")
+"""Structured-output methods to try unless told otherwise: the class's own, then JSON in the
+reply's text. A provider names its own ladder (:attr:`ModelProvider.structured_methods`)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,8 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.documents import Document
-
 from grace.schemas import Source, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
 from grace.tools.roles import Role
@@ -103,6 +101,8 @@ class LangChainTool:
         )
 
     def _source(self, index: int, item: Any) -> Source:
+        from langchain_core.documents import Document  # with a LangChain tool's first result
+
         doc = item if isinstance(item, Document) else Document(page_content=str(item))
         origin = str(doc.metadata.get("source", self.name))
         score = float(doc.metadata.get("score", 1.0))

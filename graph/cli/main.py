@@ -6,6 +6,7 @@ description. With ``--json`` — or when stdin is not a terminal — it never wa
 one JSON object on stdout; progress and prompts go to stderr.
 """
 
+import gc
 import json
 import sys
 import uuid
@@ -787,7 +788,8 @@ def main() -> None:
 
     Settings, model, collection-name and storage problems (a read-only, full or damaged
     file) and a missing extra (``grace eval`` without ``grace-agent[eval]``) exit with
-    status 2; a store or thread another process is using with status 3.
+    status 2; a store or thread another process is using with status 3. On the way out the
+    process's objects are frozen (:func:`gc.freeze`): the shutdown does not collect them.
     """
     from grace.errors import (
         InvalidCollectionError,
@@ -818,6 +820,13 @@ def main() -> None:
     except (StoreBusyError, ThreadBusyError) as exc:  # another process holds it: say who
         _print_error(str(exc))
         sys.exit(3)
+    finally:
+        # The command is done and the process ends. What it loaded (~130,000 objects of
+        # LangGraph, LangChain, pydantic and GRACE) the interpreter's shutdown would walk and
+        # free cycle by cycle (~0.25 s of a warm ask); frozen, the collector skips it and the
+        # OS takes the memory back. Nothing waits on a collection: stores, files and threads
+        # are closed by then (context managers, atexit); Python promises no finalizer at exit.
+        gc.freeze()
 
 
 if __name__ == "__main__":

@@ -16,8 +16,13 @@ import pytest
 from langchain_openai import AzureChatOpenAI
 
 from grace.providers.generation import with_max_tokens
-from grace.providers.llm.structured import DEFAULT_METHODS
-from grace.providers.models import PROVIDERS, chat_model, provider_of, structured_methods
+from grace.providers.models import (
+    DEFAULT_METHODS,
+    PROVIDERS,
+    chat_model,
+    provider_of,
+    structured_methods,
+)
 from grace.services import build_services
 from grace.settings import GraceSettings
 from tests.fakes import ScriptedChatModel

@@ -16,12 +16,12 @@ from confidence.judges import AnswerJudgement
 from confidence.model_log import ModelLog, calls_made, describe_error
 from grace.providers.llm.streaming import Budget
 from grace.providers.llm.structured import (
-    DEFAULT_METHODS,
     FormatMemory,
     StructuredCall,
     at_temperature_zero,
     read_structured,
 )
+from grace.providers.models import DEFAULT_METHODS
 from grace.providers.prompts import JUDGE_SYSTEM, escape_text, format_passage_texts
 
 if TYPE_CHECKING:

@@ -14,11 +14,11 @@ from grace.planning.blocks import estimate_complexity
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.llm.streaming import Budget
 from grace.providers.llm.structured import (
-    DEFAULT_METHODS,
     FormatMemory,
     StructuredCall,
     read_structured,
 )
+from grace.providers.models import DEFAULT_METHODS
 from grace.providers.prompts import PLANNER_SYSTEM
 from grace.providers.reach import ModelCall, model_call
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage

@@ -15,12 +15,12 @@ from pydantic import BaseModel, ValidationError
 
 from confidence.model_log import ModelLog, describe_error
 from grace.providers.llm.streaming import Budget, ReplyCut, Streamed, acall_within, call_within
+from grace.providers.models import DEFAULT_METHODS
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
 __all__ = [
-    "DEFAULT_METHODS",
     "FormatMemory",
     "StructuredCall",
     "StructuredOutcome",
@@ -124,9 +124,6 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 """An error that names the request's format: a refusal to step down from, not a failure."""
-DEFAULT_METHODS: tuple[str, ...] = ("default", "text")
-"""Structured-output methods to try unless told otherwise: the class's own, then JSON in the
-reply's text. A provider names its own ladder (``grace.providers.models.ModelProvider``)."""
 
 
 class FormatMemory:
