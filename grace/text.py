@@ -379,9 +379,15 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length", "duration"), re.compile(r"\bhow long\b", re.I)),
+    # "how far in advance / ahead / back" asks for a time before, not a distance
+    (("duration",), re.compile(r"\bhow far(?= (?:in advance|ahead|back)\b)", re.I)),
     (
         ("length",),
-        re.compile(r"\bhow (?:far|tall|high|deep|wide)\b|\b(?:length|height|distance)\b", re.I),
+        re.compile(
+            r"\bhow (?:far(?! (?:in advance|ahead|back)\b)|tall|high|deep|wide)\b|"
+            r"\b(?:length|height|distance)\b",
+            re.I,
+        ),
     ),
     (("mass",), re.compile(r"\bhow heavy\b|\bweigh", re.I)),
     (

@@ -355,6 +355,8 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("What was the length of the bridge?", "number", ("length",)),
         ("ファイルの容量はどのくらい？", "number", ("area", "length", "mass", "data")),
         ("How large an area does the garden cover?", "number", ("area",)),
+        # "how far in advance" asks for a time before, not a distance
+        ("How far in advance must leave be requested?", "number", ("duration",)),
     ],
 )
 def test_answer_type_and_measure(question: str, kind: str, measures: tuple[str, ...]) -> None:
@@ -779,6 +781,12 @@ FERRY = (
             "## Ingredients\n- 500 g rye flour\n- 10 g salt\n\n## Method\n1. Mix the flour "
             "and the salt with the water.",
             "How much salt is needed?", "10 g salt", "do not contain",
+        ),
+        # "How far in advance": the days, alone — no neighbour joined for a distance.
+        (
+            "Parents may take up to 18 weeks of unpaid parental leave per child before the "
+            "child turns five. Requests must be made in writing at least 21 days in advance.",
+            "How far in advance must parental leave be requested?", "21 days", "18 weeks",
         ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
