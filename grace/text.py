@@ -26,7 +26,10 @@ from typing import Literal
 __all__ = [
     "AnswerType",
     "Measure",
+    "ENGLISH_WORD",
+    "WH_HEADS",
     "agrees",
+    "answer_class_indices",
     "answer_measures",
     "answer_type",
     "asks_for_the_topic",
@@ -461,6 +464,34 @@ def life_words(question: str, sentence: str) -> tuple[str, ...]:
     if not _LIFESPAN.search(text):
         return ()
     return tuple(m.group(0) for m in _LIFE_WORDS.finditer(unicodedata.normalize("NFKC", question)))
+
+
+ENGLISH_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
+"""A word (with an apostrophe's ending) or a number of a text."""
+WH_HEADS = frozenset({"what", "which", "whose"})
+"""Question words that head a noun phrase naming the answer's class."""
+
+
+def answer_class_indices(words: list[str]) -> set[int]:
+    """Positions of the noun phrase (up to three words) right after *what* / *which* / *whose*.
+
+    ``words``: a question's lower-cased words (:data:`ENGLISH_WORD`). The phrase names the
+    class of the answer ("which *grind step*", "what *year*"), not a fact the answer's
+    sentence must state; a stopword or a number ends it.
+    """
+    from grace.retrieval.tokenize import ENGLISH_STOPWORDS
+
+    framed: set[int] = set()
+    heading = 0
+    for i, word in enumerate(words):
+        if word in WH_HEADS:
+            heading = 3
+        elif word in ENGLISH_STOPWORDS or word[:1].isdigit():
+            heading = 0
+        elif heading:
+            heading -= 1
+            framed.add(i)
+    return framed
 
 
 def measure_words(question: str) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
 from grace.text import (
     agrees,
+    answer_class_indices,
     answer_measures,
     answer_type,
     asks_for_the_topic,
@@ -788,6 +789,13 @@ FERRY = (
             "child turns five. Requests must be made in writing at least 21 days in advance.",
             "How far in advance must parental leave be requested?", "21 days", "18 weeks",
         ),
+        # The words naming the answer's class ("grind step") count half: the sentence with
+        # "espresso", not the one that only says how many steps the dial has.
+        (
+            "The grind dial has 40 steps. Step 1 is the finest, for espresso; step 40 is the "
+            "coarsest, for cold brew.",
+            "Which grind step is best for espresso?", "Step 1", "40 steps",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
@@ -883,6 +891,16 @@ def test_a_lifespan_after_a_name_states_birth_and_death() -> None:
     ja = "ヘッダ（1871年 - 1939年）は化学者。"
     assert life_words("ヘッダはいつ亡くなった？", ja) == ("亡くなった",)
     assert life_words("When did Hedda Marlowe die?", "Hedda Marlowe was a chemist.") == ()
+
+
+def test_the_noun_phrase_after_which_names_the_answers_class() -> None:
+    words = "which grind step is best for espresso".split()
+    assert answer_class_indices(words) == {1, 2}
+    assert answer_class_indices("what year did the war end".split()) == {1}
+    assert answer_class_indices("who founded the club".split()) == set()
+    question = "Which grind step is best for espresso?"
+    weights = term_weights(question, set(match_tokens(question)))
+    assert weights is not None and weights["step"] == 0.5 and weights["espresso"] == 1.0
 
 
 def test_how_much_is_said_by_any_number() -> None:

@@ -61,6 +61,9 @@ from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
 from grace.text import (
+    ENGLISH_WORD,
+    WH_HEADS,
+    answer_class_indices,
     answer_measures,
     contrasts,
     in_stated_range,
@@ -114,9 +117,7 @@ JAPANESE_SLOT_WORDS = frozenset(
 the noun a question ends on as its topic (「…した**国**は？」「主催**国**はどこか」) name the
 answer's type (:func:`_japanese_terms`)."""
 
-_WH_HEADS = frozenset({"what", "which", "whose"})
-
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
+_WORD = ENGLISH_WORD
 _NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -191,16 +192,12 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
     the noun phrase (up to three words) right after *what* / *which* / *whose*.
     """
     out = []
-    heading = 0
-    for word in _WORD.findall(normalise_text(text)):
-        if question and word in _WH_HEADS:
-            heading = 3
+    words = _WORD.findall(normalise_text(text))
+    framed = answer_class_indices(words) if question else set()
+    for i, word in enumerate(words):
+        if word in ENGLISH_STOPWORDS or word[:1].isdigit() or i in framed:
             continue
-        if word in ENGLISH_STOPWORDS or word[:1].isdigit():
-            heading = 0
-            continue
-        if heading:
-            heading -= 1
+        if question and word in WH_HEADS:
             continue
         if word in ANSWER_SLOT_WORDS and question:
             continue

@@ -9,8 +9,8 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
 - ``lexical`` / ``window`` — IDF-weighted share of the question's tokens found in the
   sentence / in the window, with that context (IDF over the passages' sentences: rare terms
   weigh more); ``stated`` — the same for the sentence's own words only; ``term_lexical`` /
-  ``term_window`` — the same with each Japanese term counted once (:func:`term_weights`),
-  what the sentences are ranked on;
+  ``term_window`` — the same with each Japanese term counted once and the words naming the
+  answer's class at half (:func:`term_weights`), what the sentences are ranked on;
 - ``key_share`` — share of the question's key terms (:func:`question_keys`: names, numbers,
   kanji / katakana runs, less the words naming the answer's class) found in the window;
   ``missing`` lists the others. A year or number of the question that the window does not
@@ -50,9 +50,11 @@ from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
 from grace.retrieval.tokenize_sudachi import is_proper_noun
 from grace.schemas import Source
 from grace.text import (
+    ENGLISH_WORD,
     AnswerType,
     Measure,
     agrees,
+    answer_class_indices,
     answer_measures,
     answer_type,
     contrasts,
@@ -152,8 +154,9 @@ class Evidence:
     named_title: bool = False
     """The title is one the document states (a heading or an HTML title), not its file name."""
     term_lexical: float = 0.0
-    """``lexical`` with each Japanese term of the question counted once, however many
-    tokens it gives (:func:`term_weights`); equal to it in English."""
+    """``lexical`` weighed as the ranking weighs the question's words (:func:`term_weights`:
+    each Japanese term once, however many tokens it gives; the words naming the answer's
+    class at half)."""
     term_window: float = 0.0
     """``window`` counted the same way."""
 
@@ -161,8 +164,9 @@ class Evidence:
     def rank(self) -> float:
         """Ranking score: the weighted sum of :data:`RANK_WEIGHTS`.
 
-        The shares it weighs count a Japanese term once (``term_lexical``, ``term_window``);
-        the reader's abstention and the confidence model read ``lexical`` / ``window``.
+        The shares it weighs count the question's words as :func:`term_weights` does
+        (``term_lexical``, ``term_window``); the reader's abstention and the confidence model
+        read ``lexical`` / ``window``.
         """
         w = RANK_WEIGHTS
         type_term = 1.0 if self.type_ok in (True, None) else 0.0
@@ -286,19 +290,35 @@ _JA_STRETCH = re.compile(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,
 as :func:`~grace.text.key_terms` counts it."""
 
 
-def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
-    """How much each token of a Japanese question counts: each term once, however long.
+CLASS_WEIGHT = 0.5
+"""How much a word of the noun phrase that names the answer's class ("which *grind step*")
+counts in the ranking: the sentence that states the answer often names the class too, but
+what tells it from its neighbours is the rest of the question. Half, as a title's word
+counts (:data:`CONTEXT_WEIGHT`); not tuned."""
 
-    The tokenizer gives a kanji / katakana stretch as its dictionary words *and* its bigrams
-    (the bigrams match compounds the dictionary splits otherwise), so 「ミナトパン」 gives five
-    tokens and 「本社」 one. Counted token by token, a sentence that only names the company
-    outweighs the one that states its head office, asked 「ミナトパンの本社はどこ」. The tokens
-    of one stretch share one term's weight (a token of two stretches has the sum, at most
-    1); every other token (a kana word, a number, a Latin word) counts 1. ``None`` for a
-    question that is not Japanese: every token is a word and counts 1.
+
+def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
+    """How much each token of the question counts in the sentence ranking.
+
+    English: the words of the noun phrase after *what* / *which* / *whose*, which names the
+    answer's class (:func:`~grace.text.answer_class_indices`), count :data:`CLASS_WEIGHT`
+    ("Which grind step is best for espresso?" tied "The grind dial has 40 steps" with "Step 1
+    is the finest, for espresso"); ``None`` when the question has none.
+
+    Japanese: each term once, however long. The tokenizer gives a kanji / katakana stretch
+    as its dictionary words *and* its bigrams (the bigrams match compounds the dictionary
+    splits otherwise), so 「ミナトパン」 gives five tokens and 「本社」 one. Counted token by
+    token, a sentence that only names the company outweighs the one that states its head
+    office, asked 「ミナトパンの本社はどこ」. The tokens of one stretch share one term's weight
+    (a token of two stretches has the sum, at most 1); every other token (a kana word, a
+    number, a Latin word) counts 1.
     """
     if not is_japanese(question):
-        return None
+        words = ENGLISH_WORD.findall(normalise_text(question))
+        at = answer_class_indices(words)
+        framed = set(match_tokens(" ".join(words[i] for i in at)))
+        framed -= set(match_tokens(" ".join(w for i, w in enumerate(words) if i not in at)))
+        return {t: CLASS_WEIGHT if t in framed else 1.0 for t in q_tokens} if framed else None
     shares: dict[str, float] = {}
     for stretch in _JA_STRETCH.findall(normalise_text(question)):
         tokens = set(match_tokens(stretch)) & q_tokens
@@ -328,7 +348,7 @@ class _Question:
     """Tokens of the words naming the asked measure ("cost", 「長さ」): a sentence that states a
     value of it says them (:func:`~grace.text.measure_words`)."""
     term_idf: dict[str, float] | None = None
-    """``idf`` times :func:`term_weights` (a Japanese question); ``None``: the same as ``idf``."""
+    """``idf`` times :func:`term_weights`; ``None``: the same as ``idf``."""
     term_total: float = 1.0
     """The sum of ``term_idf``."""
     ranged: tuple[tuple[str, frozenset[str]], ...] = ()
