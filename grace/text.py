@@ -397,6 +397,9 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
         ("money",),
         re.compile(r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b", re.I),
     ),
+    # "how much is admission?": a copula right after "how much" asks for a price (a noun
+    # after it asks for an amount of that: "how much salt is needed")
+    (("money",), re.compile(r"\bhow much(?= (?:is|are|was|were)\b)", re.I)),
     (("age",), re.compile(r"\bhow old\b", re.I)),
     (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
     # a size, of whatever kind: "How big is the garden?" (twelve hectares), a file's (2 GB)

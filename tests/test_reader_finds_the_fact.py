@@ -356,6 +356,9 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("What was the length of the bridge?", "number", ("length",)),
         ("ファイルの容量はどのくらい？", "number", ("area", "length", "mass", "data")),
         ("How large an area does the garden cover?", "number", ("area",)),
+        # "how much is X?" asks for a price; "how much X" for an amount of X
+        ("How much is admission?", "number", ("money",)),
+        ("How much salt is needed?", "number", ()),
         # "how far in advance" asks for a time before, not a distance
         ("How far in advance must leave be requested?", "number", ("duration",)),
     ],
@@ -795,6 +798,13 @@ FERRY = (
             "The grind dial has 40 steps. Step 1 is the finest, for espresso; step 40 is the "
             "coarsest, for cold brew.",
             "Which grind step is best for espresso?", "Step 1", "40 steps",
+        ),
+        # "How much is admission?" asks for a price, and "free" is one: no neighbour with a
+        # clock time joined.
+        (
+            "Admission is free, but donations are welcome. Guided tours start at 11:00 and "
+            "14:00 and last about an hour.",
+            "How much is admission?", "Admission is free", "11:00",
         ),
         # The sentence that says "before", of two that name the Skarv alike.
         (

@@ -357,11 +357,15 @@ class _Question:
     """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
 
     def typed(self, sentence: str) -> bool | None:
-        """The sentence holds a span of the asked type (in the asked unit); None: not asked."""
+        """The sentence holds a span of the asked type (in the asked unit); None: not asked.
+
+        A value of the asked measure written without digits counts: "free" for a price,
+        "almost a month" for a duration (:func:`~grace.text.states_measure`).
+        """
         if self.kind is None:
             return None
         if not typed_candidates(sentence, self.kind, self.text):
-            return False
+            return bool(self.measures) and self.measured(sentence) is True
         return self.measured(sentence) is not False
 
     def measured(self, sentence: str) -> bool | None:
