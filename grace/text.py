@@ -770,10 +770,13 @@ _FUNCTION_WORDS = frozenset(
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
 _CYCLES = (tuple(_MONTHS.split("|")), tuple(_WEEKDAYS.split("|")))
 _RANGE = re.compile(
-    rf"\b({_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
-    rf"({_MONTHS}|{_WEEKDAYS})s?\b",
+    rf"\b(?P<first>{_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
+    rf"(?P<last>{_MONTHS}|{_WEEKDAYS})s?\b|"
+    rf"\bbetween\s+(?P<after>{_MONTHS}|{_WEEKDAYS})s?\s+and\s+(?P<before>{_MONTHS}|{_WEEKDAYS})s?\b",
     re.I,
 )
+"""A range of months or weekdays: "November to March", "Monday–Friday", "between November
+and February"."""
 
 
 _WEEK_PARTS = {
@@ -788,8 +791,9 @@ _WEEK_PARTS = {
 def in_stated_range(term: str, text: str) -> bool:
     """Whether ``text`` states a range of months or weekdays that holds ``term``.
 
-    "December" is said by "closed from November to March", "Wednesday" by "open Monday to
-    Friday": a range names the months or days between its ends, around the year or the week;
+    "December" is said by "closed from November to March" (or "between November and March"),
+    "Wednesday" by "open Monday to Friday": a range names the months or days between its
+    ends, around the year or the week;
     "weekends" names Saturday and Sunday, "weekdays" Monday to Friday.
     """
     term = term.lower()
@@ -800,7 +804,8 @@ def in_stated_range(term: str, text: str) -> bool:
         if term not in cycle:
             continue
         for m in _RANGE.finditer(text):
-            first, last = m.group(1).lower(), m.group(2).lower()
+            first = (m.group("first") or m.group("after")).lower()
+            last = (m.group("last") or m.group("before")).lower()
             if first in cycle and last in cycle:
                 i, j, k = cycle.index(first), cycle.index(last), cycle.index(term)
                 if (k - i) % len(cycle) <= (j - i) % len(cycle):

@@ -867,6 +867,8 @@ def test_a_range_of_months_or_weekdays_holds_the_ones_between_its_ends() -> None
     assert in_stated_range("Saturday", "closed at weekends")
     assert in_stated_range("tuesday", "open on weekdays only")
     assert not in_stated_range("monday", "closed at weekends")
+    assert in_stated_range("January", "closed between November and February")
+    assert not in_stated_range("June", "closed between November and February")
 
 
 @pytest.mark.parametrize(
@@ -901,6 +903,23 @@ def test_a_lifespan_after_a_name_states_birth_and_death() -> None:
     ja = "ヘッダ（1871年 - 1939年）は化学者。"
     assert life_words("ヘッダはいつ亡くなった？", ja) == ("亡くなった",)
     assert life_words("When did Hedda Marlowe die?", "Hedda Marlowe was a chemist.") == ()
+
+
+def test_the_other_pole_is_a_comparison_when_the_page_is_about_the_asked_one() -> None:
+    """On the South Pier page, "shorter than North Pier" compares; it does not swap."""
+    page = Source(
+        source_id="S1", source="south.md", title="South Pier",
+        text="# South Pier\n\nSouth Pier opened in 1893. At 250 metres it is shorter than "
+        "North Pier.",
+    )
+    answer = ExtractiveReader().answer("How long is South Pier?", [page])
+    assert not answer.abstained and "250 metres" in answer.text
+    # Without a page about South Pier, the sentence does not answer it.
+    other = Source(
+        source_id="S1", source="piers.md", title="Piers",
+        text="At 250 metres the pier is shorter than North Pier.",
+    )
+    assert ExtractiveReader().answer("How long is South Pier?", [other]).abstained
 
 
 def test_the_noun_phrase_after_which_names_the_answers_class() -> None:

@@ -455,7 +455,14 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
     typed = q.typed(sentence)
-    opposed = contrasts(q.text, sentence)
+    # the asked pole held by what the sentence is about (its title, headings, the subject a
+    # pronoun refers to) makes the other pole a comparison: "At 250 metres it is shorter
+    # than North Pier" on the South Pier page answers "How long is South Pier?"
+    about = p.about[i] | p.subject[i]
+    opposed = [
+        pair for pair in contrasts(q.text, sentence)
+        if not set(match_tokens(pair.split("≠")[0])) <= about
+    ]
     says = _said_otherwise(q, sentence, opposed, measured, typed)
     window_says = says | _said_otherwise(q, window_text, (), None, None)
     keys = q.keys
