@@ -446,6 +446,20 @@ def _said_otherwise(
     return frozenset(said)
 
 
+def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
+    """:func:`~grace.text.contrasts` of the sentence, less its comparisons.
+
+    The asked pole held by what the sentence is about (``about``: the tokens of its title,
+    headings and the subject a pronoun refers to) makes the other pole a comparison: "At 250
+    metres it is shorter than North Pier" on the South Pier page answers "How long is South
+    Pier?".
+    """
+    return [
+        pair for pair in contrasts(question, sentence)
+        if not set(match_tokens(pair.split("≠")[0])) <= about
+    ]
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
     sentences, sets = p.sentences, p.sets
@@ -455,14 +469,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
     typed = q.typed(sentence)
-    # the asked pole held by what the sentence is about (its title, headings, the subject a
-    # pronoun refers to) makes the other pole a comparison: "At 250 metres it is shorter
-    # than North Pier" on the South Pier page answers "How long is South Pier?"
-    about = p.about[i] | p.subject[i]
-    opposed = [
-        pair for pair in contrasts(q.text, sentence)
-        if not set(match_tokens(pair.split("≠")[0])) <= about
-    ]
+    opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
     says = _said_otherwise(q, sentence, opposed, measured, typed)
     window_says = says | _said_otherwise(q, window_text, (), None, None)
     keys = q.keys
