@@ -16,7 +16,13 @@ from typing import Any
 import pytest
 
 from grace.providers.offline.context import has_zero_subject, passage_context, sentence_subject
-from grace.providers.offline.evidence import assess, is_hard_key, question_keys, term_weights
+from grace.providers.offline.evidence import (
+    _swaps,
+    assess,
+    is_hard_key,
+    question_keys,
+    term_weights,
+)
 from grace.providers.offline.reader import NOT_FOUND, ExtractiveReader
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -920,6 +926,8 @@ def test_the_other_pole_is_a_comparison_when_the_page_is_about_the_asked_one() -
         text="At 250 metres the pier is shorter than North Pier.",
     )
     assert ExtractiveReader().answer("How long is South Pier?", [other]).abstained
+    # A pole the tokenizer drops ("before") is never held by the page: still a swap.
+    assert len(_swaps("What was built before the war?", "It was built after the war.", set())) == 1
 
 
 def test_the_noun_phrase_after_which_names_the_answers_class() -> None:

@@ -452,12 +452,14 @@ def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
     The asked pole held by what the sentence is about (``about``: the tokens of its title,
     headings and the subject a pronoun refers to) makes the other pole a comparison: "At 250
     metres it is shorter than North Pier" on the South Pier page answers "How long is South
-    Pier?".
+    Pier?". A pole the tokenizer drops (a stopword: "before", "above") is never held.
     """
-    return [
-        pair for pair in contrasts(question, sentence)
-        if not set(match_tokens(pair.split("≠")[0])) <= about
-    ]
+    kept = []
+    for pair in contrasts(question, sentence):
+        asked = set(match_tokens(pair.split("≠")[0]))
+        if not asked or not asked <= about:
+            kept.append(pair)
+    return kept
 
 
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
