@@ -482,7 +482,7 @@ def answer_class_indices(words: list[str]) -> set[int]:
     class of the answer ("which *grind step*", "what *year*"), not a fact the answer's
     sentence must state; a stopword or a number ends it.
     """
-    from grace.retrieval.tokenize import ENGLISH_STOPWORDS
+    from grace.retrieval.tokenize import ENGLISH_STOPWORDS  # the tokenizer's; loaded on use
 
     framed: set[int] = set()
     heading = 0
@@ -616,8 +616,13 @@ def _subjects_of_the_asked_predicate(sentence: str, question: str) -> list[str]:
     predicate = words[:2] if words[0] in _AUXILIARIES and len(words) > 1 else words[:1]
     if predicate[-1] in _DETERMINERS:
         return []
-    subject = re.compile(_COMMON_NP + r"\s+" + r"\s+".join(map(re.escape, predicate)) + r"\b")
-    return [m.group(1) for m in subject.finditer(sentence.lower())]
+    return [m.group(1) for m in _subject_before(tuple(predicate)).finditer(sentence.lower())]
+
+
+@lru_cache(maxsize=256)
+def _subject_before(predicate: tuple[str, ...]) -> re.Pattern[str]:
+    """A common noun phrase right before the words of ``predicate``."""
+    return re.compile(r"\b" + _COMMON_NP + r"\s+" + r"\s+".join(map(re.escape, predicate)) + r"\b")
 
 
 _PASSIVE = re.compile(
@@ -631,11 +636,11 @@ _DETERMINERS = frozenset(
 )
 _NOT_AUX = r"(?!(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|may|did|does)\b)"
 _COMMON_NP = (
-    r"\b((?:" + "|".join(sorted(_DETERMINERS)) + r"|\d+)\s+"
+    r"((?:" + "|".join(sorted(_DETERMINERS)) + r"|\d+)\s+"
     r"(?:" + _NOT_AUX + r"[a-z][\w'-]*\s+){0,2}" + _NOT_AUX + r"[a-z][\w'-]*)"
 )
 """A noun phrase opened by a determiner or a number: "the municipality", "three dock workers"."""
-_AGENT = re.compile(r"\bby\s+" + _COMMON_NP[2:])
+_AGENT = re.compile(r"\bby\s+" + _COMMON_NP)
 """The agent of a passive clause named by a common noun: "by the municipality"."""
 _WHO_PREDICATE = re.compile(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
 """A subject "who" question's first words: its predicate ("Who *can restore* a backup?")."""
@@ -793,8 +798,8 @@ def in_stated_range(term: str, text: str) -> bool:
 
     "December" is said by "closed from November to March" (or "between November and March"),
     "Wednesday" by "open Monday to Friday": a range names the months or days between its
-    ends, around the year or the week;
-    "weekends" names Saturday and Sunday, "weekdays" Monday to Friday.
+    ends, around the year or the week; "weekends" names Saturday and Sunday, "weekdays"
+    Monday to Friday.
     """
     term = term.lower()
     part = _WEEK_PARTS.get(term)
