@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 
-from grace.providers.offline.context import has_zero_subject, passage_context, sentence_subject
+from grace.providers.offline.context import (
+    has_zero_subject,
+    names_its_document,
+    passage_context,
+    sentence_subject,
+)
 from grace.providers.offline.evidence import (
     _swaps,
     assess,
@@ -318,6 +323,19 @@ def test_a_topic_question_over_a_zero_subject_sentence_names_the_document_subjec
     assert not answer.abstained
     assert answer.text.startswith("リオデジャネイロ: ") is named
     assert text.split("。")[0] in answer.text
+
+
+def test_a_sentence_naming_its_document_by_deixis_is_quoted_with_the_title() -> None:
+    """「当館」 is *this* inn: the one the page is about, as a zero subject would be."""
+    text = (
+        "# 霧野温泉旅館\n\n## 沿革\n\n創業は明治20年とされる。当館は2018年に全面改装され、"
+        "露天風呂付きの客室が12室ある。"
+    )
+    page = Source(source_id="S1", source="ryokan.md", title="霧野温泉旅館", text=text)
+    answer = ExtractiveReader().answer("2018年に全面改装された旅館は？", [page]).text
+    assert answer.startswith("霧野温泉旅館: 当館は2018年")
+    assert names_its_document("当県は地域により細かく事業者が分かれている。")
+    assert not names_its_document("県は地域により細かく事業者が分かれている。")
 
 
 def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> None:

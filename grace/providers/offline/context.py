@@ -29,7 +29,12 @@ from grace.schemas import Source
 from grace.text import is_japanese, split_sentences
 
 __all__ = [
-    "PassageContext", "has_zero_subject", "passage_context", "refers_back", "sentence_subject",
+    "PassageContext",
+    "has_zero_subject",
+    "names_its_document",
+    "passage_context",
+    "refers_back",
+    "sentence_subject",
 ]
 
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
@@ -101,6 +106,19 @@ def refers_back(sentence: str) -> bool:
     if is_japanese(text):
         return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
     return bool(_EN_PRONOUN.match(text))
+
+
+_JA_DEIXIS = re.compile(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")
+"""「当県」「当社」「当館」: *this* prefecture, company, museum — the one the text is about."""
+
+
+def names_its_document(sentence: str) -> bool:
+    """A Japanese sentence that names its subject by 「当県」「当社」…: the document's subject.
+
+    「…当県は地域により細かく事業者が分かれている。」 on the *和歌山県* page says 和歌山県, as a
+    zero subject would (:func:`has_zero_subject`).
+    """
+    return _JA_DEIXIS.search(sentence) is not None
 
 
 @lru_cache(maxsize=65_536)

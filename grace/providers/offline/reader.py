@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from confidence.model_log import ModelLog
 from grace.hitl.reply import assess_reply, is_from_person
 from grace.providers.base import ReaderAnswer
-from grace.providers.offline.context import has_zero_subject, refers_back
+from grace.providers.offline.context import has_zero_subject, names_its_document, refers_back
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -116,7 +116,7 @@ def _with_neighbour(best: Evidence, question: str) -> str:
             return f"{best.sentence} {best.after}"
     if (
         asks_for_the_topic(question)
-        and has_zero_subject(best.sentence)
+        and (has_zero_subject(best.sentence) or names_its_document(best.sentence))
         and _subject_is_the_document(best, question)
     ):
         return f"{best.title}: {best.sentence}"
@@ -136,7 +136,7 @@ def _subject_is_the_document(best: Evidence, question: str) -> bool:
     if (
         not best.named_title
         or answer_type(question) in ("date", "number")
-        or not refers_back(best.sentence)
+        or not (refers_back(best.sentence) or names_its_document(best.sentence))
     ):
         return False
     title = set(match_tokens(best.title))
