@@ -338,6 +338,17 @@ def test_a_sentence_naming_its_document_by_deixis_is_quoted_with_the_title() -> 
     assert not names_its_document("県は地域により細かく事業者が分かれている。")
 
 
+def test_a_sentence_holding_the_asked_value_is_not_joined_as_a_restatement() -> None:
+    """Its words are mostly the question's (the long name), but it states the asked date."""
+    text = (
+        "# 北浜市立美術館\n\n北浜市立美術館は、1978年に開館した市立の美術館である。"
+        "設計は建築家の川島慎吾が担当した。"
+    )
+    page = Source(source_id="S1", source="museum.md", title="北浜市立美術館", text=text)
+    answer = ExtractiveReader().answer("北浜市立美術館はいつ開館した？", [page]).text
+    assert "1978年に開館" in answer and "川島慎吾" not in answer
+
+
 def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> None:
     from dataclasses import replace
 

@@ -88,10 +88,12 @@ def _with_neighbour(best: Evidence, question: str) -> str:
     Japanese often by zero anaphora (「…の発明者といわれ…」 with the name one sentence earlier):
 
     - it holds no span of the asked answer type, and a neighbour does;
-    - it only restates the question (:func:`_restates`) — not a yes / no question, which a
-      sentence answers by restating it: the sentence before names what it
-      is about; at the start of a passage, the sentence after is joined, and the document's
-      title named in front when it is the subject left out (:func:`_subject_is_the_document`).
+    - it only restates the question (:func:`_restates`) and holds no value of the asked type
+      (「北浜市立美術館は、1978年に開館した…」 answers 「…はいつ開館した？」 by its date) — not
+      a yes / no question, which a sentence answers by restating it: the sentence before
+      names what it is about; at the start of a passage, the sentence after is joined, and
+      the document's title named in front when it is the subject left out
+      (:func:`_subject_is_the_document`).
 
     The sentence before is tried first, then the one after; the quote keeps passage order.
     A Japanese question that asks what its topic is (:func:`~grace.text.asks_for_the_topic`:
@@ -107,7 +109,11 @@ def _with_neighbour(best: Evidence, question: str) -> str:
             return f"{best.before} {best.sentence}"
         if best.after and typed_candidates(best.after, kind, question):
             return f"{best.sentence} {best.after}"
-    if _restates(best.sentence, question) and not is_yes_no_question(question):
+    if (
+        _restates(best.sentence, question)
+        and not is_yes_no_question(question)
+        and best.type_ok is not True  # it holds the asked value: it answers, not restates
+    ):
         if best.before:
             return f"{best.before} {best.sentence}"
         if _subject_is_the_document(best, question):
