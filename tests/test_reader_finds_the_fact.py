@@ -325,28 +325,35 @@ def test_a_topic_question_over_a_zero_subject_sentence_names_the_document_subjec
     assert text.split("。")[0] in answer.text
 
 
-def test_a_sentence_naming_its_document_by_deixis_is_quoted_with_the_title() -> None:
-    """「当館」 is *this* inn: the one the page is about, as a zero subject would be."""
-    text = (
-        "# 霧野温泉旅館\n\n## 沿革\n\n創業は明治20年とされる。当館は2018年に全面改装され、"
-        "露天風呂付きの客室が12室ある。"
-    )
-    page = Source(source_id="S1", source="ryokan.md", title="霧野温泉旅館", text=text)
-    answer = ExtractiveReader().answer("2018年に全面改装された旅館は？", [page]).text
-    assert answer.startswith("霧野温泉旅館: 当館は2018年")
+@pytest.mark.parametrize(
+    ("title", "text", "question", "expected", "not_expected"),
+    [
+        # 「当館」 is *this* inn, the one the page is about, as a zero subject would be.
+        (
+            "霧野温泉旅館",
+            "創業は明治20年とされる。当館は2018年に全面改装され、露天風呂付きの客室が12室ある。",
+            "2018年に全面改装された旅館は？", "霧野温泉旅館: 当館は2018年", "明治20年",
+        ),
+        # Its words are mostly the question's (the long name), but it states the asked date:
+        # it answers, it does not restate, and no neighbour is joined.
+        (
+            "北浜市立美術館",
+            "北浜市立美術館は、1978年に開館した市立の美術館である。設計は建築家の川島慎吾が担当した。",
+            "北浜市立美術館はいつ開館した？", "1978年に開館", "川島慎吾",
+        ),
+    ],
+)
+def test_a_japanese_page_is_answered_by_its_sentence(
+    title: str, text: str, question: str, expected: str, not_expected: str
+) -> None:
+    page = Source(source_id="S1", source="page.md", title=title, text=f"# {title}\n\n{text}")
+    answer = ExtractiveReader().answer(question, [page]).text
+    assert expected in answer and not_expected not in answer
+
+
+def test_deixis_names_the_document() -> None:
     assert names_its_document("当県は地域により細かく事業者が分かれている。")
     assert not names_its_document("県は地域により細かく事業者が分かれている。")
-
-
-def test_a_sentence_holding_the_asked_value_is_not_joined_as_a_restatement() -> None:
-    """Its words are mostly the question's (the long name), but it states the asked date."""
-    text = (
-        "# 北浜市立美術館\n\n北浜市立美術館は、1978年に開館した市立の美術館である。"
-        "設計は建築家の川島慎吾が担当した。"
-    )
-    page = Source(source_id="S1", source="museum.md", title="北浜市立美術館", text=text)
-    answer = ExtractiveReader().answer("北浜市立美術館はいつ開館した？", [page]).text
-    assert "1978年に開館" in answer and "川島慎吾" not in answer
 
 
 def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> None:
