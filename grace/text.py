@@ -587,13 +587,15 @@ def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> lis
     A name is a capitalised word (a kanji or katakana run), the agent of a passive clause,
     which answers "who" though it is a common noun ("The club was founded in 1964 *by three
     dock workers*"), or the common-noun subject of the very predicate a "who" question asks
-    about ("Who can restore a backup?": "Only *the account owner* can restore a backup").
+    about ("Who can restore a backup?": "Only *the account owner* can restore a backup") —
+    not for a question that asks who someone *is* ("Who is the mayor?" asks for a name,
+    not for "an elected council" by which a city is governed).
     """
     pattern = {"date": _DATE, "number": _NUMBER, "name": _NAME}[kind]
     text = unicodedata.normalize("NFKC", sentence)
     asked = normalise_text(question)
     spans = [m.group(0) for m in pattern.finditer(text)]
-    if kind == "name":
+    if kind == "name" and not _WHO_IDENTITY.match(unicodedata.normalize("NFKC", question)):
         if _PASSIVE.search(text):
             spans += [m.group(1) for m in _AGENT.finditer(text)]
         spans += _subjects_of_the_asked_predicate(text, question)
@@ -642,6 +644,8 @@ _COMMON_NP = (
 """A noun phrase opened by a determiner or a number: "the municipality", "three dock workers"."""
 _AGENT = re.compile(r"\bby\s+" + _COMMON_NP)
 """The agent of a passive clause named by a common noun: "by the municipality"."""
+_WHO_IDENTITY = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\b", re.I)
+"""A question that asks who someone is ("Who is the mayor?"): a name answers it."""
 _WHO_PREDICATE = re.compile(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
 """A subject "who" question's first words: its predicate ("Who *can restore* a backup?")."""
 _AUXILIARIES = frozenset(

@@ -995,6 +995,8 @@ def test_how_much_is_said_by_any_number() -> None:
         ("The first keeper was the best.", "Who was the first keeper?", []),
         # A passive clause's subject is not its agent.
         ("The club was founded in 1964.", "Who founded the club?", []),
+        # "Who is the mayor?" asks for a name, not the agent of a passive clause.
+        ("The city is governed by an elected council.", "Who is the mayor?", []),
     ],
 )
 def test_the_common_noun_subject_of_the_asked_predicate_answers_who(
