@@ -117,7 +117,6 @@ JAPANESE_SLOT_WORDS = frozenset(
 the noun a question ends on as its topic (「…した**国**は？」「主催**国**はどこか」) name the
 answer's type (:func:`_japanese_terms`)."""
 
-_WORD = ENGLISH_WORD
 _NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -192,7 +191,7 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
     the noun phrase (up to three words) right after *what* / *which* / *whose*.
     """
     out = []
-    words = _WORD.findall(normalise_text(text))
+    words = ENGLISH_WORD.findall(normalise_text(text))
     framed = answer_class_indices(words) if question else set()
     for i, word in enumerate(words):
         if word in ENGLISH_STOPWORDS or word[:1].isdigit() or i in framed:
@@ -212,7 +211,7 @@ def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
     if japanese:
         return {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(text)}
     found: dict[float, str] = {}
-    for token in _WORD.findall(normalise_text(text)):
+    for token in ENGLISH_WORD.findall(normalise_text(text)):
         value = _number(token)
         if value is not None:
             found.setdefault(value, token)
