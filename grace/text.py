@@ -571,9 +571,12 @@ def counts(sentence: str, counted: str) -> list[str]:
 
 
 _NO_PRICE = re.compile(
-    r"\b(?:free(?: of charge)?|no charge|at no cost|without charge)\b|無料|無償", re.I
+    r"\b(?:free(?: of charge)?|no charge|at no cost|without charge)\b|無料|無償|"
+    r"\bpays?\s+(?:half|double|twice|a third|a quarter)\b|\b(?:half|double)[- ]price\b|半額",
+    re.I,
 )
-"""A price of nothing: "free", "free of charge", 「無料」."""
+"""A price without a number: nothing ("free", "free of charge", 「無料」) or a share of
+another ("pay half", "half price", 「半額」)."""
 _ONE_SPAN = re.compile(
     r"\b(?:a|an)\s+(?:(?:few|couple of)\s+)?(?:year|month|week|day|hour|minute|decade|century)s?\b",
     re.I,

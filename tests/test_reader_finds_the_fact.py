@@ -848,6 +848,11 @@ FERRY = (
             "14:00 and last about an hour.",
             "How much is admission?", "Admission is free", "11:00",
         ),
+        # "pay half" is a price: a share of the fee, not a sentence that states another fee.
+        (
+            "The yearly fee is 35 euros, due by 1 March. Members over 65 pay half.",
+            "How much do members over 65 pay?", "pay half", "35 euros",
+        ),
         # The sentence that says "before", of two that name the Skarv alike.
         (
             "The current ship, MF Skarv, was built in Poland in 2011. Before the Skarv, the "
