@@ -33,6 +33,7 @@ __all__ = [
     "answer_measures",
     "answer_type",
     "asks_for_the_topic",
+    "calendar_words",
     "cited_keys",
     "contrasts",
     "counted_noun",
@@ -49,6 +50,7 @@ __all__ = [
     "number_role_mismatch",
     "quantity_words",
     "split_sentences",
+    "states_lifespan",
     "states_measure",
     "typed_candidates",
     "without_citations",
@@ -457,16 +459,21 @@ _LIFE_WORDS = re.compile(
 )
 
 
-def life_words(question: str, sentence: str) -> tuple[str, ...]:
-    """The words of a birth or death question a lifespan in the sentence states.
+def life_words(question: str) -> tuple[str, ...]:
+    """The words of a question that ask for a birth or a death ("born", "die", 「亡くなった」).
 
-    "When did Hedda Marlowe die?" is answered by "Hedda Marlowe (1871–1939) was a …": the
-    parenthesised years after a name are the person's birth and death.
+    A lifespan states them (:func:`states_lifespan`).
     """
-    text = unicodedata.normalize("NFKC", sentence)
-    if not _LIFESPAN.search(text):
-        return ()
     return tuple(m.group(0) for m in _LIFE_WORDS.finditer(unicodedata.normalize("NFKC", question)))
+
+
+def states_lifespan(sentence: str) -> bool:
+    """Whether ``sentence`` gives a lifespan in parentheses ("Hedda Marlowe (1871–1939)").
+
+    The parenthesised years after a name are the person's birth and death: "When did Hedda
+    Marlowe die?" is answered by "Hedda Marlowe (1871–1939) was a …".
+    """
+    return _LIFESPAN.search(unicodedata.normalize("NFKC", sentence)) is not None
 
 
 ENGLISH_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
@@ -598,15 +605,24 @@ def typed_candidates(sentence: str, kind: AnswerType, question: str = "") -> lis
     text = unicodedata.normalize("NFKC", sentence)
     asked = normalise_text(question)
     spans = [m.group(0) for m in pattern.finditer(text)]
-    if kind == "name" and not _WHO_IDENTITY.match(unicodedata.normalize("NFKC", question)):
+    if kind == "name" and not _asks_identity(question):
         if _PASSIVE.search(text):
             spans += [m.group(1) for m in _AGENT.finditer(text)]
-        spans += _subjects_of_the_asked_predicate(text, question)
+        predicate = _asked_predicate(question)
+        if predicate:
+            spans += [m.group(1) for m in _subject_before(predicate).finditer(text.lower())]
     return [span.strip() for span in spans if span.strip() and span.strip().lower() not in asked]
 
 
-def _subjects_of_the_asked_predicate(sentence: str, question: str) -> list[str]:
-    """Common-noun subjects of the predicate a subject "who" question asks about.
+@lru_cache(maxsize=4096)
+def _asks_identity(question: str) -> bool:
+    """Whether the question asks who someone *is* (:data:`_WHO_IDENTITY`)."""
+    return _WHO_IDENTITY.match(unicodedata.normalize("NFKC", question)) is not None
+
+
+@lru_cache(maxsize=4096)
+def _asked_predicate(question: str) -> tuple[str, ...]:
+    """The predicate a subject "who" question asks about; ``()`` when it asks none.
 
     "Who can restore a backup?" asks for the subject of "can restore"; a sentence that says
     "Only the account owner can restore a backup" names it with a common noun. The predicate
@@ -616,12 +632,10 @@ def _subjects_of_the_asked_predicate(sentence: str, question: str) -> list[str]:
     """
     asked = _WHO_PREDICATE.match(unicodedata.normalize("NFKC", question))
     if asked is None:
-        return []
+        return ()
     words = asked.group(1).lower().split()
     predicate = words[:2] if words[0] in _AUXILIARIES and len(words) > 1 else words[:1]
-    if predicate[-1] in _DETERMINERS:
-        return []
-    return [m.group(1) for m in _subject_before(tuple(predicate)).finditer(sentence.lower())]
+    return () if predicate[-1] in _DETERMINERS else tuple(predicate)
 
 
 @lru_cache(maxsize=256)
@@ -781,6 +795,7 @@ _FUNCTION_WORDS = frozenset(
 )
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
 _CYCLES = (tuple(_MONTHS.split("|")), tuple(_WEEKDAYS.split("|")))
+_CALENDAR_NAMES = frozenset(_CYCLES[0] + _CYCLES[1])
 _RANGE = re.compile(
     rf"\b(?P<first>{_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
     rf"(?P<last>{_MONTHS}|{_WEEKDAYS})s?\b|"
@@ -791,13 +806,18 @@ _RANGE = re.compile(
 and February"."""
 
 
-_WEEK_PARTS = {
-    "saturday": re.compile(r"\bweekends?\b", re.I),
-    "sunday": re.compile(r"\bweekends?\b", re.I),
-} | dict.fromkeys(
-    ("monday", "tuesday", "wednesday", "thursday", "friday"), re.compile(r"\bweekdays?\b", re.I)
+_WEEK_PARTS = dict.fromkeys(("saturday", "sunday"), re.compile(r"\bweekends?\b", re.I)) | (
+    dict.fromkeys(
+        ("monday", "tuesday", "wednesday", "thursday", "friday"),
+        re.compile(r"\bweekdays?\b", re.I),
+    )
 )
 """The days a part of the week names: "closed at weekends" says Saturday."""
+
+
+def calendar_words(text: str) -> tuple[str, ...]:
+    """The month and weekday names of ``text``, lower-cased, in order ("december")."""
+    return tuple(w for w in re.findall(r"[a-z]+", text.lower()) if w in _CALENDAR_NAMES)
 
 
 def in_stated_range(term: str, text: str) -> bool:

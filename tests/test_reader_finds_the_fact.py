@@ -45,6 +45,7 @@ from grace.text import (
     number_role_mismatch,
     quantity_words,
     split_sentences,
+    states_lifespan,
     states_measure,
     typed_candidates,
 )
@@ -942,14 +943,14 @@ def test_a_biography_page_answers_when_its_subject_died_by_the_lifespan() -> Non
 
 
 def test_a_lifespan_after_a_name_states_birth_and_death() -> None:
-    lifespan = "Hedda Marlowe (1871–1939) was a Norwegian chemist."
-    assert life_words("When did Hedda Marlowe die?", lifespan) == ("die",)
-    assert life_words("When was Chopin born?", "Chopin (1 March 1810 – 17 October 1849)") == (
-        "born",
-    )
-    ja = "ヘッダ（1871年 - 1939年）は化学者。"
-    assert life_words("ヘッダはいつ亡くなった？", ja) == ("亡くなった",)
-    assert life_words("When did Hedda Marlowe die?", "Hedda Marlowe was a chemist.") == ()
+    assert states_lifespan("Hedda Marlowe (1871–1939) was a Norwegian chemist.")
+    assert states_lifespan("Chopin (1 March 1810 – 17 October 1849)")
+    assert states_lifespan("ヘッダ（1871年 - 1939年）は化学者。")
+    assert not states_lifespan("Hedda Marlowe was a chemist.")
+    assert life_words("When did Hedda Marlowe die?") == ("die",)
+    assert life_words("When was Chopin born?") == ("born",)
+    assert life_words("ヘッダはいつ亡くなった？") == ("亡くなった",)
+    assert life_words("When did Hedda Marlowe open the hut?") == ()
 
 
 def test_the_other_pole_is_a_comparison_when_the_page_is_about_the_asked_one() -> None:

@@ -57,6 +57,7 @@ from grace.text import (
     answer_class_indices,
     answer_measures,
     answer_type,
+    calendar_words,
     contrasts,
     counted_noun,
     counts,
@@ -70,6 +71,7 @@ from grace.text import (
     normalise_text,
     number_role_mismatch,
     quantity_words,
+    states_lifespan,
     states_measure,
     typed_candidates,
 )
@@ -355,18 +357,21 @@ class _Question:
     """The question's months and weekdays with their tokens: a range states them."""
     quantity_tokens: frozenset[str] = frozenset()
     """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
+    life_tokens: frozenset[str] = frozenset()
+    """Tokens of the words that ask for a birth or a death ("die"): a lifespan says them."""
 
-    def typed(self, sentence: str) -> bool | None:
+    def typed(self, sentence: str, measured: bool | None) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked.
 
-        A value of the asked measure written without digits counts: "free" for a price,
-        "almost a month" for a duration (:func:`~grace.text.states_measure`).
+        ``measured``: :meth:`measured` of the sentence. A value of the asked measure written
+        without digits counts: "free" for a price, "almost a month" for a duration
+        (:func:`~grace.text.states_measure`).
         """
         if self.kind is None:
             return None
         if not typed_candidates(sentence, self.kind, self.text):
-            return bool(self.measures) and self.measured(sentence) is True
-        return self.measured(sentence) is not False
+            return bool(self.measures) and measured is True
+        return measured is not False
 
     def measured(self, sentence: str) -> bool | None:
         """The sentence states a number in the asked unit; None when no unit is asked."""
@@ -429,14 +434,15 @@ def _said_otherwise(
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
     word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
-    lifespan after a name "born" and "died" (:func:`~grace.text.life_words`); a range of
+    lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
     the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
     said = set(q.measure_tokens) if q.measure_tokens and measured else set()
     if typed:
         said |= q.quantity_tokens
-        said |= set(match_tokens(" ".join(life_words(q.text, text)))) & q.tokens
+        if q.life_tokens and states_lifespan(text):
+            said |= q.life_tokens
     for word, tokens in q.ranged:
         if in_stated_range(word, text):
             said |= tokens
@@ -470,7 +476,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
-    typed = q.typed(sentence)
+    typed = q.typed(sentence, measured)
     opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
     says = _said_otherwise(q, sentence, opposed, measured, typed)
     window_says = says | _said_otherwise(q, window_text, (), None, None)
@@ -629,6 +635,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
     weights = term_weights(question, q_tokens)
     term_idf = None if weights is None else {t: w * weights[t] for t, w in idf.items()}
+    term_total = (math.fsum(term_idf.values()) or 1.0) if term_idf else 1.0
     q = _Question(
         text=question,
         tokens=q_tokens,
@@ -644,12 +651,9 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         measure_tokens=frozenset(match_tokens(" ".join(measure_words(question)))) & q_tokens,
         term_idf=term_idf,
         quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
-        ranged=tuple(
-            (word, frozenset(match_tokens(word)))
-            for word in re.findall(r"[a-z]+", question.lower())
-            if in_stated_range(word, f"{word} to {word}")
-        ),
-        term_total=math.fsum(term_idf.values()) or 1.0 if term_idf else 1.0,
+        life_tokens=frozenset(match_tokens(" ".join(life_words(question)))) & q_tokens,
+        ranged=tuple((word, frozenset(match_tokens(word))) for word in calendar_words(question)),
+        term_total=term_total,
     )
     out = [_evidence(q, p, i) for p in read for i in range(len(p.sentences))]
     out.sort(key=lambda e: e.rank, reverse=True)
