@@ -141,6 +141,56 @@ def test_a_range_states_the_months_and_days_it_holds() -> None:
     ).missing == ("december",)
 
 
+def test_an_of_phrase_said_of_another_thing_is_unbound() -> None:
+    """An "N of M" whose N the sentence says of other things only, naming M elsewhere."""
+    check = check_sentence(
+        "When did Brenna become the seat of the Duchy of Halm?",
+        "Brenna was taken by the Duchy of Halm in 1802 and became the seat of the district "
+        "of Lower Voss.",
+    )
+    assert check.missing == () and check.unbound == ("seat of duchy",)
+    assert not check.holds
+    assert check.notice() == "the sentence has the words of 'seat of duchy' in another relation"
+    # the same fact in other words, and an of-phrase giving a value, are not swaps
+    assert check_sentence(
+        "When did Brenna become the seat of the Duchy of Halm?",
+        "Brenna became the Duchy of Halm's seat in 1802.",
+    ).holds
+    assert check_sentence(
+        "What is the area of Brenna?", "Brenna has an area of 12 square miles."
+    ).unbound == ()
+
+
+def test_a_possessive_against_an_apposition_is_unbound() -> None:
+    """An "X's N" asks for the N of X; "his tutor X" says X is the N."""
+    assert check_sentence(
+        "Who was Orla's tutor?", "The king hired his tutor Orla in 1410."
+    ).unbound == ("orla's tutor",)
+    assert check_sentence("Who was Orla's tutor?", "Orla's tutor was Bede Marr.").holds
+    assert check_sentence(
+        "Who was Orla's tutor?", "Bede Marr was hired as the tutor of young Orla."
+    ).holds
+
+
+def test_a_passive_questions_subject_must_be_the_verbs() -> None:
+    """A passive "were the Voss defeated" is not stated by "the Halm were defeated … the Voss"."""
+    question = "Where were the Voss defeated?"
+    assert check_sentence(
+        question, "The Halm were later defeated at Kestrel Ford, and the Voss kept the valley."
+    ).unbound == ("voss were defeated",)
+    assert check_sentence(question, "The Voss were defeated at Kestrel Ford.").holds
+    # active voice, and a pronoun that may stand for the subject, are not swaps
+    assert check_sentence(question, "The Halm defeated the Voss at Kestrel Ford.").holds
+    assert check_sentence(
+        question, "The Voss marched north, where they were defeated at Kestrel Ford."
+    ).holds
+
+
+def test_phrases_are_not_read_in_japanese() -> None:
+    check = check_sentence("ハルム公国の首都はどこか？", "ブレンナはヴォス地区の首都だった。")
+    assert check.unbound == ()
+
+
 # --- Japanese --------------------------------------------------------------------------------
 
 

@@ -30,6 +30,11 @@ What counts as *stating* a term:
   "second" for "first": :func:`grace.text.contrasts`). Most such words are content terms
   and already missing; this also holds the function words ("before" / "after", "above" /
   "below", "inside" / "outside") that are never required terms.
+- **Phrases** (English) — where the sentence states every term, the question's "N of M",
+  "X's N" and a passive question's subject must not be bound otherwise in the sentence
+  ("capital of" said only of other things, "his nephew Tancred" for "Tancred's nephew",
+  "the British were defeated" for "were the French defeated":
+  :func:`grace.scoring.bindings.unbound_phrases`).
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
@@ -60,6 +65,7 @@ from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
+from grace.scoring.bindings import unbound_phrases
 from grace.text import (
     ENGLISH_WORD,
     WH_HEADS,
@@ -143,11 +149,17 @@ class SentenceCheck:
     opposites: tuple[str, ...] = ()
     """Question words the sentence replaces by an opposite, as ``"asked≠stated"`` — those
     not already in :attr:`missing` (function words such as "before")."""
+    unbound: tuple[str, ...] = ()
+    """Phrases of the question whose words the sentence states in another relation
+    ("capital of kingdom": it says "capital of" other things only;
+    :func:`grace.scoring.bindings.unbound_phrases`)."""
 
     @property
     def holds(self) -> bool:
-        """Whether the sentence states every term and number, no opposite, the negation."""
-        return not (self.missing or self.numbers or self.negation or self.opposites)
+        """Whether the sentence states every term, number and phrase, no opposite, the negation."""
+        return not (
+            self.missing or self.numbers or self.negation or self.opposites or self.unbound
+        )
 
     def notice(self) -> str:
         """One line naming what the sentence does not say ("" when it says it all)."""
@@ -160,6 +172,8 @@ class SentenceCheck:
         for pair in self.opposites:
             asked, stated = pair.split("≠")
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
+        for phrase in self.unbound:
+            parts.append(f"the sentence has the words of '{phrase}' in another relation")
         return "; ".join(parts)
 
 
@@ -336,6 +350,7 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         opposites=() if ja else tuple(
             pair for pair in contrasts(q, s) if pair.split("≠")[0] not in missing
         ),
+        unbound=() if ja or missing else unbound_phrases(q, s),
     )
 
 

@@ -1,0 +1,209 @@
+"""Phrases of an English question whose words a sentence states in another relation.
+
+The SILENT rule (:mod:`grace.scoring.sentence_check`) asks the cited sentence to state every
+content term of the question. A sentence can hold every word and still not say what was
+asked, when a phrase of the question binds two of its words and the sentence binds them to
+something else. Three English constructions fix who or what a word belongs to, and each is
+read here from the words alone (no parser):
+
+- **"N of M"** — "the capital of *the Kingdom of Prussia*" names one capital. A sentence
+  that says "capital of" only of other things ("the capital of the province of South
+  Prussia"), and "Kingdom of Prussia" elsewhere, does not state it. An of-phrase that starts
+  with a number gives the value of N ("a total area *of 874 square miles*"), not another
+  owner, and never counts against.
+- **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
+  says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
+  never "X's N" or "N of X".
+- **A passive question's subject** — "Where were *the French* defeated?" asks where the
+  French were defeated. A sentence whose every "were … defeated" has another subject
+  before it ("the British were later defeated") and names the French elsewhere states a
+  defeat of someone else. A pronoun or a relative word before the verb ("he was
+  influenced", "who were defeated") may stand for the question's subject and never counts
+  against.
+
+Each check fires only when the sentence holds both words (a missing word is the rule's
+first check) and holds the construction with other words: a sentence that words the fact
+another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
+Japanese marks these relations with particles the rule does not parse; it has no such check.
+The constructions come from English grammar (the of-genitive, the s-genitive and apposition,
+the passive's subject), not from a data set's errors; docs/decisions.md records the runs
+that were read when the checks were written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from grace.retrieval.lemmas import all_lemmas
+from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
+from grace.text import ENGLISH_WORD, answer_class_indices, normalise_text
+
+__all__ = ["unbound_phrases"]
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
+_BE = frozenset({"was", "were", "is", "are"})
+_BE_ANY = _BE | {"been", "be", "being"}
+_STANDS_FOR = frozenset(
+    {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
+)
+"""Words before a passive verb that may stand for the question's subject."""
+_WINDOW = 4
+"""Words before the auxiliary read as a passive verb's subject."""
+
+
+@lru_cache(maxsize=65_536)
+def _forms(word: str) -> frozenset[str]:
+    """The word, its stem and its lemmas' stems (lower-cased)."""
+    forms = {word, *tokenize(word)}
+    for lemmas in all_lemmas(word).values():
+        for lemma in lemmas:
+            forms.add(lemma.lower())
+            forms.update(tokenize(lemma.lower()))
+    return frozenset(forms)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or bool(_forms(a) & _forms(b))
+
+
+def _content(word: str) -> bool:
+    return len(word) > 1 and word not in ENGLISH_STOPWORDS and not word[:1].isdigit()
+
+
+def _has(words: Sequence[str], word: str) -> bool:
+    return any(_same(w, word) for w in words)
+
+
+def _after_determiners(words: Sequence[str], start: int) -> int:
+    while start < len(words) and words[start] in _DETERMINERS:
+        start += 1
+    return start
+
+
+def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's "N of M" that the sentence says of other things only."""
+    framed = answer_class_indices(question)
+    out = []
+    for i in range(1, len(question) - 1):
+        noun = question[i - 1]
+        if question[i] != "of" or not _content(noun) or i - 1 in framed:
+            continue
+        j = _after_determiners(question, i + 1)
+        if j >= len(question) or not _content(question[j]):
+            continue
+        owner = question[j]
+        said = [k for k in range(len(sentence) - 1) if sentence[k + 1] == "of" and _same(
+            sentence[k], noun)]
+        if not said or not _has(sentence, owner):
+            continue
+        if any(_binds_of(sentence, k + 2, owner) for k in said) or _precedes(
+            sentence, owner, noun
+        ):
+            continue
+        out.append(f"{noun} of {owner}")
+    return out
+
+
+def _binds_of(sentence: list[str], start: int, owner: str) -> bool:
+    """Whether the of-phrase at ``start`` names ``owner`` or a value (a number)."""
+    first = _after_determiners(sentence, start)
+    if first < len(sentence) and sentence[first][:1].isdigit():
+        return True
+    return _has(sentence[start : start + _WINDOW], owner)
+
+
+def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
+    """Whether the sentence says "owner('s) noun" ("Prussia's capital", "kingdom capital")."""
+    for k in range(len(sentence) - 1):
+        word = sentence[k].removesuffix("'s").removesuffix("’s")
+        if _same(word, owner) and _same(sentence[k + 1], noun):
+            return True
+    return False
+
+
+def _possessives(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's "X's N" where the sentence says "N X" (X *is* the N)."""
+    out = []
+    for i, word in enumerate(question[:-1]):
+        owner = word.removesuffix("'s").removesuffix("’s")
+        noun = question[i + 1]
+        if owner == word or not _content(owner) or not _content(noun):
+            continue
+        apposed = any(
+            _same(sentence[k], noun) and _same(sentence[k + 1], owner)
+            for k in range(len(sentence) - 1)
+        )
+        of_owner = any(
+            sentence[k + 1] == "of" and _same(sentence[k], noun)
+            and _has(sentence[k + 2 : k + 2 + _WINDOW], owner)
+            for k in range(len(sentence) - 1)
+        )
+        if apposed and not of_owner and not _precedes(sentence, owner, noun):
+            out.append(f"{owner}'s {noun}")
+    return out
+
+
+def _participle(word: str) -> bool:
+    """A verb form other than the base, the -s and the -ing form ("defeated", "built")."""
+    if word.endswith(("ing", "s")) or word in _BE_ANY:
+        return False
+    verbs = all_lemmas(word).get("VERB", ())
+    return any(lemma.lower() != word for lemma in verbs)
+
+
+def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A passive question's subject that the sentence's same passive verb never has."""
+    aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
+    if aux is None:
+        return []
+    verb = next(
+        (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
+        None,
+    )
+    subject = [w for w in question[aux + 1 : verb] if _content(w)] if verb else []
+    if verb is None or not subject or not _has(sentence, subject[-1]):
+        return []
+    head, participle = subject[-1], question[verb]
+    auxiliaries = _auxiliaries(sentence, participle)
+    if not auxiliaries or any(_may_be_subject(sentence, at, head) for at in auxiliaries):
+        return []
+    return [f"{head} {question[aux]} {participle}"]
+
+
+def _auxiliaries(sentence: list[str], participle: str) -> list[int]:
+    """Where a form of *be* stands before ``participle`` (one adverb may come between)."""
+    return [
+        k - step for k, w in enumerate(sentence) if w == participle
+        for step in (1, 2) if k - step >= 0 and sentence[k - step] in _BE_ANY
+    ]
+
+
+def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the words before the auxiliary at ``at`` hold ``head`` or a word for it."""
+    before = sentence[max(0, at - _WINDOW) : at]
+    return _has(before, head) or any(w in _STANDS_FOR for w in before)
+
+
+_CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
+    _of_phrases,
+    _possessives,
+    _passive_subject,
+)
+"""The constructions read, in the order their phrases are reported."""
+
+
+def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
+    """Phrases of an English ``question`` whose words ``sentence`` binds otherwise.
+
+    >>> unbound_phrases("When did Warsaw become the capital of the Kingdom of Prussia?",
+    ...                 "Warsaw was annexed by the Kingdom of Prussia to become the "
+    ...                 "capital of the province of South Prussia.")
+    ('capital of kingdom',)
+    """
+    q = ENGLISH_WORD.findall(normalise_text(question).replace("’", "'"))
+    s = ENGLISH_WORD.findall(normalise_text(sentence).replace("’", "'"))
+    found: list[str] = []
+    for check in _CHECKS:
+        found.extend(p for p in check(q, s) if p not in found)
+    return tuple(found)
