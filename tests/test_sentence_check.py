@@ -157,6 +157,10 @@ def test_an_of_phrase_said_of_another_thing_is_unbound() -> None:
         "Brenna became the Duchy of Halm's seat in 1802.",
     ).holds
     assert check_sentence(
+        "What is the process of building a dam?",
+        "Dam work is the process of clearing the site and then building the dam.",
+    ).holds
+    assert check_sentence(
         "What is the area of Brenna?", "Brenna has an area of 12 square miles."
     ).unbound == ()
 

@@ -50,6 +50,8 @@ _STANDS_FOR = frozenset(
 """Words before a passive verb that may stand for the question's subject."""
 _WINDOW = 4
 """Words before the auxiliary read as a passive verb's subject."""
+_OF_PHRASE = 8
+"""Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
 
 
 @lru_cache(maxsize=65_536)
@@ -110,7 +112,7 @@ def _binds_of(sentence: list[str], start: int, owner: str) -> bool:
     first = _after_determiners(sentence, start)
     if first < len(sentence) and sentence[first][:1].isdigit():
         return True
-    return _has(sentence[start : start + _WINDOW], owner)
+    return _has(sentence[start : start + _OF_PHRASE], owner)
 
 
 def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
@@ -136,7 +138,7 @@ def _possessives(question: list[str], sentence: list[str]) -> list[str]:
         )
         of_owner = any(
             sentence[k + 1] == "of" and _same(sentence[k], noun)
-            and _has(sentence[k + 2 : k + 2 + _WINDOW], owner)
+            and _has(sentence[k + 2 : k + 2 + _OF_PHRASE], owner)
             for k in range(len(sentence) - 1)
         )
         if apposed and not of_owner and not _precedes(sentence, owner, noun):
