@@ -81,6 +81,7 @@ __all__ = [
     "RANK_WEIGHTS",
     "SUBJECT_WEIGHT",
     "Evidence",
+    "asked_tokens",
     "assess",
     "is_hard_key",
     "key_present",
@@ -280,6 +281,33 @@ def states_count(sentence: str, counted: str) -> bool:
         return bool(found)
     want = set(match_tokens(counted))
     return any(want & set(match_tokens(words)) for words in found)
+
+
+_JA_HOW_TO = r"どう(?:すれば|したら|やって|やったら)(?:いい|良い|よい)?"
+"""The frame of a Japanese how-to question: 「どうすればいい」「どうしたらいい」 (*what should one
+do*), 「どうやって」 (*by doing what*). Its words are not terms: the いい of 「すればいい」 is
+the modal *should*, not the adjective *good*, the やって of 「どうやって」 not the verb *do*,
+and どう marks the slot, as *how* does in English (a stopword there); the answering sentence
+states a course of action by its own verb (「遅刻する場合は、…キャプテンに連絡してください」)."""
+
+
+def asked_tokens(question: str) -> set[str]:
+    """The question's tokens a sentence can state: :func:`match_tokens` less a how-to frame.
+
+    The words of :data:`_JA_HOW_TO` count in no sentence's share: counted, they lower every
+    sentence's share, most a short question's (「遅刻したらどうすればいいですか？」: three of
+    its four tokens), and the reader abstained on the rule that answers it. A frame word the
+    rest of the question also says stays.
+    """
+    tokens = set(match_tokens(question))
+    if not is_japanese(question):
+        return tokens
+    text = normalise_text(question)
+    frames = re.findall(_JA_HOW_TO, text)
+    if not frames:
+        return tokens
+    framed = set(match_tokens(" ".join(frames)))
+    return tokens - (framed - set(match_tokens(re.sub(_JA_HOW_TO, " ", text))))
 
 
 def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
@@ -629,7 +657,7 @@ def _ranked(
 
 def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Every sentence of ``passages`` scored against ``question``, best first."""
-    q_tokens = set(match_tokens(question))
+    q_tokens = asked_tokens(question)
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
