@@ -7,7 +7,7 @@ reviews) quotes the sentence that states the fact. Levels are the confidence mod
 
 from __future__ import annotations
 
-from grace.providers.offline.evidence import asked_tokens
+from grace.providers.offline.evidence import asked_tokens, now_words, states_present
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
 
@@ -46,3 +46,38 @@ def test_a_how_to_question_is_answered_by_the_rule_that_states_its_case() -> Non
 def test_an_english_question_keeps_its_tokens() -> None:
     """English question words are stopwords already: nothing is dropped."""
     assert asked_tokens("Who founded the club?") == {"found", "club"}
+
+
+# ------------------------------------------------ "now" is said by the present tense
+
+COMPANY = (
+    "株式会社ミナト精工は、1962年に横浜市で創業した精密部品メーカーです。社長は山田太郎です。"
+    "本社は横浜市中区にあり、従業員は約320人です。"
+)
+FESTIVAL = "1950年に町の観光協会が主催するようになり、現在の名前になった。"
+
+
+def test_a_present_tense_sentence_says_now() -> None:
+    assert now_words("現在の社長は誰？") == ("現在",)
+    assert now_words("Who owns the shop now?") == ("now",)
+    assert now_words("今年の予定は？") == ()  # 今年 is this year, not now
+    assert states_present("社長は山田太郎です。")
+    assert not states_present("1962年に山田一郎が創業しました。")
+    assert states_present("The secretary is John Reed.")
+    assert not states_present("It closed to the public in 1987.")
+
+
+def test_who_is_the_current_head_is_answered_by_a_sentence_that_does_not_say_current() -> None:
+    answer = ExtractiveReader().answer("現在の社長は誰？", _passages(COMPANY, FESTIVAL))
+    assert not answer.abstained
+    assert "山田太郎" in answer.text
+
+
+def test_who_is_it_now_in_english() -> None:
+    """The founder's sentence names the first secretary in the past; "now" is the present."""
+    club = (
+        "The Ashford Chess Club was founded in 1950 by Mary Hale, its first secretary. "
+        "The secretary is John Reed."
+    )
+    answer = ExtractiveReader().answer("Who is the secretary now?", _passages(club))
+    assert "John Reed" in answer.text

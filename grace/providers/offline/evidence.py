@@ -83,10 +83,12 @@ __all__ = [
     "Evidence",
     "asked_tokens",
     "assess",
+    "now_words",
     "is_hard_key",
     "key_present",
     "question_keys",
     "relation_terms",
+    "states_present",
     "term_weights",
 ]
 
@@ -291,6 +293,37 @@ and どう marks the slot, as *how* does in English (a stopword there); the answ
 states a course of action by its own verb (「遅刻する場合は、…キャプテンに連絡してください」)."""
 
 
+_NOW = (
+    r"\b(?:now|nowadays|currently|current|presently|today)\b"
+    r"|現在|現時点|目下|今(?=の|は|、|も|で)"
+)
+"""Words that ask about the present ("Who owns it *now*?", 「*現在*の社長は誰？」)."""
+_JA_PAST_END = r"た[」』）)]*[。．.!?！？]?\s*$"
+"""A Japanese sentence that ends in the past tense (〜した。〜でした。〜だった。)."""
+_EN_PRESENT = r"\b(?:is|are|am|has|have|remains?)\b"
+"""An English present-tense copula or *have*: the sentence states a present state."""
+
+
+def now_words(question: str) -> tuple[str, ...]:
+    """The words of a question that ask about the present ("now", "currently", 「現在」)."""
+    return tuple(re.findall(_NOW, normalise_text(question)))
+
+
+def states_present(sentence: str) -> bool:
+    """Whether a sentence states a present state: it says the question's "now".
+
+    A document describes what is so at the time it was written in the present tense and
+    rarely says "now": 「社長は山田太郎です。」 answers 「現在の社長は誰？」, "The secretary is
+    John Reed." answers "Who is the secretary now?". A Japanese sentence is in the present
+    unless it ends in the past (〜た); an English one when it holds a present-tense copula or
+    *have* ("is", "are", "has", "remains").
+    """
+    text = normalise_text(sentence).strip()
+    if is_japanese(text):
+        return re.search(_JA_PAST_END, text) is None
+    return re.search(_EN_PRESENT, text) is not None
+
+
 def asked_tokens(question: str) -> set[str]:
     """The question's tokens a sentence can state: :func:`match_tokens` less a how-to frame.
 
@@ -387,6 +420,9 @@ class _Question:
     """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
     life_tokens: frozenset[str] = frozenset()
     """Tokens of the words that ask for a birth or a death ("die"): a lifespan says them."""
+    now_tokens: frozenset[str] = frozenset()
+    """Tokens of the words that ask about the present ("now", 「現在」): a sentence in the
+    present tense says them (:func:`states_present`)."""
 
     def typed(self, sentence: str, measured: bool | None) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked.
@@ -462,7 +498,8 @@ def _said_otherwise(
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
     word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
-    lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`); a range of
+    lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`), the
+    present tense "now" and 「現在」 (:func:`states_present`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
     the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
@@ -471,6 +508,8 @@ def _said_otherwise(
         said |= q.quantity_tokens
         if q.life_tokens and states_lifespan(text):
             said |= q.life_tokens
+    if q.now_tokens and states_present(text):
+        said |= q.now_tokens
     for word, tokens in q.ranged:
         if in_stated_range(word, text):
             said |= tokens
@@ -680,6 +719,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         term_idf=term_idf,
         quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
         life_tokens=frozenset(match_tokens(" ".join(life_words(question)))) & q_tokens,
+        now_tokens=frozenset(match_tokens(" ".join(now_words(question)))) & q_tokens,
         ranged=tuple((word, frozenset(match_tokens(word))) for word in calendar_words(question)),
         term_total=term_total,
     )
