@@ -7,7 +7,12 @@ reviews) quotes the sentence that states the fact. Levels are the confidence mod
 
 from __future__ import annotations
 
-from grace.providers.offline.evidence import asked_tokens, now_words, states_present
+from grace.providers.offline.evidence import (
+    asked_tokens,
+    kanji_stems,
+    now_words,
+    states_present,
+)
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
 
@@ -81,3 +86,33 @@ def test_who_is_it_now_in_english() -> None:
     )
     answer = ExtractiveReader().answer("Who is the secretary now?", _passages(club))
     assert "John Reed" in answer.text
+
+
+# ------------------------------------------------ a kanji stem is said by its compound
+
+LIBRARY = (
+    "開館時間は午前9時から午後7時までです。土曜日と日曜日は午後5時に閉館します。"
+    "毎週月曜日と年末年始は休館日です。"
+)
+
+
+def _library() -> list[Source]:
+    return [
+        Source(source_id="S1", source="library.md", title="北浜市立図書館 利用案内",
+               location="§ 開館時間", text=f"## 開館時間\n{LIBRARY}", score=0.8)
+    ]
+
+
+def test_the_kanji_stem_of_a_native_word() -> None:
+    assert kanji_stems("図書館は何時まで開いていますか？") == {"開"}
+    assert kanji_stems("図書館の休みはいつですか？") == {"休"}
+    assert kanji_stems("雨の日は練習がありますか？") == frozenset()  # nouns before particles
+    assert kanji_stems("When does it open?") == frozenset()
+
+
+def test_a_native_verb_is_answered_by_the_sino_japanese_compound() -> None:
+    reader = ExtractiveReader()
+    opening = reader.answer("図書館は何時まで開いていますか？", _library())
+    assert not opening.abstained and "午後7時" in opening.text
+    closed = reader.answer("図書館の休みはいつですか？", _library())
+    assert not closed.abstained and "休館日" in closed.text

@@ -83,6 +83,7 @@ __all__ = [
     "Evidence",
     "asked_tokens",
     "assess",
+    "kanji_stems",
     "now_words",
     "is_hard_key",
     "key_present",
@@ -324,6 +325,26 @@ def states_present(sentence: str) -> bool:
     return re.search(_EN_PRESENT, text) is not None
 
 
+_JA_STEM = r"(?<![\u3400-\u9FFF々])([\u3400-\u9FFF])(?=[\u3041-\u3093])(?![のはがをにへとでもや])"
+"""A kanji that stands alone before kana that inflect it (開いて, 休み), not before a
+particle (「雨の日」: a noun)."""
+
+
+def kanji_stems(question: str) -> frozenset[str]:
+    """The kanji of a Japanese question written as the stem of a native word (開く, 休み).
+
+    A kanji writes one morpheme in both of its readings: 開 is *open* in the native verb
+    「開く」 and in the Sino-Japanese compounds 「開館」「開業」「開催」, 休 *rest* in 「休み」 and
+    「休館日」. A document states its facts in the compounds more often than a question does
+    (「図書館は何時まで開いていますか？」 against 「開館時間は午前9時から午後7時までです。」), and
+    the tokenizer gives a compound as a whole: a sentence that writes the stem's kanji in a
+    compound says the morpheme, not the word, so it counts at :data:`CONTEXT_WEIGHT`.
+    """
+    if not is_japanese(question):
+        return frozenset()
+    return frozenset(re.findall(_JA_STEM, normalise_text(question)))
+
+
 def asked_tokens(question: str) -> set[str]:
     """The question's tokens a sentence can state: :func:`match_tokens` less a how-to frame.
 
@@ -423,6 +444,10 @@ class _Question:
     now_tokens: frozenset[str] = frozenset()
     """Tokens of the words that ask about the present ("now", 「現在」): a sentence in the
     present tense says them (:func:`states_present`)."""
+    stems: frozenset[str] = frozenset()
+    """The kanji that stand alone before kana in the question, each the stem of a native
+    word (「開いて」 of 開く): a Sino-Japanese compound with it says it at
+    :data:`CONTEXT_WEIGHT` (:func:`kanji_stems`)."""
 
     def typed(self, sentence: str, measured: bool | None) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked.
@@ -555,8 +580,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
-    lexical = q.share(sets[i] | says, p.about[i], p.subject[i])
-    window = q.share(window_tokens | window_says, p.about[i], p.subject[i])
+    about = p.about[i] | {k for k in q.stems if k in sentence}
+    window_about = p.about[i] | {k for k in q.stems if k in window_text}
+    lexical = q.share(sets[i] | says, about, p.subject[i])
+    window = q.share(window_tokens | window_says, window_about, p.subject[i])
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
@@ -565,11 +592,11 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         window=window,
         term_lexical=(
             lexical if q.term_idf is None
-            else q.share(sets[i] | says, p.about[i], p.subject[i], terms=True)
+            else q.share(sets[i] | says, about, p.subject[i], terms=True)
         ),
         term_window=(
             window if q.term_idf is None
-            else q.share(window_tokens | window_says, p.about[i], p.subject[i], terms=True)
+            else q.share(window_tokens | window_says, window_about, p.subject[i], terms=True)
         ),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
@@ -720,6 +747,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
         life_tokens=frozenset(match_tokens(" ".join(life_words(question)))) & q_tokens,
         now_tokens=frozenset(match_tokens(" ".join(now_words(question)))) & q_tokens,
+        stems=kanji_stems(question) & q_tokens,
         ranged=tuple((word, frozenset(match_tokens(word))) for word in calendar_words(question)),
         term_total=term_total,
     )
