@@ -59,7 +59,8 @@ __all__ = [
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
 Measure = Literal[
-    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature"
+    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature",
+    "frequency",
 ]
 """What a number answer measures: the unit the asked value comes in."""
 
@@ -380,6 +381,16 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
     "temperature": re.compile(
         r"°|℃|℉|\bdegrees?\b|\bkelvin\b|\d\s*度|摂氏|華氏", re.I
     ),
+    # how many times in a span ("once a month", "3 times a day"), every span ("every
+    # Saturday"), an adverb of it ("weekly"); 「月に一度」「年2回」「毎週」
+    "frequency": re.compile(
+        r"\b(?:once|twice|thrice|\w+ times)\s+(?:a|an|per|each|every)\s+\w+|"
+        r"\bevery\s+(?:\w+\s+)?(?:minute|hour|day|night|morning|evening|week|fortnight|month|year|"
+        rf"season|term|{_WEEKDAYS})s?\b|"
+        r"\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b|"
+        r"毎(?:日|週|月|年|朝|晩|時)|(?:年|月|週|日)に?\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:回|度)",
+        re.I,
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -411,6 +422,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     ),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
     (("temperature",), re.compile(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
+    (("frequency",), re.compile(r"\bhow often\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
@@ -530,6 +542,8 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
         return True  # "almost a month": the article is the number one
     if "money" in measures and _NO_PRICE.search(text):
         return True  # "Parking is free": a price of nothing
+    if "frequency" in measures and _MEASURE_UNITS["frequency"].search(text):
+        return True  # "once a month", "weekly": a count of times without a digit
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)

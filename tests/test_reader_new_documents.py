@@ -15,6 +15,7 @@ from grace.providers.offline.evidence import (
 )
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
+from grace.text import answer_measures, states_measure
 
 CLUB_RULES = (
     "練習は毎週土曜日の午前9時から正午までです。遅刻する場合は、事前にキャプテンに連絡して"
@@ -116,3 +117,26 @@ def test_a_native_verb_is_answered_by_the_sino_japanese_compound() -> None:
     assert not opening.abstained and "午後7時" in opening.text
     closed = reader.answer("図書館の休みはいつですか？", _library())
     assert not closed.abstained and "休館日" in closed.text
+
+
+# ------------------------------------------------ "how often" asks for a frequency
+
+FILTERS = (
+    "## Filters\nWash the filter once a month in cold water. Let it dry for 24 hours before "
+    "refitting it. Never use detergent on the filter."
+)
+
+
+def test_how_often_asks_for_a_frequency() -> None:
+    assert answer_measures("How often should I wash the filter?") == ("frequency",)
+    for said in ("once a month", "3 times a day", "every Saturday", "every 10 minutes",
+                 "weekly", "月に一度", "年2回", "毎週"):
+        assert states_measure(f"It is done {said}.", ("frequency",)), said
+    assert not states_measure("Let it dry for 24 hours.", ("frequency",))  # a duration
+
+
+def test_a_frequency_answers_how_often_not_a_duration() -> None:
+    passages = [Source(source_id="S1", source="vacuum.html", title="Zephyr V8 User Guide",
+                       location="§ Filters", text=FILTERS, score=0.8)]
+    answer = ExtractiveReader().answer("How often should I wash the filter?", passages)
+    assert "once a month" in answer.text
