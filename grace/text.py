@@ -159,11 +159,13 @@ _JA_MEASURE_NOUNS = (
     "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
-    ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
+    # 〜間 makes a point a span: 何時 is *what time*, 何時間 *how many hours* (a number)
+    ("date", re.compile(r"いつ|何年(?!間)|何月|何日(?!間)|何世紀|何時(?!間)|何年代|何曜")),
     (
         "number",
         re.compile(
             r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
+            r"何(?:年|日|時|週)間|何(?:か|ヶ|カ)月|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
@@ -426,7 +428,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
-    (("duration",), re.compile(r"期間|何年間|何か月|何日間|何時間")),
+    (("duration",), re.compile(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
     (("mass",), re.compile(r"重さ|重量")),
     (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
     (("age",), re.compile(r"年齢|何歳")),

@@ -15,7 +15,7 @@ from grace.providers.offline.evidence import (
 )
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
-from grace.text import answer_measures, states_measure
+from grace.text import answer_measures, answer_type, states_measure
 
 CLUB_RULES = (
     "練習は毎週土曜日の午前9時から正午までです。遅刻する場合は、事前にキャプテンに連絡して"
@@ -140,3 +140,23 @@ def test_a_frequency_answers_how_often_not_a_duration() -> None:
                        location="§ Filters", text=FILTERS, score=0.8)]
     answer = ExtractiveReader().answer("How often should I wash the filter?", passages)
     assert "once a month" in answer.text
+
+
+# ------------------------------------------------ 〜間 makes a time point a span
+
+GYM = "# フィットネスジム アクア\nアクアは24時間営業のフィットネスジムです。2018年に開業しました。"
+
+
+def test_a_span_of_hours_is_a_number_not_a_time() -> None:
+    assert answer_type("アクアは何時間営業ですか？") == "number"
+    assert answer_measures("アクアは何時間営業ですか？") == ("duration",)
+    assert answer_measures("何か月かかりますか？") == ("duration",)
+    assert answer_type("何時に始まりますか？") == "date"  # 何時 without 間: a clock time
+    assert answer_type("何年に創業しましたか？") == "date"
+
+
+def test_how_many_hours_is_answered_by_the_duration() -> None:
+    passages = [Source(source_id="S1", source="gym.html", title="フィットネスジム アクア",
+                       text=GYM, score=0.8)]
+    answer = ExtractiveReader().answer("アクアは何時間営業ですか？", passages)
+    assert "24時間営業" in answer.text
