@@ -7,6 +7,7 @@ reviews) quotes the sentence that states the fact. Levels are the confidence mod
 
 from __future__ import annotations
 
+from grace.providers.offline.context import refers_back, sentence_subject
 from grace.providers.offline.evidence import (
     asked_tokens,
     kanji_stems,
@@ -136,9 +137,9 @@ def test_how_often_asks_for_a_frequency() -> None:
 
 
 def test_a_frequency_answers_how_often_not_a_duration() -> None:
-    passages = [Source(source_id="S1", source="vacuum.html", title="Zephyr V8 User Guide",
-                       location="§ Filters", text=FILTERS, score=0.8)]
-    answer = ExtractiveReader().answer("How often should I wash the filter?", passages)
+    answer = ExtractiveReader().answer(
+        "How often should I wash the filter?", _passages(FILTERS, title="Zephyr V8 User Guide")
+    )
     assert "once a month" in answer.text
 
 
@@ -156,7 +157,29 @@ def test_a_span_of_hours_is_a_number_not_a_time() -> None:
 
 
 def test_how_many_hours_is_answered_by_the_duration() -> None:
-    passages = [Source(source_id="S1", source="gym.html", title="フィットネスジム アクア",
-                       text=GYM, score=0.8)]
-    answer = ExtractiveReader().answer("アクアは何時間営業ですか？", passages)
+    answer = ExtractiveReader().answer(
+        "アクアは何時間営業ですか？", _passages(GYM, title="フィットネスジム アクア")
+    )
     assert "24時間営業" in answer.text
+
+
+# ------------------------------------------------ "the shop" refers back, as "it" does
+
+BOOKSHOP = (
+    "Hollow Oak Books is an independent bookshop on Mill Street in Ashford. "
+    "The shop was founded in 1994 by Clara Vance. The current owner is Peter Lind."
+)
+
+
+def test_a_definite_description_refers_back() -> None:
+    assert refers_back("The shop was founded in 1994 by Clara Vance.")
+    assert sentence_subject("The shop was founded in 1994 by Clara Vance.") == ""
+    assert not refers_back("The current owner is Peter Lind.")  # a modified noun: new
+    assert sentence_subject("Hollow Oak Books is an independent bookshop.") == "Hollow Oak Books"
+
+
+def test_the_founder_sentence_about_the_shop_answers_who_founded_it() -> None:
+    answer = ExtractiveReader().answer(
+        "Who founded Hollow Oak Books?", _passages(BOOKSHOP, title="Hollow Oak Books")
+    )
+    assert "Clara Vance" in answer.text
