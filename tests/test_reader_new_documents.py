@@ -183,3 +183,21 @@ def test_the_founder_sentence_about_the_shop_answers_who_founded_it() -> None:
         "Who founded Hollow Oak Books?", _passages(BOOKSHOP, title="Hollow Oak Books")
     )
     assert "Clara Vance" in answer.text
+
+
+# ------------------------------------------------ a table gives its unit once
+
+PRICES = (
+    "# Prices\n| Activity | Adult | Child |\n| --- | --- | --- |\n"
+    "| Swimming | 5.50 | 3.00 |\n| Gym session | 7.00 | not available |\n"
+    "| Squash court (40 min) | 9.00 | 4.50 |\n"
+)
+
+
+def test_a_table_row_with_bare_numbers_is_quoted_alone() -> None:
+    """The row states the price in the table's unit: no neighbour row is joined to it."""
+    answer = ExtractiveReader().answer(
+        "How much is a squash court?", _passages(PRICES, title="Oakridge Sports Centre")
+    )
+    assert answer.text.startswith("Activity: Squash court (40 min); Adult: 9.00; Child: 4.50")
+    assert "Gym session" not in answer.text

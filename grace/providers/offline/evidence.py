@@ -411,6 +411,11 @@ def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
     return {t: min(shares.get(t, 1.0), 1.0) for t in q_tokens}
 
 
+_BARE_CELL = re.compile(r"(?:^|; )[^:;]+: \d[\d,.]*(?=;|$)")
+"""A cell of a table row read as a sentence (``Activity: Swimming; Adult: 5.50``) that holds a
+bare number: its unit is in the table's header or caption."""
+
+
 @dataclass(frozen=True)
 class _Question:
     """What every sentence is scored against."""
@@ -463,10 +468,19 @@ class _Question:
         return measured is not False
 
     def measured(self, sentence: str) -> bool | None:
-        """The sentence states a number in the asked unit; None when no unit is asked."""
+        """The sentence states a number in the asked unit; None when no unit is asked.
+
+        None too for a table row with a bare number in a cell ("Swimming; Adult: 5.50"): a
+        table gives its unit once, in a header or a caption the row does not repeat, so the
+        row neither states the asked unit nor another (:data:`_BARE_CELL`).
+        """
         if self.counted is not None:
             return states_count(sentence, self.counted)
-        return states_measure(sentence, self.measures) if self.measures else None
+        if not self.measures:
+            return None
+        if states_measure(sentence, self.measures):
+            return True
+        return None if _BARE_CELL.search(sentence) else False
 
     def share(
         self,
