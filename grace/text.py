@@ -59,7 +59,8 @@ __all__ = [
 AnswerType = Literal["date", "number", "name"]
 """Kinds of answer a question word asks for."""
 Measure = Literal[
-    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature"
+    "length", "duration", "mass", "money", "age", "area", "speed", "data", "temperature",
+    "frequency",
 ]
 """What a number answer measures: the unit the asked value comes in."""
 
@@ -158,11 +159,13 @@ _JA_MEASURE_NOUNS = (
     "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
 )
 _JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
-    ("date", re.compile(r"いつ|何年|何月|何日|何世紀|何時|何年代|何曜")),
+    # 〜間 makes a point a span: 何時 is *what time*, 何時間 *how many hours* (a number)
+    ("date", re.compile(r"いつ|何年(?!間)|何月|何日(?!間)|何世紀|何時(?!間)|何年代|何曜")),
     (
         "number",
         re.compile(
             r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
+            r"何(?:年|日|時|週)間|何(?:か|ヶ|カ)月|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
@@ -380,6 +383,16 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
     "temperature": re.compile(
         r"°|℃|℉|\bdegrees?\b|\bkelvin\b|\d\s*度|摂氏|華氏", re.I
     ),
+    # how many times in a span ("once a month", "3 times a day"), every span ("every
+    # Saturday"), an adverb of it ("weekly"); 「月に一度」「年2回」「毎週」
+    "frequency": re.compile(
+        r"\b(?:once|twice|thrice|\w+ times)\s+(?:a|an|per|each|every)\s+\w+|"
+        r"\bevery\s+(?:\w+\s+)?(?:minute|hour|day|night|morning|evening|week|fortnight|month|year|"
+        rf"season|term|{_WEEKDAYS})s?\b|"
+        r"\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b|"
+        r"毎(?:日|週|月|年|朝|晩|時)|(?:年|月|週|日)に?\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:回|度)",
+        re.I,
+    ),
 }
 """Units (and words) that say what a number measures."""
 _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
@@ -411,10 +424,11 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     ),
     (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
     (("temperature",), re.compile(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
+    (("frequency",), re.compile(r"\bhow often\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
     (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
-    (("duration",), re.compile(r"期間|何年間|何か月|何日間|何時間")),
+    (("duration",), re.compile(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
     (("mass",), re.compile(r"重さ|重量")),
     (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
     (("age",), re.compile(r"年齢|何歳")),
@@ -530,6 +544,8 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
         return True  # "almost a month": the article is the number one
     if "money" in measures and _NO_PRICE.search(text):
         return True  # "Parking is free": a price of nothing
+    if "frequency" in measures and _MEASURE_UNITS["frequency"].search(text):
+        return True  # "once a month", "weekly": a count of times without a digit
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)

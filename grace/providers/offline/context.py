@@ -42,6 +42,8 @@ _EN_PRONOUN = re.compile(
     r"^(?:it|its|he|his|she|her|they|their|this|these|those|the latter|the former|there)\b",
     re.I,
 )
+_EN_DEFINITE = re.compile(r"^The ([a-z][a-z-]+) ([A-Za-z]+)")
+"""A sentence that opens with *the* and one common noun before its verb ("The shop was …")."""
 _JA_PRONOUN = re.compile(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
 _JA_MARKER = r"(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
 """A topic or subject marker: は / が after a noun (not the は of あるいは), or では / には."""
@@ -74,6 +76,19 @@ def _is_verb(word: str) -> bool:
     return ("VERB" in lemmas or "AUX" in lemmas) and "NOUN" not in lemmas
 
 
+def _definite_description(text: str) -> bool:
+    """The sentence's subject is *the* and one common noun: "The shop was founded in 1994".
+
+    A definite article with a bare noun presupposes a referent the reader already knows: in
+    a paragraph about Hollow Oak Books, "the shop" is Hollow Oak Books, as "it" would be. A
+    noun with a modifier ("The current owner", "The first church") introduces something new.
+    """
+    match = _EN_DEFINITE.match(text)
+    if match is None:
+        return False
+    return _is_verb(match.group(2)) and not _is_verb(match.group(1))
+
+
 @lru_cache(maxsize=65_536)
 def sentence_subject(sentence: str) -> str:
     """The subject a sentence states, as written (``""`` when it has none of its own).
@@ -88,7 +103,7 @@ def sentence_subject(sentence: str) -> str:
             return ""
         topic = _JA_TOPIC.match(text)
         return topic.group(0) if topic else ""
-    if _EN_PRONOUN.match(text):
+    if _EN_PRONOUN.match(text) or _definite_description(text):
         return ""
     words: list[str] = []
     for match in _EN_WORD.finditer(text):
@@ -101,11 +116,14 @@ def sentence_subject(sentence: str) -> str:
 
 @lru_cache(maxsize=65_536)
 def refers_back(sentence: str) -> bool:
-    """The sentence's subject is a pronoun, or (Japanese) elided."""
+    """The sentence's subject is a pronoun, a bare definite noun or (Japanese) elided.
+
+    A bare definite noun: "The shop was founded …" (:func:`_definite_description`).
+    """
     text = sentence.strip()
     if is_japanese(text):
         return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
-    return bool(_EN_PRONOUN.match(text))
+    return bool(_EN_PRONOUN.match(text)) or _definite_description(text)
 
 
 _JA_DEIXIS = re.compile(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")

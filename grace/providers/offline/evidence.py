@@ -81,11 +81,15 @@ __all__ = [
     "RANK_WEIGHTS",
     "SUBJECT_WEIGHT",
     "Evidence",
+    "asked_tokens",
     "assess",
+    "kanji_stems",
+    "now_words",
     "is_hard_key",
     "key_present",
     "question_keys",
     "relation_terms",
+    "states_present",
     "term_weights",
 ]
 
@@ -282,6 +286,84 @@ def states_count(sentence: str, counted: str) -> bool:
     return any(want & set(match_tokens(words)) for words in found)
 
 
+_JA_HOW_TO = r"どう(?:すれば|したら|やって|やったら)(?:いい|良い|よい)?"
+"""The frame of a Japanese how-to question: 「どうすればいい」「どうしたらいい」 (*what should one
+do*), 「どうやって」 (*by doing what*). Its words are not terms: the いい of 「すればいい」 is
+the modal *should*, not the adjective *good*, the やって of 「どうやって」 not the verb *do*,
+and どう marks the slot, as *how* does in English (a stopword there); the answering sentence
+states a course of action by its own verb (「遅刻する場合は、…キャプテンに連絡してください」)."""
+
+
+_NOW = (
+    r"\b(?:now|nowadays|currently|current|presently|today)\b"
+    r"|現在|現時点|目下|今(?=の|は|、|も|で)"
+)
+"""Words that ask about the present ("Who owns it *now*?", 「*現在*の社長は誰？」)."""
+_JA_PAST_END = r"た[」』）)]*[。．.!?！？]?\s*$"
+"""A Japanese sentence that ends in the past tense (〜した。〜でした。〜だった。)."""
+_EN_PRESENT = r"\b(?:is|are|am|has|have|remains?)\b"
+"""An English present-tense copula or *have*: the sentence states a present state."""
+
+
+def now_words(question: str) -> tuple[str, ...]:
+    """The words of a question that ask about the present ("now", "currently", 「現在」)."""
+    return tuple(re.findall(_NOW, normalise_text(question)))
+
+
+def states_present(sentence: str) -> bool:
+    """Whether a sentence states a present state: it says the question's "now".
+
+    A document describes what is so at the time it was written in the present tense and
+    rarely says "now": 「社長は山田太郎です。」 answers 「現在の社長は誰？」, "The secretary is
+    John Reed." answers "Who is the secretary now?". A Japanese sentence is in the present
+    unless it ends in the past (〜た); an English one when it holds a present-tense copula or
+    *have* ("is", "are", "has", "remains").
+    """
+    text = normalise_text(sentence).strip()
+    if is_japanese(text):
+        return re.search(_JA_PAST_END, text) is None
+    return re.search(_EN_PRESENT, text) is not None
+
+
+_JA_STEM = r"(?<![\u3400-\u9FFF々])([\u3400-\u9FFF])(?=[\u3041-\u3093])(?![のはがをにへとでもや])"
+"""A kanji that stands alone before kana that inflect it (開いて, 休み), not before a
+particle (「雨の日」: a noun)."""
+
+
+def kanji_stems(question: str) -> frozenset[str]:
+    """The kanji of a Japanese question written as the stem of a native word (開く, 休み).
+
+    A kanji writes one morpheme in both of its readings: 開 is *open* in the native verb
+    「開く」 and in the Sino-Japanese compounds 「開館」「開業」「開催」, 休 *rest* in 「休み」 and
+    「休館日」. A document states its facts in the compounds more often than a question does
+    (「図書館は何時まで開いていますか？」 against 「開館時間は午前9時から午後7時までです。」), and
+    the tokenizer gives a compound as a whole: a sentence that writes the stem's kanji in a
+    compound says the morpheme, not the word, so it counts at :data:`CONTEXT_WEIGHT`.
+    """
+    if not is_japanese(question):
+        return frozenset()
+    return frozenset(re.findall(_JA_STEM, normalise_text(question)))
+
+
+def asked_tokens(question: str) -> set[str]:
+    """The question's tokens a sentence can state: :func:`match_tokens` less a how-to frame.
+
+    The words of :data:`_JA_HOW_TO` count in no sentence's share: counted, they lower every
+    sentence's share, most a short question's (「遅刻したらどうすればいいですか？」: three of
+    its four tokens), and the reader abstained on the rule that answers it. A frame word the
+    rest of the question also says stays.
+    """
+    tokens = set(match_tokens(question))
+    if not is_japanese(question):
+        return tokens
+    text = normalise_text(question)
+    frames = re.findall(_JA_HOW_TO, text)
+    if not frames:
+        return tokens
+    framed = set(match_tokens(" ".join(frames)))
+    return tokens - (framed - set(match_tokens(re.sub(_JA_HOW_TO, " ", text))))
+
+
 def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     n = max(len(sentences), 1)
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
@@ -329,6 +411,11 @@ def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
     return {t: min(shares.get(t, 1.0), 1.0) for t in q_tokens}
 
 
+_BARE_CELL = re.compile(r"(?:^|; )[^:;]+: \d[\d,.]*(?=;|$)")
+"""A cell of a table row read as a sentence (``Activity: Swimming; Adult: 5.50``) that holds a
+bare number: its unit is in the table's header or caption."""
+
+
 @dataclass(frozen=True)
 class _Question:
     """What every sentence is scored against."""
@@ -359,6 +446,13 @@ class _Question:
     """Tokens of the word after *how* that asks for a quantity ("much"): a number says it."""
     life_tokens: frozenset[str] = frozenset()
     """Tokens of the words that ask for a birth or a death ("die"): a lifespan says them."""
+    now_tokens: frozenset[str] = frozenset()
+    """Tokens of the words that ask about the present ("now", 「現在」): a sentence in the
+    present tense says them (:func:`states_present`)."""
+    stems: frozenset[str] = frozenset()
+    """The kanji that stand alone before kana in the question, each the stem of a native
+    word (「開いて」 of 開く): a Sino-Japanese compound with it says it at
+    :data:`CONTEXT_WEIGHT` (:func:`kanji_stems`)."""
 
     def typed(self, sentence: str, measured: bool | None) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked.
@@ -374,10 +468,19 @@ class _Question:
         return measured is not False
 
     def measured(self, sentence: str) -> bool | None:
-        """The sentence states a number in the asked unit; None when no unit is asked."""
+        """The sentence states a number in the asked unit; None when no unit is asked.
+
+        None too for a table row with a bare number in a cell ("Swimming; Adult: 5.50"): a
+        table gives its unit once, in a header or a caption the row does not repeat, so the
+        row neither states the asked unit nor another (:data:`_BARE_CELL`).
+        """
         if self.counted is not None:
             return states_count(sentence, self.counted)
-        return states_measure(sentence, self.measures) if self.measures else None
+        if not self.measures:
+            return None
+        if states_measure(sentence, self.measures):
+            return True
+        return None if _BARE_CELL.search(sentence) else False
 
     def share(
         self,
@@ -434,7 +537,8 @@ def _said_otherwise(
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
     word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
-    lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`); a range of
+    lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`), the
+    present tense "now" and 「現在」 (:func:`states_present`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
     the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
@@ -443,6 +547,8 @@ def _said_otherwise(
         said |= q.quantity_tokens
         if q.life_tokens and states_lifespan(text):
             said |= q.life_tokens
+    if q.now_tokens and states_present(text):
+        said |= q.now_tokens
     for word, tokens in q.ranged:
         if in_stated_range(word, text):
             said |= tokens
@@ -488,8 +594,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
-    lexical = q.share(sets[i] | says, p.about[i], p.subject[i])
-    window = q.share(window_tokens | window_says, p.about[i], p.subject[i])
+    about = p.about[i] | {k for k in q.stems if k in sentence}
+    window_about = p.about[i] | {k for k in q.stems if k in window_text}
+    lexical = q.share(sets[i] | says, about, p.subject[i])
+    window = q.share(window_tokens | window_says, window_about, p.subject[i])
     return Evidence(
         sentence=sentence,
         source_id=p.source.source_id,
@@ -498,11 +606,11 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         window=window,
         term_lexical=(
             lexical if q.term_idf is None
-            else q.share(sets[i] | says, p.about[i], p.subject[i], terms=True)
+            else q.share(sets[i] | says, about, p.subject[i], terms=True)
         ),
         term_window=(
             window if q.term_idf is None
-            else q.share(window_tokens | window_says, p.about[i], p.subject[i], terms=True)
+            else q.share(window_tokens | window_says, window_about, p.subject[i], terms=True)
         ),
         key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
         missing=missing,
@@ -629,7 +737,7 @@ def _ranked(
 
 def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Every sentence of ``passages`` scored against ``question``, best first."""
-    q_tokens = set(match_tokens(question))
+    q_tokens = asked_tokens(question)
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
@@ -652,6 +760,8 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         term_idf=term_idf,
         quantity_tokens=frozenset(match_tokens(" ".join(quantity_words(question)))) & q_tokens,
         life_tokens=frozenset(match_tokens(" ".join(life_words(question)))) & q_tokens,
+        now_tokens=frozenset(match_tokens(" ".join(now_words(question)))) & q_tokens,
+        stems=kanji_stems(question) & q_tokens,
         ranged=tuple((word, frozenset(match_tokens(word))) for word in calendar_words(question)),
         term_total=term_total,
     )

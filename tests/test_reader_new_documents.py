@@ -1,0 +1,203 @@
+"""The offline reader on a new user's own documents (issue 42, misses found by asking).
+
+Each test is a small fixture written for one miss — a shop, a club's rules, a company page —
+and the question a user would ask of it; the reader's answer (final or the draft a person
+reviews) quotes the sentence that states the fact. Levels are the confidence model's call.
+"""
+
+from __future__ import annotations
+
+from grace.providers.offline.context import refers_back, sentence_subject
+from grace.providers.offline.evidence import (
+    asked_tokens,
+    kanji_stems,
+    now_words,
+    states_present,
+)
+from grace.providers.offline.reader import ExtractiveReader
+from grace.schemas import Source
+from grace.text import answer_measures, answer_type, states_measure
+
+CLUB_RULES = (
+    "練習は毎週土曜日の午前9時から正午までです。遅刻する場合は、事前にキャプテンに連絡して"
+    "ください。雨天の場合は練習を中止します。"
+)
+
+
+def _passages(*texts: str, title: str = "") -> list[Source]:
+    return [
+        Source(source_id=f"S{i}", source=f"doc{i}.md", title=title or f"doc{i}",
+               text=text, score=0.8)
+        for i, text in enumerate(texts, start=1)
+    ]
+
+
+# ------------------------------------------------ question words and how-to frames (Japanese)
+
+
+def test_the_modal_frame_of_a_how_to_question_is_not_a_term() -> None:
+    """「どうすればいい」 asks for a course of action: its いい is not *good*."""
+    assert asked_tokens("遅刻したらどうすればいいですか？") == {"遅刻"}
+    assert asked_tokens("退会するにはどうしたらいいですか？") == {"退会"}
+    assert "遣る" not in asked_tokens("どうやって申し込みますか？")
+    assert "良い" in asked_tokens("良い点は何ですか？")  # the adjective itself is asked
+    assert "誰" in asked_tokens("社長は誰ですか？")  # other question words are unchanged
+
+
+def test_a_how_to_question_is_answered_by_the_rule_that_states_its_case() -> None:
+    answer = ExtractiveReader().answer("遅刻したらどうすればいいですか？", _passages(CLUB_RULES))
+    assert not answer.abstained
+    assert "キャプテンに連絡" in answer.text
+
+
+def test_an_english_question_keeps_its_tokens() -> None:
+    """English question words are stopwords already: nothing is dropped."""
+    assert asked_tokens("Who founded the club?") == {"found", "club"}
+
+
+# ------------------------------------------------ "now" is said by the present tense
+
+COMPANY = (
+    "株式会社ミナト精工は、1962年に横浜市で創業した精密部品メーカーです。社長は山田太郎です。"
+    "本社は横浜市中区にあり、従業員は約320人です。"
+)
+FESTIVAL = "1950年に町の観光協会が主催するようになり、現在の名前になった。"
+
+
+def test_a_present_tense_sentence_says_now() -> None:
+    assert now_words("現在の社長は誰？") == ("現在",)
+    assert now_words("Who owns the shop now?") == ("now",)
+    assert now_words("今年の予定は？") == ()  # 今年 is this year, not now
+    assert states_present("社長は山田太郎です。")
+    assert not states_present("1962年に山田一郎が創業しました。")
+    assert states_present("The secretary is John Reed.")
+    assert not states_present("It closed to the public in 1987.")
+
+
+def test_who_is_the_current_head_is_answered_by_a_sentence_that_does_not_say_current() -> None:
+    answer = ExtractiveReader().answer("現在の社長は誰？", _passages(COMPANY, FESTIVAL))
+    assert not answer.abstained
+    assert "山田太郎" in answer.text
+
+
+def test_who_is_it_now_in_english() -> None:
+    """The founder's sentence names the first secretary in the past; "now" is the present."""
+    club = (
+        "The Ashford Chess Club was founded in 1950 by Mary Hale, its first secretary. "
+        "The secretary is John Reed."
+    )
+    answer = ExtractiveReader().answer("Who is the secretary now?", _passages(club))
+    assert "John Reed" in answer.text
+
+
+# ------------------------------------------------ a kanji stem is said by its compound
+
+LIBRARY = (
+    "開館時間は午前9時から午後7時までです。土曜日と日曜日は午後5時に閉館します。"
+    "毎週月曜日と年末年始は休館日です。"
+)
+
+
+def _library() -> list[Source]:
+    return [
+        Source(source_id="S1", source="library.md", title="北浜市立図書館 利用案内",
+               location="§ 開館時間", text=f"## 開館時間\n{LIBRARY}", score=0.8)
+    ]
+
+
+def test_the_kanji_stem_of_a_native_word() -> None:
+    assert kanji_stems("図書館は何時まで開いていますか？") == {"開"}
+    assert kanji_stems("図書館の休みはいつですか？") == {"休"}
+    assert kanji_stems("雨の日は練習がありますか？") == frozenset()  # nouns before particles
+    assert kanji_stems("When does it open?") == frozenset()
+
+
+def test_a_native_verb_is_answered_by_the_sino_japanese_compound() -> None:
+    reader = ExtractiveReader()
+    opening = reader.answer("図書館は何時まで開いていますか？", _library())
+    assert not opening.abstained and "午後7時" in opening.text
+    closed = reader.answer("図書館の休みはいつですか？", _library())
+    assert not closed.abstained and "休館日" in closed.text
+
+
+# ------------------------------------------------ "how often" asks for a frequency
+
+FILTERS = (
+    "## Filters\nWash the filter once a month in cold water. Let it dry for 24 hours before "
+    "refitting it. Never use detergent on the filter."
+)
+
+
+def test_how_often_asks_for_a_frequency() -> None:
+    assert answer_measures("How often should I wash the filter?") == ("frequency",)
+    for said in ("once a month", "3 times a day", "every Saturday", "every 10 minutes",
+                 "weekly", "月に一度", "年2回", "毎週"):
+        assert states_measure(f"It is done {said}.", ("frequency",)), said
+    assert not states_measure("Let it dry for 24 hours.", ("frequency",))  # a duration
+
+
+def test_a_frequency_answers_how_often_not_a_duration() -> None:
+    answer = ExtractiveReader().answer(
+        "How often should I wash the filter?", _passages(FILTERS, title="Zephyr V8 User Guide")
+    )
+    assert "once a month" in answer.text
+
+
+# ------------------------------------------------ 〜間 makes a time point a span
+
+GYM = "# フィットネスジム アクア\nアクアは24時間営業のフィットネスジムです。2018年に開業しました。"
+
+
+def test_a_span_of_hours_is_a_number_not_a_time() -> None:
+    assert answer_type("アクアは何時間営業ですか？") == "number"
+    assert answer_measures("アクアは何時間営業ですか？") == ("duration",)
+    assert answer_measures("何か月かかりますか？") == ("duration",)
+    assert answer_type("何時に始まりますか？") == "date"  # 何時 without 間: a clock time
+    assert answer_type("何年に創業しましたか？") == "date"
+
+
+def test_how_many_hours_is_answered_by_the_duration() -> None:
+    answer = ExtractiveReader().answer(
+        "アクアは何時間営業ですか？", _passages(GYM, title="フィットネスジム アクア")
+    )
+    assert "24時間営業" in answer.text
+
+
+# ------------------------------------------------ "the shop" refers back, as "it" does
+
+BOOKSHOP = (
+    "Hollow Oak Books is an independent bookshop on Mill Street in Ashford. "
+    "The shop was founded in 1994 by Clara Vance. The current owner is Peter Lind."
+)
+
+
+def test_a_definite_description_refers_back() -> None:
+    assert refers_back("The shop was founded in 1994 by Clara Vance.")
+    assert sentence_subject("The shop was founded in 1994 by Clara Vance.") == ""
+    assert not refers_back("The current owner is Peter Lind.")  # a modified noun: new
+    assert sentence_subject("Hollow Oak Books is an independent bookshop.") == "Hollow Oak Books"
+
+
+def test_the_founder_sentence_about_the_shop_answers_who_founded_it() -> None:
+    answer = ExtractiveReader().answer(
+        "Who founded Hollow Oak Books?", _passages(BOOKSHOP, title="Hollow Oak Books")
+    )
+    assert "Clara Vance" in answer.text
+
+
+# ------------------------------------------------ a table gives its unit once
+
+PRICES = (
+    "# Prices\n| Activity | Adult | Child |\n| --- | --- | --- |\n"
+    "| Swimming | 5.50 | 3.00 |\n| Gym session | 7.00 | not available |\n"
+    "| Squash court (40 min) | 9.00 | 4.50 |\n"
+)
+
+
+def test_a_table_row_with_bare_numbers_is_quoted_alone() -> None:
+    """The row states the price in the table's unit: no neighbour row is joined to it."""
+    answer = ExtractiveReader().answer(
+        "How much is a squash court?", _passages(PRICES, title="Oakridge Sports Centre")
+    )
+    assert answer.text.startswith("Activity: Squash court (40 min); Adult: 9.00; Child: 4.50")
+    assert "Gym session" not in answer.text
