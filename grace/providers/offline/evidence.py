@@ -40,11 +40,11 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from grace.patterns import lazy
 from grace.providers.offline.context import passage_context
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
 from grace.retrieval.tokenize_sudachi import is_proper_noun
@@ -107,7 +107,7 @@ SUBJECT_WEIGHT = 1.0
 """How much a question term counts when a sentence holds it only through the subject its
 pronoun or elided subject refers to (the previous sentence's)."""
 
-_NUMERIC = re.compile(r"^\d[\d,.]*$")
+_NUMERIC = lazy(r"^\d[\d,.]*$")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,8 +188,8 @@ def _bigrams(text: str) -> set[str]:
 _NUMBER_WORDS = dict(
     enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
 ) | {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 100: "hundred", 1000: "thousand"}
-_FIRST_WORD = re.compile(r"^\W*([A-Za-z][\w'’-]*)")
-_JA_ASKED = (
+_FIRST_WORD = lazy(r"^\W*([A-Za-z][\w'’-]*)")
+_JA_ASKED = lazy(
     r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
     r"(?:(?:は|とは|って|を|が)?(?:何|なに|なん|どこ|どれ|どちら|誰|だれ|いつ|いくつ)?"
     r"(?:と(?:いう|言う|いい|呼ぶ|呼ばれる|呼ばれた|称する)\w*)?"
@@ -197,9 +197,8 @@ _JA_ASKED = (
 )
 """A question's last noun, when the question ends on it: the class of the answer it asks
 for (「…開催された都市はどこか」 asks for a city, 「…を何と呼ぶか」 for a name)."""
-_JA_WHICH = r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
-"""The noun a Japanese question word heads. The ``_JA_`` patterns here are strings, compiled
-(and cached by :mod:`re`) at the first Japanese question: an English run never pays for them."""
+_JA_WHICH = lazy(r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})")
+"""The noun a Japanese question word heads."""
 
 
 def question_keys(question: str) -> set[str]:
@@ -215,10 +214,10 @@ def question_keys(question: str) -> set[str]:
     keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
     text = normalise_text(question)
     if is_japanese(text):
-        asked = re.search(_JA_ASKED, text)
+        asked = _JA_ASKED.search(text)
         if asked:
             keys.discard(asked.group(1))
-        keys -= set(re.findall(_JA_WHICH, text))
+        keys -= set(_JA_WHICH.findall(text))
         return keys
     first = _FIRST_WORD.match(question)
     if first and is_dictionary_word(first.group(1)) and not first.group(1).isupper():
@@ -226,7 +225,7 @@ def question_keys(question: str) -> set[str]:
     return keys
 
 
-_JA_RELATION = r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)"
+_JA_RELATION = lazy(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
 """A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
 
 
@@ -238,7 +237,7 @@ def relation_terms(question: str) -> set[str]:
     """
     if not is_japanese(question):
         return set()
-    return set(re.findall(_JA_RELATION, normalise_text(question)))
+    return set(_JA_RELATION.findall(normalise_text(question)))
 
 
 def is_hard_key(term: str) -> bool:
@@ -287,7 +286,7 @@ def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
 
 
-_JA_STRETCH = re.compile(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,}")
+_JA_STRETCH = lazy(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,}")
 """A kanji / katakana stretch of two characters or more: one term of a Japanese question,
 as :func:`~grace.text.key_terms` counts it."""
 
@@ -527,7 +526,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     )
 
 
-_CAPITALISED_RUN = re.compile(
+_CAPITALISED_RUN = lazy(
     r"\b[A-Z][\w'-]*(?:[ \t]+(?:(?:of|and|for|the|de)[ \t]+)*[A-Z][\w'-]*)+"
 )
 """A run of capitalised words (a name: "United Methodist Church", "Bank of America")."""
@@ -548,8 +547,8 @@ def _initialisms(text: str) -> set[str]:
     return out
 
 
-_CAPITALISED_WORD = re.compile(r"\b[A-Z][a-z]{3,}")
-_DEMONYM_END = re.compile(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
+_CAPITALISED_WORD = lazy(r"\b[A-Z][a-z]{3,}")
+_DEMONYM_END = lazy(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
 """Endings of an adjective or inhabitant name made from a place name (Victorians, Nepalese)."""
 
 
