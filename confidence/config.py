@@ -127,7 +127,7 @@ class ThresholdGuarantee(BaseModel):
     :mod:`confidence.risk_control`).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     level: Literal["silent", "notify"]
     """Whose threshold: SILENT, or everything answered without a pause (NOTIFY and up)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confidence.model_log import ModelLog
 
@@ -35,6 +35,8 @@ ScoringFn = Callable[[str, str, Sequence[str]], float]
 
 class Criterion(BaseModel):
     """One weighted criterion of a ``criteria`` evaluation."""
+
+    model_config = ConfigDict(defer_build=True)
 
     name: str = Field(min_length=1)
     """Short unique name, the key in ``criteria_scores``."""
@@ -108,6 +110,8 @@ class EvaluationResult(BaseModel):
 class ScoreVerdict(BaseModel):
     """Your evaluation of the output: one score from 0 to 1."""
 
+    model_config = ConfigDict(defer_build=True)
+
     score: float = Field(ge=0.0, le=1.0, description="Quality of the output, 0 (bad) to 1.")
     confidence: float = Field(
         ge=0.0, le=1.0, description="How sure you are of this evaluation, 0 to 1."
@@ -121,12 +125,16 @@ class ScoreVerdict(BaseModel):
 class CriterionScore(BaseModel):
     """The score of one named criterion."""
 
+    model_config = ConfigDict(defer_build=True)
+
     name: str = Field(description="The criterion's name, exactly as given.")
     score: float = Field(ge=0.0, le=1.0, description="0 (not met) to 1 (fully met).")
 
 
 class CriteriaVerdict(BaseModel):
     """Your evaluation of the output against every given criterion."""
+
+    model_config = ConfigDict(defer_build=True)
 
     scores: list[CriterionScore] = Field(description="One entry per criterion.")
     confidence: float = Field(
@@ -141,12 +149,16 @@ class CriteriaVerdict(BaseModel):
 class OutputScore(BaseModel):
     """The score of one compared output."""
 
+    model_config = ConfigDict(defer_build=True)
+
     index: int = Field(ge=0, description="The output's index, as given.")
     score: float = Field(ge=0.0, le=1.0, description="Quality of that output, 0 to 1.")
 
 
 class ComparisonVerdict(BaseModel):
     """Your comparison of the candidate outputs: one score per output."""
+
+    model_config = ConfigDict(defer_build=True)
 
     scores: list[OutputScore] = Field(description="One entry per output index.")
     confidence: float = Field(

@@ -36,7 +36,7 @@ def new_id(prefix: str) -> str:
 class StepEvaluation(BaseModel):
     """How the quality gate evaluates an answer step: a plan step's own gate config."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: EvaluationType = Field(
         default="scoring", description="scoring, criteria, rubric or comparison."
@@ -216,6 +216,8 @@ class StepResult(BaseModel):
 class InterventionRecord(BaseModel):
     """A pause for a person and what they answered."""
 
+    model_config = ConfigDict(defer_build=True)
+
     step_ids: list[str]
     """Steps under review."""
     level: InterventionLevel
@@ -230,6 +232,8 @@ class InterventionRecord(BaseModel):
 
 class ReplanRecord(BaseModel):
     """One replanning: why, how and what changed."""
+
+    model_config = ConfigDict(defer_build=True)
 
     trigger: str
     """step_failed, low_confidence, human_edit or human_response."""
@@ -279,6 +283,8 @@ class QualityCheck(BaseModel):
 
 class ExecutionResult(BaseModel):
     """The public result of a run."""
+
+    model_config = ConfigDict(defer_build=True)
 
     answer: str
     """Final answer (or the best partial answer, with a note)."""

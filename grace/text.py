@@ -23,6 +23,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal
 
+from grace.patterns import LazyPattern, lazy
+
 __all__ = [
     "AnswerType",
     "Measure",
@@ -64,10 +66,10 @@ Measure = Literal[
 ]
 """What a number answer measures: the unit the asked value comes in."""
 
-_JAPANESE = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")
+_JAPANESE = lazy(r"[\u3040-\u30FF\u4E00-\u9FFF]")
 """A kana or kanji character."""
-_CITATION_MARK = re.compile(r"\s*\[(?:S|H)\d+\]")
-_CITATION_KEY = re.compile(r"\[((?:S|H)\d+)\]")
+_CITATION_MARK = lazy(r"\s*\[(?:S|H)\d+\]")
+_CITATION_KEY = lazy(r"\[((?:S|H)\d+)\]")
 """A citation mark of an answer, ``[S1]`` or ``[H1]``, with the space before it."""
 
 
@@ -89,8 +91,8 @@ _ABBREVIATIONS = frozenset(
     "st mr mrs ms dr prof sr jr gen col lt capt rev hon gov sen rep mt ft no vol vs etc inc "
     "ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split()
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
-_KEY_TERM = re.compile(
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
+_KEY_TERM = lazy(
     r"\d[\d,.]*|[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}|[A-Za-z]+\d+\w*"
 )
 _QUESTION_OPENERS = {
@@ -132,10 +134,10 @@ _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|"
     "forty|fifty|hundred|thousand|million|billion|half|first|second|third|twice|thrice"
 )
-_EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
+_EN_TYPE: list[tuple[AnswerType, LazyPattern]] = [
     (
         "date",
-        re.compile(
+        lazy(
             r"^\s*when\b|\b(what|which|in what) (year|month|day|date|century|decade|time)\b|"
             r"\b(until|since|by) when\b",
             re.I,
@@ -143,7 +145,7 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
     ),
     (
         "number",
-        re.compile(
+        lazy(
             r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast|hot|cold|warm)\b|"
             r"\bwhat (percentage|percent|number|amount|proportion|speed|temperature)\b|"
             # "what is the price of …": a measure noun heads the asked phrase
@@ -152,27 +154,27 @@ _EN_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("name", re.compile(r"^\s*(who|whom|whose)\b", re.I)),
+    ("name", lazy(r"^\s*(who|whom|whose)\b", re.I)),
 ]
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
     "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
 )
-_JA_TYPE: list[tuple[AnswerType, re.Pattern[str]]] = [
+_JA_TYPE: list[tuple[AnswerType, LazyPattern]] = [
     # 〜間 makes a point a span: 何時 is *what time*, 何時間 *how many hours* (a number)
-    ("date", re.compile(r"いつ|何年(?!間)|何月|何日(?!間)|何世紀|何時(?!間)|何年代|何曜")),
+    ("date", lazy(r"いつ|何年(?!間)|何月|何日(?!間)|何世紀|何時(?!間)|何年代|何曜")),
     (
         "number",
-        re.compile(
+        lazy(
             r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
             r"何(?:年|日|時|週)間|何(?:か|ヶ|カ)月|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
     ),
-    ("name", re.compile(r"誰|だれ")),
+    ("name", lazy(r"誰|だれ")),
 ]
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_DATE = re.compile(
+_DATE = lazy(
     rf"\b(1\d{{3}}|20\d{{2}})s?\b|\b({_MONTHS})\b|\b\d+(st|nd|rd|th) century\b|"
     rf"\b({_WEEKDAYS})s?\b|\b([01]?\d|2[0-3]):[0-5]\d\b|"
     r"\d+\s*(年|月|日|世紀|年代|時(?!間))|(明治|大正|昭和|平成|令和)|(上旬|中旬|下旬|末期|初旬)|"
@@ -181,9 +183,9 @@ _DATE = re.compile(
 )
 """A date or a time: a year, a month, a century, a weekday, a clock time (``21:30``), and
 their Japanese forms (年, 月, 日, 時, 曜日, era names)."""
-_NUMBER = re.compile(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千万億]+", re.I)
-_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
-_NEGATION = re.compile(
+_NUMBER = lazy(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千万億]+", re.I)
+_NAME = lazy(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
+_NEGATION = lazy(
     r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(ed|s)?)\b|n't\b|"
     r"(ない|なかった|ず[、。に]|ません|ぬ)",
     re.I,
@@ -221,12 +223,12 @@ def _prose_sentences(text: str) -> list[str]:
     return [line for sentence in out for line in _lines_of_a_long_run(sentence)]
 
 
-_LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+•][ \t]+|・[ \t]*)(?=\S)")
+_LIST_ITEM = lazy(r"^[ \t]{0,3}(?:[-*+•][ \t]+|・[ \t]*)(?=\S)")
 """A list item's marker: a bullet and a space (``*Marta*`` at a line's start is emphasis)."""
-_ORDERED_ITEM = re.compile(r"^[ \t]{0,3}(\d{1,9})[.)][ \t]+(?=\S)")
+_ORDERED_ITEM = lazy(r"^[ \t]{0,3}(\d{1,9})[.)][ \t]+(?=\S)")
 """An ordered list item's marker, kept with its text: the number says which step it is."""
-_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+_TABLE_ROW = lazy(r"^[ \t]*\|.*\|[ \t]*$")
+_TABLE_RULE = lazy(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
 
 
 def _cells(row: str) -> list[str]:
@@ -345,47 +347,47 @@ def answer_type(question: str) -> AnswerType | None:
     return None
 
 
-_MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
-    "length": re.compile(
+_MEASURE_UNITS: dict[Measure, LazyPattern] = {
+    "length": lazy(
         r"\d\s*(?:km|m|cm|mm|ft|in)\b|\b(?:(?:kilo|centi|milli)?met(?:re|er)s?|miles?|feet|"
         r"foot|inch(?:es)?|yards?)\b|キロメートル|メートル|ミリ|センチ|マイル|キロ(?!グラム)",
         re.I,
     ),
-    "duration": re.compile(
+    "duration": lazy(
         r"\b(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|decades?|centuries)\b|"
         r"年間|か月|ヶ月|カ月|週間|日間|時間|分間|秒",
         re.I,
     ),
-    "mass": re.compile(
+    "mass": lazy(
         r"\d\s*(?:kg|g|t|lb|lbs)\b|\b(?:kilograms?|grams?|tonnes?|tons?|pounds?|ounces?)\b|"
         r"キログラム|グラム|トン",
         re.I,
     ),
-    "money": re.compile(
+    "money": lazy(
         r"[$€£¥₩]|\b(?:dollars?|euros?|pounds?|yen|kroner|krona|kronor|francs?|marks?|cents?|"
         r"rupees?|price|prices|cost|costs|fee|fees)\b|円|ドル|ユーロ|ポンド",
         re.I,
     ),
-    "age": re.compile(r"\b(?:years? old|aged?)\b|歳|才", re.I),
-    "area": re.compile(
+    "age": lazy(r"\b(?:years? old|aged?)\b|歳|才", re.I),
+    "area": lazy(
         r"\b(?:square|sq|acres?|hectares?|km2|km²|m²)\b|平方|ヘクタール|エーカー", re.I
     ),
-    "speed": re.compile(
+    "speed": lazy(
         r"\d\s*(?:km/h|kph|mph|m/s|knots?|kn)\b|\b(?:(?:kilo)?met(?:re|er)s? (?:per|an|a) "
         r"(?:hour|second)|miles? (?:per|an) hour|knots?)\b|時速|秒速|分速|ノット|キロ毎時",
         re.I,
     ),
-    "data": re.compile(
+    "data": lazy(
         r"\d\s*(?:[KMGTP]i?B|kB)\b|\b(?:(?:kilo|mega|giga|tera|peta)?bytes?)\b|"
         r"(?:キロ|メガ|ギガ|テラ)バイト",
         re.I,
     ),
-    "temperature": re.compile(
+    "temperature": lazy(
         r"°|℃|℉|\bdegrees?\b|\bkelvin\b|\d\s*度|摂氏|華氏", re.I
     ),
     # how many times in a span ("once a month", "3 times a day"), every span ("every
     # Saturday"), an adverb of it ("weekly"); 「月に一度」「年2回」「毎週」
-    "frequency": re.compile(
+    "frequency": lazy(
         r"\b(?:once|twice|thrice|\w+ times)\s+(?:a|an|per|each|every)\s+\w+|"
         r"\bevery\s+(?:\w+\s+)?(?:minute|hour|day|night|morning|evening|week|fortnight|month|year|"
         rf"season|term|{_WEEKDAYS})s?\b|"
@@ -395,47 +397,47 @@ _MEASURE_UNITS: dict[Measure, re.Pattern[str]] = {
     ),
 }
 """Units (and words) that say what a number measures."""
-_EN_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
-    (("length", "duration"), re.compile(r"\bhow long\b", re.I)),
+_EN_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
+    (("length", "duration"), lazy(r"\bhow long\b", re.I)),
     # "how far in advance / ahead / back" asks for a time before, not a distance
-    (("duration",), re.compile(r"\bhow far(?= (?:in advance|ahead|back)\b)", re.I)),
+    (("duration",), lazy(r"\bhow far(?= (?:in advance|ahead|back)\b)", re.I)),
     (
         ("length",),
-        re.compile(
+        lazy(
             r"\bhow (?:far(?! (?:in advance|ahead|back)\b)|tall|high|deep|wide)\b|"
             r"\b(?:length|height|distance)\b",
             re.I,
         ),
     ),
-    (("mass",), re.compile(r"\bhow heavy\b|\bweigh", re.I)),
+    (("mass",), lazy(r"\bhow heavy\b|\bweigh", re.I)),
     (
         ("money",),
-        re.compile(r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b", re.I),
+        lazy(r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b", re.I),
     ),
     # "how much is admission?": a copula right after "how much" asks for a price (a noun
     # after it asks for an amount of that: "how much salt is needed")
-    (("money",), re.compile(r"\bhow much(?= (?:is|are|was|were)\b)", re.I)),
-    (("age",), re.compile(r"\bhow old\b", re.I)),
-    (("area",), re.compile(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
+    (("money",), lazy(r"\bhow much(?= (?:is|are|was|were)\b)", re.I)),
+    (("age",), lazy(r"\bhow old\b", re.I)),
+    (("area",), lazy(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
     # a size, of whatever kind: "How big is the garden?" (twelve hectares), a file's (2 GB)
     (
         ("area", "length", "mass", "data"),
-        re.compile(r"\bhow (?:large|big)\b(?! an? area)", re.I),
+        lazy(r"\bhow (?:large|big)\b(?! an? area)", re.I),
     ),
-    (("speed",), re.compile(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
-    (("temperature",), re.compile(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
-    (("frequency",), re.compile(r"\bhow often\b", re.I)),
+    (("speed",), lazy(r"\bhow fast\b|\b(?:speed|velocity)\b", re.I)),
+    (("temperature",), lazy(r"\bhow (?:hot|cold|warm)\b|\btemperatures?\b", re.I)),
+    (("frequency",), lazy(r"\bhow often\b", re.I)),
 ]
-_JA_MEASURE: list[tuple[tuple[Measure, ...], re.Pattern[str]]] = [
-    (("length",), re.compile(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
-    (("duration",), re.compile(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
-    (("mass",), re.compile(r"重さ|重量")),
-    (("money",), re.compile(r"値段|価格|料金|費用|いくら")),
-    (("age",), re.compile(r"年齢|何歳")),
-    (("area",), re.compile(r"面積|広さ")),
-    (("area", "length", "mass", "data"), re.compile(r"大きさ|容量|サイズ")),
-    (("speed",), re.compile(r"速さ|速度|時速")),
-    (("temperature",), re.compile(r"温度|気温|水温|体温")),
+_JA_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
+    (("length",), lazy(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
+    (("duration",), lazy(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
+    (("mass",), lazy(r"重さ|重量")),
+    (("money",), lazy(r"値段|価格|料金|費用|いくら")),
+    (("age",), lazy(r"年齢|何歳")),
+    (("area",), lazy(r"面積|広さ")),
+    (("area", "length", "mass", "data"), lazy(r"大きさ|容量|サイズ")),
+    (("speed",), lazy(r"速さ|速度|時速")),
+    (("temperature",), lazy(r"温度|気温|水温|体温")),
 ]
 
 
@@ -453,7 +455,7 @@ def _measure_matches(question: str) -> tuple[tuple[int, tuple[Measure, ...], str
     )
 
 
-_HOW_FRAME = re.compile(r"\bhow (much|many|often)\b", re.I)
+_HOW_FRAME = lazy(r"\bhow (much|many|often)\b", re.I)
 
 
 def quantity_words(question: str) -> tuple[str, ...]:
@@ -465,10 +467,10 @@ def quantity_words(question: str) -> tuple[str, ...]:
     return tuple(m.group(1).lower() for m in _HOW_FRAME.finditer(question))
 
 
-_LIFESPAN = re.compile(r"\([^()]*?\d{3,4}\s*(?:年)?\s*[–—-]\s*[^()]*?\d{3,4}\s*(?:年)?[^()]*\)")
+_LIFESPAN = lazy(r"\([^()]*?\d{3,4}\s*(?:年)?\s*[–—-]\s*[^()]*?\d{3,4}\s*(?:年)?[^()]*\)")
 """A lifespan in parentheses after a name: "Hedda Marlowe (1871–1939)", "(22 February 1810 –
 17 October 1849)", 「（1871年 - 1939年）」."""
-_LIFE_WORDS = re.compile(
+_LIFE_WORDS = lazy(
     r"\b(?:born|birth|die|died|dies|death)\b|(?:生まれ|亡くな|誕生|生年|没|死去|死亡)[るれりっただしまてす]{0,4}"
 )
 
@@ -490,7 +492,7 @@ def states_lifespan(sentence: str) -> bool:
     return _LIFESPAN.search(unicodedata.normalize("NFKC", sentence)) is not None
 
 
-ENGLISH_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
+ENGLISH_WORD = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
 """A word (with an apostrophe's ending) or a number of a text."""
 WH_HEADS = frozenset({"what", "which", "whose"})
 """Question words that head a noun phrase naming the answer's class."""
@@ -551,8 +553,8 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
     return any(_MEASURE_UNITS[m].search(text) for m in measures)
 
 
-_EN_COUNTED = re.compile(r"\bhow many ([a-z]{3,})\b", re.I)
-_JA_COUNTED = re.compile(
+_EN_COUNTED = lazy(r"\bhow many ([a-z]{3,})\b", re.I)
+_JA_COUNTED = lazy(
     r"何(人|名|種類|個|回|倍|か国|カ国|ヶ国|校|社|冊|台|本|枚|匹|頭|羽|隻|機|階|件|試合|作品|曲)"
 )
 """The counted noun of a count question: "how many *layers*", 「何*人*」 (a counter)."""
@@ -561,11 +563,11 @@ _COUNT_WORDS = (
     "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
     "ninety|hundred|thousand|million|billion|dozen|dozens|hundreds|thousands|millions"
 )
-_EN_COUNT = re.compile(
+_EN_COUNT = lazy(
     rf"(?:\d[\d,.]*|\b(?:{_COUNT_WORDS})\b)[\s-]+((?:[\w'-]+\s+){{0,2}}[\w'-]+)", re.I
 )
 """A number and the (up to three) words after it: what it counts ("seven-layer protocol")."""
-_TIMES = re.compile(r"\b(?:twice|thrice)\b", re.I)
+_TIMES = lazy(r"\b(?:twice|thrice)\b", re.I)
 """A count of times said in one word."""
 _JA_NUMERAL = r"(?:[\d.,]+|[一二三四五六七八九十百千万億数]+)"
 
@@ -593,14 +595,14 @@ def counts(sentence: str, counted: str) -> list[str]:
     return found + ["times"] * len(_TIMES.findall(text))  # "renewed twice": two times
 
 
-_NO_PRICE = re.compile(
+_NO_PRICE = lazy(
     r"\b(?:free(?: of charge)?|no charge|at no cost|without charge)\b|無料|無償|"
     r"\bpays?\s+(?:half|double|twice|a third|a quarter)\b|\b(?:half|double)[- ]price\b|半額",
     re.I,
 )
 """A price without a number: nothing ("free", "free of charge", 「無料」) or a share of
 another ("pay half", "half price", 「半額」)."""
-_ONE_SPAN = re.compile(
+_ONE_SPAN = lazy(
     r"\b(?:a|an)\s+(?:(?:few|couple of)\s+)?(?:year|month|week|day|hour|minute|decade|century)s?\b",
     re.I,
 )
@@ -660,7 +662,7 @@ def _subject_before(predicate: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b" + _COMMON_NP + r"\s+" + r"\s+".join(map(re.escape, predicate)) + r"\b")
 
 
-_PASSIVE = re.compile(
+_PASSIVE = lazy(
     r"\b(?:was|were|is|are|been|be|being)\s+(?:[a-z]+ly\s+)?"
     r"[a-z]+(?:ed|en|wn|lt|de|ght|nt|pt|id|ung|ld)\b"
 )
@@ -675,11 +677,11 @@ _COMMON_NP = (
     r"(?:" + _NOT_AUX + r"[a-z][\w'-]*\s+){0,2}" + _NOT_AUX + r"[a-z][\w'-]*)"
 )
 """A noun phrase opened by a determiner or a number: "the municipality", "three dock workers"."""
-_AGENT = re.compile(r"\bby\s+" + _COMMON_NP)
+_AGENT = lazy(r"\bby\s+" + _COMMON_NP)
 """The agent of a passive clause named by a common noun: "by the municipality"."""
-_WHO_IDENTITY = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\b", re.I)
+_WHO_IDENTITY = lazy(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\b", re.I)
 """A question that asks who someone is ("Who is the mayor?"): a name answers it."""
-_WHO_PREDICATE = re.compile(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
+_WHO_PREDICATE = lazy(r"^\s*who\s+((?:[a-z][\w'-]*\s*){1,2})", re.I)
 """A subject "who" question's first words: its predicate ("Who *can restore* a backup?")."""
 _AUXILIARIES = frozenset(
     "can could will would shall should may might must is are was were has have had does do did"
@@ -687,7 +689,7 @@ _AUXILIARIES = frozenset(
 )
 
 
-_EN_YES_NO = re.compile(
+_EN_YES_NO = lazy(
     r"^\s*(is|are|was|were|did|does|do|can|could|has|have|had|will|would|should)\b", re.I
 )
 
@@ -697,7 +699,7 @@ def is_yes_no_question(question: str) -> bool:
     return bool(_EN_YES_NO.match(unicodedata.normalize("NFKC", question)))
 
 
-_JA_TOPIC_QUESTION = re.compile(
+_JA_TOPIC_QUESTION = lazy(
     r"は(?:誰|だれ|どこ|何|なに|どれ)?(?:なの|です)?(?:か|でしょうか)?[？?。.]?\s*$"
 )
 
@@ -748,7 +750,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("male men", "female women"),
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
-_WORD = re.compile(r"[a-z]+")
+_WORD = lazy(r"[a-z]+")
 
 
 def agrees(question: str, sentence: str) -> bool:
@@ -800,11 +802,11 @@ def contrasts(question: str, sentence: str) -> list[str]:
     return out
 
 
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-_ROLE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_DIGITS = lazy(r"\d+(?:[.,]\d+)*")
+_ROLE_WORD = lazy(r"[^\W\d_]+", re.UNICODE)
 
 
-_YEAR = re.compile(r"^(1\d{3}|20\d{2})$")
+_YEAR = lazy(r"^(1\d{3}|20\d{2})$")
 _FUNCTION_WORDS = frozenset(
     "a an the in on at of by to from for since until after before about around over under "
     "and or than nearly almost some".split()
@@ -812,7 +814,7 @@ _FUNCTION_WORDS = frozenset(
 _MONTH_NAMES = frozenset(_MONTHS.split("|"))
 _CYCLES = (tuple(_MONTHS.split("|")), tuple(_WEEKDAYS.split("|")))
 _CALENDAR_NAMES = frozenset(_CYCLES[0] + _CYCLES[1])
-_RANGE = re.compile(
+_RANGE = lazy(
     rf"\b(?P<first>{_MONTHS}|{_WEEKDAYS})s?\s*(?:to|until|till|through|thru|-|–|—)\s*"
     rf"(?P<last>{_MONTHS}|{_WEEKDAYS})s?\b|"
     rf"\bbetween\s+(?P<after>{_MONTHS}|{_WEEKDAYS})s?\s+and\s+(?P<before>{_MONTHS}|{_WEEKDAYS})s?\b",
@@ -822,10 +824,10 @@ _RANGE = re.compile(
 and February"."""
 
 
-_WEEK_PARTS = dict.fromkeys(("saturday", "sunday"), re.compile(r"\bweekends?\b", re.I)) | (
+_WEEK_PARTS = dict.fromkeys(("saturday", "sunday"), lazy(r"\bweekends?\b", re.I)) | (
     dict.fromkeys(
         ("monday", "tuesday", "wednesday", "thursday", "friday"),
-        re.compile(r"\bweekdays?\b", re.I),
+        lazy(r"\bweekdays?\b", re.I),
     )
 )
 """The days a part of the week names: "closed at weekends" says Saturday."""

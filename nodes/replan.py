@@ -25,7 +25,6 @@ the routers only send a run here while ``replan_count < replan_budget``, so a ru
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -35,6 +34,7 @@ from langgraph.runtime import Runtime
 from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.notes.events import emit
+from grace.patterns import lazy
 from grace.planning.blocks import broadened_queries, keyword_query
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
@@ -64,7 +64,7 @@ Trigger = Literal["step_failed", "low_confidence", "human_edit", "human_response
 Strategy = Literal["partial", "full", "fallback"]
 """How the new plan is made."""
 
-_ROUND = re.compile(r"^r\d+-")
+_ROUND = lazy(r"^r\d+-")
 
 
 def replan_trigger(state: State) -> Trigger:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from confidence.types import ActionDecision, InterventionLevel
+from grace.patterns import lazy
 from grace.schemas import Source
 
 __all__ = [
@@ -40,14 +41,14 @@ HUMAN_SOURCE = "human"
 PERSON_PASSAGE_LABEL = "[supplied by the person you are helping] "
 """Prefix that tells a judge a passage is the person's own reply, not a document."""
 
-_NOT_AN_ANSWER = re.compile(
+_NOT_AN_ANSWER = lazy(
     r"^\s*(?:i\s+(?:do\s*n[o']?t|don't|dont)\s+know|no\s+idea|not\s+sure|i'?m\s+not\s+sure|"
     r"unknown|dunno|i\s+have\s+no\s+idea|n/?a|pass|skip)\b"
     r"|(?:わから|分から|知ら|判ら)(?:ない|ん|ず)|(?:わかり|分かり|知り|判り)ません"
     r"|不明です|^\s*不明\s*[。.]?\s*$",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\w", re.UNICODE)
+_WORD = lazy(r"\w", re.UNICODE)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ information for GRACE), without one it is ``ignore`` (finish with what GRACE has
 class Action(BaseModel):
     """An action: its name and arguments (LangChain's ``Action``)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     name: str
     """The action, e.g. ``review_answer``."""
     args: dict[str, Any] = Field(default_factory=dict)
@@ -74,6 +76,8 @@ class ActionRequest(Action):
 class ReviewConfig(BaseModel):
     """Which decisions the person may take on an action (LangChain's ``ReviewConfig``)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     action_name: str
     """The action request this config applies to."""
     allowed_decisions: list[DecisionType]
@@ -82,6 +86,8 @@ class ReviewConfig(BaseModel):
 
 class HITLRequest(BaseModel):
     """LangChain 1.0's interrupt value: action requests and their review configs."""
+
+    model_config = ConfigDict(defer_build=True)
 
     action_requests: list[ActionRequest]
     """What is being reviewed (GRACE sends one)."""
@@ -157,7 +163,7 @@ def allowed_decisions_for(level: InterventionLevel) -> list[DecisionType]:
 class ApproveDecision(BaseModel):
     """Approve the draft as it is."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     type: Literal["approve"]
     """Always ``approve``."""
 
@@ -165,7 +171,7 @@ class ApproveDecision(BaseModel):
 class EditDecision(BaseModel):
     """Change the action's args: a new ``query`` or a corrected ``answer``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     type: Literal["edit"]
     """Always ``edit``."""
     edited_action: Action
@@ -175,7 +181,7 @@ class EditDecision(BaseModel):
 class RejectDecision(BaseModel):
     """Reject the draft; a message is information for GRACE, no message finishes the run."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     type: Literal["reject"]
     """Always ``reject``."""
     message: str | None = None
@@ -188,7 +194,7 @@ Decision = Annotated[ApproveDecision | EditDecision | RejectDecision, Field(disc
 class HITLResponse(BaseModel):
     """LangChain 1.0's resume value: one decision per action request."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     decisions: list[Decision]
     """Exactly one here: GRACE reviews one action at a time."""
 

@@ -9,12 +9,13 @@ state's ``quality``, shown by ``grace show``). Every other note is kept.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+
+from grace.patterns import lazy
 
 __all__ = ["gate_note", "notes_for_final"]
 
-_GATE_NOTE = re.compile(r"^The answer of step (\S+) did not pass the quality gate\b")
+_GATE_NOTE = lazy(r"^The answer of step (\S+) did not pass the quality gate\b")
 
 
 def gate_note(step_id: str, best: float, threshold: float, tries: int, penalty: float) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from grace.patterns import lazy
 from grace.schemas import ExecutionPlan, PlanStep
 from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, SEARCH, Roles, is_search
 
@@ -17,10 +18,10 @@ __all__ = [
 ]
 
 _QUESTION_WORDS = r"who|what|when|where|which|why|how|is|are|was|were|did|does|do"
-_CONJUNCTION_QUESTION = re.compile(
+_CONJUNCTION_QUESTION = lazy(
     rf",?\s+(?:and|also|as well as)\s+(?=(?:{_QUESTION_WORDS})\b)", re.IGNORECASE
 )
-_JA_CONJUNCTION = re.compile(r"(?<=[か。])\s*(?:また|そして|それと)、?")
+_JA_CONJUNCTION = lazy(r"(?<=[か。])\s*(?:また|そして|それと)、?")
 
 
 def split_subquestions(query: str) -> list[str]:
@@ -39,8 +40,8 @@ def split_subquestions(query: str) -> list[str]:
     return out or [text]
 
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
-_JA_TAIL = re.compile(
+_WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_JA_TAIL = lazy(
     r"(?:しましたか|のでしょうか|でしょうか|ですか|ましたか|ますか|か)?[?？。\s]*$"
 )
 

@@ -39,6 +39,7 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
+from grace.patterns import lazy
 from grace.providers.base import usage_from_message
 from grace.providers.llm.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM, escape_text
@@ -57,31 +58,31 @@ __all__ = [
     "subject_of",
 ]
 
-_OPENERS = re.compile(
+_OPENERS = lazy(
     r"^\s*(?:and|also|what about|how about|and what about|then)\b[\s,]*", re.IGNORECASE
 )
-_OPENERS_JA = re.compile(r"^\s*(?:では|じゃあ|それで|それでは|あと|また)[、,\s]*")
-_PRONOUN = re.compile(
+_OPENERS_JA = lazy(r"^\s*(?:では|じゃあ|それで|それでは|あと|また)[、,\s]*")
+_PRONOUN = lazy(
     r"\b(it|its|it's|they|them|their|theirs|this|that|these|those|he|him|his|she|her)\b",
     re.IGNORECASE,
 )
-_PRONOUN_JA = re.compile(r"(それ|その|そこ|あれ|あの|彼女|彼)")
+_PRONOUN_JA = lazy(r"(それ|その|そこ|あれ|あの|彼女|彼)")
 _QUESTION_WORDS = {
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "many", "much",
     "long", "old", "far", "is", "are", "was", "were", "do", "does", "did", "can", "could",
     "the", "a", "an", "of", "for", "to", "in", "on", "and", "about", "also", "then",
 }
-_WORD = re.compile(r"[A-Za-z']+")
-_NAME = re.compile(r"(?:\bthe\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z0-9][\w'-]*)*")
-_NAME_JA = r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}"
-"""Kanji / katakana runs (a pattern string: compiled by :mod:`re` at the first use)."""
-_OWN_SUBJECT = re.compile(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
+_WORD = lazy(r"[A-Za-z']+")
+_NAME = lazy(r"(?:\bthe\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|de\s+)?[A-Z0-9][\w'-]*)*")
+_NAME_JA = lazy(r"[\u4E00-\u9FFF\u30A0-\u30FFヶ々]{2,}")
+"""Kanji / katakana runs."""
+_OWN_SUBJECT = lazy(r"\b(the|a|an)\s+\w+", re.IGNORECASE)
 
 
 def _names(question: str) -> list[str]:
     """Names in ``question``, longest first (not the question word that opens it)."""
     if is_japanese(question):
-        found = re.findall(_NAME_JA, question)
+        found = _NAME_JA.findall(question)
     else:
         found = [
             m.strip()
@@ -109,7 +110,7 @@ def leans_on_context(question: str) -> bool:
     return not content
 
 
-_THE_PHRASE = re.compile(r"\b(the\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s*[?？.!]?\s*$")
+_THE_PHRASE = lazy(r"\b(the\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s*[?？.!]?\s*$")
 """A phrase with "the" that ends the question ("Who founded the university?")."""
 
 
@@ -217,7 +218,7 @@ def _model_messages(question: str, history: Sequence[Any]) -> list[BaseMessage]:
     return [SystemMessage(CONTEXTUALIZE_SYSTEM), HumanMessage(human)]
 
 
-_ASKS = re.compile(rf"[?？]\s*$|^\s*(?:{'|'.join(sorted(_QUESTION_WORDS))})\b|か[。]?\s*$", re.I)
+_ASKS = lazy(rf"[?？]\s*$|^\s*(?:{'|'.join(sorted(_QUESTION_WORDS))})\b|か[。]?\s*$", re.I)
 """A question: it ends with a question mark (or か), or opens with a question word."""
 
 
@@ -232,7 +233,7 @@ def _on_thread(line: str, question: str, history: Sequence[Any]) -> bool:
         return False
     context = " ".join([question, *(text for _, text in _turn_texts(history))]).lower()
     if is_japanese(line):
-        runs = re.findall(_NAME_JA, line)
+        runs = _NAME_JA.findall(line)
         return all(run in context for run in runs)
     words = [w for w in _WORD.findall(line.lower()) if w not in _QUESTION_WORDS and len(w) > 2]
     return all(w.strip("'")[:5] in context for w in words)  # the stem: found(ed), found(ing)

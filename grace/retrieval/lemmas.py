@@ -4,19 +4,23 @@
 at its first call (≈ 0.17 s), and importing ``lemminflect`` loads numpy for its inflection
 model (≈ 0.1 s): together a quarter of a warm ``grace ask``. :func:`all_lemmas` reads the
 same two files the package ships (the table and its overrides, found without importing the
-package), keeps the table as one text (one decompression, ≈ 0.01 s) and finds a word's lines
-by bisection over that text: the table is sorted by word. Its answer is LemmInflect's, entry
-for entry and in the same order, for every word (the overrides applied, the word's
-capitalisation carried over); ``tests/retrieval/test_lemmas.py`` compares the two over the
-whole lexicon.
+package), keeps the table as one UTF-8 text and finds a word's lines by bisection over that
+text: the table is sorted by word (UTF-8 bytes sort as the words do). The text is read from an
+uncompressed copy of the table in GRACE's cache directory (≈ 0.2 ms), made at its first use:
+decompressing the package's file cost ≈ 6 ms at every process's first lemma. Its answer is
+LemmInflect's, entry for entry and in the same order, for every word (the overrides applied,
+the word's capitalisation carried over); ``tests/retrieval/test_lemmas.py`` compares the two
+over the whole lexicon.
 """
 
 from __future__ import annotations
 
 import gzip
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib.util import find_spec
 from pathlib import Path
+
+from grace.storage.cache import cache_dir, derived_file, source_key
 
 __all__ = ["all_lemmas"]
 
@@ -30,23 +34,38 @@ def _resource(name: str) -> Path:
 
 
 @lru_cache(maxsize=1)
-def _table() -> str:
-    """The lemma table: ``word,category,lemma/lemma`` lines, sorted by word."""
-    return gzip.decompress(_resource("lemma_lu.csv.gz").read_bytes()).decode()
+def _table() -> bytes:
+    """The lemma table: ``word,category,lemma/lemma`` lines (UTF-8), sorted by word.
+
+    From its uncompressed copy in the cache, made here if missing; the package's compressed
+    file where the cache cannot be written.
+    """
+    source = _resource("lemma_lu.csv.gz")
+    try:
+        name = f"lemma_lu-{source_key(source)}.csv"
+        copy = derived_file(cache_dir("lemminflect"), name, partial(_decompress, source))
+        return copy.read_bytes()
+    except OSError:
+        return gzip.decompress(source.read_bytes())
 
 
-def _word_at(table: str, start: int) -> str:
+def _decompress(source: Path, out: Path) -> None:
+    """Write the decompressed ``source`` to ``out``."""
+    out.write_bytes(gzip.decompress(source.read_bytes()))
+
+
+def _word_at(table: bytes, start: int) -> bytes:
     """The word of the line that starts at ``start``."""
-    return table[start : table.index(",", start)]
+    return table[start : table.index(b",", start)]
 
 
-def _first_line(table: str, word: str) -> int:
+def _first_line(table: bytes, word: bytes) -> int:
     """Where the first line whose word is not below ``word`` starts (bisection over lines)."""
     low, high = 0, len(table)  # each the start of a line (or the end of the table)
     while low < high:
-        start = table.rfind("\n", 0, (low + high) // 2) + 1  # the line holding the middle
+        start = table.rfind(b"\n", 0, (low + high) // 2) + 1  # the line holding the middle
         if _word_at(table, start) < word:
-            low = table.index("\n", start) + 1
+            low = table.index(b"\n", start) + 1
         else:
             high = start
     return low
@@ -81,12 +100,13 @@ def all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """``lemminflect.getAllLemmas(word)``: the word's lemmas by part of speech (a new dict)."""
     style = _styled(word)
     lower = word.lower()
+    key = lower.encode("utf-8", "surrogatepass")  # a lone surrogate: no line holds it
     table = _table()
     lemmas: dict[str, tuple[str, ...]] = {}
-    at = _first_line(table, lower)
-    while at < len(table) and _word_at(table, at) == lower:
-        end = table.index("\n", at)
-        _, category, forms = table[at:end].strip().split(",")
+    at = _first_line(table, key)
+    while at < len(table) and _word_at(table, at) == key:
+        end = table.index(b"\n", at)
+        _, category, forms = table[at:end].decode().strip().split(",")
         lemmas[_upos(category)] = tuple(forms.split("/"))
         at = end + 1
     lemmas.update(_overrides().get(lower, {}))

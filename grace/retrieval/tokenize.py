@@ -21,7 +21,6 @@ deterministic and thread-safe (one Sudachi tokenizer per thread, sharing one dic
 
 from __future__ import annotations
 
-import re
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any, Literal
 
 import Stemmer
 
+from grace.patterns import lazy
 from grace.retrieval.tokenize_sudachi import words_of_runs
 
 __all__ = ["ENGLISH_STOPWORDS", "RETRIEVAL_TOKENIZER", "JapaneseMode", "Tokenizer", "tokenize"]
@@ -63,12 +63,11 @@ _JA_CHARS = (
     "\u4e00-\u9fff"  # CJK unified ideographs
     "\uf900-\ufaff"  # CJK compatibility ideographs
 )
-_RUN_RE = rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)"
-"""Japanese and word runs of a text with Japanese in it. A pattern string, compiled (and
-cached by :mod:`re`) at the first such text: an English run never pays for it."""
-_WORD_RE = re.compile(rf"[^\W_{_JA_CHARS}]+")
+_RUN_RE = lazy(rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)")
+"""Japanese and word runs of a text with Japanese in it (compiled at the first such text)."""
+_WORD_RE = lazy(rf"[^\W_{_JA_CHARS}]+")
 """The ``word`` runs of :data:`_RUN_RE` alone (for text without Japanese)."""
-_JA_ANY_RE = re.compile(rf"[{_JA_CHARS}]")
+_JA_ANY_RE = lazy(rf"[{_JA_CHARS}]")
 
 # Interrogatives: the Japanese counterpart of the question words in the English stopword
 # list. Pronouns (いつ, 誰, どこ, 何, どれ, …) are dropped by part of speech; the rest are
@@ -126,7 +125,7 @@ class Tokenizer:
             latin = [w for w in _WORD_RE.findall(text) if w not in ENGLISH_STOPWORDS]
             return list(map(_stem, latin)) if self.stem else latin
         # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.
-        found = re.findall(_RUN_RE, text)
+        found = _RUN_RE.findall(text)
         analysed = iter(self._japanese([ja for ja, _ in found if ja]))
         tokens: list[str] = []
         words: list[str] = []
@@ -180,7 +179,7 @@ def _bigrams(run: str) -> list[str]:
     return _GRAMS_RE.findall(run)
 
 
-_GRAMS_RE = re.compile(
+_GRAMS_RE = lazy(
     r"(?=((?<![^\u3040-\u309f])[^\u3040-\u309f](?![^\u3040-\u309f])|[^\u3040-\u309f]{2}))"
 )
 """At each position of a run: a lone non-hiragana character (hiragana or an end on both

@@ -23,16 +23,14 @@ directory; where that cannot be done, each run gets its own call as before (same
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
-import tempfile
 import threading
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from grace.retrieval.mapped_pages import drop_mapped_pages
+from grace.storage.cache import cache_dir, derived_file, source_key
 
 __all__ = [
     "CONTENT_POS",
@@ -113,28 +111,23 @@ def _separator_dictionary() -> Path | None:
     import sudachipy
 
     system = _system_dictionary()
-    info = system.stat()
-    key = hashlib.sha256(
-        f"{system}\0{info.st_size}\0{info.st_mtime_ns}\0{sudachipy.__version__}".encode()
-    ).hexdigest()[:16]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grace" / "sudachi"
-    target = cache / f"separator-{key}.dic"
-    if target.is_file():
-        return target
+    name = f"separator-{source_key(system, sudachipy.__version__)}.dic"
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=cache) as tmp:
-            lex = Path(tmp) / "separator.csv"
-            lex.write_text(_SEPARATOR_CSV, encoding="utf-8")
-            out = Path(tmp) / "separator.dic"
-            sudachipy.sudachipy.build_user_dic(
-                system=str(system), lex=[str(lex)], output=str(out), description="grace separator"
-            )
-            os.replace(out, target)  # atomic: a concurrent builder writes the same bytes
+        return derived_file(cache_dir("sudachi"), name, partial(_build_separator, system))
     except Exception as exc:
         _log.warning("cannot build the Sudachi separator dictionary (%s); one call per run", exc)
         return None
-    return target
+
+
+def _build_separator(system: Path, out: Path) -> None:
+    """Build the separator's user dictionary for ``system`` into ``out``."""
+    import sudachipy
+
+    lex = out.with_name("separator.csv")
+    lex.write_text(_SEPARATOR_CSV, encoding="utf-8")
+    sudachipy.sudachipy.build_user_dic(
+        system=str(system), lex=[str(lex)], output=str(out), description="grace separator"
+    )
 
 
 _local = threading.local()

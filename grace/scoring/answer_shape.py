@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from grace.patterns import lazy
 from grace.providers.offline.word_forms import match_tokens
 from grace.text import asks_for_the_topic, is_japanese, is_yes_no_question, without_citations
 
@@ -34,20 +35,20 @@ __all__ = [
     "subject_absent",
 ]
 
-_JA_WH = re.compile(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
-_JA_TERM = r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+"
+_JA_WH = lazy(r"何|なに|誰|だれ|どこ|いつ|どの|どんな|どう|いくつ|いくら|どれ|なぜ")
+_JA_TERM = lazy(r"[\u30A0-\u30FF\u4E00-\u9FFF]{2,}|[^\W_\u3040-\u30FF\u4E00-\u9FFF]+")
 """What can name an answer in Japanese text: kanji / katakana runs of two or more, Latin words
 and numbers (hiragana is mostly grammar)."""
 _NUMBER_WORDS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven "
                                 "twelve".split())
 }
-_EN_QUANTITY = re.compile(
+_EN_QUANTITY = lazy(
     r"\b(\d+(?:st|nd|rd|th)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
     r"\s+([a-z]+)"
 )
-_JA_QUANTITY = re.compile(r"(\d+)\s*(か月|ヶ月|カ月|[\u4E00-\u9FFF])")
-_DO_SUBJECT = re.compile(
+_JA_QUANTITY = lazy(r"(\d+)\s*(か月|ヶ月|カ月|[\u4E00-\u9FFF])")
+_DO_SUBJECT = lazy(
     r"\b(?:did|does|do)\s+(?:(?:the|a|an|its|their|his|her|this|that|these|those)\s+)?"
     r"([^\W\d_][\w'-]*)",
     re.I,
@@ -81,7 +82,7 @@ def restates_question(question: str, answer: str) -> float:
     if not a or not is_japanese(q) or not is_slot_question(q):
         return 0.0
     asked = q.lower()
-    return float(all(term.lower() in asked for term in re.findall(_JA_TERM, a)))
+    return float(all(term.lower() in asked for term in _JA_TERM.findall(a)))
 
 
 def _quantities(text: str) -> set[tuple[int, str]]:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grace.patterns import lazy
 from grace.providers.offline.evidence import Evidence, assess
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import Source
@@ -47,8 +48,8 @@ __all__ = [
     "signals_of",
 ]
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_NUMBER = lazy(r"\d+(?:[.,]\d+)*")
+_WORD = lazy(r"[^\W\d_]+", re.UNICODE)
 _WH = {
     "who": ("who", "whom", "whose"),
     "when": ("when", "what year", "which year"),

@@ -54,13 +54,13 @@ states the question's terms.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
+from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
@@ -133,7 +133,7 @@ _NUMBER_WORDS = {
     w: 10 * (i + 3) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split())
 }
 """English number words compared by value ("three" states "3")."""
-_JA_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_JA_NUMBER = lazy(r"\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)

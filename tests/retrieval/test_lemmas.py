@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
+from pathlib import Path
+
+import pytest
 from lemminflect import getAllLemmas
 
-from grace.retrieval.lemmas import _overrides, _table, all_lemmas
+from grace.retrieval.lemmas import _overrides, _resource, _table, all_lemmas
 
 
 def test_every_word_of_the_lexicon_has_lemminflects_lemmas_in_its_order() -> None:
-    words = {line.split(",", 1)[0] for line in _table().splitlines()}
+    words = {line.split(b",", 1)[0].decode() for line in _table().splitlines()}
     assert len(words) > 60_000  # the whole table, not an empty file
     some = sorted(words)[::40]
     words |= {w.lower() for w in words} | set(_overrides())
@@ -28,3 +32,33 @@ def test_each_call_returns_a_new_dict() -> None:
     first = all_lemmas("fled")
     first.clear()
     assert all_lemmas("fled") == getAllLemmas("fled") != {}
+
+
+def test_the_table_is_read_from_an_uncompressed_copy_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = gzip.decompress(_resource("lemma_lu.csv.gz").read_bytes())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _table.cache_clear()
+    try:
+        assert _table() == whole
+        (copy,) = (tmp_path / "grace" / "lemminflect").iterdir()  # made at the first use
+        assert copy.read_bytes() == whole
+        _table.cache_clear()
+        assert _table() == whole  # read from the copy
+    finally:
+        _table.cache_clear()
+
+
+def test_without_a_writable_cache_the_package_file_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # the cache cannot be made under it
+    _table.cache_clear()
+    try:
+        assert _table() == gzip.decompress(_resource("lemma_lu.csv.gz").read_bytes())
+        assert all_lemmas("withdrew") == {"VERB": ("withdraw",)}
+    finally:
+        _table.cache_clear()

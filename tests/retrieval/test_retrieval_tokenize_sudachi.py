@@ -1,7 +1,6 @@
 """Japanese runs analysed together give each run's words as if it were analysed alone."""
 
 import random
-import re
 import unicodedata
 from pathlib import Path
 
@@ -17,7 +16,7 @@ SAMPLE_CORPUS = sample_dir() / "corpus"
 
 def _runs(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text).lower()
-    return [ja for ja, _ in re.findall(_RUN_RE, text) if ja]
+    return [ja for ja, _ in _RUN_RE.findall(text) if ja]
 
 
 def _sample_runs() -> list[str]:

@@ -21,10 +21,10 @@ type the question does not contain — is the judge's answer-type test (``type_o
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from grace.patterns import lazy
 from grace.providers.offline.evidence import key_present
 from grace.providers.offline.word_forms import match_tokens
 from grace.text import is_negated, key_terms, normalise_text
@@ -62,7 +62,7 @@ def _is_name(term: str) -> bool:
     return not term[:1].isdigit()
 
 
-_SLOT = re.compile(
+_SLOT = lazy(
     r"\b(?i:(in|at|from|to|into|for|by|on|with|against|under))\s+(?:the\s+)?"
     r"([A-Z][\w.'-]*(?:\s+(?:of\s+)?[A-Z][\w.'-]*)*)"
 )

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from grace.patterns import lazy
 from grace.providers.offline.word_forms import match_tokens
 from grace.retrieval.lemmas import all_lemmas
 from grace.schemas import Source
@@ -37,21 +38,21 @@ __all__ = [
     "sentence_subject",
 ]
 
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
-_EN_PRONOUN = re.compile(
+_HEADING_LINE = lazy(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_EN_PRONOUN = lazy(
     r"^(?:it|its|he|his|she|her|they|their|this|these|those|the latter|the former|there)\b",
     re.I,
 )
-_EN_DEFINITE = re.compile(r"^The ([a-z][a-z-]+) ([A-Za-z]+)")
+_EN_DEFINITE = lazy(r"^The ([a-z][a-z-]+) ([A-Za-z]+)")
 """A sentence that opens with *the* and one common noun before its verb ("The shop was …")."""
-_JA_PRONOUN = re.compile(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
+_JA_PRONOUN = lazy(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
 _JA_MARKER = r"(?:(?<=[^\u3040-\u309f])(?:は|が)|では|には)(?=[^\u3040-\u309f]|、)"
 """A topic or subject marker: は / が after a noun (not the は of あるいは), or では / には."""
-_JA_TOPIC = re.compile(rf"^[^、。]{{1,20}}?{_JA_MARKER}")
+_JA_TOPIC = lazy(rf"^[^、。]{{1,20}}?{_JA_MARKER}")
 """A Japanese sentence's topic or subject: the text before its first marker."""
-_JA_MARKED = re.compile(_JA_MARKER)
+_JA_MARKED = lazy(_JA_MARKER)
 """A topic or subject marker anywhere in a Japanese sentence."""
-_EN_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_EN_WORD = lazy(r"[A-Za-z][\w'-]*")
 _SUBJECT_WORDS = 8
 """Longest English subject taken from a sentence (words before its verb)."""
 
@@ -126,7 +127,7 @@ def refers_back(sentence: str) -> bool:
     return bool(_EN_PRONOUN.match(text)) or _definite_description(text)
 
 
-_JA_DEIXIS = re.compile(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")
+_JA_DEIXIS = lazy(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")
 """「当県」「当社」「当館」: *this* prefecture, company, museum — the one the text is about."""
 
 

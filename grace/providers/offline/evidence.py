@@ -40,11 +40,11 @@ to (:data:`SUBJECT_WEIGHT`). For every sentence, with its neighbours as context 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from grace.patterns import lazy
 from grace.providers.offline.context import passage_context
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
 from grace.retrieval.tokenize_sudachi import is_proper_noun
@@ -111,7 +111,7 @@ SUBJECT_WEIGHT = 1.0
 """How much a question term counts when a sentence holds it only through the subject its
 pronoun or elided subject refers to (the previous sentence's)."""
 
-_NUMERIC = re.compile(r"^\d[\d,.]*$")
+_NUMERIC = lazy(r"^\d[\d,.]*$")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,8 +192,8 @@ def _bigrams(text: str) -> set[str]:
 _NUMBER_WORDS = dict(
     enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
 ) | {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 100: "hundred", 1000: "thousand"}
-_FIRST_WORD = re.compile(r"^\W*([A-Za-z][\w'’-]*)")
-_JA_ASKED = (
+_FIRST_WORD = lazy(r"^\W*([A-Za-z][\w'’-]*)")
+_JA_ASKED = lazy(
     r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
     r"(?:(?:は|とは|って|を|が)?(?:何|なに|なん|どこ|どれ|どちら|誰|だれ|いつ|いくつ)?"
     r"(?:と(?:いう|言う|いい|呼ぶ|呼ばれる|呼ばれた|称する)\w*)?"
@@ -201,9 +201,8 @@ _JA_ASKED = (
 )
 """A question's last noun, when the question ends on it: the class of the answer it asks
 for (「…開催された都市はどこか」 asks for a city, 「…を何と呼ぶか」 for a name)."""
-_JA_WHICH = r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})"
-"""The noun a Japanese question word heads. The ``_JA_`` patterns here are strings, compiled
-(and cached by :mod:`re`) at the first Japanese question: an English run never pays for them."""
+_JA_WHICH = lazy(r"(?:どの|どんな|何という|なんという|何の)([\u30A0-\u30FF\u4E00-\u9FFF]{2,})")
+"""The noun a Japanese question word heads."""
 
 
 def question_keys(question: str) -> set[str]:
@@ -219,10 +218,10 @@ def question_keys(question: str) -> set[str]:
     keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
     text = normalise_text(question)
     if is_japanese(text):
-        asked = re.search(_JA_ASKED, text)
+        asked = _JA_ASKED.search(text)
         if asked:
             keys.discard(asked.group(1))
-        keys -= set(re.findall(_JA_WHICH, text))
+        keys -= set(_JA_WHICH.findall(text))
         return keys
     first = _FIRST_WORD.match(question)
     if first and is_dictionary_word(first.group(1)) and not first.group(1).isupper():
@@ -230,7 +229,7 @@ def question_keys(question: str) -> set[str]:
     return keys
 
 
-_JA_RELATION = r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)"
+_JA_RELATION = lazy(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
 """A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
 
 
@@ -242,7 +241,7 @@ def relation_terms(question: str) -> set[str]:
     """
     if not is_japanese(question):
         return set()
-    return set(re.findall(_JA_RELATION, normalise_text(question)))
+    return set(_JA_RELATION.findall(normalise_text(question)))
 
 
 def is_hard_key(term: str) -> bool:
@@ -286,7 +285,7 @@ def states_count(sentence: str, counted: str) -> bool:
     return any(want & set(match_tokens(words)) for words in found)
 
 
-_JA_HOW_TO = r"どう(?:すれば|したら|やって|やったら)(?:いい|良い|よい)?"
+_JA_HOW_TO = lazy(r"どう(?:すれば|したら|やって|やったら)(?:いい|良い|よい)?")
 """The frame of a Japanese how-to question: 「どうすればいい」「どうしたらいい」 (*what should one
 do*), 「どうやって」 (*by doing what*). Its words are not terms: the いい of 「すればいい」 is
 the modal *should*, not the adjective *good*, the やって of 「どうやって」 not the verb *do*,
@@ -294,20 +293,20 @@ and どう marks the slot, as *how* does in English (a stopword there); the answ
 states a course of action by its own verb (「遅刻する場合は、…キャプテンに連絡してください」)."""
 
 
-_NOW = (
+_NOW = lazy(
     r"\b(?:now|nowadays|currently|current|presently|today)\b"
     r"|現在|現時点|目下|今(?=の|は|、|も|で)"
 )
 """Words that ask about the present ("Who owns it *now*?", 「*現在*の社長は誰？」)."""
-_JA_PAST_END = r"た[」』）)]*[。．.!?！？]?\s*$"
+_JA_PAST_END = lazy(r"た[」』）)]*[。．.!?！？]?\s*$")
 """A Japanese sentence that ends in the past tense (〜した。〜でした。〜だった。)."""
-_EN_PRESENT = r"\b(?:is|are|am|has|have|remains?)\b"
+_EN_PRESENT = lazy(r"\b(?:is|are|am|has|have|remains?)\b")
 """An English present-tense copula or *have*: the sentence states a present state."""
 
 
 def now_words(question: str) -> tuple[str, ...]:
     """The words of a question that ask about the present ("now", "currently", 「現在」)."""
-    return tuple(re.findall(_NOW, normalise_text(question)))
+    return tuple(_NOW.findall(normalise_text(question)))
 
 
 def states_present(sentence: str) -> bool:
@@ -321,11 +320,13 @@ def states_present(sentence: str) -> bool:
     """
     text = normalise_text(sentence).strip()
     if is_japanese(text):
-        return re.search(_JA_PAST_END, text) is None
-    return re.search(_EN_PRESENT, text) is not None
+        return _JA_PAST_END.search(text) is None
+    return _EN_PRESENT.search(text) is not None
 
 
-_JA_STEM = r"(?<![\u3400-\u9FFF々])([\u3400-\u9FFF])(?=[\u3041-\u3093])(?![のはがをにへとでもや])"
+_JA_STEM = lazy(
+    r"(?<![\u3400-\u9FFF々])([\u3400-\u9FFF])(?=[\u3041-\u3093])(?![のはがをにへとでもや])"
+)
 """A kanji that stands alone before kana that inflect it (開いて, 休み), not before a
 particle (「雨の日」: a noun)."""
 
@@ -342,7 +343,7 @@ def kanji_stems(question: str) -> frozenset[str]:
     """
     if not is_japanese(question):
         return frozenset()
-    return frozenset(re.findall(_JA_STEM, normalise_text(question)))
+    return frozenset(_JA_STEM.findall(normalise_text(question)))
 
 
 def asked_tokens(question: str) -> set[str]:
@@ -357,11 +358,11 @@ def asked_tokens(question: str) -> set[str]:
     if not is_japanese(question):
         return tokens
     text = normalise_text(question)
-    frames = re.findall(_JA_HOW_TO, text)
+    frames = _JA_HOW_TO.findall(text)
     if not frames:
         return tokens
     framed = set(match_tokens(" ".join(frames)))
-    return tokens - (framed - set(match_tokens(re.sub(_JA_HOW_TO, " ", text))))
+    return tokens - (framed - set(match_tokens(_JA_HOW_TO.sub(" ", text))))
 
 
 def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
@@ -369,7 +370,7 @@ def _idf(q_tokens: set[str], sentences: list[set[str]]) -> dict[str, float]:
     return {t: math.log(1.0 + (n + 1) / (1 + sum(t in s for s in sentences))) for t in q_tokens}
 
 
-_JA_STRETCH = re.compile(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,}")
+_JA_STRETCH = lazy(r"[\u30A0-\u30FF\u3400-\u9FFF\uF900-\uFAFF々〆ヶ]{2,}")
 """A kanji / katakana stretch of two characters or more: one term of a Japanese question,
 as :func:`~grace.text.key_terms` counts it."""
 
@@ -411,7 +412,7 @@ def term_weights(question: str, q_tokens: set[str]) -> dict[str, float] | None:
     return {t: min(shares.get(t, 1.0), 1.0) for t in q_tokens}
 
 
-_BARE_CELL = re.compile(r"(?:^|; )[^:;]+: \d[\d,.]*(?=;|$)")
+_BARE_CELL = lazy(r"(?:^|; )[^:;]+: \d[\d,.]*(?=;|$)")
 """A cell of a table row read as a sentence (``Activity: Swimming; Adult: 5.50``) that holds a
 bare number: its unit is in the table's header or caption."""
 
@@ -635,7 +636,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     )
 
 
-_CAPITALISED_RUN = re.compile(
+_CAPITALISED_RUN = lazy(
     r"\b[A-Z][\w'-]*(?:[ \t]+(?:(?:of|and|for|the|de)[ \t]+)*[A-Z][\w'-]*)+"
 )
 """A run of capitalised words (a name: "United Methodist Church", "Bank of America")."""
@@ -656,8 +657,8 @@ def _initialisms(text: str) -> set[str]:
     return out
 
 
-_CAPITALISED_WORD = re.compile(r"\b[A-Z][a-z]{3,}")
-_DEMONYM_END = re.compile(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
+_CAPITALISED_WORD = lazy(r"\b[A-Z][a-z]{3,}")
+_DEMONYM_END = lazy(r"(?:ians?|ans?|ish|ese|ic|ns?|i)$")
 """Endings of an adjective or inhabitant name made from a place name (Victorians, Nepalese)."""
 
 

@@ -27,12 +27,12 @@ measured as 0 for both.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable, Sequence
 
 from confidence.judges import AnswerJudgement
 from confidence.model_log import ModelLog
 from grace.hitl.reply import assess_reply, unlabel_person_passage
+from grace.patterns import lazy
 from grace.providers.judge_passages import read_judge_passage
 from grace.providers.offline.checks import CHECKS, CheckInput, failed_checks
 from grace.providers.offline.evidence import Evidence, assess
@@ -41,7 +41,7 @@ from grace.schemas import Source
 
 __all__ = ["HeuristicAnswerJudge"]
 
-_CITATION = re.compile(r"\s*\[[^\[\]]+\]\s*$")
+_CITATION = lazy(r"\s*\[[^\[\]]+\]\s*$")
 
 
 def _self_eval(ev: Evidence) -> float:

@@ -43,9 +43,9 @@ vectors of the store keep the plain tokens, so collections ingested earlier stay
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from grace.patterns import lazy
 from grace.retrieval import tokenize
 from grace.retrieval.lemmas import all_lemmas
 from grace.text import list_item_number
@@ -123,7 +123,7 @@ def fold(token: str) -> str:
     return folded[0] if folded else token
 
 
-_PREFIXED = re.compile(r"\b[Rr]e(-?)([a-z]{3,})\b")
+_PREFIXED = lazy(r"\b[Rr]e(-?)([a-z]{3,})\b")
 BACK = "back"
 """The token a verb with the prefix *re-* also carries: *re-* means "back" or "again"
 ("re-established" ~ "brought back", "rebuilt" ~ "built again"; "again" is a stopword)."""
