@@ -15,6 +15,7 @@ over the whole lexicon.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from functools import lru_cache, partial
 from importlib.util import find_spec
@@ -38,15 +39,28 @@ def _table() -> bytes:
     """The lemma table: ``word,category,lemma/lemma`` lines (UTF-8), sorted by word.
 
     From its uncompressed copy in the cache, made here if missing; the package's compressed
-    file where the cache cannot be written.
+    file where the cache cannot be written, and on an event loop's thread (an async node in
+    a server: the copy is made by the next synchronous use, never by blocking the loop).
     """
     source = _resource("lemma_lu.csv.gz")
     try:
         name = f"lemma_lu-{source_key(source)}.csv"
-        copy = derived_file(cache_dir("lemminflect"), name, partial(_decompress, source))
+        directory = cache_dir("lemminflect")
+        if not (directory / name).is_file() and _on_event_loop():
+            return gzip.decompress(source.read_bytes())
+        copy = derived_file(directory, name, partial(_decompress, source))
         return copy.read_bytes()
     except OSError:
         return gzip.decompress(source.read_bytes())
+
+
+def _on_event_loop() -> bool:
+    """Whether this thread runs an asyncio event loop (no file may be made on it)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _decompress(source: Path, out: Path) -> None:

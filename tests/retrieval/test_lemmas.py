@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from pathlib import Path
 
@@ -60,5 +61,27 @@ def test_without_a_writable_cache_the_package_file_is_read(
     try:
         assert _table() == gzip.decompress(_resource("lemma_lu.csv.gz").read_bytes())
         assert all_lemmas("withdrew") == {"VERB": ("withdraw",)}
+    finally:
+        _table.cache_clear()
+
+
+def test_on_an_event_loop_the_cache_is_not_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An async node (a server's loop) reads the package file; it never blocks on a mkdir."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _table.cache_clear()
+
+    async def first_use() -> bytes:
+        return _table()
+
+    try:
+        assert asyncio.run(first_use()) == gzip.decompress(
+            _resource("lemma_lu.csv.gz").read_bytes()
+        )
+        assert not (tmp_path / "grace").exists()
+        _table.cache_clear()
+        _table()  # the next synchronous use makes the copy
+        assert len(list((tmp_path / "grace" / "lemminflect").iterdir())) == 1
     finally:
         _table.cache_clear()
