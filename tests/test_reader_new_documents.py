@@ -201,3 +201,36 @@ def test_a_table_row_with_bare_numbers_is_quoted_alone() -> None:
     )
     assert answer.text.startswith("Activity: Squash court (40 min); Adult: 9.00; Child: 4.50")
     assert "Gym session" not in answer.text
+
+
+# ------------------------------------------------ a pronoun after a fronted phrase refers back
+
+SOLAR = (
+    "# Harrowgate Solar Ltd\n\nHarrowgate Solar installs solar panels on homes and farms. "
+    "Its head office is in Leeds, and it employs 85 people. In 2021 it opened a second office "
+    "in York."
+)
+
+
+def test_a_pronoun_after_a_fronted_phrase_refers_back() -> None:
+    """English puts a time or place phrase before the subject: "In 2021 it opened …"."""
+    assert refers_back("In 2021 it opened a second office in York.")
+    assert refers_back("Later, they moved to Leeds.")
+    assert sentence_subject("In 2021 it opened a second office in York.") == ""
+    assert not refers_back("In 2021 the company opened an office.")
+    assert not refers_back("For its members, the club offers a sauna.")
+
+
+def test_the_second_office_is_the_one_it_opened_in_2021() -> None:
+    """Other passages say "second" too: the office sentence needs its subject, Harrowgate."""
+    history = (
+        "In the second half of the century the mills closed. During the Second World War the "
+        "docks were bombed, and the second bridge was built in 1952."
+    )
+    passages = [
+        Source(source_id="S1", source="solar.md", title="Harrowgate Solar Ltd", text=SOLAR),
+        Source(source_id="S2", source="kestrel.md", title="History of Kestrel", text=history),
+    ]
+    answer = ExtractiveReader().answer("Where is Harrowgate Solar's second office?", passages)
+    assert not answer.abstained
+    assert "York" in answer.text

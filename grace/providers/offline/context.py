@@ -43,6 +43,14 @@ _EN_PRONOUN = lazy(
     r"^(?:it|its|he|his|she|her|they|their|this|these|those|the latter|the former|there)\b",
     re.I,
 )
+_EN_FRONTED = lazy(
+    r"^(?:(?:in|on|at|by|after|before|during|since|from|until|for|within|under)\s+[^,.;]{1,40}?,?"
+    r"|(?:later|then|today|soon|afterwards|eventually|meanwhile),?)"
+    r"\s+(?:it|its|he|his|she|her|they|their)\b",
+    re.I,
+)
+"""A pronoun subject after a fronted time or place phrase ("In 2021 it opened …", "Later,
+they moved …"): English puts such a phrase before the subject, which is still the pronoun."""
 _EN_DEFINITE = lazy(r"^The ([a-z][a-z-]+) ([A-Za-z]+)")
 """A sentence that opens with *the* and one common noun before its verb ("The shop was …")."""
 _JA_PRONOUN = lazy(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
@@ -104,7 +112,7 @@ def sentence_subject(sentence: str) -> str:
             return ""
         topic = _JA_TOPIC.match(text)
         return topic.group(0) if topic else ""
-    if _EN_PRONOUN.match(text) or _definite_description(text):
+    if _EN_PRONOUN.match(text) or _EN_FRONTED.match(text) or _definite_description(text):
         return ""
     words: list[str] = []
     for match in _EN_WORD.finditer(text):
@@ -119,12 +127,15 @@ def sentence_subject(sentence: str) -> str:
 def refers_back(sentence: str) -> bool:
     """The sentence's subject is a pronoun, a bare definite noun or (Japanese) elided.
 
-    A bare definite noun: "The shop was founded …" (:func:`_definite_description`).
+    A bare definite noun: "The shop was founded …" (:func:`_definite_description`); a
+    pronoun after a fronted time or place phrase: "In 2021 it opened …" (:data:`_EN_FRONTED`).
     """
     text = sentence.strip()
     if is_japanese(text):
         return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
-    return bool(_EN_PRONOUN.match(text)) or _definite_description(text)
+    return bool(_EN_PRONOUN.match(text) or _EN_FRONTED.match(text)) or _definite_description(
+        text
+    )
 
 
 _JA_DEIXIS = lazy(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")
