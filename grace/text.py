@@ -92,9 +92,14 @@ _ABBREVIATIONS = frozenset(
     "ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split()
 )
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？])")
+_NOT_CJK = r"(?![\u3040-\u30FF\u3400-\u9FFF\uF900-\uFAFF])"
 _KEY_TERM = lazy(
-    r"\d[\d,.]*|[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}|[A-Za-z]+\d+\w*"
+    rf"\d[\d,.]*|[A-Z](?:{_NOT_CJK}[\w'’-])+|[\u30A0-\u30FF]{{2,}}|[\u4E00-\u9FFF]{{2,}}"
+    rf"|[A-Za-z]+\d+(?:{_NOT_CJK}\w)*"
 )
+"""A key term: a number, a capitalised word, a katakana or kanji run, a code ("A4"). A Latin
+word ends where Japanese text begins: 「DVDは…」 has the key term "DVD", not the clause
+(a word character matches kana and kanji too)."""
 _QUESTION_OPENERS = {
     "What",
     "Who",

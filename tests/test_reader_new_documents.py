@@ -16,7 +16,7 @@ from grace.providers.offline.evidence import (
 )
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
-from grace.text import answer_measures, answer_type, states_measure
+from grace.text import answer_measures, answer_type, key_terms, states_measure
 
 CLUB_RULES = (
     "練習は毎週土曜日の午前9時から正午までです。遅刻する場合は、事前にキャプテンに連絡して"
@@ -234,3 +234,14 @@ def test_the_second_office_is_the_one_it_opened_in_2021() -> None:
     answer = ExtractiveReader().answer("Where is Harrowgate Solar's second office?", passages)
     assert not answer.abstained
     assert "York" in answer.text
+
+
+# ------------------------------------------------ a Latin word ends where Japanese begins
+
+
+def test_a_latin_key_term_stops_at_japanese_text() -> None:
+    """「DVDは…」: the key term is "DVD"; a word character would run on through the kana."""
+    assert key_terms("DVDの貸出期間は？") == {"dvd", "貸出期間"}
+    assert key_terms("Wi-Fiのパスワードは？") == {"wi-fi", "パスワード"}
+    assert key_terms("A4用紙はいくらですか？") == {"a4", "用紙"}
+    assert key_terms("Who founded Hollow Oak Books?") == {"hollow", "oak", "books"}
