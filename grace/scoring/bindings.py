@@ -39,7 +39,7 @@ from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.text import ENGLISH_WORD, answer_class_indices, normalise_text
 
-__all__ = ["unbound_phrases"]
+__all__ = ["known_forms", "unbound_phrases"]
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _BE = frozenset({"was", "were", "is", "are"})
@@ -54,19 +54,24 @@ _OF_PHRASE = 8
 """Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
 
 
-@lru_cache(maxsize=65_536)
-def _forms(word: str) -> frozenset[str]:
-    """The word, its stem and its lemmas' stems (lower-cased)."""
-    forms = {word, *tokenize(word)}
-    for lemmas in all_lemmas(word).values():
+@lru_cache(maxsize=131_072)
+def known_forms(word: str) -> frozenset[str]:
+    """A word's known forms: itself, its stem and the stems of its lemmas (lemminflect).
+
+    Two words are one term of the SILENT rule when their known forms meet ("went" ~ "go",
+    "children" ~ "child"); :mod:`grace.scoring.sentence_check` reads terms with it too.
+    """
+    lower = word.lower()
+    forms = {lower, *tokenize(lower)}
+    for lemmas in all_lemmas(lower).values():
         for lemma in lemmas:
-            forms.add(lemma.lower())
-            forms.update(tokenize(lemma.lower()))
+            forms.add(lemma)
+            forms.update(tokenize(lemma))
     return frozenset(forms)
 
 
 def _same(a: str, b: str) -> bool:
-    return a == b or bool(_forms(a) & _forms(b))
+    return a == b or bool(known_forms(a) & known_forms(b))
 
 
 def _content(word: str) -> bool:
@@ -118,7 +123,7 @@ def _binds_of(sentence: list[str], start: int, owner: str) -> bool:
 def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
     """Whether the sentence says "owner('s) noun" ("Prussia's capital", "kingdom capital")."""
     for k in range(len(sentence) - 1):
-        word = sentence[k].removesuffix("'s").removesuffix("’s")
+        word = sentence[k].removesuffix("'s")
         if _same(word, owner) and _same(sentence[k + 1], noun):
             return True
     return False
@@ -128,7 +133,7 @@ def _possessives(question: list[str], sentence: list[str]) -> list[str]:
     """The question's "X's N" where the sentence says "N X" (X *is* the N)."""
     out = []
     for i, word in enumerate(question[:-1]):
-        owner = word.removesuffix("'s").removesuffix("’s")
+        owner = word.removesuffix("'s")
         noun = question[i + 1]
         if owner == word or not _content(owner) or not _content(noun):
             continue

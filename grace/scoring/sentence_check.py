@@ -57,15 +57,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
-from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
 from grace.schemas import Source
-from grace.scoring.bindings import unbound_phrases
+from grace.scoring.bindings import known_forms, unbound_phrases
 from grace.text import (
     ENGLISH_WORD,
     WH_HEADS,
@@ -177,18 +175,6 @@ class SentenceCheck:
         return "; ".join(parts)
 
 
-@lru_cache(maxsize=131_072)
-def _forms(word: str) -> frozenset[str]:
-    """A word's known forms: its stem and the stems of its lemmas (lemminflect)."""
-    lower = word.lower()
-    forms = {lower, *tokenize(lower)}
-    for lemmas in all_lemmas(lower).values():
-        for lemma in lemmas:
-            forms.add(lemma)
-            forms.update(tokenize(lemma))
-    return frozenset(forms)
-
-
 def _number(token: str) -> float | None:
     if token[:1].isdigit():
         try:
@@ -244,10 +230,10 @@ def _negation(question: str, sentence: str) -> str | None:
 def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
     stated: set[str] = set()
     for word in _english_terms(sentence):
-        stated |= _forms(word)
+        stated |= known_forms(word)
     missing: list[str] = []
     for word in _english_terms(question, question=True):
-        if _forms(word) & stated or word in missing or in_stated_range(word, sentence):
+        if known_forms(word) & stated or word in missing or in_stated_range(word, sentence):
             continue
         missing.append(word)
     return tuple(missing)
@@ -339,7 +325,7 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     if missing and states_measure(s, answer_measures(q)):
         framing = " ".join(measure_words(q))
         said = set(_japanese_terms(framing)) if ja else {
-            form for word in _english_terms(framing) for form in _forms(word)
+            form for word in _english_terms(framing) for form in known_forms(word)
         }
         missing = tuple(word for word in missing if word not in said)
     return SentenceCheck(

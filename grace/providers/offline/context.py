@@ -112,7 +112,7 @@ def sentence_subject(sentence: str) -> str:
             return ""
         topic = _JA_TOPIC.match(text)
         return topic.group(0) if topic else ""
-    if _EN_PRONOUN.match(text) or _EN_FRONTED.match(text) or _definite_description(text):
+    if refers_back(text):
         return ""
     words: list[str] = []
     for match in _EN_WORD.finditer(text):
