@@ -224,6 +224,18 @@ def test_japanese_normalised_forms_are_stated() -> None:
     ).holds
 
 
+def test_a_japanese_synonym_states_the_term() -> None:
+    # SudachiDict files 値段 / 価格 and 買う / 購入 under one synonym group each.
+    price = check_sentence("コーヒーの値段はいくらですか？", "コーヒーの価格は一杯450円です。")
+    assert price.holds
+    assert check_sentence("チケットはどこで買えますか？", "チケットはサイトで購入できます。").holds
+    # an opposite is never a synonym: 輸出 does not state 輸入, nor 閉館 開館
+    imports = check_sentence("その会社が輸入したものは何か？", "その会社は自動車を輸出した。")
+    assert imports.missing == ("輸入",)
+    opening = check_sentence("図書館は何時に開館しますか？", "図書館は19時に閉館します。")
+    assert opening.missing == ("開館",)
+
+
 def test_japanese_answer_type_words_are_not_required() -> None:
     # 何市 / …国は？: the noun the question word heads, or the topic it ends on, is the type.
     assert check_sentence("中洲は何市か", "中洲は各務原市川島にあたる。").holds

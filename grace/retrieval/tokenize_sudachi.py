@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ __all__ = [
     "SEPARATOR",
     "is_proper_noun",
     "sudachi_dictionary",
+    "synonym_groups",
+    "synonyms_said",
     "words_of_runs",
 ]
 
@@ -221,6 +224,45 @@ _KEEP_POS: dict[bool, dict[int, bool]] = {False: {}, True: {}}
 Cheaper than the 6-tuple ``Morpheme.part_of_speech()`` built for every morpheme. Filled
 under the GIL with the same values by any thread, so no lock is needed.
 """
+
+
+_SYNONYM_FIELDS = {"pos", "normalized_form", "synonym_group_ids"}
+"""Morpheme fields :func:`synonym_groups` reads."""
+
+
+@lru_cache(maxsize=65536)
+def synonym_groups(word: str) -> frozenset[int]:
+    """SudachiDict's synonym groups of one Japanese word (a normalised form); empty if none.
+
+    SudachiDict (the dictionary GRACE already reads, maintained with Sudachi) files its
+    words under synonym groups: 値段 / 価格 / 代金 / 料金, 店 / 店舗, 買う / 購入, 車 / 自動車,
+    始める / 開始. Two words that share a group name one thing; an opposite never shares
+    one (輸入 / 輸出, 開館 / 閉館, 増加 / 減少 each have their own). A text that is not a
+    single dictionary word (split, or unknown to the dictionary) has none.
+    """
+    tokenizer = getattr(_local, "synonyms", None)
+    if tokenizer is None:
+        from sudachipy import SplitMode
+
+        tokenizer = sudachi_dictionary().tokenizer(mode=SplitMode.C, fields=_SYNONYM_FIELDS)
+        _local.synonyms = tokenizer
+    found = list(tokenizer.tokenize(word))
+    if len(found) != 1 or found[0].is_oov():
+        return frozenset()
+    return frozenset(found[0].synonym_group_ids())
+
+
+def synonyms_said(words: Iterable[str], stated: Iterable[str]) -> frozenset[str]:
+    """The ``words`` that ``stated`` does not hold but says by a synonym (:func:`synonym_groups`).
+
+    >>> sorted(synonyms_said(["値段", "駅"], ["価格", "東京"]))
+    ['値段']
+    """
+    held = set(stated)
+    groups = frozenset().union(*(synonym_groups(w) for w in held))
+    if not groups:
+        return frozenset()
+    return frozenset(w for w in words if w not in held and synonym_groups(w) & groups)
 
 
 def is_proper_noun(text: str) -> bool:

@@ -43,7 +43,9 @@ What counts as *stating* a term:
   states its terms itself ("It closed in 1987." does not say "Grellan Observatory").
 - **Japanese** — the content morphemes of the question in Sudachi's normalised form (the
   tokenizer of :mod:`grace.retrieval.tokenize`, dictionary words only) must be in the
-  sentence's; the numbers and negation as above. :data:`JAPANESE_RULE` says whether it
+  sentence's, or a word of the same SudachiDict synonym group (「価格」 states 「値段」, 「購入」
+  「買う」; never an opposite: :func:`~grace.retrieval.tokenize_sudachi.synonym_groups`);
+  the numbers and negation as above. :data:`JAPANESE_RULE` says whether it
   applies (see its docstring for the choice and its reason).
 
 The sentence is the passage sentence the answer quotes (the offline reader's answer *is* one);
@@ -61,7 +63,7 @@ from dataclasses import dataclass
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
-from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP
+from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP, synonyms_said
 from grace.schemas import Source
 from grace.scoring.bindings import known_forms, unbound_phrases
 from grace.text import (
@@ -303,7 +305,8 @@ def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[st
     for word in _japanese_terms(question, question=True):
         if word not in stated and word not in missing:
             missing.append(word)
-    return tuple(missing)
+    said = synonyms_said(missing, stated)
+    return tuple(word for word in missing if word not in said)
 
 
 def check_sentence(question: str, sentence: str, title: str = "") -> SentenceCheck:

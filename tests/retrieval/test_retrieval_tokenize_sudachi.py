@@ -91,3 +91,15 @@ def test_a_damaged_separator_dictionary_is_dropped_and_rebuilt(
         assert tokenize_sudachi._separator_dictionary() == built  # built again
     finally:
         tokenize_sudachi._load_dictionary.cache_clear()
+
+
+def test_synonym_groups_link_synonyms_and_never_opposites() -> None:
+    """SudachiDict's synonym groups: one group for 値段 / 価格 / 代金, none shared by opposites."""
+    groups = tokenize_sudachi.synonym_groups
+    assert groups("値段") & groups("価格") & groups("代金")
+    assert groups("店") & groups("店舗")
+    for word, opposite in (("輸入", "輸出"), ("増加", "減少"), ("東", "西"), ("開始", "終了")):
+        assert not groups(word) & groups(opposite), (word, opposite)
+    assert groups("霧ヶ丘鉄道") == frozenset()  # not one dictionary word
+    said = tokenize_sudachi.synonyms_said(["値段", "駅", "料金"], ["価格", "東京", "料金"])
+    assert said == {"値段"}  # 料金 is held as itself; 駅 has no synonym here

@@ -47,7 +47,7 @@ from functools import lru_cache
 from grace.patterns import lazy
 from grace.providers.offline.context import passage_context
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
-from grace.retrieval.tokenize_sudachi import is_proper_noun
+from grace.retrieval.tokenize_sudachi import is_proper_noun, synonyms_said
 from grace.schemas import Source
 from grace.text import (
     ENGLISH_WORD,
@@ -450,6 +450,8 @@ class _Question:
     now_tokens: frozenset[str] = frozenset()
     """Tokens of the words that ask about the present ("now", 「現在」): a sentence in the
     present tense says them (:func:`states_present`)."""
+    japanese: bool = False
+    """The question is Japanese: its words may be said by a synonym."""
     stems: frozenset[str] = frozenset()
     """The kanji that stand alone before kana in the question, each the stem of a native
     word (「開いて」 of 開く): a Sino-Japanese compound with it says it at
@@ -530,20 +532,25 @@ class _Passage:
 def _said_otherwise(
     q: _Question,
     text: str,
+    text_tokens: set[str],
     opposed: Sequence[str],
     measured: bool | None,
     typed: bool | None,
 ) -> frozenset[str]:
-    """Question tokens ``text`` says in another form than the word itself.
+    """Question tokens ``text`` (whose tokens are ``text_tokens``) says in another form.
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
     word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
     lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`), the
     present tense "now" and 「現在」 (:func:`states_present`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
-    the opposite of a word of a yes / no question answers it ("closed" answers "open?").
+    the opposite of a word of a yes / no question answers it ("closed" answers "open?"); a
+    Japanese word is said by its synonym in SudachiDict (「価格」 says 「値段」:
+    :func:`~grace.retrieval.tokenize_sudachi.synonyms_said`).
     """
     said = set(q.measure_tokens) if q.measure_tokens and measured else set()
+    if q.japanese:
+        said |= synonyms_said(q.tokens, text_tokens)
     if typed:
         said |= q.quantity_tokens
         if q.life_tokens and states_lifespan(text):
@@ -585,8 +592,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     measured = q.measured(sentence)
     typed = q.typed(sentence, measured)
     opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
-    says = _said_otherwise(q, sentence, opposed, measured, typed)
-    window_says = says | _said_otherwise(q, window_text, (), None, None)
+    says = _said_otherwise(q, sentence, sets[i], opposed, measured, typed)
+    window_says = says | _said_otherwise(q, window_text, window_tokens, (), None, None)
     keys = q.keys
     missing = tuple(
         sorted(
@@ -763,6 +770,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
         life_tokens=frozenset(match_tokens(" ".join(life_words(question)))) & q_tokens,
         now_tokens=frozenset(match_tokens(" ".join(now_words(question)))) & q_tokens,
         stems=kanji_stems(question) & q_tokens,
+        japanese=is_japanese(question),
         ranged=tuple((word, frozenset(match_tokens(word))) for word in calendar_words(question)),
         term_total=term_total,
     )

