@@ -217,8 +217,19 @@ def test_a_pronoun_after_a_fronted_phrase_refers_back() -> None:
     assert refers_back("In 2021 it opened a second office in York.")
     assert refers_back("Later, they moved to Leeds.")
     assert sentence_subject("In 2021 it opened a second office in York.") == ""
-    assert not refers_back("In 2021 the company opened an office.")
     assert not refers_back("For its members, the club offers a sauna.")
+
+
+def test_a_subject_after_a_fronted_phrase_is_read_as_at_the_start() -> None:
+    """The phrase is not the subject: "In 2021 the company opened …" is "The company opened …"."""
+    assert refers_back("The company opened an office.")
+    assert refers_back("In 2021 the company opened an office.")  # a bare definite noun
+    assert refers_back("After the war, the museum moved to Leeds.")
+    # a noun with a modifier, or a name, introduces someone new: the sentence's own subject
+    assert not refers_back("In 2021 the new owner opened an office.")
+    assert sentence_subject("In 2021 the new owner opened an office.") == "the new owner"
+    assert sentence_subject("In the summer, visitors come by ferry.") == "visitors"
+    assert not refers_back("In 2021 Mary Hale opened an office.")
 
 
 def test_the_second_office_is_the_one_it_opened_in_2021() -> None:
@@ -229,6 +240,22 @@ def test_the_second_office_is_the_one_it_opened_in_2021() -> None:
     )
     passages = [
         Source(source_id="S1", source="solar.md", title="Harrowgate Solar Ltd", text=SOLAR),
+        Source(source_id="S2", source="kestrel.md", title="History of Kestrel", text=history),
+    ]
+    answer = ExtractiveReader().answer("Where is Harrowgate Solar's second office?", passages)
+    assert not answer.abstained
+    assert "York" in answer.text
+
+
+def test_the_second_office_the_company_opened_in_2021() -> None:
+    """The same page with "the company" for "it" after the fronted "In 2021"."""
+    page = SOLAR.replace("In 2021 it opened", "In 2021 the company opened")
+    history = (
+        "In the second half of the century the mills closed. During the Second World War the "
+        "docks were bombed, and the second bridge was built in 1952."
+    )
+    passages = [
+        Source(source_id="S1", source="solar.md", title="Harrowgate Solar Ltd", text=page),
         Source(source_id="S2", source="kestrel.md", title="History of Kestrel", text=history),
     ]
     answer = ExtractiveReader().answer("Where is Harrowgate Solar's second office?", passages)

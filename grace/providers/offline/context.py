@@ -44,13 +44,15 @@ _EN_PRONOUN = lazy(
     re.I,
 )
 _EN_FRONTED = lazy(
-    r"^(?:(?:in|on|at|by|after|before|during|since|from|until|for|within|under)\s+[^,.;]{1,40}?,?"
-    r"|(?:later|then|today|soon|afterwards|eventually|meanwhile),?)"
-    r"\s+(?:it|its|he|his|she|her|they|their)\b",
+    r"^(?:(?:in|on|at|by|after|before|during|since|from|until|for|within|under)\s+[^,.;]{1,40}?"
+    r"(?:,\s*|\s+(?=(?:the|a|an|this|these|those|there|it|its|he|his|she|her|they|their)\b))"
+    r"|(?:later|then|today|soon|afterwards|eventually|meanwhile),?\s+)",
     re.I,
 )
-"""A pronoun subject after a fronted time or place phrase ("In 2021 it opened …", "Later,
-they moved …"): English puts such a phrase before the subject, which is still the pronoun."""
+"""A fronted time or place phrase ("In 2021 …", "After the war, …", "Later, …"): English puts
+such a phrase before the subject. It ends at a comma or where a determiner or a pronoun
+begins the subject; the subject after it is the sentence's ("In 2021 it opened …" refers
+back as "It opened …" does, "In 2021 the company opened …" as "The company opened …")."""
 _EN_DEFINITE = lazy(r"^The ([a-z][a-z-]+) ([A-Za-z]+)")
 """A sentence that opens with *the* and one common noun before its verb ("The shop was …")."""
 _JA_PRONOUN = lazy(r"^(?:その|この|同|彼|彼女|これ|それ|ここ|そこ|当時|以後|以来|翌年|後に)")
@@ -115,7 +117,7 @@ def sentence_subject(sentence: str) -> str:
     if refers_back(text):
         return ""
     words: list[str] = []
-    for match in _EN_WORD.finditer(text):
+    for match in _EN_WORD.finditer(_without_fronted(text)):
         word = match.group(0)
         if (words and _is_verb(word)) or len(words) >= _SUBJECT_WORDS:
             break
@@ -127,15 +129,21 @@ def sentence_subject(sentence: str) -> str:
 def refers_back(sentence: str) -> bool:
     """The sentence's subject is a pronoun, a bare definite noun or (Japanese) elided.
 
-    A bare definite noun: "The shop was founded …" (:func:`_definite_description`); a
-    pronoun after a fronted time or place phrase: "In 2021 it opened …" (:data:`_EN_FRONTED`).
+    A bare definite noun: "The shop was founded …" (:func:`_definite_description`); either
+    after a fronted time or place phrase: "In 2021 it opened …", "In 2021 the company
+    opened …" (:data:`_EN_FRONTED`).
     """
     text = sentence.strip()
     if is_japanese(text):
         return bool(_JA_PRONOUN.match(text)) or not _JA_TOPIC.match(text)
-    return bool(_EN_PRONOUN.match(text) or _EN_FRONTED.match(text)) or _definite_description(
-        text
-    )
+    rest = _without_fronted(text)
+    return bool(_EN_PRONOUN.match(rest)) or _definite_description(rest[:1].upper() + rest[1:])
+
+
+def _without_fronted(text: str) -> str:
+    """An English sentence less its fronted time or place phrase (:data:`_EN_FRONTED`)."""
+    fronted = _EN_FRONTED.match(text)
+    return text[fronted.end() :] if fronted else text
 
 
 _JA_DEIXIS = lazy(r"当(?:県|府|都|道|市|区|町|村|社|校|寺|院|館|島|駅|園|局|団)")
