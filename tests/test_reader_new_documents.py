@@ -7,6 +7,8 @@ reviews) quotes the sentence that states the fact. Levels are the confidence mod
 
 from __future__ import annotations
 
+import pytest
+
 from grace.providers.offline.context import refers_back, sentence_subject
 from grace.providers.offline.evidence import (
     asked_tokens,
@@ -232,24 +234,15 @@ def test_a_subject_after_a_fronted_phrase_is_read_as_at_the_start() -> None:
     assert not refers_back("In 2021 Mary Hale opened an office.")
 
 
-def test_the_second_office_is_the_one_it_opened_in_2021() -> None:
-    """Other passages say "second" too: the office sentence needs its subject, Harrowgate."""
-    history = (
-        "In the second half of the century the mills closed. During the Second World War the "
-        "docks were bombed, and the second bridge was built in 1952."
-    )
-    passages = [
-        Source(source_id="S1", source="solar.md", title="Harrowgate Solar Ltd", text=SOLAR),
-        Source(source_id="S2", source="kestrel.md", title="History of Kestrel", text=history),
-    ]
-    answer = ExtractiveReader().answer("Where is Harrowgate Solar's second office?", passages)
-    assert not answer.abstained
-    assert "York" in answer.text
+@pytest.mark.parametrize(
+    "subject", ["it", "the company"], ids=["pronoun", "bare-definite-noun"]
+)
+def test_the_second_office_is_the_one_it_opened_in_2021(subject: str) -> None:
+    """Other passages say "second" too: the office sentence needs its subject, Harrowgate.
 
-
-def test_the_second_office_the_company_opened_in_2021() -> None:
-    """The same page with "the company" for "it" after the fronted "In 2021"."""
-    page = SOLAR.replace("In 2021 it opened", "In 2021 the company opened")
+    The same with "the company" for "it" after the fronted "In 2021".
+    """
+    page = SOLAR.replace("In 2021 it opened", f"In 2021 {subject} opened")
     history = (
         "In the second half of the century the mills closed. During the Second World War the "
         "docks were bombed, and the second bridge was built in 1952."
