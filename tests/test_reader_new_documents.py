@@ -11,7 +11,9 @@ import pytest
 
 from grace.providers.offline.context import refers_back, sentence_subject
 from grace.providers.offline.evidence import (
+    CONTEXT_WEIGHT,
     asked_tokens,
+    assess,
     kanji_stems,
     now_words,
     states_present,
@@ -265,3 +267,25 @@ def test_a_latin_key_term_stops_at_japanese_text() -> None:
     assert key_terms("Wi-Fiのパスワードは？") == {"wi-fi", "パスワード"}
     assert key_terms("A4用紙はいくらですか？") == {"a4", "用紙"}
     assert key_terms("Who founded Hollow Oak Books?") == {"hollow", "oak", "books"}
+
+
+# ------------------------------------------------ a Japanese synonym says a word, at half weight
+
+
+def _lexical(question: str, text: str) -> float:
+    return assess(question, _passages(text))[0].lexical
+
+
+def test_a_japanese_synonym_says_the_word_at_context_weight() -> None:
+    """SudachiDict's synonym group of 手入れ (care) holds 修理 (repair): a group gathers a word's
+    senses, so a synonym counts as a heading does, below the word itself."""
+    question = "ポットの手入れの方法は？"
+    itself = _lexical(question, "ポットの手入れは月に一度です。")
+    synonym = _lexical(question, "ポットの修理は月に一度です。")
+    neither = _lexical(question, "ポットの保証は一年です。")
+    assert itself > synonym > neither
+    assert 0 < CONTEXT_WEIGHT < 1
+    # English words have no synonym groups: "repair" does not say "care"
+    assert _lexical("How do I care for the pot?", "Repair the pot once a month.") == _lexical(
+        "How do I care for the pot?", "Polish the pot once a month."
+    )

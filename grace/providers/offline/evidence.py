@@ -451,11 +451,21 @@ class _Question:
     """Tokens of the words that ask about the present ("now", 「現在」): a sentence in the
     present tense says them (:func:`states_present`)."""
     japanese: bool = False
-    """The question is Japanese: its words may be said by a synonym."""
+    """The question is Japanese: a sentence may say its words by a synonym (:meth:`synonyms`)."""
     stems: frozenset[str] = frozenset()
     """The kanji that stand alone before kana in the question, each the stem of a native
     word (「開いて」 of 開く): a Sino-Japanese compound with it says it at
     :data:`CONTEXT_WEIGHT` (:func:`kanji_stems`)."""
+
+    def synonyms(self, tokens: set[str]) -> frozenset[str]:
+        """The question's (Japanese) words ``tokens`` say by a SudachiDict synonym.
+
+        They count at :data:`CONTEXT_WEIGHT`, as a kanji stem said by its compound: a synonym
+        group gathers a word's senses (手入れ *care* shares one with 修理 *repair*), so a
+        synonym is weaker evidence than the word itself
+        (:func:`~grace.retrieval.tokenize_sudachi.synonyms_said`).
+        """
+        return synonyms_said(self.tokens, tokens) if self.japanese else frozenset()
 
     def typed(self, sentence: str, measured: bool | None) -> bool | None:
         """The sentence holds a span of the asked type (in the asked unit); None: not asked.
@@ -532,25 +542,20 @@ class _Passage:
 def _said_otherwise(
     q: _Question,
     text: str,
-    text_tokens: set[str],
     opposed: Sequence[str],
     measured: bool | None,
     typed: bool | None,
 ) -> frozenset[str]:
-    """Question tokens ``text`` (whose tokens are ``text_tokens``) says in another form.
+    """Question tokens ``text`` says in another form than the word itself.
 
     A value of the asked measure says its measure word ("free" says "cost"), a number the
     word that asks for a quantity ("10 g" says "much": :func:`~grace.text.quantity_words`), a
     lifespan after a name "born" and "died" (:func:`~grace.text.states_lifespan`), the
     present tense "now" and 「現在」 (:func:`states_present`); a range of
     months or weekdays says each one it holds ("from November to March" says "December");
-    the opposite of a word of a yes / no question answers it ("closed" answers "open?"); a
-    Japanese word is said by its synonym in SudachiDict (「価格」 says 「値段」:
-    :func:`~grace.retrieval.tokenize_sudachi.synonyms_said`).
+    the opposite of a word of a yes / no question answers it ("closed" answers "open?").
     """
     said = set(q.measure_tokens) if q.measure_tokens and measured else set()
-    if q.japanese:
-        said |= synonyms_said(q.tokens, text_tokens)
     if typed:
         said |= q.quantity_tokens
         if q.life_tokens and states_lifespan(text):
@@ -582,6 +587,15 @@ def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
     return kept
 
 
+def _about(q: _Question, context: set[str], text: str, tokens: set[str]) -> set[str]:
+    """Question tokens a text holds at :data:`CONTEXT_WEIGHT`.
+
+    Its title's and headings' (``context``), a kanji stem its compound says, a Japanese word
+    its synonym says.
+    """
+    return context | {k for k in q.stems if k in text} | q.synonyms(tokens)
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
     sentences, sets = p.sentences, p.sets
@@ -592,8 +606,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     measured = q.measured(sentence)
     typed = q.typed(sentence, measured)
     opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
-    says = _said_otherwise(q, sentence, sets[i], opposed, measured, typed)
-    window_says = says | _said_otherwise(q, window_text, window_tokens, (), None, None)
+    says = _said_otherwise(q, sentence, opposed, measured, typed)
+    window_says = says | _said_otherwise(q, window_text, (), None, None)
     keys = q.keys
     missing = tuple(
         sorted(
@@ -602,8 +616,8 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
-    about = p.about[i] | {k for k in q.stems if k in sentence}
-    window_about = p.about[i] | {k for k in q.stems if k in window_text}
+    about = _about(q, p.about[i], sentence, sets[i])
+    window_about = _about(q, p.about[i], window_text, window_tokens)
     lexical = q.share(sets[i] | says, about, p.subject[i])
     window = q.share(window_tokens | window_says, window_about, p.subject[i])
     return Evidence(
