@@ -207,6 +207,24 @@ def test_japanese_swap_and_number() -> None:
     assert number.numbers == ("3",)
 
 
+def test_japanese_numerals_in_kanji_are_numbers() -> None:
+    # 第二 is 2 (Sudachi reads kanji numerals as digits); 統一 and 一般 hold no number.
+    swap = check_sentence(
+        "朝市は毎月第二日曜日にどこで開かれますか？", "毎月第一日曜日に、広場で朝市を開きます。"
+    )
+    assert swap.numbers == ("2",)
+    assert check_sentence("二十五人が参加したのはいつか？", "2004年に25人が参加した。").holds
+    assert check_sentence("統一されたのはいつか？", "1990年に統一された。").holds
+
+
+def test_a_japanese_topic_before_who_or_when_is_asked_about() -> None:
+    # 「…はどこか」: the topic is the answer's type; 「…は誰か」: 誰 is, and the topic is the role.
+    role = check_sentence("ミナト精工の副社長は誰ですか？", "ミナト精工は1962年に創業した。")
+    assert role.missing == ("副社長",)
+    assert check_sentence("ミナト精工の社長は誰ですか？", "ミナト精工の社長は山田太郎です。").holds
+    assert check_sentence("主催国はどこか", "2020年大会は日本で主催された。").holds
+
+
 def test_japanese_negation() -> None:
     check = check_sentence(
         "その会社が設立されなかったのはいつか？", "その会社は1950年に設立された。"

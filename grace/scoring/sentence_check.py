@@ -21,8 +21,9 @@ What counts as *stating* a term:
   that holds it ("December" by "closed from November to March", "Wednesday" by "Monday to
   Friday").
 - **Numbers** — every number of the question must be in the sentence, written as digits
-  with or without thousands separators, or (0–20, tens) as an English word; a number is
-  compared by value, so "1,000" states "1000".
+  with or without thousands separators, (0–20, tens) as an English word, or in Japanese
+  kanji numerals (「第二」, 「二十五人」: Sudachi reads them as digits); a number is compared
+  by value, so "1,000" states "1000" and 「二十五」 states 25.
 - **Negation** — the question and the sentence must both be negated or both not
   (:func:`grace.text.is_negated`).
 - **Opposites** (English) — the sentence must not state, in place of a word of the question,
@@ -209,10 +210,19 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
 
 
 def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
-    """The numbers a text names, by value: digits, and English number words unless ``japanese``."""
-    if japanese:
-        return {float(n.replace(",", "")): n for n in _JA_NUMBER.findall(text)}
+    """The numbers a text names, by value: digits, and number words.
+
+    English number words ("three"); Japanese numerals in kanji (「第二」, 「三つ」, 「二十五人」),
+    which Sudachi's numeral normalisation reads as digits (「二十五」 → 25) and a word that
+    merely holds a numeral kanji (「統一」, 「一般」) does not give.
+    """
     found: dict[float, str] = {}
+    if japanese:
+        written = _JA_NUMBER.findall(text)
+        read = [form for form, _pos in _morphemes(text) if _JA_NUMBER.fullmatch(form)]
+        for number in [*written, *read]:
+            found.setdefault(float(number.replace(",", "")), number)
+        return found
     for token in ENGLISH_WORD.findall(normalise_text(text)):
         value = _number(token)
         if value is not None:
@@ -245,6 +255,9 @@ _JA_INTERROGATIVE = frozenset(
     {"誰", "どこ", "いつ", "どれ", "どの", "どんな", "どちら", "どう", "いくつ", "いくら"}
 )
 _JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白"})
+_JA_TYPED_QUESTION_WORDS = frozenset({"誰", "いつ", "いくら", "いくつ"})
+"""Question words that name the answer's kind themselves (a person, a time, an amount, a
+count): the topic before them is what is asked about, not the answer's type."""
 
 
 def _morphemes(text: str) -> list[tuple[str, str]]:
@@ -264,12 +277,17 @@ def _interrogative(form: str) -> bool:
 def _topic_head(morphemes: list[tuple[str, str]]) -> int:
     """Index of the noun a question ends on as its topic (「…国は？」), else -1.
 
-    The last 「は」 whose remainder holds only question words and function morphemes.
+    The last 「は」 whose remainder holds only question words and function morphemes, none of
+    which names the answer's kind itself (:data:`_JA_TYPED_QUESTION_WORDS`): 「主催国はどこか」
+    asks which country, and 国 is the answer's type; 「副社長は誰か」 asks for a person, and
+    副社長 is the role the sentence must state.
     """
     for i in range(len(morphemes) - 1, 0, -1):
         form, pos = morphemes[i]
         if form == "は" and pos == "助詞":
             rest = morphemes[i + 1 :]
+            if any(f in _JA_TYPED_QUESTION_WORDS for f, _ in rest):
+                return -1
             if all(p in _JA_FUNCTION_POS or _interrogative(f) for f, p in rest):
                 return i - 1 if morphemes[i - 1][1] in ("名詞", "接尾辞") else -1
             return -1
