@@ -190,6 +190,27 @@ def test_a_passive_questions_subject_must_be_the_verbs() -> None:
     ).holds
 
 
+def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
+    """"When was the harbour wall destroyed?" is not said by a storm that destroyed the pier."""
+    question = "When was the harbour wall destroyed?"
+    check = check_sentence(
+        question, "The harbour wall was built in 1788 after a storm destroyed the old pier."
+    )
+    assert check.unbound == ("wall was destroyed",)
+    for said in (
+        "A storm destroyed the old harbour wall in 1788.",
+        "The harbour wall that the storm destroyed in 1788 was rebuilt.",
+        "The harbour wall, destroyed in 1788, was rebuilt.",
+        "Destroyed in 1788, the harbour wall was rebuilt in 1790.",
+    ):
+        assert check_sentence(question, said).unbound == (), said
+    # the object may be a longer phrase
+    assert check_sentence(
+        "When was the Harbour Act issued?",
+        "In 1788 the council issued what became known as the Harbour Act.",
+    ).holds
+
+
 def test_phrases_are_not_read_in_japanese() -> None:
     check = check_sentence("ハルム公国の首都はどこか？", "ブレンナはヴォス地区の首都だった。")
     assert check.unbound == ()

@@ -19,7 +19,10 @@ read here from the words alone (no parser):
   before it ("the British were later defeated") and names the French elsewhere states a
   defeat of someone else. A pronoun or a relative word before the verb ("he was
   influenced", "who were defeated") may stand for the question's subject and never counts
-  against.
+  against. Where the sentence uses the verb only actively, the subject asked is its object:
+  "When was the harbour wall destroyed?" is not said by "the harbour wall was built after a
+  storm destroyed *the old pier*"; "the storm destroyed the harbour wall", "the wall that
+  the storm destroyed" and "the wall, destroyed in 1953," say it.
 
 Each check fires only when the sentence holds both words (a missing word is the rule's
 first check) and holds the construction with other words: a sentence that words the fact
@@ -173,9 +176,30 @@ def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head, participle = subject[-1], question[verb]
     auxiliaries = _auxiliaries(sentence, participle)
-    if not auxiliaries or any(_may_be_subject(sentence, at, head) for at in auxiliaries):
+    if auxiliaries:
+        if any(_may_be_subject(sentence, at, head) for at in auxiliaries):
+            return []
+    elif not _active_elsewhere(sentence, participle, head):
         return []
     return [f"{head} {question[aux]} {participle}"]
+
+
+def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
+    """Whether every use of ``participle`` in the sentence (all active) is of something else.
+
+    The question's passive subject is the active verb's object ("X destroyed *the wall*"):
+    a use is of it when its object (the :data:`_OF_PHRASE` words after it: "issued what
+    became known as the Kalven Report") holds the head, or when the head stands just before
+    it (a relative or participle clause: "the wall that the storm destroyed", "the wall
+    destroyed in 1940") or a word that may stand for it does. A participle that opens the
+    sentence ("Formed in 1946, the airport …") is a clause about the subject that follows,
+    not an active verb: no use counts then.
+    """
+    uses = [k for k, w in enumerate(sentence) if w == participle]
+    return bool(uses) and 0 not in uses and not any(
+        _may_be_subject(sentence, k, head) or _has(sentence[k + 1 : k + 1 + _OF_PHRASE], head)
+        for k in uses
+    )
 
 
 def _auxiliaries(sentence: list[str], participle: str) -> list[int]:
