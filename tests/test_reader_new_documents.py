@@ -10,13 +10,14 @@ from __future__ import annotations
 from grace.providers.offline.context import refers_back, sentence_subject
 from grace.providers.offline.evidence import (
     asked_tokens,
+    assess,
     kanji_stems,
     now_words,
     states_present,
 )
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
-from grace.text import answer_measures, answer_type, key_terms, states_measure
+from grace.text import answer_measures, answer_type, key_terms, measure_words, states_measure
 
 CLUB_RULES = (
     "練習は毎週土曜日の午前9時から正午までです。遅刻する場合は、事前にキャプテンに連絡して"
@@ -245,3 +246,45 @@ def test_a_latin_key_term_stops_at_japanese_text() -> None:
     assert key_terms("Wi-Fiのパスワードは？") == {"wi-fi", "パスワード"}
     assert key_terms("A4用紙はいくらですか？") == {"a4", "用紙"}
     assert key_terms("Who founded Hollow Oak Books?") == {"hollow", "oak", "books"}
+
+
+# ------------------------------------------------ いくら and a priced noun ask for money
+
+CLUB_FEES = (
+    "# 川辺テニスクラブ\n\n入会金は5000円です。会費は毎月10日までに納めてください。"
+    "会費は月額2000円です。"
+)
+MAKER = (
+    "# 株式会社ハマナ工業\n\n株式会社ハマナ工業は、1971年に静岡市で創業した金型メーカーです。"
+    "社長は佐藤一郎です。従業員は約150人です。"
+)
+
+
+def test_ikura_asks_for_an_amount_of_money() -> None:
+    """いくら alone asks for an amount; いくらでも / いくらも (*any*, *not much*) do not."""
+    for question in ("会費はいくらですか？", "いくらかかりますか？", "送料はいくら？"):
+        assert answer_type(question) == "number"
+        assert answer_measures(question) == ("money",)
+    assert answer_type("いくらでも借りられますか？") is None
+    assert answer_measures("How much for a day ticket?") == ("money",)
+
+
+def test_a_priced_noun_asks_for_money_but_no_price_says_it() -> None:
+    """「株価は？」 asks an amount as 「値段は？」 does; 会費 is a term any price does not say."""
+    assert answer_type("ハマナ工業の株価は？") == "number"
+    assert answer_measures("ハマナ工業の株価は？") == ("money",)
+    assert answer_measures("バスの運賃は？") == ("money",)
+    assert measure_words("会費はいくらですか？") == ("いくら",)
+    assert measure_words("値段はいくらですか？") == ("値段", "いくら")
+
+
+def test_how_much_is_the_fee_is_answered_by_the_amount() -> None:
+    """The due-date sentence says 会費 too; the fee's amount is the one in yen."""
+    answer = ExtractiveReader().answer("会費はいくらですか？", _passages(CLUB_FEES))
+    assert answer.text.startswith("会費は月額2000円です。")
+
+
+def test_a_page_without_a_price_does_not_answer_a_price_question_as_if_it_did() -> None:
+    """The share price is on no page: the best sentence holds no amount of money."""
+    best = assess("ハマナ工業の株価は？", _passages(MAKER))[0]
+    assert best.type_ok is False and best.measure_ok is False
