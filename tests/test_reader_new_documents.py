@@ -7,7 +7,11 @@ reviews) quotes the sentence that states the fact. Levels are the confidence mod
 
 from __future__ import annotations
 
-from grace.providers.offline.context import refers_back, sentence_subject
+from pathlib import Path
+
+import pytest
+
+from grace.providers.offline.context import passage_context, refers_back, sentence_subject
 from grace.providers.offline.evidence import (
     asked_tokens,
     assess,
@@ -16,6 +20,7 @@ from grace.providers.offline.evidence import (
     states_present,
 )
 from grace.providers.offline.reader import ExtractiveReader
+from grace.retrieval.ingest import load_document, split_paragraphs
 from grace.schemas import Source
 from grace.text import answer_measures, answer_type, key_terms, measure_words, states_measure
 
@@ -288,3 +293,130 @@ def test_a_page_without_a_price_does_not_answer_a_price_question_as_if_it_did() 
     """The share price is on no page: the best sentence holds no amount of money."""
     best = assess("ハマナ工業の株価は？", _passages(MAKER))[0]
     assert best.type_ok is False and best.measure_ok is False
+
+
+# ------------------------------------------------ an FAQ: the question is the heading
+
+FAQ_JA = (
+    "# よくある質問（みどり書房）\n\n## 送料はいくらですか？\n\n一律350円です。"
+    "3000円以上お買い上げで送料は無料です。\n\n## 何日で届きますか？\n\n"
+    "ご注文の翌日に発送します。沖縄へは4日ほどかかります。"
+)
+FAQ_EN = (
+    "# Frequently asked questions\n\n## How much is shipping?\n\nA flat 5 euros anywhere in "
+    "the country. Orders over 40 euros ship free of charge.\n\n## How long does delivery "
+    "take?\n\nOrders leave our warehouse within two working days. Deliveries to the islands "
+    "take up to a week."
+)
+QA_EN = (
+    "**Q: When do you meet?**\nA: Every Tuesday evening from 7 pm in the library hall. The "
+    "hall opens at 6.30 pm.\n\n**Q: Do I need to bring a board?**\nA: No. The club lends "
+    "boards and clocks to every member."
+)
+QA_JA = (
+    "Q：何歳から参加できますか？\nA：3歳から参加できます。保護者の方の見学は自由です。\n\n"
+    "Q：振替はできますか？\nA：同じ月のうちなら振替できます。振替は前日までにご連絡ください。"
+)
+BIKES_HTML = (
+    "<html><head><title>Harbour Bikes – Help</title></head><body><h1>Help</h1>"
+    "<h2>What does a day rental cost?</h2><p>Twenty euros for a city bike and thirty-five "
+    "for an e-bike. Helmets are lent free with every rental.</p>"
+    "<h2>Where do I return the bike?</h2><p>At any of our three stations.</p></body></html>"
+)
+
+
+def _chunks(text: str, source: str, title: str) -> list[Source]:
+    """The document's chunks as ingestion stores them: one per paragraph, with its heading."""
+    out = []
+    for i, chunk in enumerate(split_paragraphs(text)):
+        heading = chunk.split("\n", 1)[0].lstrip("#").strip() if chunk.startswith("#") else ""
+        out.append(Source(
+            source_id=f"{source}#{i}", source=source, title=title, chunk_index=i,
+            location=f"§ {heading}" if heading else "", text=chunk, score=0.8,
+        ))
+    return out
+
+
+def test_a_question_heading_is_what_its_first_sentence_answers() -> None:
+    ctx = passage_context(_chunks(FAQ_JA, "faq.md", "よくある質問")[0])
+    assert ctx.sentences == ["一律350円です。", "3000円以上お買い上げで送料は無料です。"]
+    assert ctx.answers == ["送料はいくらですか？", ""]
+    assert ctx.under == ["送料はいくらですか？"] * 2
+    assert "送料" in ctx.subject[0] and not ctx.subject[1]
+
+
+def test_question_lines_are_headings_and_answer_labels_are_dropped() -> None:
+    source = Source(source_id="S1", source="club.md", text=QA_EN.split("\n\n")[0])
+    ctx = passage_context(source)
+    assert ctx.headings == "When do you meet?"
+    assert ctx.sentences[0] == "Every Tuesday evening from 7 pm in the library hall."
+    assert ctx.answers == ["When do you meet?", ""]
+    bold = passage_context(Source(source_id="S2", source="f.md", text=(
+        "**How much is shipping?**\nA flat 5 euros."
+    )))
+    assert bold.sentences == ["A flat 5 euros."] and bold.answers == ["How much is shipping?"]
+    # a heading that asks nothing, a line that only mentions Q: as before
+    plain = passage_context(Source(source_id="S3", source="p.md", text=(
+        "## History\nQ: the flow rate, in cubic metres per second. It is 1.2."
+    )))
+    assert plain.answers == ["", ""] and plain.headings == "History"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("送料はいくらですか？", "一律350円です。"),
+        ("送料は？", "一律350円です。"),
+        ("How much is shipping?", "A flat 5 euros anywhere in the country."),
+        ("How long does delivery take?", "Orders leave our warehouse within two working days."),
+    ],
+)
+def test_an_faq_is_answered_by_the_first_sentence_under_its_question(
+    question: str, answer: str
+) -> None:
+    """The later sentences qualify the answer and repeat the question's words as often."""
+    text = FAQ_EN if question.isascii() else FAQ_JA
+    got = ExtractiveReader().answer(question, _chunks(text, "faq.md", "FAQ"))
+    assert got.text.startswith(answer)
+    assert "#" not in got.text.split(" [")[0]  # the citation names the chunk, faq.md#0
+    assert got.margin is not None and got.margin > 0.5  # the qualifiers do not compete
+
+
+def test_a_narrower_question_is_answered_by_the_sentence_that_states_it() -> None:
+    """「沖縄へは…」: the FAQ's question lacks 沖縄, so it does not ask the user's."""
+    got = ExtractiveReader().answer("沖縄へは何日で届きますか？", _chunks(FAQ_JA, "faq.md", "FAQ"))
+    assert got.text.startswith("沖縄へは4日ほどかかります。")
+    got = ExtractiveReader().answer(
+        "How long does delivery to the islands take?", _chunks(FAQ_EN, "faq.md", "FAQ")
+    )
+    assert got.text.startswith("Deliveries to the islands take up to a week.")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("When do you meet?", "Every Tuesday evening from 7 pm in the library hall. ["),
+        ("Do I need to bring a board?", "No. The club lends boards and clocks to every member."),
+        ("何歳から参加できますか？", "3歳から参加できます。 ["),
+        ("振替はできますか？", "同じ月のうちなら振替できます。 ["),
+    ],
+)
+def test_a_q_and_a_page_is_answered_clean(question: str, answer: str) -> None:
+    """Never the question line itself, never its Q: / A: labels or bold markup."""
+    text = QA_EN if question.isascii() else QA_JA
+    got = ExtractiveReader().answer(question, _chunks(text, "qa.md", "Q&A"))
+    assert got.text.startswith(answer)
+    assert "Q" not in got.text.split("[")[0] and "*" not in got.text
+
+
+def test_an_html_faq_is_answered_by_the_first_sentence_under_its_question(
+    tmp_path: Path,
+) -> None:
+    """An HTML page's <h2> question, as ingestion reads it ("Helmets are lent free" says cost)."""
+    page = tmp_path / "help.html"
+    page.write_text(BIKES_HTML, encoding="utf-8")
+    doc = load_document(page)
+    got = ExtractiveReader().answer(
+        "What does a day rental cost?", _chunks(doc.text, "help.html", doc.title)
+    )
+    assert got.text.startswith("Twenty euros for a city bike and thirty-five for an e-bike.")

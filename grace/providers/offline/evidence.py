@@ -83,6 +83,7 @@ __all__ = [
     "Evidence",
     "asked_tokens",
     "assess",
+    "heading_asks",
     "kanji_stems",
     "now_words",
     "is_hard_key",
@@ -165,6 +166,11 @@ class Evidence:
     class at half)."""
     term_window: float = 0.0
     """``window`` counted the same way."""
+    answers_heading: bool = False
+    """The sentence is the first under a question (an FAQ's heading or ``Q:`` line) that asks
+    what the user asks (:func:`heading_asks`): the answer the page gives to it."""
+    faq_question: str = ""
+    """The question (an FAQ's heading or ``Q:`` line) the sentence is under, or ``""``."""
 
     @property
     def rank(self) -> float:
@@ -525,6 +531,11 @@ class _Passage:
     titled: frozenset[str] = frozenset()
     """Key terms the document's stated title or the heading path holds: every sentence under
     them is about them."""
+    answers: tuple[str, ...] = ()
+    """Per sentence: the question it is the first sentence under, or ``""``
+    (:attr:`~grace.providers.offline.context.PassageContext.answers`)."""
+    under: tuple[str, ...] = ()
+    """Per sentence: the question it is under, or ``""``."""
 
 
 def _said_otherwise(
@@ -559,6 +570,28 @@ def _said_otherwise(
     return frozenset(said)
 
 
+HEADING_ASKS = 0.5
+"""How much of the question (IDF-weighted) an FAQ's question must hold to ask it: the words
+that make the two questions one, as :data:`CONTEXT_WEIGHT` makes a heading's words half a
+sentence's; not tuned."""
+
+
+def heading_asks(q: _Question, heading: str) -> bool:
+    """Whether an FAQ's question (a heading, a ``Q:`` line) asks what the user asks.
+
+    It holds every key term of the user's question (a name or a place the FAQ's question
+    lacks — 「沖縄へは何日で届きますか？」 under 「何日で届きますか？」 — asks something more)
+    and :data:`HEADING_ASKS` of its words. ``""`` (no question) asks nothing.
+    """
+    if not heading:
+        return False
+    text = normalise_text(heading)
+    tokens = set(match_tokens(text))
+    if not all(key_present(k, text, tokens) for k in q.keys):
+        return False
+    return q.share(tokens, set(), set()) >= HEADING_ASKS
+
+
 def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
     """:func:`~grace.text.contrasts` of the sentence, less its comparisons.
 
@@ -575,11 +608,25 @@ def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
     return kept
 
 
+def _neighbours(p: _Passage, i: int) -> tuple[int, int]:
+    """The window of sentence ``i``: it and its neighbours, ``sentences[lo:hi]``.
+
+    A question (an FAQ's heading or ``Q:`` line) parts the sentences before it from its
+    answer: the window does not reach across it.
+    """
+    lo, hi = max(i - 1, 0), min(i + 2, len(p.sentences))
+    if p.answers[i]:
+        lo = i
+    if i + 1 < hi and p.answers[i + 1]:
+        hi = i + 1
+    return lo, hi
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
     sentences, sets = p.sentences, p.sets
     sentence = sentences[i]
-    lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
+    lo, hi = _neighbours(p, i)
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
@@ -587,11 +634,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
     says = _said_otherwise(q, sentence, opposed, measured, typed)
     window_says = says | _said_otherwise(q, window_text, (), None, None)
-    keys = q.keys
     missing = tuple(
         sorted(
             k
-            for k in keys
+            for k in q.keys
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
@@ -613,7 +659,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             window if q.term_idf is None
             else q.share(window_tokens | window_says, window_about, p.subject[i], terms=True)
         ),
-        key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
+        key_share=1.0 - len(missing) / len(q.keys) if q.keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
@@ -629,10 +675,12 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         contrast=() if q.yes_no else tuple(opposed),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
-        before=sentences[i - 1] if i > 0 else "",
-        after=sentences[i + 1] if i + 1 < len(sentences) else "",
+        before=sentences[lo] if lo < i else "",
+        after=sentences[i + 1] if i + 1 < hi else "",
         title=p.source.title,
         named_title=bool(p.source.stated_title),
+        answers_heading=heading_asks(q, p.answers[i]),
+        faq_question=p.under[i],
     )
 
 
@@ -696,7 +744,10 @@ def _passage(passage: Source, keys: set[str]) -> _Passage:
     context = normalise_text(f"{passage.stated_title}\n{ctx.headings}")
     context_tokens = set(match_tokens(context))
     titled = frozenset(k for k in keys if key_present(k, context, context_tokens))
-    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent, titled)
+    return _Passage(
+        passage, ctx.sentences, sets, ctx.about, ctx.subject, absent, titled,
+        tuple(ctx.answers), tuple(ctx.under),
+    )
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
