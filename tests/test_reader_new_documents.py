@@ -295,6 +295,15 @@ def test_a_page_without_a_price_does_not_answer_a_price_question_as_if_it_did() 
     assert best.type_ok is False and best.measure_ok is False
 
 
+def test_a_missing_noun_with_no_value_of_its_kind_is_absent() -> None:
+    """No 株価 on the page and no amount of money in the sentence: nothing stands for it."""
+    answer = ExtractiveReader().answer("ハマナ工業の株価はいくらですか？", _passages(MAKER))
+    assert answer.abstained and "absent: the passage does not mention 株価" in answer.text
+    # one missing common noun alone is not enough: it may be worded otherwise
+    answer = ExtractiveReader().answer("ハマナ工業の社員は何人ですか？", _passages(MAKER))
+    assert not answer.abstained and "約150人" in answer.text
+
+
 # ------------------------------------------------ an FAQ: the question is the heading
 
 FAQ_JA = (
