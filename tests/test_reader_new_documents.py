@@ -20,6 +20,7 @@ from grace.providers.offline.evidence import (
     states_present,
 )
 from grace.providers.offline.reader import ExtractiveReader
+from grace.providers.offline.tables import extreme_rows, row_cells, superlative
 from grace.retrieval.ingest import load_document, split_paragraphs
 from grace.schemas import Source
 from grace.text import answer_measures, answer_type, key_terms, measure_words, states_measure
@@ -429,3 +430,91 @@ def test_an_html_faq_is_answered_by_the_first_sentence_under_its_question(
         "What does a day rental cost?", _chunks(doc.text, "help.html", doc.title)
     )
     assert got.text.startswith("Twenty euros for a city bike and thirty-five for an e-bike.")
+
+
+# ------------------------------------------------ a superlative over a table's rows
+
+SPEAKERS_CSV = (
+    "model,battery_hours,weight_grams,price_eur\n"
+    "Kestrel 1,18,240,69\nKestrel 2,31,255,119\nKestrel Max,26,410,179\nKestrel Go,9,120,49\n"
+)
+TEAS_MD = (
+    "# 茶葉の一覧\n\n| 銘柄 | 産地 | 価格 | カフェイン |\n| --- | --- | --- | --- |\n"
+    "| 朝霧 | 静岡 | 1200円 | 20mg |\n| 山吹 | 宇治 | 2400円 | 25mg |\n"
+    "| 白露 | 八女 | 1800円 | 30mg |"
+)
+
+
+SHOP = "Kestrel Audio is a small shop in Ashford. It opened in 2009."
+
+
+def _rows(tmp_path: Path, text: str, *, below: bool = True) -> list[Source]:
+    """A CSV file's rows as ingestion stores them, one chunk per row, as a search returns
+    them: above a passage of another document (``below``) when the table was retrieved
+    whole."""
+    path = tmp_path / "speakers.csv"
+    path.write_text(text, encoding="utf-8")
+    rows = [
+        Source(source_id=f"S{i}", source=path.name, title="speakers", chunk_index=i,
+               location=section.location, text=section.text, score=0.5)
+        for i, section in enumerate(load_document(path).sections, start=1)
+    ]
+    other = Source(source_id="S9", source="shop.md", title="Kestrel Audio", text=SHOP, score=0.2)
+    return [*rows, other] if below else rows
+
+
+def test_a_superlative_names_its_direction_and_measure() -> None:
+    longest = superlative("Which model has the longest battery life?")
+    assert longest is not None and longest.greatest and "duration" in longest.measures
+    cheapest = superlative("一番安いお茶はどれ？")
+    assert cheapest is not None and not cheapest.greatest and cheapest.measures == ("money",)
+    assert superlative("When was the speaker released?") is None
+    assert row_cells("model: Kestrel 1; battery_hours: 18") == {
+        "model": "Kestrel 1", "battery_hours": "18"
+    }
+    assert row_cells("The Kestrel 1: a small speaker.") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "model"),
+    [
+        ("Which model has the longest battery life?", "Kestrel 2"),  # the column it names
+        ("Which speaker is the lightest?", "Kestrel Go"),  # the column of its measure
+        ("Which model is the most expensive?", "Kestrel Max"),
+    ],
+)
+def test_a_superlative_is_answered_by_the_row_with_the_extreme(
+    tmp_path: Path, question: str, model: str
+) -> None:
+    """Every row names the same columns: the one with the greatest (least) value answers."""
+    got = ExtractiveReader().answer(question, _rows(tmp_path, SPEAKERS_CSV))
+    assert got.text.startswith(f"model: {model};")
+
+
+def test_a_table_that_fills_the_passages_is_not_compared(tmp_path: Path) -> None:
+    """Its rows run to the last passage: the search may have left more of them out."""
+    got = ExtractiveReader().answer(
+        "Which model has the longest battery life?", _rows(tmp_path, SPEAKERS_CSV, below=False)
+    )
+    assert got.abstained or got.margin == 0.0  # the rows tie: no row is said to be longest
+
+
+def test_a_superlative_over_a_markdown_table_in_one_chunk() -> None:
+    passages = [
+        Source(source_id="S1", source="teas.md", title="茶葉の一覧", text=TEAS_MD, score=0.6),
+        Source(source_id="S2", source="shop.md", title="店舗案内", text="当店は駅前にあります。"),
+    ]
+    got = ExtractiveReader().answer("カフェインが一番多いお茶はどれ？", passages)
+    assert "銘柄: 白露;" in got.text and "朝霧" not in got.text and "山吹" not in got.text
+    got = ExtractiveReader().answer("一番安いお茶はどれですか？", passages)
+    assert "銘柄: 朝霧;" in got.text and "白露" not in got.text and "山吹" not in got.text
+
+
+def test_no_column_no_comparison(tmp_path: Path) -> None:
+    """A superlative no column measures ("oldest": no date column) compares nothing."""
+    rows = _rows(tmp_path, SPEAKERS_CSV)
+    texts = [(r.source, r.text) for r in rows]
+    asked = superlative("Which is the oldest model?")
+    assert asked is None or not extreme_rows(asked, {"old", "model"}, texts)
+    asked = superlative("Which model is the fastest?")
+    assert asked is not None and not extreme_rows(asked, {"fast", "model"}, texts)

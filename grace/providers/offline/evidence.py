@@ -46,6 +46,7 @@ from functools import lru_cache
 
 from grace.patterns import lazy
 from grace.providers.offline.context import passage_context
+from grace.providers.offline.tables import extreme_rows, superlative
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
 from grace.retrieval.tokenize_sudachi import is_proper_noun
 from grace.schemas import Source
@@ -221,7 +222,8 @@ def question_keys(question: str) -> set[str]:
     it as a common word (a capital there is the sentence's, not a name's: "Besides …",
     "Although …").
     """
-    keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
+    # 西暦何年: the question word; 一番高い: a superlative's frame (*the highest*), no term
+    keys = {k for k in key_terms(question) if "何" not in k and not k.startswith("一番")}
     text = normalise_text(question)
     if is_japanese(text):
         asked = _JA_ASKED.search(text)
@@ -787,12 +789,45 @@ def _ranked(
     return tuple((int(ev.source_id), ev) for ev in _assess(question, passages))
 
 
+def _said_by_the_extreme_row(
+    question: str, q_tokens: set[str], read: list[_Passage]
+) -> list[_Passage]:
+    """The passages, the row that holds a table's asked extreme saying the superlative.
+
+    "Which model has the longest battery life?": the row with the greatest battery life says
+    "longest" (:func:`~grace.providers.offline.tables.extreme_rows`, over the rows of a table
+    retrieved together), as a value says the measure word it answers. Only a table the
+    search retrieved whole is compared: one that a passage of another document ranks below
+    (its rows match a superlative's words alike, so a row left out would have ranked above
+    that passage); a table whose rows fill the passages to the last may have more.
+    """
+    asked = superlative(question)
+    if asked is None:
+        return read
+    last = read[-1].source.source if read else ""  # its document's rows may go on
+    rows = [
+        (p.source.source, s if p.source.source != last else "") for p in read for s in p.sentences
+    ]
+    found = extreme_rows(asked, q_tokens, rows)
+    said = set(match_tokens(asked.words)) & q_tokens
+    if not found or not said:
+        return read
+    out: list[_Passage] = []
+    start = 0
+    for p in read:
+        sets = [s | said if start + j in found else s for j, s in enumerate(p.sets)]
+        out.append(replace(p, sets=sets))
+        start += len(p.sets)
+    return out
+
+
 def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Every sentence of ``passages`` scored against ``question``, best first."""
     q_tokens = asked_tokens(question)
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
+    read = _said_by_the_extreme_row(question, q_tokens, read)
     weights = term_weights(question, q_tokens)
     term_idf = None if weights is None else {t: w * weights[t] for t, w in idf.items()}
     term_total = (math.fsum(term_idf.values()) or 1.0) if term_idf else 1.0
