@@ -16,6 +16,7 @@ from grace.providers.offline.evidence import (
     asked_tokens,
     assess,
     kanji_stems,
+    measured_noun,
     now_words,
     states_present,
 )
@@ -303,6 +304,18 @@ def test_a_missing_noun_with_no_value_of_its_kind_is_absent() -> None:
     # one missing common noun alone is not enough: it may be worded otherwise
     answer = ExtractiveReader().answer("ハマナ工業の社員は何人ですか？", _passages(MAKER))
     assert not answer.abstained and "約150人" in answer.text
+
+
+def test_the_measured_noun_a_question_ends_on_is_absent_too() -> None:
+    """「株価は？」: 株価 names the answer's class (no key term), yet it is what is measured."""
+    assert measured_noun("ハマナ工業の株価は？") == "株価"
+    assert measured_noun("ハマナ工業の社長は誰ですか？") is None  # no measure asked
+    answer = ExtractiveReader().answer("ハマナ工業の株価は？", _passages(MAKER))
+    assert answer.abstained and "does not mention 株価" in answer.text
+    # a value of the measure stands for the noun: 「…の値段は？」 answered by 「…300円」
+    bakery = _passages("# 小麦堂\n\n食パンは一斤300円です。冷凍パンも販売しています。")
+    answer = ExtractiveReader().answer("食パンの値段は？", bakery)
+    assert answer.text.startswith("食パンは一斤300円です。")
 
 
 # ------------------------------------------------ an FAQ: the question is the heading

@@ -86,6 +86,7 @@ __all__ = [
     "assess",
     "heading_asks",
     "kanji_stems",
+    "measured_noun",
     "now_words",
     "is_hard_key",
     "key_present",
@@ -172,6 +173,10 @@ class Evidence:
     what the user asks (:func:`heading_asks`): the answer the page gives to it."""
     faq_question: str = ""
     """The question (an FAQ's heading or ``Q:`` line) the sentence is under, or ``""``."""
+    measured_absent: str = ""
+    """The noun a Japanese measure question ends on (「株価は？」), the measured thing, when
+    it is nowhere in the passage (:func:`measured_noun`; not a key term: it names the
+    answer's class, and a value of its measure may stand for it); else ``""``."""
 
     @property
     def rank(self) -> float:
@@ -239,6 +244,33 @@ def question_keys(question: str) -> set[str]:
 
 _JA_RELATION = lazy(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
 """A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
+
+
+def measured_noun(question: str) -> str | None:
+    """The noun a Japanese question that asks for a measure ends on (「…の株価は？」 → 株価).
+
+    It names the answer's class (:func:`question_keys` leaves it out: 「町の人口は約2万人」
+    and 「約2万人が住む」 both answer 「人口は？」), but it is what is measured: a passage that
+    neither mentions it nor states a value of its measure says nothing of it.
+    """
+    text = normalise_text(question)
+    if not is_japanese(text) or not answer_measures(question):
+        return None
+    asked = _JA_ASKED.search(text)
+    return asked.group(1) if asked else None
+
+
+def _mark_measured_absent(question: str, read: list[_Passage]) -> list[_Passage]:
+    """The passages, each marked when it never mentions the question's :func:`measured_noun`."""
+    noun = measured_noun(question)
+    if noun is None:
+        return read
+    out = []
+    for p in read:
+        text = normalise_text(f"{p.source.title}\n{p.source.location}\n{p.source.text}")
+        present = key_present(noun, text, set(match_tokens(text)))
+        out.append(p if present else replace(p, measured_absent=noun))
+    return out
 
 
 def relation_terms(question: str) -> set[str]:
@@ -538,6 +570,8 @@ class _Passage:
     (:attr:`~grace.providers.offline.context.PassageContext.answers`)."""
     under: tuple[str, ...] = ()
     """Per sentence: the question it is under, or ``""``."""
+    measured_absent: str = ""
+    """The question's :func:`measured_noun` when it is nowhere in the passage, else ``""``."""
 
 
 def _said_otherwise(
@@ -626,8 +660,7 @@ def _neighbours(p: _Passage, i: int) -> tuple[int, int]:
 
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
-    sentences, sets = p.sentences, p.sets
-    sentence = sentences[i]
+    sentences, sets, sentence = p.sentences, p.sets, p.sentences[i]
     lo, hi = _neighbours(p, i)
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
@@ -683,6 +716,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         named_title=bool(p.source.stated_title),
         answers_heading=heading_asks(q, p.answers[i]),
         faq_question=p.under[i],
+        measured_absent=p.measured_absent,
     )
 
 
@@ -827,7 +861,7 @@ def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
-    read = _said_by_the_extreme_row(question, q_tokens, read)
+    read = _mark_measured_absent(question, _said_by_the_extreme_row(question, q_tokens, read))
     weights = term_weights(question, q_tokens)
     term_idf = None if weights is None else {t: w * weights[t] for t, w in idf.items()}
     term_total = (math.fsum(term_idf.values()) or 1.0) if term_idf else 1.0

@@ -19,9 +19,10 @@ decides the level:
 - ``absent``: a name or number of the question occurs nowhere in the best sentence's passage
   (nor its title and headings), or :data:`SOFT_ABSENT` of its common nouns do not — the
   passage is about something else, or the question swaps an entity or a date (the typical
-  SQuAD 2.0 unanswerable question) —, or one common noun does not and the sentence states
-  no value in the unit the question asks for (「株価はいくらですか」 on a page without a
-  share price: nothing stands for the missing noun, not even a value of its kind);
+  SQuAD 2.0 unanswerable question) —, or one common noun does not (a key term, or the noun
+  a Japanese measure question ends on: ``Evidence.measured_absent``) and the sentence states
+  no value in the unit the question asks for (「株価はいくらですか」「株価は？」 on a page
+  without a share price: nothing stands for the missing noun, not even a value of its kind);
 - ``negation``: the question is negated ("does not", "didn't") and the passage is not;
 - ``contrast``: the sentence states the opposite of a word of the question, or another
   member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``);
@@ -62,9 +63,10 @@ def abstention_reason(best: Evidence, min_support: float) -> str | None:
         return f"weak: the best passage covers {best.window:.2f} of the question"
     if best.absent_hard or len(best.absent) >= SOFT_ABSENT:
         return f"absent: the passage does not mention {', '.join(best.absent)}"
-    if best.absent and best.measure_ok is False:
+    unsaid = best.absent or tuple(filter(None, [best.measured_absent]))
+    if unsaid and best.measure_ok is False:
         return (
-            f"absent: the passage does not mention {', '.join(best.absent)}, and the sentence"
+            f"absent: the passage does not mention {', '.join(unsaid)}, and the sentence"
             " states no value in the asked unit"
         )
     if not best.negation_ok:
