@@ -51,6 +51,7 @@ __all__ = [
     "normalise_text",
     "number_role_mismatch",
     "quantity_words",
+    "question_line",
     "split_sentences",
     "states_lifespan",
     "states_measure",
@@ -257,6 +258,26 @@ def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
         blocks.append("; ".join(named))
         i += 1
     return i
+
+
+_Q_LINE = lazy(
+    r"^\s*(?:\*\*|__)?\s*(?:Q\d*|質問|問)\s*\d*\s*[:：.．、]\s*(?:\*\*|__)?\s*"
+    r"(?P<q>.+?[?？])\s*(?:\*\*|__)?\s*$"
+)
+"""A line labelled as a question: ``Q: When do you meet?``, ``**Q1. …?**``, 「Q：…？」."""
+_BOLD_QUESTION = lazy(r"^\s*(\*\*|__)\s*(?P<q>[^*_]+?[?？])\s*\1\s*$")
+"""A line that is one question in bold: ``**How much is shipping?**``."""
+
+
+def question_line(line: str) -> str | None:
+    """The question a line of its own asks as a heading of what follows, or ``None``.
+
+    An FAQ writes its questions as headings or as lines of their own: labelled
+    (``Q: When do you meet?``, 「Q：何歳から参加できますか？」) or wholly in bold
+    (``**How much is shipping?**``). Such a line asks, it states nothing.
+    """
+    match = _Q_LINE.match(line) or _BOLD_QUESTION.match(line)
+    return match.group("q").strip() if match else None
 
 
 def list_item_number(line: str) -> int | None:

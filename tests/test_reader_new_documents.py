@@ -531,3 +531,19 @@ def test_no_column_no_comparison(tmp_path: Path) -> None:
     assert asked is None or not extreme_rows(asked, {"old", "model"}, texts)
     asked = superlative("Which model is the fastest?")
     assert asked is not None and not extreme_rows(asked, {"fast", "model"}, texts)
+
+
+def test_a_question_line_of_its_own_goes_with_the_paragraph_after_it() -> None:
+    """``**Q: …?**`` then a blank line: one chunk with its answer, as a heading would be."""
+    text = (
+        "**Q: When do you meet?**\n\nA: Every Tuesday evening from 7 pm in the library hall."
+        "\n\n**Do I need to bring a board?**\n\nNo. The club lends boards to every member."
+        "\n\nThe club was founded in 1987."
+    )
+    chunks = split_paragraphs(text)
+    assert chunks[0] == (
+        "**Q: When do you meet?**\nA: Every Tuesday evening from 7 pm in the library hall."
+    )
+    assert chunks[2] == "The club was founded in 1987."
+    got = ExtractiveReader().answer("When do you meet?", _chunks(text, "club.md", "Chess club"))
+    assert got.text.startswith("Every Tuesday evening from 7 pm in the library hall. [")

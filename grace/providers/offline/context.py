@@ -27,7 +27,7 @@ from grace.patterns import lazy
 from grace.providers.offline.word_forms import match_tokens
 from grace.retrieval.lemmas import all_lemmas
 from grace.schemas import Source
-from grace.text import is_japanese, split_sentences
+from grace.text import is_japanese, question_line, split_sentences
 
 __all__ = [
     "PassageContext",
@@ -41,13 +41,6 @@ __all__ = [
 _HEADING_LINE = lazy(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _QUESTION_END = lazy(r"[?？][*_\s]*$")
 """A heading that ends in a question mark asks a question (an FAQ's)."""
-_Q_LINE = lazy(
-    r"^\s*(?:\*\*|__)?\s*(?:Q\d*|質問|問)\s*\d*\s*[:：.．、]\s*(?:\*\*|__)?\s*"
-    r"(?P<q>.+?[?？])\s*(?:\*\*|__)?\s*$"
-)
-"""A line labelled as a question: ``Q: When do you meet?``, ``**Q1. …?**``, 「Q：…？」."""
-_BOLD_QUESTION = lazy(r"^\s*(\*\*|__)\s*(?P<q>[^*_]+?[?？])\s*\1\s*$")
-"""A line that is one question in bold: ``**How much is shipping?**``."""
 _ANSWER_LABEL = lazy(r"^\s*(?:\*\*|__)?\s*(?:A\d*|答え?|回答)\s*[:：.．、]\s*(?:\*\*|__)?\s*")
 """The label of an answer under a question line: ``A:``, 「A：」, 「答え：」."""
 _EN_PRONOUN = lazy(
@@ -183,21 +176,11 @@ def has_zero_subject(sentence: str) -> bool:
     )
 
 
-def _question_line(line: str) -> str | None:
-    """The question a body line sets off as a heading of what follows, or ``None``.
-
-    An FAQ writes its questions as headings or as lines of their own: labelled
-    (``Q: When do you meet?``, 「Q：何歳から参加できますか？」) or wholly in bold
-    (``**How much is shipping?**``). Such a line asks, it states nothing.
-    """
-    match = _Q_LINE.match(line) or _BOLD_QUESTION.match(line)
-    return match.group("q").strip() if match else None
-
-
 def _split_headings(text: str) -> tuple[list[str], list[tuple[str, str]]]:
     """Heading lines of ``text`` (their titles) and the text without them, by question.
 
-    The text is cut before each heading or line that asks a question (:func:`_question_line`;
+    The text is cut before each heading or line that asks a question
+    (:func:`~grace.text.question_line`;
     a heading ending in ``?``): each piece is (the question, "" before the first, the text
     under it, its answer label — ``A:`` — dropped). A text without such a line is one piece.
     """
@@ -205,7 +188,7 @@ def _split_headings(text: str) -> tuple[list[str], list[tuple[str, str]]]:
     pieces: list[tuple[str, list[str]]] = [("", [])]
     for line in text.split("\n"):
         match = _HEADING_LINE.match(line)
-        asked = _question_line(match.group(1) if match else line)
+        asked = question_line(match.group(1) if match else line)
         if asked is None and match and _QUESTION_END.search(match.group(1)):
             asked = match.group(1).strip("*_ ")
         if asked is not None:
