@@ -51,6 +51,7 @@ __all__ = [
     "normalise_text",
     "number_role_mismatch",
     "quantity_words",
+    "question_line",
     "split_sentences",
     "states_lifespan",
     "states_measure",
@@ -161,9 +162,13 @@ _EN_TYPE: list[tuple[AnswerType, LazyPattern]] = [
     ),
     ("name", lazy(r"^\s*(who|whom|whose)\b", re.I)),
 ]
+_JA_PRICED = "株価|運賃|送料|代金|会費|家賃|入場料|手数料"
+"""Nouns that name one price or charge: a question that ends on one asks for its amount, as
+「値段は？」 does (「送料は？」, 「ミナト精工の株価は？」). Unlike 値段, such a noun is a term of
+its own: any price does not say it (「入会金は5000円です」 does not say 会費)."""
 _JA_MEASURE_NOUNS = (
     "長さ|距離|全長|延長|高さ|標高|深さ|幅|重さ|重量|面積|広さ|人口|年齢|値段|価格|料金|費用|期間|"
-    "速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温"
+    f"速さ|速度|大きさ|容量|サイズ|温度|気温|水温|体温|{_JA_PRICED}"
 )
 _JA_TYPE: list[tuple[AnswerType, LazyPattern]] = [
     # 〜間 makes a point a span: 何時 is *what time*, 何時間 *how many hours* (a number)
@@ -171,7 +176,10 @@ _JA_TYPE: list[tuple[AnswerType, LazyPattern]] = [
     (
         "number",
         lazy(
-            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|どのくらい|どれくらい|何倍|何度(?!も)|"
+            # いくら asks for an amount (a price: 「送料はいくらですか？」); いくらでも / いくらも
+            # (*any amount*, *not much*) ask nothing
+            r"何人|何種類|何個|何歳|何回|何%|何パーセント|いくつ|いくら(?!でも|も)|どのくらい|"
+            r"どれくらい|何倍|何度(?!も)|"
             r"何(?:年|日|時|週)間|何(?:か|ヶ|カ)月|"
             rf"(?:{_JA_MEASURE_NOUNS})(?:は|を|って)?(?:何|どれ|どの|いくら)?\w{{0,6}}[?？。]*\s*$"
         ),
@@ -250,6 +258,26 @@ def _table_rows(lines: list[str], i: int, blocks: list[str]) -> int:
         blocks.append("; ".join(named))
         i += 1
     return i
+
+
+_Q_LINE = lazy(
+    r"^\s*(?:\*\*|__)?\s*(?:Q\d*|質問|問)\s*\d*\s*[:：.．、]\s*(?:\*\*|__)?\s*"
+    r"(?P<q>.+?[?？])\s*(?:\*\*|__)?\s*$"
+)
+"""A line labelled as a question: ``Q: When do you meet?``, ``**Q1. …?**``, 「Q：…？」."""
+_BOLD_QUESTION = lazy(r"^\s*(\*\*|__)\s*(?P<q>[^*_]+?[?？])\s*\1\s*$")
+"""A line that is one question in bold: ``**How much is shipping?**``."""
+
+
+def question_line(line: str) -> str | None:
+    """The question a line of its own asks as a heading of what follows, or ``None``.
+
+    An FAQ writes its questions as headings or as lines of their own: labelled
+    (``Q: When do you meet?``, 「Q：何歳から参加できますか？」) or wholly in bold
+    (``**How much is shipping?**``). Such a line asks, it states nothing.
+    """
+    match = _Q_LINE.match(line) or _BOLD_QUESTION.match(line)
+    return match.group("q").strip() if match else None
 
 
 def list_item_number(line: str) -> int | None:
@@ -421,7 +449,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
     ),
     # "how much is admission?": a copula right after "how much" asks for a price (a noun
     # after it asks for an amount of that: "how much salt is needed")
-    (("money",), lazy(r"\bhow much(?= (?:is|are|was|were)\b)", re.I)),
+    (("money",), lazy(r"\bhow much(?= (?:is|are|was|were|for)\b)", re.I)),
     (("age",), lazy(r"\bhow old\b", re.I)),
     (("area",), lazy(r"\bhow (?:large|big) an? area\b|\barea\b", re.I)),
     # a size, of whatever kind: "How big is the garden?" (twelve hectares), a file's (2 GB)
@@ -437,7 +465,9 @@ _JA_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
     (("length",), lazy(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
     (("duration",), lazy(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
     (("mass",), lazy(r"重さ|重量")),
-    (("money",), lazy(r"値段|価格|料金|費用|いくら")),
+    # a priced noun asks for money without naming the measure: matched empty, it is no
+    # measure word a value says (:func:`measure_words`)
+    (("money",), lazy(rf"値段|価格|料金|費用|いくら(?!でも|も)|(?=(?:{_JA_PRICED}))")),
     (("age",), lazy(r"年齢|何歳")),
     (("area",), lazy(r"面積|広さ")),
     (("area", "length", "mass", "data"), lazy(r"大きさ|容量|サイズ")),
@@ -531,7 +561,7 @@ def measure_words(question: str) -> tuple[str, ...]:
     They name the asked slot, as "when" does: a sentence that states a value of that measure
     ("Parking is free", "stands 1.4 kilometres from the pier") says them.
     """
-    return tuple(words for _, _, words in _measure_matches(question))
+    return tuple(words for _, _, words in _measure_matches(question) if words)
 
 
 def answer_measures(question: str) -> tuple[Measure, ...]:

@@ -52,6 +52,7 @@ from grace.retrieval.library import DocumentRecord, LibraryRecord
 from grace.retrieval.opening import OpenedFile, UnsafeFileError, open_inside
 from grace.retrieval.store import CorpusStore
 from grace.storage.names import check_collection_name
+from grace.text import question_line
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
@@ -710,7 +711,10 @@ def _located_paragraphs(
 ) -> list[tuple[str, str]]:
     """:func:`split_paragraphs`' chunks, each with the heading path it sits under.
 
-    The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``.
+    The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``. A
+    paragraph that is one FAQ question line (:func:`~grace.text.question_line`: ``Q: …?``,
+    ``**…?**``) is joined to the paragraph after it, as a heading is — its answer — but is no
+    heading of the path.
     Past ``max_chunks`` chunks it stops at once (``_DocumentLoadError``): a file of a
     million one-word paragraphs is refused while it is split, not after.
     """
@@ -737,6 +741,9 @@ def _located_paragraphs(
             heading.append(para)
             level, title = _heading_title(para)
             path[:] = [*(p for p in path if p[0] < level), (level, title)]
+            continue
+        if "\n" not in para and question_line(para) is not None:
+            heading.append(para)  # an FAQ's question line goes with its answer, as a heading
             continue
         if heading:
             para = "\n".join([*heading, para])

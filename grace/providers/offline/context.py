@@ -20,14 +20,14 @@ sentence as written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from grace.patterns import lazy
 from grace.providers.offline.word_forms import match_tokens
 from grace.retrieval.lemmas import all_lemmas
 from grace.schemas import Source
-from grace.text import is_japanese, split_sentences
+from grace.text import is_japanese, question_line, split_sentences
 
 __all__ = [
     "PassageContext",
@@ -39,6 +39,10 @@ __all__ = [
 ]
 
 _HEADING_LINE = lazy(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_QUESTION_END = lazy(r"[?？][*_\s]*$")
+"""A heading that ends in a question mark asks a question (an FAQ's)."""
+_ANSWER_LABEL = lazy(r"^\s*(?:\*\*|__)?\s*(?:A\d*|答え?|回答)\s*[:：.．、]\s*(?:\*\*|__)?\s*")
+"""The label of an answer under a question line: ``A:``, 「A：」, 「答え：」."""
 _EN_PRONOUN = lazy(
     r"^(?:it|its|he|his|she|her|they|their|this|these|those|the latter|the former|there)\b",
     re.I,
@@ -79,6 +83,11 @@ class PassageContext:
     """Per sentence: tokens of the subject its pronoun or elided subject refers to."""
     headings: str
     """The heading path (from the passage's location and its own heading lines)."""
+    answers: list[str] = field(default_factory=list)
+    """Per sentence: the question (an FAQ's heading or ``Q:`` line) it is the first sentence
+    under, ``""`` for every other sentence."""
+    under: list[str] = field(default_factory=list)
+    """Per sentence: the question it is under (its answer and what qualifies it), or ``""``."""
 
 
 @lru_cache(maxsize=65_536)
@@ -175,34 +184,74 @@ def has_zero_subject(sentence: str) -> bool:
     )
 
 
-def _split_headings(text: str) -> tuple[list[str], str]:
-    """Heading lines of ``text`` (their titles) and the text without them."""
+def _split_headings(text: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Heading lines of ``text`` (their titles) and the text without them, by question.
+
+    The text is cut before each heading or line that asks a question
+    (:func:`~grace.text.question_line`;
+    a heading ending in ``?``): each piece is (the question, "" before the first, the text
+    under it, its answer label — ``A:`` — dropped). A text without such a line is one piece.
+    """
     headings: list[str] = []
-    body: list[str] = []
+    pieces: list[tuple[str, list[str]]] = [("", [])]
     for line in text.split("\n"):
         match = _HEADING_LINE.match(line)
-        if match:
+        asked = question_line(match.group(1) if match else line)
+        if asked is None and match and _QUESTION_END.search(match.group(1)):
+            asked = match.group(1).strip("*_ ")
+        if asked is not None:
+            headings.append(match.group(1) if match else asked)
+            pieces.append((asked, []))
+        elif match:
             headings.append(match.group(1))
         else:
-            body.append(line)
-    return headings, "\n".join(body)
+            question, lines = pieces[-1]
+            if question and not any(t.strip() for t in lines):
+                line = _ANSWER_LABEL.sub("", line, count=1)
+            lines.append(line)
+    return headings, [(q, "\n".join(lines)) for q, lines in pieces]
 
 
 def passage_context(passage: Source) -> PassageContext:
-    """The passage's sentences and, per sentence, what it is about (module docstring)."""
-    own, body = _split_headings(passage.text)
+    """The passage's sentences and, per sentence, what it is about (module docstring).
+
+    The first sentence under a question (an FAQ's heading or ``Q:`` line) answers it: an
+    answer leaves out what its question said ("A flat 5 euros anywhere in the country."
+    under "How much is shipping?"), so the question's tokens are what that sentence is about,
+    as a pronoun's antecedent is (``subject``), and it is marked as the question's answer
+    (``answers``). The sentences after it are under the question as under any heading.
+    """
+    own, pieces = _split_headings(passage.text)
     located = passage.location[2:] if passage.location.startswith("§ ") else ""
     path = [p.strip() for p in located.split(" > ") if p.strip()]
     headings = " > ".join([*path, *(h for h in own if h not in path)])
     base = set(_tokens_of(f"{passage.title} {headings}"))
-    sentences = split_sentences(body)
+    sentences: list[str] = []
     referred: list[set[str]] = []
+    answers: list[str] = []
+    under: list[str] = []
     subject = ""
-    for sentence in sentences:
-        referred.append(set(_tokens_of(subject)) if subject and refers_back(sentence) else set())
-        subject = sentence_subject(sentence) or subject
+    for question, body in pieces:
+        subject = "" if question else subject  # a new question: a new topic
+        for k, sentence in enumerate(split_sentences(body)):
+            first = bool(question) and k == 0
+            answers.append(question if first else "")
+            under.append(question)
+            if first:
+                referred.append(set(_tokens_of(question)))
+            else:
+                referred.append(
+                    set(_tokens_of(subject)) if subject and refers_back(sentence) else set()
+                )
+            subject = sentence_subject(sentence) or subject
+            sentences.append(sentence)
     return PassageContext(
-        sentences=sentences, about=[base] * len(sentences), subject=referred, headings=headings
+        sentences=sentences,
+        about=[base] * len(sentences),
+        subject=referred,
+        headings=headings,
+        answers=answers,
+        under=under,
     )
 
 

@@ -46,6 +46,7 @@ from functools import lru_cache
 
 from grace.patterns import lazy
 from grace.providers.offline.context import passage_context
+from grace.providers.offline.tables import extreme_rows, superlative
 from grace.providers.offline.word_forms import is_dictionary_word, match_tokens
 from grace.retrieval.tokenize_sudachi import is_proper_noun, synonyms_said
 from grace.schemas import Source
@@ -83,7 +84,9 @@ __all__ = [
     "Evidence",
     "asked_tokens",
     "assess",
+    "heading_asks",
     "kanji_stems",
+    "measured_noun",
     "now_words",
     "is_hard_key",
     "key_present",
@@ -165,6 +168,15 @@ class Evidence:
     class at half)."""
     term_window: float = 0.0
     """``window`` counted the same way."""
+    answers_heading: bool = False
+    """The sentence is the first under a question (an FAQ's heading or ``Q:`` line) that asks
+    what the user asks (:func:`heading_asks`): the answer the page gives to it."""
+    faq_question: str = ""
+    """The question (an FAQ's heading or ``Q:`` line) the sentence is under, or ``""``."""
+    measured_absent: str = ""
+    """The noun a Japanese measure question ends on (「株価は？」), the measured thing, when
+    it is nowhere in the passage (:func:`measured_noun`; not a key term: it names the
+    answer's class, and a value of its measure may stand for it); else ``""``."""
 
     @property
     def rank(self) -> float:
@@ -215,7 +227,8 @@ def question_keys(question: str) -> set[str]:
     it as a common word (a capital there is the sentence's, not a name's: "Besides …",
     "Although …").
     """
-    keys = {k for k in key_terms(question) if "何" not in k}  # 西暦何年: the question word
+    # 西暦何年: the question word; 一番高い: a superlative's frame (*the highest*), no term
+    keys = {k for k in key_terms(question) if "何" not in k and not k.startswith("一番")}
     text = normalise_text(question)
     if is_japanese(text):
         asked = _JA_ASKED.search(text)
@@ -231,6 +244,33 @@ def question_keys(question: str) -> set[str]:
 
 _JA_RELATION = lazy(r"([\u30A0-\u30FF\u4E00-\u9FFF]{2,})(?=し|す|さ|され)")
 """A verbal noun the question uses as its predicate (「…を作曲したのは誰か」): the relation."""
+
+
+def measured_noun(question: str) -> str | None:
+    """The noun a Japanese question that asks for a measure ends on (「…の株価は？」 → 株価).
+
+    It names the answer's class (:func:`question_keys` leaves it out: 「町の人口は約2万人」
+    and 「約2万人が住む」 both answer 「人口は？」), but it is what is measured: a passage that
+    neither mentions it nor states a value of its measure says nothing of it.
+    """
+    text = normalise_text(question)
+    if not is_japanese(text) or not answer_measures(question):
+        return None
+    asked = _JA_ASKED.search(text)
+    return asked.group(1) if asked else None
+
+
+def _mark_measured_absent(question: str, read: list[_Passage]) -> list[_Passage]:
+    """The passages, each marked when it never mentions the question's :func:`measured_noun`."""
+    noun = measured_noun(question)
+    if noun is None:
+        return read
+    out = []
+    for p in read:
+        text = normalise_text(f"{p.source.title}\n{p.source.location}\n{p.source.text}")
+        present = key_present(noun, text, set(match_tokens(text)))
+        out.append(p if present else replace(p, measured_absent=noun))
+    return out
 
 
 def relation_terms(question: str) -> set[str]:
@@ -537,6 +577,13 @@ class _Passage:
     titled: frozenset[str] = frozenset()
     """Key terms the document's stated title or the heading path holds: every sentence under
     them is about them."""
+    answers: tuple[str, ...] = ()
+    """Per sentence: the question it is the first sentence under, or ``""``
+    (:attr:`~grace.providers.offline.context.PassageContext.answers`)."""
+    under: tuple[str, ...] = ()
+    """Per sentence: the question it is under, or ``""``."""
+    measured_absent: str = ""
+    """The question's :func:`measured_noun` when it is nowhere in the passage, else ``""``."""
 
 
 def _said_otherwise(
@@ -571,6 +618,28 @@ def _said_otherwise(
     return frozenset(said)
 
 
+HEADING_ASKS = 0.5
+"""How much of the question (IDF-weighted) an FAQ's question must hold to ask it: the words
+that make the two questions one, as :data:`CONTEXT_WEIGHT` makes a heading's words half a
+sentence's; not tuned."""
+
+
+def heading_asks(q: _Question, heading: str) -> bool:
+    """Whether an FAQ's question (a heading, a ``Q:`` line) asks what the user asks.
+
+    It holds every key term of the user's question (a name or a place the FAQ's question
+    lacks — 「沖縄へは何日で届きますか？」 under 「何日で届きますか？」 — asks something more)
+    and :data:`HEADING_ASKS` of its words. ``""`` (no question) asks nothing.
+    """
+    if not heading:
+        return False
+    text = normalise_text(heading)
+    tokens = set(match_tokens(text))
+    if not all(key_present(k, text, tokens) for k in q.keys):
+        return False
+    return q.share(tokens, set(), set()) >= HEADING_ASKS
+
+
 def _swaps(question: str, sentence: str, about: set[str]) -> list[str]:
     """:func:`~grace.text.contrasts` of the sentence, less its comparisons.
 
@@ -596,11 +665,24 @@ def _about(q: _Question, context: set[str], text: str, tokens: set[str]) -> set[
     return context | {k for k in q.stems if k in text} | q.synonyms(tokens)
 
 
+def _neighbours(p: _Passage, i: int) -> tuple[int, int]:
+    """The window of sentence ``i``: it and its neighbours, ``sentences[lo:hi]``.
+
+    A question (an FAQ's heading or ``Q:`` line) parts the sentences before it from its
+    answer: the window does not reach across it.
+    """
+    lo, hi = max(i - 1, 0), min(i + 2, len(p.sentences))
+    if p.answers[i]:
+        lo = i
+    if i + 1 < hi and p.answers[i + 1]:
+        hi = i + 1
+    return lo, hi
+
+
 def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     """Sentence ``i`` of passage ``p`` with its neighbour window, scored against ``q``."""
-    sentences, sets = p.sentences, p.sets
-    sentence = sentences[i]
-    lo, hi = max(i - 1, 0), min(i + 2, len(sentences))
+    sentences, sets, sentence = p.sentences, p.sets, p.sentences[i]
+    lo, hi = _neighbours(p, i)
     window_text = normalise_text(" ".join(sentences[lo:hi]))
     window_tokens = set().union(*sets[lo:hi])
     measured = q.measured(sentence)
@@ -608,11 +690,10 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
     opposed = _swaps(q.text, sentence, p.about[i] | p.subject[i])
     says = _said_otherwise(q, sentence, opposed, measured, typed)
     window_says = says | _said_otherwise(q, window_text, (), None, None)
-    keys = q.keys
     missing = tuple(
         sorted(
             k
-            for k in keys
+            for k in q.keys
             if k not in p.titled and not key_present(k, window_text, window_tokens)
         )
     )
@@ -634,7 +715,7 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
             window if q.term_idf is None
             else q.share(window_tokens | window_says, window_about, p.subject[i], terms=True)
         ),
-        key_share=1.0 - len(missing) / len(keys) if keys else 1.0,
+        key_share=1.0 - len(missing) / len(q.keys) if q.keys else 1.0,
         missing=missing,
         hard_miss=any(_NUMERIC.match(k) for k in missing),
         absent=p.absent,
@@ -650,10 +731,13 @@ def _evidence(q: _Question, p: _Passage, i: int) -> Evidence:
         contrast=() if q.yes_no else tuple(opposed),
         number_role=bool(number_role_mismatch(q.text, sentence, identifiers_only=True)),
         context=" ".join(sentences[lo:hi]),
-        before=sentences[i - 1] if i > 0 else "",
-        after=sentences[i + 1] if i + 1 < len(sentences) else "",
+        before=sentences[lo] if lo < i else "",
+        after=sentences[i + 1] if i + 1 < hi else "",
         title=p.source.title,
         named_title=bool(p.source.stated_title),
+        answers_heading=heading_asks(q, p.answers[i]),
+        faq_question=p.under[i],
+        measured_absent=p.measured_absent,
     )
 
 
@@ -717,7 +801,10 @@ def _passage(passage: Source, keys: set[str]) -> _Passage:
     context = normalise_text(f"{passage.stated_title}\n{ctx.headings}")
     context_tokens = set(match_tokens(context))
     titled = frozenset(k for k in keys if key_present(k, context, context_tokens))
-    return _Passage(passage, ctx.sentences, sets, ctx.about, ctx.subject, absent, titled)
+    return _Passage(
+        passage, ctx.sentences, sets, ctx.about, ctx.subject, absent, titled,
+        tuple(ctx.answers), tuple(ctx.under),
+    )
 
 
 def assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
@@ -757,12 +844,45 @@ def _ranked(
     return tuple((int(ev.source_id), ev) for ev in _assess(question, passages))
 
 
+def _said_by_the_extreme_row(
+    question: str, q_tokens: set[str], read: list[_Passage]
+) -> list[_Passage]:
+    """The passages, the row that holds a table's asked extreme saying the superlative.
+
+    "Which model has the longest battery life?": the row with the greatest battery life says
+    "longest" (:func:`~grace.providers.offline.tables.extreme_rows`, over the rows of a table
+    retrieved together), as a value says the measure word it answers. Only a table the
+    search retrieved whole is compared: one that a passage of another document ranks below
+    (its rows match a superlative's words alike, so a row left out would have ranked above
+    that passage); a table whose rows fill the passages to the last may have more.
+    """
+    asked = superlative(question)
+    if asked is None:
+        return read
+    last = read[-1].source.source if read else ""  # its document's rows may go on
+    rows = [
+        (p.source.source, s if p.source.source != last else "") for p in read for s in p.sentences
+    ]
+    found = extreme_rows(asked, q_tokens, rows)
+    said = set(match_tokens(asked.words)) & q_tokens
+    if not found or not said:
+        return read
+    out: list[_Passage] = []
+    start = 0
+    for p in read:
+        sets = [s | said if start + j in found else s for j, s in enumerate(p.sets)]
+        out.append(replace(p, sets=sets))
+        start += len(p.sets)
+    return out
+
+
 def _assess(question: str, passages: Sequence[Source]) -> list[Evidence]:
     """Every sentence of ``passages`` scored against ``question``, best first."""
     q_tokens = asked_tokens(question)
     keys = question_keys(question)
     read = [_passage(p, keys) for p in passages]
     idf = _idf(q_tokens, [t for p in read for t in p.sets])
+    read = _mark_measured_absent(question, _said_by_the_extreme_row(question, q_tokens, read))
     weights = term_weights(question, q_tokens)
     term_idf = None if weights is None else {t: w * weights[t] for t, w in idf.items()}
     term_total = (math.fsum(term_idf.values()) or 1.0) if term_idf else 1.0

@@ -19,7 +19,10 @@ decides the level:
 - ``absent``: a name or number of the question occurs nowhere in the best sentence's passage
   (nor its title and headings), or :data:`SOFT_ABSENT` of its common nouns do not — the
   passage is about something else, or the question swaps an entity or a date (the typical
-  SQuAD 2.0 unanswerable question);
+  SQuAD 2.0 unanswerable question) —, or one common noun does not (a key term, or the noun
+  a Japanese measure question ends on: ``Evidence.measured_absent``) and the sentence states
+  no value in the unit the question asks for (「株価はいくらですか」「株価は？」 on a page
+  without a share price: nothing stands for the missing noun, not even a value of its kind);
 - ``negation``: the question is negated ("does not", "didn't") and the passage is not;
 - ``contrast``: the sentence states the opposite of a word of the question, or another
   member of its closed set ("last" asked, "first" stated: ``Evidence.contrast``);
@@ -60,6 +63,12 @@ def abstention_reason(best: Evidence, min_support: float) -> str | None:
         return f"weak: the best passage covers {best.window:.2f} of the question"
     if best.absent_hard or len(best.absent) >= SOFT_ABSENT:
         return f"absent: the passage does not mention {', '.join(best.absent)}"
+    unsaid = best.absent or tuple(filter(None, [best.measured_absent]))
+    if unsaid and best.measure_ok is False:
+        return (
+            f"absent: the passage does not mention {', '.join(unsaid)}, and the sentence"
+            " states no value in the asked unit"
+        )
     if not best.negation_ok:
         return "negation: the question is negated, the passage is not"
     if best.contrast:
@@ -174,7 +183,9 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
     closed-set words ("Before the Skarv, the line used …" for "Which ship was used before
     the Skarv?") — never one the reader would abstain on.
     """
-    best = _of_the_asked_type(ranked, type_margin, min_support)
+    best = _answer_to_the_question(
+        ranked, _of_the_asked_type(ranked, type_margin, min_support), type_margin, min_support
+    )
     if all(_agreement(best)):
         return best
     for ev in ranked:
@@ -188,6 +199,42 @@ def _choose(ranked: list[Evidence], type_margin: float, min_support: float) -> E
         ):
             return ev
     return best
+
+
+def _answer_to_the_question(
+    ranked: list[Evidence], best: Evidence, type_margin: float, min_support: float
+) -> Evidence:
+    """The page's own answer to the question, when it asks it as an FAQ does.
+
+    An FAQ gives its answer in the first sentence under the question (a heading or a ``Q:``
+    line) and qualifies it after ("A flat 5 euros anywhere in the country. Orders over 40
+    euros ship free of charge."): the later sentences repeat the question's words as often
+    as the answer does. Among sentences ranked within ``type_margin`` of ``best``, the first
+    under a question that asks the user's (``Evidence.answers_heading``) is preferred, if it
+    is of the asked type when ``best`` is, states the asked relation and would answer.
+    """
+    if best.answers_heading:
+        return best
+    for ev in ranked:
+        if ev.rank < best.rank - type_margin:
+            break
+        if (
+            ev.answers_heading
+            and (ev.type_ok or best.type_ok is not True)
+            and not _states_another_relation(ev)
+            and abstention_reason(ev, min_support) is None
+        ):
+            return ev
+    return best
+
+
+def _same_answer(chosen: Evidence, other: Evidence) -> bool:
+    """``other`` is under the FAQ question whose answer ``chosen`` is (same passage)."""
+    return (
+        chosen.answers_heading
+        and other.source_id == chosen.source_id
+        and other.faq_question == chosen.faq_question
+    )
 
 
 def _agreement(ev: Evidence) -> tuple[bool, bool]:
@@ -245,9 +292,17 @@ class ExtractiveReader:
         """Lead of the chosen sentence over the best *other* sentence, scaled to [0, 1].
 
         A correct sentence usually stands clearly ahead; when a second sentence matches the
-        question nearly as well, the reader may have picked the wrong one.
+        question nearly as well, the reader may have picked the wrong one. The page's answer
+        to an FAQ's question that asks the user's (``Evidence.answers_heading``) is measured
+        against the sentences that are not part of that answer: the sentences under the same
+        question qualify it ("Orders over 40 euros ship free of charge."), they do not
+        compete with it.
         """
-        others = (e.rank for e in ranked if e.sentence.strip() != chosen.sentence.strip())
+        others = (
+            e.rank
+            for e in ranked
+            if e.sentence.strip() != chosen.sentence.strip() and not _same_answer(chosen, e)
+        )
         runner_up = max(others, default=0.0)
         return round(min(1.0, max(0.0, chosen.rank - runner_up) / self.margin_scale), 4)
 
