@@ -6,8 +6,8 @@ only with a model, LangChain's tool and document classes only with a LangChain t
 ``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on
 first use. Patterns are compiled at their first use: an English ask compiles none of the
 Japanese-only ones. The state's and the models' field types are objects, not strings that
-pydantic and LangGraph would evaluate at every import and compile. On its way out the command freezes what it loaded, so that the
-interpreter's shutdown does not collect it.
+pydantic and LangGraph would evaluate at every import and compile. On its way out the command
+freezes what it loaded, so that the interpreter's shutdown does not collect it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ _JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese text reaches
 )
 
 _TYPED_AT_IMPORT = (  # no `from __future__ import annotations`: their field types are objects
+    "confidence.calibration",
     "confidence.config",
+    "confidence.correctness_model",
     "confidence.evaluation_types",
     "confidence.judges",
     "confidence.types",
