@@ -1,13 +1,14 @@
 """What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
 
-numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat
-model classes and GRACE's model plumbing (structured output, the model's judge and evaluator)
-only with a model, LangChain's tool and document classes only with a LangChain tool; the stand-in
-``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on
-first use. Patterns are compiled at their first use: an English ask compiles none of the
-Japanese-only ones. The state's and the models' field types are objects, not strings that
-pydantic and LangGraph would evaluate at every import and compile. On its way out the command
-freezes what it loaded, so that the interpreter's shutdown does not collect it.
+numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat model
+classes and GRACE's model plumbing (structured output, the model's judge and evaluator) only with a
+model, LangChain's tool and document classes only with a LangChain tool; the stand-in
+``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on first
+use. Patterns are compiled at their first use: an English ask compiles none of the Japanese-only
+ones, nor the kana and kanji tests that ASCII text skips. The state's and the models' field types
+are objects, not strings that pydantic and LangGraph would evaluate at every import and compile. On
+its way out the command freezes what it loaded, so that the interpreter's shutdown does not collect
+it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ _NOT_LOADED = (
     "grace.providers.llm.judge",
     "grace.providers.llm.evaluator",
 )
-_JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese text reaches
+_JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese (or non-ASCII) text reaches
+    ("grace.text", "_JAPANESE"),
+    ("grace.retrieval.tokenize", "_JA_ANY_RE"),
     ("grace.text", "_JA_TOPIC_QUESTION"),
     ("grace.text", "_JA_COUNTED"),
     ("grace.planning.followup", "_NAME_JA"),
