@@ -23,8 +23,8 @@ isotonic map and the fitting), not with the module: applying the shipped Platt m
 run's only use and needs none.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, Self
@@ -112,7 +112,7 @@ def apply_calibration(score: float, params: CalibrationParams | None) -> float:
     return float(np.interp(s, params.x, params.y))
 
 
-def _arrays(scores: Sequence[float], labels: Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(scores: Sequence[float], labels: Sequence[bool]) -> "tuple[np.ndarray, np.ndarray]":
     import numpy as np
 
     s = np.clip(np.asarray(scores, dtype=float), 0.0, 1.0)

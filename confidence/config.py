@@ -1,7 +1,7 @@
 """Configuration of the confidence system: weights, penalties, thresholds."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator

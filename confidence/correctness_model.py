@@ -18,8 +18,8 @@ there). A run's one prediction, :func:`predict`, is plain Python arithmetic over
 numbers: loading numpy would cost a ``grace ask`` more than the whole dot product.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 import functools
 import json
 import math
@@ -148,12 +148,12 @@ class LearnedModel(BaseModel):
 
 
 def probabilities(
-    x: np.ndarray,
-    mean: np.ndarray,
-    scale: np.ndarray,
-    coef: np.ndarray,
+    x: "np.ndarray",
+    mean: "np.ndarray",
+    scale: "np.ndarray",
+    coef: "np.ndarray",
     intercept: float,
-    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+    bounds: "tuple[np.ndarray, np.ndarray] | None" = None,
 ) -> Any:
     """P(answer correct) for ``x`` (one run's features, or one run per row).
 

@@ -1,7 +1,7 @@
 """Types of the evaluator block (docs/architecture.md §4): requests, verdicts, results, grades."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, runtime_checkable
 

@@ -7,8 +7,8 @@ The model-backed judge is :class:`grace.providers.llm.judge.LLMAnswerJudge`; the
 calculator then leaves the factor out instead of guessing a neutral 0.5.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 

@@ -1,7 +1,7 @@
 """Value types of the confidence system: factors in, score and decision out."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -45,8 +45,8 @@ are changed in the settings. Concurrent answers from the same user are
 read-modify-write; the last write wins, which can at worst drop one small step.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from typing import Literal
 
 from langgraph.store.base import BaseStore, Item

@@ -1,7 +1,7 @@
 """Plans, steps and results: the data model of a GRACE run (docs/architecture.md §2)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 import uuid
 from enum import StrEnum
 from pathlib import PurePath
@@ -108,7 +108,7 @@ class TokenUsage(BaseModel):
     output_tokens: int = 0
     """Completion tokens reported by the provider (0 offline)."""
 
-    def __add__(self, other: TokenUsage) -> TokenUsage:
+    def __add__(self, other: "TokenUsage") -> "TokenUsage":
         """Sum two usages."""
         return TokenUsage(
             model_calls=self.model_calls + other.model_calls,

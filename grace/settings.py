@@ -6,8 +6,8 @@ the YAML file (``GRACE_CONFIG`` or ``./grace.yaml``), then the defaults below.
 Unknown keys and inconsistent values fail at start with a message naming the field.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 import os
 from functools import lru_cache
 from pathlib import Path

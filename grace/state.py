@@ -4,8 +4,8 @@ Every field is typed (pydantic models, enums, lists and dicts of them) so the st
 ``LANGGRAPH_STRICT_MSGPACK=true``: types in the schema are allow-listed at ``compile()``.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: LangGraph and the checkpoint serializer read the
+# fields' types at every compile; as objects they need no evaluating (docs/performance.md).
 import operator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Annotated, Any, Literal, get_origin, get_type_hints

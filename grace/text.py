@@ -75,8 +75,12 @@ _CITATION_KEY = lazy(r"\[((?:S|H)\d+)\]")
 
 
 def is_japanese(text: str) -> bool:
-    """Whether ``text`` has a kana or kanji character (it is then read as Japanese)."""
-    return _JAPANESE.search(text) is not None
+    """Whether ``text`` has a kana or kanji character (it is then read as Japanese).
+
+    ASCII text has none: it is answered without the pattern, whose kana and kanji ranges
+    cost more to compile (~1.5 ms per process) than an English ask spends matching them.
+    """
+    return not text.isascii() and _JAPANESE.search(text) is not None
 
 
 def cited_keys(text: str) -> list[str]:

@@ -7,8 +7,8 @@ Agent Inbox ``HumanResponse``. Both are turned into one internal :class:`HumanRe
 whose kind is ``accept`` / ``edit`` / ``response`` / ``ignore`` via :data:`DECISION_REPLIES`.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -108,7 +108,7 @@ class GraceInterrupt(HITLRequest):
     """Why the previous reply was rejected (the request is asked again)."""
 
     @classmethod
-    def from_value(cls, value: dict[str, Any]) -> GraceInterrupt:
+    def from_value(cls, value: dict[str, Any]) -> "GraceInterrupt":
         """The model of a stored interrupt value, also one saved in the older Agent Inbox shape.
 
         Threads paused before the switch to LangChain 1.0's format keep ``action_request`` and

@@ -16,7 +16,6 @@ over the whole lexicon.
 from __future__ import annotations
 
 import asyncio
-import gzip
 from functools import lru_cache, partial
 from importlib.util import find_spec
 from pathlib import Path
@@ -47,11 +46,11 @@ def _table() -> bytes:
         name = f"lemma_lu-{source_key(source)}.csv"
         directory = cache_dir("lemminflect")
         if not (directory / name).is_file() and _on_event_loop():
-            return gzip.decompress(source.read_bytes())
+            return _decompressed(source)
         copy = derived_file(directory, name, partial(_decompress, source))
         return copy.read_bytes()
     except OSError:
-        return gzip.decompress(source.read_bytes())
+        return _decompressed(source)
 
 
 def _on_event_loop() -> bool:
@@ -63,9 +62,16 @@ def _on_event_loop() -> bool:
     return True
 
 
+def _decompressed(source: Path) -> bytes:
+    """The gzip file ``source``, decompressed (only where the cache copy is not read)."""
+    import gzip  # not loaded by a process that reads the copy
+
+    return gzip.decompress(source.read_bytes())
+
+
 def _decompress(source: Path, out: Path) -> None:
     """Write the decompressed ``source`` to ``out``."""
-    out.write_bytes(gzip.decompress(source.read_bytes()))
+    out.write_bytes(_decompressed(source))
 
 
 def _word_at(table: bytes, start: int) -> bytes:

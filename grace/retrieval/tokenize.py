@@ -121,7 +121,9 @@ class Tokenizer:
     def __call__(self, text: str) -> list[str]:
         """Tokenise ``text`` (any mix of English and Japanese)."""
         text = unicodedata.normalize("NFKC", text).lower()
-        if _JA_ANY_RE.search(text) is None:  # no Japanese: one findall, no run bookkeeping
+        # No Japanese (ASCII text has none: no need to compile the pattern's kanji ranges):
+        # one findall, no run bookkeeping.
+        if text.isascii() or _JA_ANY_RE.search(text) is None:
             latin = [w for w in _WORD_RE.findall(text) if w not in ENGLISH_STOPWORDS]
             return list(map(_stem, latin)) if self.stem else latin
         # findall's (ja, word) tuples, not Match.group calls: this loop runs once per word.

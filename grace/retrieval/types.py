@@ -1,7 +1,7 @@
 """Result types of the retrieval layer and its errors."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic reads the fields' types at import; as
+# objects they need no evaluating (docs/performance.md).
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
