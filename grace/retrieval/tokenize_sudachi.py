@@ -259,10 +259,12 @@ def synonyms_said(words: Iterable[str], stated: Iterable[str]) -> frozenset[str]
     ['値段']
     """
     held = set(stated)
-    groups = frozenset().union(*(synonym_groups(w) for w in held))
-    if not groups:
+    asked = {w: synonym_groups(w) for w in words if w not in held}
+    asked = {w: g for w, g in asked.items() if g}
+    if not asked:
         return frozenset()
-    return frozenset(w for w in words if w not in held and synonym_groups(w) & groups)
+    groups = frozenset().union(*(synonym_groups(w) for w in held))
+    return frozenset(w for w, g in asked.items() if g & groups)
 
 
 def is_proper_noun(text: str) -> bool:

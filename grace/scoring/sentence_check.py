@@ -60,6 +60,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
@@ -260,21 +261,25 @@ _JA_TYPED_QUESTION_WORDS = frozenset({"誰", "いつ", "いくら", "いくつ"}
 count): the topic before them is what is asked about, not the answer's type."""
 
 
-def _morphemes(text: str) -> list[tuple[str, str]]:
-    """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B)."""
+@lru_cache(maxsize=4096)
+def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
+    """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B).
+
+    Cached: one check reads a text's terms and its numbers from the same analysis.
+    """
     from sudachipy import SplitMode
 
     from grace.retrieval.tokenize_sudachi import sudachi_dictionary
 
     tokenizer = sudachi_dictionary().tokenizer(SplitMode.B)
-    return [(m.normalized_form(), m.part_of_speech()[0]) for m in tokenizer.tokenize(text)]
+    return tuple((m.normalized_form(), m.part_of_speech()[0]) for m in tokenizer.tokenize(text))
 
 
 def _interrogative(form: str) -> bool:
     return form[:1] in ("何", "幾") or form in _JA_INTERROGATIVE
 
 
-def _topic_head(morphemes: list[tuple[str, str]]) -> int:
+def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:
     """Index of the noun a question ends on as its topic (「…国は？」), else -1.
 
     The last 「は」 whose remainder holds only question words and function morphemes, none of
