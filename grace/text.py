@@ -786,6 +786,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("inside", "outside"),
     _poles("upper", "lower"),
     _poles("above", "below"),
+    _poles("over", "under"),
     _poles("male men", "female women"),
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""

@@ -165,6 +165,35 @@ def test_an_of_phrase_said_of_another_thing_is_unbound() -> None:
     ).unbound == ()
 
 
+def test_into_from_and_by_bind_their_object_as_of_does() -> None:
+    """"converted into a warehouse" is not said by "as a warehouse … converted into a hotel"."""
+    question = "When was the mill converted into a warehouse?"
+    swapped = check_sentence(
+        question, "The mill was built in 1895 as a warehouse and converted into a hotel in 1987."
+    )
+    assert swapped.unbound == ("converted into warehouse",)  # not the mill: it was converted
+    assert check_sentence(
+        question, "The mill was converted into a warehouse in 1987; it had been a hotel."
+    ).holds
+    moved = check_sentence(
+        "When did the club move from Leeds?",
+        "The club moved from York in 1990, and a new club opened its doors in Leeds.",
+    )
+    assert moved.unbound == ("move from leeds",)
+    assert check_sentence(
+        "When was the portrait painted by Hale?", "Hale painted the portrait in 1888."
+    ).holds  # the fact in other words
+
+
+def test_over_and_under_are_opposites() -> None:
+    check = check_sentence(
+        "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."
+    )
+    assert check.opposites == ("over≠under",) and not check.holds
+    assert check_sentence("Guests under 12 eat free with whom?", "Guests under 12 eat free "
+                          "with an adult.").holds
+
+
 def test_a_possessive_against_an_apposition_is_unbound() -> None:
     """An "X's N" asks for the N of X; "his tutor X" says X is the N."""
     assert check_sentence(

@@ -10,7 +10,9 @@ read here from the words alone (no parser):
   that says "capital of" only of other things ("the capital of the province of South
   Prussia"), and "Kingdom of Prussia" elsewhere, does not state it. An of-phrase that starts
   with a number gives the value of N ("a total area *of 874 square miles*"), not another
-  owner, and never counts against.
+  owner, and never counts against. The same for "into", "from" and "by": "When was the
+  hotel converted into a warehouse?" is not said by "built as a warehouse and converted
+  into a hotel".
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
   says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
   never "X's N" or "N of X".
@@ -55,6 +57,11 @@ _WINDOW = 4
 """Words before the auxiliary read as a passive verb's subject."""
 _OF_PHRASE = 8
 """Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
+_BINDING_PREPOSITIONS = frozenset({"of", "into", "from", "by"})
+"""Prepositions that bind their object to the word before them: the owner ("capital *of*
+Prussia"), what a thing became ("converted *into* a hotel"), where it came from ("moved
+*from* Leeds") and who did it ("painted *by* Munch"). Not "to", "with" or "for", whose
+object a sentence often words apart from the verb ("respond to", "associated with")."""
 
 
 @lru_cache(maxsize=131_072)
@@ -92,26 +99,29 @@ def _after_determiners(words: Sequence[str], start: int) -> int:
 
 
 def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
-    """The question's "N of M" that the sentence says of other things only."""
+    """The question's "N of M" (or "V into / from / by M") that the sentence says of others.
+
+    "of" also holds where the sentence puts the owner first ("Prussia's capital").
+    """
     framed = answer_class_indices(question)
     out = []
     for i in range(1, len(question) - 1):
-        noun = question[i - 1]
-        if question[i] != "of" or not _content(noun) or i - 1 in framed:
+        noun, prep = question[i - 1], question[i]
+        if prep not in _BINDING_PREPOSITIONS or not _content(noun) or i - 1 in framed:
             continue
         j = _after_determiners(question, i + 1)
         if j >= len(question) or not _content(question[j]):
             continue
         owner = question[j]
-        said = [k for k in range(len(sentence) - 1) if sentence[k + 1] == "of" and _same(
+        said = [k for k in range(len(sentence) - 1) if sentence[k + 1] == prep and _same(
             sentence[k], noun)]
         if not said or not _has(sentence, owner):
             continue
-        if any(_binds_of(sentence, k + 2, owner) for k in said) or _precedes(
-            sentence, owner, noun
+        if any(_binds_of(sentence, k + 2, owner) for k in said) or (
+            prep == "of" and _precedes(sentence, owner, noun)
         ):
             continue
-        out.append(f"{noun} of {owner}")
+        out.append(f"{noun} {prep} {owner}")
     return out
 
 
@@ -193,13 +203,24 @@ def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
     it (a relative or participle clause: "the wall that the storm destroyed", "the wall
     destroyed in 1940") or a word that may stand for it does. A participle that opens the
     sentence ("Formed in 1946, the airport …") is a clause about the subject that follows,
-    not an active verb: no use counts then.
+    not an active verb: no use counts then; nor does one coordinated with an earlier passive
+    ("the mill was built in 1895 and converted in 1987": the mill was converted).
     """
     uses = [k for k, w in enumerate(sentence) if w == participle]
     return bool(uses) and 0 not in uses and not any(
-        _may_be_subject(sentence, k, head) or _has(sentence[k + 1 : k + 1 + _OF_PHRASE], head)
+        _may_be_subject(sentence, k, head)
+        or _has(sentence[k + 1 : k + 1 + _OF_PHRASE], head)
+        or _coordinated_passive(sentence, k, head)
         for k in uses
     )
+
+
+def _coordinated_passive(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` follows "and" / "or" after a passive whose subject is ``head``."""
+    if sentence[at - 1] not in ("and", "or"):
+        return False
+    be = [k for k in range(at - 1) if sentence[k] in _BE_ANY]
+    return bool(be) and _may_be_subject(sentence, be[-1], head)
 
 
 def _auxiliaries(sentence: list[str], participle: str) -> list[int]:
