@@ -791,6 +791,10 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
 _WORD = lazy(r"[a-z]+")
+_RANKED_SUPERLATIVE = lazy(
+    r"\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)[- ]([a-z]+est)\b"
+)
+"""An ordinal before a superlative: "second-largest", "third highest"."""
 
 
 def agrees(question: str, sentence: str) -> bool:
@@ -825,11 +829,16 @@ def contrasts(question: str, sentence: str) -> list[str]:
 
     A word counts when the question uses it, the sentence does not, and the sentence uses
     another member of its set that the question does not ("last" asked, "first" stated).
-    Returns ``"asked≠stated"`` strings; English only.
+    A superlative the sentence ranks ("the *second-largest* city") is not the superlative
+    asked ("the largest city"). Returns ``"asked≠stated"`` strings; English only.
     """
     q_words = _question_words(question)
     s_words = set(_WORD.findall(normalise_text(sentence)))
-    out = []
+    out = [
+        f"{m.group(2)}≠{m.group(1)}-{m.group(2)}"
+        for m in _RANKED_SUPERLATIVE.finditer(normalise_text(sentence))
+        if m.group(2) in q_words and m.group(1) not in q_words
+    ]
     for poles in _CONTRAST_SETS:
         asked = [p for p in poles if p & q_words]
         stated = [p for p in poles if p & s_words]

@@ -185,6 +185,38 @@ def test_into_from_and_by_bind_their_object_as_of_does() -> None:
     ).holds  # the fact in other words
 
 
+def test_a_name_or_a_verb_in_the_class_phrase_must_be_stated() -> None:
+    """"which *Ostrian* general", "what industry *declined*": not the answer's class."""
+    general = check_sentence(
+        "Which Ostrian general was wounded in the battle?",
+        "The Swedish general Axel Brandt was wounded in the battle.",
+    )
+    assert general.missing == ("ostrian",)
+    declined = check_sentence(
+        "What industry declined in Velmora?", "Velmora became a centre of the textile industry."
+    )
+    assert declined.missing == ("declined",)
+    # the class itself is not required, plural nouns that are verbs too stay in it
+    assert check_sentence("Which general was wounded?", "Axel Brandt was wounded.").holds
+    assert check_sentence("What types of waves are used?", "Seismic waves are used.").holds
+
+
+def test_a_ranked_superlative_is_not_the_superlative() -> None:
+    check = check_sentence(
+        "What is the largest city of Ostria?", "Velmora is the second-largest city of Ostria."
+    )
+    assert check.opposites == ("largest≠second-largest",) and not check.holds
+    ranked = "What is the second-largest city of Ostria?"
+    assert check_sentence(ranked, "Velmora is the second-largest city of Ostria.").holds
+
+
+def test_an_active_questions_subject_and_object_swapped() -> None:
+    sentence = "The Ostrians outnumbered the Swedes by two to one."
+    swapped = check_sentence("By how much did the Swedes outnumber the Ostrians?", sentence)
+    assert swapped.unbound == ("swedes outnumber ostrians",)
+    assert check_sentence("By how much did the Ostrians outnumber the Swedes?", sentence).holds
+
+
 def test_over_and_under_are_opposites() -> None:
     check = check_sentence(
         "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."

@@ -16,6 +16,9 @@ read here from the words alone (no parser):
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
   says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
   never "X's N" or "N of X".
+- **An active question's roles** — "did *the Swedes* outnumber *the Ostrians*" is not said
+  by "the Ostrians outnumbered the Swedes": every use of the verb has the question's object
+  before it and its subject after it.
 - **A passive question's subject** — "Where were *the French* defeated?" asks where the
   French were defeated. A sentence whose every "were … defeated" has another subject
   before it ("the British were later defeated") and names the French elsewhere states a
@@ -49,6 +52,7 @@ __all__ = ["known_forms", "unbound_phrases"]
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _BE = frozenset({"was", "were", "is", "are"})
 _BE_ANY = _BE | {"been", "be", "being"}
+_DO = frozenset({"did", "does", "do"})
 _STANDS_FOR = frozenset(
     {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
 )
@@ -237,10 +241,45 @@ def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
     return _has(before, head) or any(w in _STANDS_FOR for w in before)
 
 
+def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
+    """An active question's subject and object that the sentence has the other way round.
+
+    "By how much did *the Swedes* outnumber *the Ostrians*?" against "the Ostrians
+    outnumbered the Swedes": every use of the verb has the object before it (as its subject)
+    and the subject after it.
+    """
+    aux = next((i for i, w in enumerate(question[:4]) if w in _DO), None)
+    if aux is None:
+        return []
+    verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
+        question[j])), None)
+    if verb is None:
+        return []
+    subject = [w for w in question[aux + 1 : verb] if _content(w)]
+    after = _after_determiners(question, verb + 1)
+    if not subject or after >= len(question) or not _content(question[after]):
+        return []
+    head, obj = subject[-1], question[after]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    swapped = [
+        _has(sentence[max(0, k - _WINDOW) : k], obj)
+        and not _has(sentence[max(0, k - _WINDOW) : k], head)
+        and _has(sentence[k + 1 : k + 1 + _WINDOW], head)
+        for k in uses
+    ]
+    return [f"{head} {question[verb]} {obj}"] if uses and all(swapped) else []
+
+
+def _base_verb(word: str) -> bool:
+    """A verb's base form ("outnumber", "defeat"), as after *did*."""
+    return word in all_lemmas(word).get("VERB", ())
+
+
 _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _of_phrases,
     _possessives,
     _passive_subject,
+    _active_roles,
 )
 """The constructions read, in the order their phrases are reported."""
 

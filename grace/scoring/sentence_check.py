@@ -64,6 +64,7 @@ from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
+from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP, synonyms_said
 from grace.schemas import Source
@@ -136,6 +137,9 @@ _NUMBER_WORDS = {
 }
 """English number words compared by value ("three" states "3")."""
 _JA_NUMBER = lazy(r"\d[\d,]*(?:\.\d+)?")
+_NAME_IN_TEXT = lazy(r"(?<=[\w,;:] )[A-Z][\w'-]*")
+"""A capitalised word that does not open the text: a name or a proper adjective
+("Ostrian")."""
 
 
 @dataclass(frozen=True)
@@ -192,11 +196,15 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
     """Content words of an English text, in order, as written (lower-cased).
 
     Of a question (``question``), not the words that frame the answer: the slot words and
-    the noun phrase (up to three words) right after *what* / *which* / *whose*.
+    the noun phrase (up to three words) right after *what* / *which* / *whose*, less the
+    names in it ("which *Ostrian* general": a name restricts the answer, the sentence must
+    state it).
     """
     out = []
     words = ENGLISH_WORD.findall(normalise_text(text))
     framed = answer_class_indices(words) if question else set()
+    if framed:
+        framed = _answer_class(words, framed, text)
     for i, word in enumerate(words):
         if word in ENGLISH_STOPWORDS or word[:1].isdigit() or i in framed:
             continue
@@ -208,6 +216,35 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
             continue
         out.append(word)
     return out
+
+
+def _answer_class(words: list[str], framed: set[int], text: str) -> set[int]:
+    """The words of the phrase after *what* / *which* that name the answer's class.
+
+    Not a name in it ("which *Ostrian* general": a name restricts the answer, the sentence
+    must state it), nor a verb and what follows it ("what industry *declined*": the
+    question's relation, which :func:`~grace.text.answer_class_indices`' three words can
+    reach).
+    """
+    names = {w.lower() for w in _NAME_IN_TEXT.findall(unicodedata.normalize("NFKC", text))}
+    kept: set[int] = set()
+    cut = False
+    for i in sorted(framed):
+        if i - 1 not in framed:
+            cut = False  # a new phrase
+        cut = cut or _inflected_verb(words[i])
+        if not cut and words[i] not in names:
+            kept.add(i)
+    return kept
+
+
+def _inflected_verb(word: str) -> bool:
+    """A verb form other than its base and no noun ("declined", "benefited"): a predicate.
+
+    "types", "parts" and "states" are nouns too, and stay in the class.
+    """
+    lemmas = all_lemmas(word)
+    return "NOUN" not in lemmas and any(lemma != word for lemma in lemmas.get("VERB", ()))
 
 
 def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
