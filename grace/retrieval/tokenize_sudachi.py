@@ -41,6 +41,7 @@ __all__ = [
     "sudachi_dictionary",
     "synonym_groups",
     "synonyms_said",
+    "thread_tokenizer",
     "words_of_runs",
 ]
 
@@ -60,7 +61,7 @@ SEPARATOR = "\ue000"
 
 _MAX_CHARS = 4000
 """Longest text per Sudachi call (Sudachi refuses inputs above ~49 KB)."""
-_FIELDS = {"pos", "normalized_form", "split_a", "split_b"}
+_FIELDS = frozenset({"pos", "normalized_form", "split_a", "split_b"})
 """Morpheme fields read here plus the split information modes A and B need: Sudachi skips
 decoding the rest (readings, dictionary forms, synonym groups), ~20 % faster."""
 _SEPARATOR_CSV = f"{SEPARATOR},0,0,0,{SEPARATOR},補助記号,区切り,*,*,*,*,,{SEPARATOR},*,A,*,*,*,*\n"
@@ -136,15 +137,21 @@ def _build_separator(system: Path, out: Path) -> None:
 _local = threading.local()
 
 
-def _tokenizer(mode: str) -> Any:
-    """One Sudachi tokenizer per thread and split mode (tokenizers are not thread-safe)."""
-    key = f"sudachi_{mode}"
+def thread_tokenizer(mode: str, fields: frozenset[str] = _FIELDS) -> Any:
+    """One Sudachi tokenizer per thread, split mode and decoded ``fields``.
+
+    Tokenizers are not thread-safe, and making one costs more than a short analysis: every
+    reader of Japanese text here (the tokenizer, the sentence rule, the synonym groups)
+    takes its tokenizer from this one place. ``fields``: the morpheme fields decoded
+    (``pos`` and ``normalized_form`` at least); the analysis is the same whatever they are.
+    """
+    key = f"sudachi_{mode}_{'_'.join(sorted(fields))}"
     tok = getattr(_local, key, None)
     if tok is None:
         from sudachipy import SplitMode
 
         split = {"A": SplitMode.A, "B": SplitMode.B, "C": SplitMode.C}[mode]
-        tok = sudachi_dictionary().tokenizer(mode=split, fields=_FIELDS)
+        tok = sudachi_dictionary().tokenizer(mode=split, fields=set(fields))
         setattr(_local, key, tok)
     return tok
 
@@ -152,7 +159,7 @@ def _tokenizer(mode: str) -> Any:
 @lru_cache(maxsize=3)
 def _separator_pos(mode: str) -> int | None:
     """Part-of-speech id of the separator, or ``None`` without its dictionary."""
-    found = list(_tokenizer(mode).tokenize(SEPARATOR))
+    found = list(thread_tokenizer(mode).tokenize(SEPARATOR))
     if len(found) == 1 and tuple(found[0].part_of_speech())[:2] == ("補助記号", "区切り"):
         return int(found[0].part_of_speech_id())
     return None
@@ -195,7 +202,7 @@ def _analyse(
     drop = _DROP_FORMS
     at = 0
     words = found[owners[batch[0]]]
-    for m in _tokenizer(mode).tokenize(SEPARATOR.join([pieces[i] for i in batch])):
+    for m in thread_tokenizer(mode).tokenize(SEPARATOR.join([pieces[i] for i in batch])):
         pos_id = m.part_of_speech_id()
         if pos_id == sep_pos:
             at += 1
@@ -226,7 +233,7 @@ under the GIL with the same values by any thread, so no lock is needed.
 """
 
 
-_SYNONYM_FIELDS = {"pos", "normalized_form", "synonym_group_ids"}
+_SYNONYM_FIELDS = frozenset({"pos", "normalized_form", "synonym_group_ids"})
 """Morpheme fields :func:`synonym_groups` reads."""
 
 
@@ -240,13 +247,7 @@ def synonym_groups(word: str) -> frozenset[int]:
     one (輸入 / 輸出, 開館 / 閉館, 増加 / 減少 each have their own). A text that is not a
     single dictionary word (split, or unknown to the dictionary) has none.
     """
-    tokenizer = getattr(_local, "synonyms", None)
-    if tokenizer is None:
-        from sudachipy import SplitMode
-
-        tokenizer = sudachi_dictionary().tokenizer(mode=SplitMode.C, fields=_SYNONYM_FIELDS)
-        _local.synonyms = tokenizer
-    found = list(tokenizer.tokenize(word))
+    found = list(thread_tokenizer("C", _SYNONYM_FIELDS).tokenize(word))
     if len(found) != 1 or found[0].is_oov():
         return frozenset()
     return frozenset(found[0].synonym_group_ids())
@@ -275,5 +276,5 @@ def is_proper_noun(text: str) -> bool:
     """
     return any(
         m.is_oov() or tuple(m.part_of_speech())[1] in ("固有名詞", "数詞")
-        for m in _tokenizer("C").tokenize(text)
+        for m in thread_tokenizer("C").tokenize(text)
     )

@@ -3,7 +3,7 @@
 The SILENT rule (:mod:`grace.scoring.sentence_check`) asks the cited sentence to state every
 content term of the question. A sentence can hold every word and still not say what was
 asked, when a phrase of the question binds two of its words and the sentence binds them to
-something else. Three English constructions fix who or what a word belongs to, and each is
+something else. These English constructions fix who or what a word belongs to, and each is
 read here from the words alone (no parser):
 
 - **"N of M"** — "the capital of *the Kingdom of Prussia*" names one capital. A sentence
@@ -33,8 +33,9 @@ Each check fires only when the sentence holds both words (a missing word is the 
 first check) and holds the construction with other words: a sentence that words the fact
 another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
 Japanese marks these relations with particles the rule does not parse; it has no such check.
-The constructions come from English grammar (the of-genitive, the s-genitive and apposition,
-the passive's subject), not from a data set's errors; docs/decisions.md records the runs
+The constructions come from English grammar (the of-genitive and other binding prepositions,
+the s-genitive and apposition, the active's subject and object, the passive's subject), not
+from a data set's errors; docs/decisions.md records the runs
 that were read when the checks were written.
 """
 
@@ -261,13 +262,19 @@ def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head, obj = subject[-1], question[after]
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
-    swapped = [
-        _has(sentence[max(0, k - _WINDOW) : k], obj)
-        and not _has(sentence[max(0, k - _WINDOW) : k], head)
-        and _has(sentence[k + 1 : k + 1 + _WINDOW], head)
-        for k in uses
-    ]
-    return [f"{head} {question[verb]} {obj}"] if uses and all(swapped) else []
+    if uses and all(_swapped_at(sentence, k, head, obj) for k in uses):
+        return [f"{head} {question[verb]} {obj}"]
+    return []
+
+
+def _swapped_at(sentence: list[str], at: int, subject: str, obj: str) -> bool:
+    """Whether the verb at ``at`` has ``obj`` before it (not ``subject``) and ``subject`` after."""
+    before = sentence[max(0, at - _WINDOW) : at]
+    return (
+        _has(before, obj)
+        and not _has(before, subject)
+        and _has(sentence[at + 1 : at + 1 + _WINDOW], subject)
+    )
 
 
 def _base_verb(word: str) -> bool:

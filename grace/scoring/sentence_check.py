@@ -31,11 +31,12 @@ What counts as *stating* a term:
   "second" for "first": :func:`grace.text.contrasts`). Most such words are content terms
   and already missing; this also holds the function words ("before" / "after", "above" /
   "below", "inside" / "outside") that are never required terms.
-- **Phrases** (English) — where the sentence states every term, the question's "N of M",
-  "X's N" and a passive question's subject must not be bound otherwise in the sentence
-  ("capital of" said only of other things, "his nephew Tancred" for "Tancred's nephew",
-  "the British were defeated" for "were the French defeated":
-  :func:`grace.scoring.bindings.unbound_phrases`).
+- **Phrases** (English) — where the sentence states every term, the question's "N of M"
+  (and "into", "from", "by"), "X's N", an active question's subject and object and a
+  passive question's subject must not be bound otherwise in the sentence ("capital of" said
+  only of other things, "his nephew Tancred" for "Tancred's nephew", "the Ostrians
+  outnumbered the Swedes" for "did the Swedes outnumber the Ostrians", "the British were
+  defeated" for "were the French defeated": :func:`grace.scoring.bindings.unbound_phrases`).
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
@@ -66,7 +67,12 @@ from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
-from grace.retrieval.tokenize_sudachi import CONTENT_POS, JA_STOP, synonyms_said
+from grace.retrieval.tokenize_sudachi import (
+    CONTENT_POS,
+    JA_STOP,
+    synonyms_said,
+    thread_tokenizer,
+)
 from grace.schemas import Source
 from grace.scoring.bindings import known_forms, unbound_phrases
 from grace.text import (
@@ -304,12 +310,9 @@ def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
 
     Cached: one check reads a text's terms and its numbers from the same analysis.
     """
-    from sudachipy import SplitMode
-
-    from grace.retrieval.tokenize_sudachi import sudachi_dictionary
-
-    tokenizer = sudachi_dictionary().tokenizer(SplitMode.B)
-    return tuple((m.normalized_form(), m.part_of_speech()[0]) for m in tokenizer.tokenize(text))
+    return tuple(
+        (m.normalized_form(), m.part_of_speech()[0]) for m in thread_tokenizer("B").tokenize(text)
+    )
 
 
 def _interrogative(form: str) -> bool:
