@@ -12,7 +12,14 @@ read here from the words alone (no parser):
   with a number gives the value of N ("a total area *of 874 square miles*"), not another
   owner, and never counts against. The same for "into", "from" and "by": "When was the
   hotel converted into a warehouse?" is not said by "built as a warehouse and converted
-  into a hotel".
+  into a hotel". A from-phrase ends at "to" and at a verb ("a ferry from Kessa *reaches*
+  Port Averel"); a phrasal verb's particle binds as its verb ("taken *over by*").
+- **A way reversed** — "pass *from* the crown" is not said by "passed *to* the crown".
+- **A proper modifier** — "the *Ostrian* camp" is not said by "the Ostrian commander
+  attacked the *Swedish* camp": every "camp" of the sentence has another capitalised
+  modifier.
+- **A verb's object after its opposite** — "did Rovers *lose* the league" is not said by
+  "Rovers *won* the league … the final, which they lost".
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
   says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
   never "X's N" or "N of X".
@@ -28,25 +35,35 @@ read here from the words alone (no parser):
   "When was the harbour wall destroyed?" is not said by "the harbour wall was built after a
   storm destroyed *the old pier*"; "the storm destroyed the harbour wall", "the wall that
   the storm destroyed" and "the wall, destroyed in 1953," say it.
+- **A do-question's subject, in another role** — the sentence's verb has a pronoun for its
+  subject and names the question's subject after it ("*It* lies … north of Dresk" for
+  "does Dresk lie"); or the verb is only passive with no agent, or another ("ships … built
+  in Glasgow" for "did the company build"); or a who-question's object stands after the
+  passive verb ("It was founded … by workers of the mill" for "Who founded the mill?").
+- **A count of another clause** — "how many years did she *study*" is not said by "studied
+  at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
+  verb) stands between the verb and the count.
 
 Each check fires only when the sentence holds both words (a missing word is the rule's
 first check) and holds the construction with other words: a sentence that words the fact
 another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
 Japanese marks these relations with particles the rule does not parse; it has no such check.
 The constructions come from English grammar (the of-genitive and other binding prepositions,
-the s-genitive and apposition, the active's subject and object, the passive's subject), not
-from a data set's errors; docs/decisions.md records the runs
-that were read when the checks were written.
+the s-genitive and apposition, the active's subject and object, the passive's subject and
+agent, attributive modifiers, clause boundaries), not from a data set's errors;
+docs/decisions.md records the runs that were read when the checks were written.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import takewhile
 
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
-from grace.text import ENGLISH_WORD, answer_class_indices, normalise_text
+from grace.text import ENGLISH_WORD, answer_class_indices, contrasts
 
 __all__ = ["known_forms", "unbound_phrases"]
 
@@ -58,10 +75,23 @@ _STANDS_FOR = frozenset(
     {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
 )
 """Words before a passive verb that may stand for the question's subject."""
+_AFTER_PASSIVE = frozenset(
+    {"in", "at", "on", "by", "for", "from", "during", "between", "after", "before", "and"}
+)
+"""Words that follow a passive participle where an active verb would take its object."""
+_PRONOUNS = frozenset({"he", "she", "it", "they"})
+"""Personal pronouns a verb's subject may be."""
 _WINDOW = 4
 """Words before the auxiliary read as a passive verb's subject."""
 _OF_PHRASE = 8
 """Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
+_RANGE_ENDS = frozenset({"to", "until", "till"})
+"""Words that end a from-phrase's range."""
+_PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
+"""Particles of phrasal verbs ("taken *over*", "set *up*")."""
+_REVERSED = {"from": frozenset({"to", "into"}), "to": frozenset({"from"}),
+             "into": frozenset({"from"})}
+"""Prepositions of a way and those of the way back."""
 _BINDING_PREPOSITIONS = frozenset({"of", "into", "from", "by"})
 """Prepositions that bind their object to the word before them: the owner ("capital *of*
 Prussia"), what a thing became ("converted *into* a hotel"), where it came from ("moved
@@ -106,13 +136,18 @@ def _after_determiners(words: Sequence[str], start: int) -> int:
 def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
     """The question's "N of M" (or "V into / from / by M") that the sentence says of others.
 
-    "of" also holds where the sentence puts the owner first ("Prussia's capital").
+    "of" also holds where the sentence puts the owner first ("Prussia's capital"). A phrasal
+    verb's particle binds as its verb would ("taken *over by* the state" is not "built by
+    the company … and taken over by the state").
     """
     framed = answer_class_indices(question)
     out = []
     for i in range(1, len(question) - 1):
         noun, prep = question[i - 1], question[i]
-        if prep not in _BINDING_PREPOSITIONS or not _content(noun) or i - 1 in framed:
+        particle = noun in _PARTICLES and i > 1 and _content(question[i - 2])
+        if prep not in _BINDING_PREPOSITIONS or not (_content(noun) or particle) or (
+            i - 1 in framed
+        ):
             continue
         j = _after_determiners(question, i + 1)
         if j >= len(question) or not _content(question[j]):
@@ -122,20 +157,37 @@ def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
             sentence[k], noun)]
         if not said or not _has(sentence, owner):
             continue
-        if any(_binds_of(sentence, k + 2, owner) for k in said) or (
+        if any(_binds_of(sentence, k + 2, owner, prep) for k in said) or (
             prep == "of" and _precedes(sentence, owner, noun)
         ):
             continue
-        out.append(f"{noun} {prep} {owner}")
+        out.append(f"{question[i - 2] + ' ' if particle else ''}{noun} {prep} {owner}")
     return out
 
 
-def _binds_of(sentence: list[str], start: int, owner: str) -> bool:
-    """Whether the of-phrase at ``start`` names ``owner`` or a value (a number)."""
+def _binds_of(sentence: list[str], start: int, owner: str, prep: str = "of") -> bool:
+    """Whether the of-phrase at ``start`` names ``owner`` or a value (a number).
+
+    A from-phrase ends where its range does ("from Kessa *to* Vessen": Vessen is where
+    it went, not where it came from) and at an inflected verb not after a determiner ("a
+    ferry from Kessa *reaches* Port Averel": the ferry is not from Port Averel).
+    """
     first = _after_determiners(sentence, start)
     if first < len(sentence) and sentence[first][:1].isdigit():
         return True
-    return _has(sentence[start : start + _OF_PHRASE], owner)
+    phrase = sentence[start : start + _OF_PHRASE]
+    if prep == "from":
+        ends = [k for k, w in enumerate(phrase) if w in _RANGE_ENDS or (
+            k > 0 and phrase[k - 1] not in _DETERMINERS and _inflected_verb(w))]
+        phrase = phrase[: min(ends, default=len(phrase))]
+    return _has(phrase, owner)
+
+
+def _inflected_verb(word: str) -> bool:
+    """A verb form other than the base ("reaches", "opened"; not "the *works*")."""
+    return word not in _BE_ANY and any(
+        lemma != word for lemma in all_lemmas(word).get("VERB", ())
+    )
 
 
 def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
@@ -249,22 +301,203 @@ def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
     outnumbered the Swedes": every use of the verb has the object before it (as its subject)
     and the subject after it.
     """
-    aux = next((i for i, w in enumerate(question[:4]) if w in _DO), None)
-    if aux is None:
+    clause = _do_clause(question)
+    if clause is None:
         return []
-    verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
-        question[j])), None)
-    if verb is None:
-        return []
-    subject = [w for w in question[aux + 1 : verb] if _content(w)]
+    head, verb = clause
     after = _after_determiners(question, verb + 1)
-    if not subject or after >= len(question) or not _content(question[after]):
+    if after >= len(question) or not _content(question[after]):
         return []
-    head, obj = subject[-1], question[after]
+    obj = question[after]
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
     if uses and all(_swapped_at(sentence, k, head, obj) for k in uses):
         return [f"{head} {question[verb]} {obj}"]
     return []
+
+
+def _do_clause(question: list[str]) -> tuple[str, int] | None:
+    """A do-question's subject head and where its verb stands ("did *the Swedes* outnumber").
+
+    The first *do* / *does* / *did* opens the clause ("On which bank … does Dresk lie?");
+    the verb is the first base form within five words after it.
+    """
+    aux = next((i for i, w in enumerate(question) if w in _DO), None)
+    if aux is None:
+        return None
+    verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
+        question[j])), None)
+    subject = [w for w in question[aux + 1 : verb] if _content(w)] if verb else []
+    return (subject[-1], verb) if verb is not None and subject else None
+
+
+def _directions(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's "V from X" that the sentence says as "V to X" (or "to" as "from").
+
+    "When did the island pass *from* the crown to the earls?" is not said by "it passed
+    *to* the crown": the sentence holds the same verb and place, with the way reversed.
+    A sentence that also says "V from X" says it.
+    """
+    out = []
+    for i in range(1, len(question) - 1):
+        verb, prep = question[i - 1], question[i]
+        if prep not in _REVERSED or not _content(verb):
+            continue
+        j = _after_determiners(question, i + 1)
+        if j >= len(question) or not _content(question[j]):
+            continue
+        place = question[j]
+        uses = [k for k in range(len(sentence) - 1) if _same(sentence[k], verb)]
+        said = [k for k in uses if sentence[k + 1] == prep]
+        reversed_ = [k for k in uses if sentence[k + 1] in _REVERSED[prep]]
+        if any(_binds_of(sentence, k + 2, place, sentence[k + 1]) for k in reversed_) and not any(
+            _binds_of(sentence, k + 2, place, prep) for k in said
+        ):
+            out.append(f"{verb} {prep} {place}")
+    return out
+
+
+def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's verb and object that the sentence pairs with the verb's opposite.
+
+    "How many times did Rovers *lose* the national league?" is not said by "Rovers *won*
+    the national league three times, … and reached the cup final, which they lost": the
+    league follows "won", an opposite of "lose" (:func:`grace.text.contrasts`), and never
+    "lost".
+    """
+    out = []
+    for i, verb in enumerate(question[:-1]):
+        obj = _object_after(question, i)
+        if not _content(obj):
+            continue
+        follows = [k for k in range(len(sentence) - 1) if _same(_object_after(sentence, k), obj)]
+        if any(contrasts(verb, sentence[k]) for k in follows) and not any(
+            _same(sentence[k], verb) for k in follows
+        ):
+            out.append(f"{verb} {obj}")
+    return out
+
+
+def _object_after(words: list[str], at: int) -> str:
+    """The word after ``at`` past any determiners ("" at the end)."""
+    j = _after_determiners(words, at + 1)
+    return words[j] if j < len(words) else ""
+
+
+def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A who-question's object that the sentence names in another role of a passive verb.
+
+    "Who *founded* the Halden paper mill?" is not said by "It was founded in 1899 by
+    workers of the Halden paper mill": every "founded" of the sentence is passive, with
+    no mill before it, and the mill comes after it — in the agent's phrase.
+    """
+    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+        return []
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE, question[2:]))
+    content = [w for w in phrase if _content(w)]
+    if not content:
+        return []
+    head, verb = content[-1], question[1]
+    uses = [k for k, w in enumerate(sentence) if w == verb]
+    if uses and all(_named_after(sentence, k, head, _BE_ANY) for k in uses):
+        return [f"{verb} {head}"]
+    return []
+
+
+def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
+    """Whether the verb at ``at`` has a marker just before it and ``head`` only after it.
+
+    The marker (a pronoun, a form of *be*) is the verb's own subject or auxiliary; ``head``
+    is then not within the :data:`_WINDOW` words before the verb, and is named after it.
+    """
+    return (
+        any(w in markers for w in sentence[max(0, at - 2) : at])
+        and not _has(sentence[max(0, at - _WINDOW) : at], head)
+        and _has(sentence[at + 1 :], head)
+    )
+
+
+def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that the sentence's passive use of the verb leaves unsaid.
+
+    "How many steamships did *the company* build?" is not said by "it owned 46 steamships,
+    most of them built in Glasgow": every "built" of the sentence is passive (a participle
+    with no object after it) and names no agent, or another ("built by Clyde yards"). A
+    use with the subject before it ("the company's ships were built") or "by" and the
+    subject after it says it.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(
+        _participle(sentence[k])
+        and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
+        and not _has(sentence[max(0, k - _WINDOW) : k], head)
+        and not (k + 1 < len(sentence) and sentence[k + 1] == "by" and _has(
+            sentence[k + 2 : k + 2 + _WINDOW], head))
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """An active question's subject named after the verb, whose subject is a pronoun.
+
+    "On which bank does *Dresk* lie?" is not said by "*It* lies on the eastern bank …
+    north of the national capital, Dresk": the sentence's "lies" has "it" for its subject
+    and names Dresk after the verb, in another role. The pronoun stands for a party the
+    sentence leaves to its context; where the question's subject stands before the verb
+    ("Dresk, which lies …") it is read as the subject.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(_named_after(sentence, k, head, _PRONOUNS) for k in uses):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
+    """A counted noun the sentence gives for a verb other than the question's.
+
+    "For how many years did Ellery *study* at Oslo?" is not said by "Ellery studied at
+    Oslo, where she later *taught* for thirty years": between the question's verb and
+    every "years" of the sentence a new clause opens, with a subject pronoun and a verb of
+    its own, and the count is that verb's.
+    """
+    at = next((i for i in range(len(question) - 2) if question[i] == "how" and question[
+        i + 1] in ("many", "much")), None)
+    clause = _do_clause(question)
+    if at is None or clause is None or not _content(question[at + 2]):
+        return []
+    noun, verb = question[at + 2], question[clause[1]]
+    counts = [p for p, w in enumerate(sentence) if _same(w, noun)]
+    uses = [k for k, w in enumerate(sentence) if _same(w, verb)]
+    if counts and all(
+        any(k < p for k in uses)
+        and _new_clause(sentence[max(k for k in uses if k < p) + 1 : p], verb)
+        for p in counts
+    ):
+        return [f"{verb} {noun}"]
+    return []
+
+
+def _new_clause(words: list[str], verb: str) -> bool:
+    """Whether ``words`` open a clause of their own.
+
+    A subject pronoun, then (one word between at most) a verb other than ``verb``.
+    """
+    return any(
+        words[t] in _PRONOUNS and any(
+            all_lemmas(w).get("VERB") and w not in _BE_ANY and not _same(w, verb)
+            for w in words[t + 1 : t + 3]
+        )
+        for t in range(len(words))
+    )
 
 
 def _swapped_at(sentence: list[str], at: int, subject: str, obj: str) -> bool:
@@ -282,11 +515,62 @@ def _base_verb(word: str) -> bool:
     return word in all_lemmas(word).get("VERB", ())
 
 
+def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's proper modifier of a noun that the sentence gives another one.
+
+    "Who attacked *the Ostrian camp*?" is not said by "The Ostrian commander attacked the
+    Swedish camp": the sentence holds "Ostrian" and "camp", but every "camp" it names has
+    another proper modifier ("Swedish") before it. A capitalised word before a common noun
+    (a people, a place, a person: "Ostrian", "Paris", "Tudor") restricts the noun to that
+    party. The question's pair must open a noun phrase ("*the* Ostrian camp") that is not
+    a do-question's subject ("did the Normans *fight*": a verb follows): after *did* or *of*
+    a capitalised word is a subject or an owner ("did Singer hold", "of New France died"),
+    and a possessive is :func:`_possessives`' to read. Read on the words' cased
+    forms (:func:`_cased`); a sentence's first word is capitalised for the sentence's sake
+    and never counts.
+    """
+    out = []
+    for i in range(1, len(question) - 1):
+        modifier, noun = question[i], question[i + 1]
+        if (
+            question[i - 1].lower() not in _DETERMINERS
+            or (i > 1 and question[i - 2].lower() in _DO)
+            or not (_proper(modifier) and _common(noun))
+        ):
+            continue
+        low, head = modifier.lower(), noun.lower()
+        uses = [k for k in range(1, len(sentence)) if _same(sentence[k].lower(), head)]
+        if not uses or not _has([w.lower() for w in sentence], low):
+            continue
+        if all(
+            _proper(sentence[k - 1]) and k - 1 > 0 and not _same(sentence[k - 1].lower(), low)
+            for k in uses
+        ):
+            out.append(f"{low} {head}")
+    return out
+
+
+def _proper(word: str) -> bool:
+    """A capitalised content word (a name or a proper adjective)."""
+    return word[:1].isupper() and not word.endswith("'s") and _content(word.lower())
+
+
+def _common(word: str) -> bool:
+    """A lower-case noun (a common noun, not part of a name; "defeated" is not one)."""
+    return word[:1].islower() and _content(word) and "NOUN" in all_lemmas(word)
+
+
 _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _of_phrases,
     _possessives,
     _passive_subject,
     _active_roles,
+    _pronoun_subject,
+    _agent_unstated,
+    _agent_object,
+    _measured_elsewhere,
+    _directions,
+    _opposite_verbs,
 )
 """The constructions read, in the order their phrases are reported."""
 
@@ -299,9 +583,16 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     ...                 "capital of the province of South Prussia.")
     ('capital of kingdom',)
     """
-    q = ENGLISH_WORD.findall(normalise_text(question).replace("’", "'"))
-    s = ENGLISH_WORD.findall(normalise_text(sentence).replace("’", "'"))
+    q_cased, s_cased = _cased(question), _cased(sentence)
+    q = [w.lower() for w in q_cased]
+    s = [w.lower() for w in s_cased]
     found: list[str] = []
     for check in _CHECKS:
         found.extend(p for p in check(q, s) if p not in found)
+    found.extend(p for p in _proper_modifiers(q_cased, s_cased) if p not in found)
     return tuple(found)
+
+
+def _cased(text: str) -> list[str]:
+    """The words of ``text`` as written (NFKC, not lower-cased)."""
+    return ENGLISH_WORD.findall(unicodedata.normalize("NFKC", text).replace("’", "'"))

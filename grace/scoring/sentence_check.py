@@ -32,11 +32,13 @@ What counts as *stating* a term:
   and already missing; this also holds the function words ("before" / "after", "above" /
   "below", "inside" / "outside") that are never required terms.
 - **Phrases** (English) — where the sentence states every term, the question's "N of M"
-  (and "into", "from", "by"), "X's N", an active question's subject and object and a
-  passive question's subject must not be bound otherwise in the sentence ("capital of" said
-  only of other things, "his nephew Tancred" for "Tancred's nephew", "the Ostrians
-  outnumbered the Swedes" for "did the Swedes outnumber the Ostrians", "the British were
-  defeated" for "were the French defeated": :func:`grace.scoring.bindings.unbound_phrases`).
+  (and "into", "from", "by"), "X's N", an active question's subject and object, a passive
+  question's subject, a way ("from" / "to"), a proper modifier ("the Ostrian camp"), a
+  verb's object and the verb a count belongs to must not be bound otherwise in the
+  sentence ("capital of" said only of other things, "his nephew Tancred" for "Tancred's
+  nephew", "the Ostrians outnumbered the Swedes" for "did the Swedes outnumber the
+  Ostrians", "the British were defeated" for "were the French defeated", "It lies … north of
+  Dresk" for "does Dresk lie": :func:`grace.scoring.bindings.unbound_phrases`).
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
