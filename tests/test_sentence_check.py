@@ -315,6 +315,40 @@ def test_a_who_questions_object_in_the_agents_phrase() -> None:
     ).holds
 
 
+def test_a_superlative_keeps_its_degree() -> None:
+    """"the smallest stage" is not said by "smaller stages"; "best" not by "good"."""
+    sentence = "The main stage stands on the pier, and smaller stages stand in warehouses."
+    check = check_sentence("Where does the smallest stage stand?", sentence)
+    assert check.missing == ("smallest",) and not check.holds
+    assert check_sentence("Where do the smaller stages stand?", sentence).holds
+    assert check_sentence("Who was the best player?", "Ann was a good player.").missing == (
+        "best",
+    )
+    assert check_sentence(
+        "What is the smallest stage?", "The smallest stage is the Dock Stage."
+    ).holds
+
+
+def test_a_coordinated_passive_shares_its_subject() -> None:
+    """"Corr was accused … of a bribe from Sand and was dismissed": Corr was dismissed."""
+    sentence = "Corr was later accused of accepting a bribe from Sand and was dismissed in 1723."
+    assert check_sentence("When was Sand dismissed?", sentence).unbound == ("sand was dismissed",)
+    assert check_sentence("When was Corr dismissed?", sentence).holds
+
+
+def test_another_noun_as_the_verbs_subject() -> None:
+    """"do the females gather" is not said by "the males gather … to attract females"."""
+    sentence = "In spring the males gather at display grounds, where they sing to attract females."
+    other = check_sentence("Where do the females gather in spring?", sentence)
+    assert other.unbound == ("females gather",) and not other.holds
+    assert check_sentence("Where do the males gather in spring?", sentence).holds
+    # the subject named anywhere before the verb may be in its subject phrase
+    assert check_sentence(
+        "Where did Singer hold a press event?",
+        "In 2000 Fred Singer's policy project held a press event in Washington.",
+    ).unbound == ()
+
+
 def test_over_and_under_are_opposites() -> None:
     check = check_sentence(
         "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."

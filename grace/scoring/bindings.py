@@ -87,6 +87,8 @@ _OF_PHRASE = 8
 """Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
 _RANGE_ENDS = frozenset({"to", "until", "till"})
 """Words that end a from-phrase's range."""
+_GRADED = frozenset({"ADJ", "ADV"})
+"""Parts of speech whose lemma drops a degree ("smallest" → "small")."""
 _PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
 """Particles of phrasal verbs ("taken *over*", "set *up*")."""
 _REVERSED = {"from": frozenset({"to", "into"}), "to": frozenset({"from"}),
@@ -104,11 +106,15 @@ def known_forms(word: str) -> frozenset[str]:
     """A word's known forms: itself, its stem and the stems of its lemmas (lemminflect).
 
     Two words are one term of the SILENT rule when their known forms meet ("went" ~ "go",
-    "children" ~ "child"); :mod:`grace.scoring.sentence_check` reads terms with it too.
+    "children" ~ "child"); :mod:`grace.scoring.sentence_check` reads terms with it too. A
+    superlative keeps its degree: "the smallest stage" is not said by "smaller stages" (nor
+    "best" by "good"), so its adjective's and adverb's lemmas are not its forms.
     """
     lower = word.lower()
     forms = {lower, *tokenize(lower)}
-    for lemmas in all_lemmas(lower).values():
+    for pos, lemmas in all_lemmas(lower).items():
+        if pos in _GRADED and lower.endswith("est"):
+            continue  # a superlative is its own degree: "smallest" is not "smaller"
         for lemma in lemmas:
             forms.add(lemma)
             forms.update(tokenize(lemma))
@@ -289,7 +295,15 @@ def _auxiliaries(sentence: list[str], participle: str) -> list[int]:
 
 
 def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
-    """Whether the words before the auxiliary at ``at`` hold ``head`` or a word for it."""
+    """Whether the words before the auxiliary at ``at`` hold ``head`` or a word for it.
+
+    An auxiliary right after "and" / "or" shares the subject of the auxiliary before it
+    ("Corr was accused of taking a bribe from Sand *and was dismissed*": Corr was).
+    """
+    if at > 0 and sentence[at - 1] in ("and", "or"):
+        earlier = [k for k in range(at - 1) if sentence[k] in _BE_ANY]
+        if earlier:
+            return _may_be_subject(sentence, earlier[-1], head)
     before = sentence[max(0, at - _WINDOW) : at]
     return _has(before, head) or any(w in _STANDS_FOR for w in before)
 
@@ -443,22 +457,41 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
 
 
 def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
-    """An active question's subject named after the verb, whose subject is a pronoun.
+    """An active question's subject named after the verb, whose subject is another.
 
     "On which bank does *Dresk* lie?" is not said by "*It* lies on the eastern bank …
     north of the national capital, Dresk": the sentence's "lies" has "it" for its subject
-    and names Dresk after the verb, in another role. The pronoun stands for a party the
-    sentence leaves to its context; where the question's subject stands before the verb
-    ("Dresk, which lies …") it is read as the subject.
+    and names Dresk after the verb, in another role; nor "Where do the *females* gather?"
+    by "the *males* gather … to attract females" (another noun right before the verb). The
+    pronoun stands for a party the sentence leaves to its context; where the question's
+    subject stands before the verb ("Dresk, which lies …") it is read as the subject.
     """
     clause = _do_clause(question)
     if clause is None:
         return []
     head, verb = clause
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
-    if uses and all(_named_after(sentence, k, head, _PRONOUNS) for k in uses):
+    if uses and all(
+        _named_after(sentence, k, head, _PRONOUNS) or _other_subject(sentence, k, head)
+        for k in uses
+    ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _other_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` has another noun for its subject, and ``head`` only after it.
+
+    "the *males* gather at leks … to attract females" for "Where do the females gather?".
+    ``head`` anywhere before the verb may be in its subject ("Fred Singer's project held").
+    """
+    before = sentence[at - 1] if at > 0 else ""
+    return (
+        _content(before)
+        and "NOUN" in all_lemmas(before)
+        and not _has(sentence[:at], head)
+        and _has(sentence[at + 1 :], head)
+    )
 
 
 def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:

@@ -15,8 +15,9 @@ What counts as *stating* a term:
   the *kind* of answer asked for: :data:`ANSWER_SLOT_WORDS`) is stated when the sentence
   holds the same word in a known form: the same Snowball stem, or the same lemma by
   `lemminflect <https://pypi.org/project/lemminflect/>`_ (irregular inflections:
-  "went" ~ "go", "children" ~ "child", "rose" ~ "rise"). Another word is not the term,
-  however close: "exports" does not state "imports", nor "years" "months".
+  "went" ~ "go", "children" ~ "child", "rose" ~ "rise"); a superlative keeps its degree
+  ("smallest" is not stated by "smaller"). Another word is not the term, however close:
+  "exports" does not state "imports", nor "years" "months".
 - **Ranges** — a month or a weekday of the question is stated by a range of months or days
   that holds it ("December" by "closed from November to March", "Wednesday" by "Monday to
   Friday").
