@@ -258,6 +258,12 @@ def test_a_passive_use_without_the_asked_agent() -> None:
     assert check_sentence(
         question, "Its 46 steamships were built by the company in Glasgow."
     ).holds
+    # a reflexive question asks about its subject as the patient too
+    assert check_sentence(
+        "Which army did Warsaw defend itself against?",
+        "The Battle of Warsaw was fought near the city, where the capital was defended and "
+        "the Red Army defeated.",
+    ).unbound == ()
 
 
 def test_a_count_of_another_clauses_verb() -> None:
@@ -346,6 +352,19 @@ def test_another_noun_as_the_verbs_subject() -> None:
     assert check_sentence(
         "Where did Singer hold a press event?",
         "In 2000 Fred Singer's policy project held a press event in Washington.",
+    ).unbound == ()
+    # another clause (after "but"), an adverb between, and a question ending on its verb
+    lambs = "Up to 30 percent of sick lambs die, but adult sheep usually recover in two weeks."
+    assert check_sentence("In how many weeks do lambs usually recover?", lambs).unbound == (
+        "lambs recover",
+    )
+    assert check_sentence("In how many weeks do adult sheep usually recover?", lambs).holds
+    assert check_sentence("What share of sick adult sheep die?", lambs).unbound == ("sheep die",)
+    assert check_sentence("What share of sick lambs die?", lambs).holds
+    # a relative clause's verb is its antecedent's
+    assert check_sentence(
+        "Which movies did the Tower Theatre show?",
+        "It followed the re-opening of the Tower Theatre, which at that time showed old movies.",
     ).unbound == ()
 
 

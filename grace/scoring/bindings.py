@@ -37,9 +37,13 @@ read here from the words alone (no parser):
   the storm destroyed" and "the wall, destroyed in 1953," say it.
 - **A do-question's subject, in another role** — the sentence's verb has a pronoun for its
   subject and names the question's subject after it ("*It* lies … north of Dresk" for
-  "does Dresk lie"); or the verb is only passive with no agent, or another ("ships … built
-  in Glasgow" for "did the company build"); or a who-question's object stands after the
-  passive verb ("It was founded … by workers of the mill" for "Who founded the mill?").
+  "does Dresk lie"), or another noun for its subject in a clause without the question's
+  ("sick lambs die, but adult *sheep* usually recover" for "do lambs recover"; also for a
+  question that ends on its verb: "What share of sick adult sheep die?"); or the verb is
+  only passive with no agent, or another ("ships … built in Glasgow" for "did the company
+  build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
+  object stands after the passive verb ("It was founded … by workers of the mill" for
+  "Who founded the mill?").
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
   verb) stands between the verb and the count.
@@ -79,6 +83,11 @@ _AFTER_PASSIVE = frozenset(
     {"in", "at", "on", "by", "for", "from", "during", "between", "after", "before", "and"}
 )
 """Words that follow a passive participle where an active verb would take its object."""
+_CLAUSE_OPENERS = frozenset({"but", "while", "whereas", "although", "though"})
+"""Conjunctions that open a clause with a subject of its own ("…, but adult sheep recover").
+Not a relative word: "the Tower Theatre …, which at that time showed" is the theatre's."""
+_REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
+"""Objects that are the subject again."""
 _PRONOUNS = frozenset({"he", "she", "it", "they"})
 """Personal pronouns a verb's subject may be."""
 _WINDOW = 4
@@ -340,7 +349,9 @@ def _do_clause(question: list[str]) -> tuple[str, int] | None:
         return None
     verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
         question[j])), None)
-    subject = [w for w in question[aux + 1 : verb] if _content(w)] if verb else []
+    subject = (
+        [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)] if verb else []
+    )
     return (subject[-1], verb) if verb is not None and subject else None
 
 
@@ -437,10 +448,11 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
     most of them built in Glasgow": every "built" of the sentence is passive (a participle
     with no object after it) and names no agent, or another ("built by Clyde yards"). A
     use with the subject before it ("the company's ships were built") or "by" and the
-    subject after it says it.
+    subject after it says it. A reflexive question ("did Warsaw defend *itself*") asks about
+    its subject as the patient too: a passive with no agent may say it.
     """
     clause = _do_clause(question)
-    if clause is None:
+    if clause is None or _object_after(question, clause[1]) in _REFLEXIVES:
         return []
     head, verb = clause
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
@@ -466,7 +478,7 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     pronoun stands for a party the sentence leaves to its context; where the question's
     subject stands before the verb ("Dresk, which lies …") it is read as the subject.
     """
-    clause = _do_clause(question)
+    clause = _do_clause(question) or _final_verb(question)
     if clause is None:
         return []
     head, verb = clause
@@ -479,19 +491,45 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
-def _other_subject(sentence: list[str], at: int, head: str) -> bool:
-    """Whether the verb at ``at`` has another noun for its subject, and ``head`` only after it.
+def _final_verb(question: list[str]) -> tuple[str, int] | None:
+    """A question's last word as a verb with its subject noun before it ("… sheep *die*?")."""
+    if len(question) < 3 or any(w in _BE_ANY or w in _DO for w in question):
+        return None  # "What are the stages … called?": a passive's participle
+    noun, verb = question[-2], question[-1]
+    lemmas = all_lemmas(verb)
+    if _content(noun) and "NOUN" in all_lemmas(noun) and "VERB" in lemmas and (
+        "ADJ" not in lemmas
+    ):
+        return noun, len(question) - 1
+    return None
 
-    "the *males* gather at leks … to attract females" for "Where do the females gather?".
-    ``head`` anywhere before the verb may be in its subject ("Fred Singer's project held").
+
+def _other_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` has another noun for its subject, and not ``head``.
+
+    "the *males* gather at leks … to attract females" for "Where do the females gather?";
+    "sick lambs die, but adult *sheep* usually recover" for "do lambs recover?". The
+    subject is the noun before the verb (adverbs and auxiliaries between: "usually", "will");
+    ``head`` anywhere in
+    the verb's clause before it may be in its subject ("Fred Singer's project held"). The
+    clause starts after the last word that opens one (:data:`_CLAUSE_OPENERS`).
     """
-    before = sentence[at - 1] if at > 0 else ""
+    k = at - 1
+    while k > 0 and (_adverb(sentence[k]) or "AUX" in all_lemmas(sentence[k])):
+        k -= 1
+    before = sentence[k] if k >= 0 else ""
+    start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
     return (
         _content(before)
         and "NOUN" in all_lemmas(before)
-        and not _has(sentence[:at], head)
-        and _has(sentence[at + 1 :], head)
+        and not _has(sentence[start:at], head)
+        and _has(sentence, head)
     )
+
+
+def _adverb(word: str) -> bool:
+    """An adverb that may stand between a subject and its verb ("usually", "later")."""
+    return word.endswith("ly") or set(all_lemmas(word)) == {"ADV"}
 
 
 def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
