@@ -368,6 +368,33 @@ def test_another_noun_as_the_verbs_subject() -> None:
     ).unbound == ()
 
 
+def test_roles_crossed_around_the_verb() -> None:
+    """"must the library deliver to publishers" is not said by "publishers … deliver … to the
+    library"; a passive with the subject as its agent says it."""
+    sentence = "Every publisher must deliver two copies of each new book to the library."
+    crossed = check_sentence(
+        "How many copies of each new book must the library deliver to publishers?", sentence
+    )
+    assert crossed.unbound == ("library deliver",) and not crossed.holds
+    assert check_sentence(
+        "How many copies of each new book must publishers deliver to the library?", sentence
+    ).holds
+    for agent in ("His memoirs were published by Ferre in 1815.",
+                  "It was published by Ferre in 1815 with his memoirs."):
+        assert check_sentence("When did Ferre publish his memoirs?", agent).unbound == ()
+
+
+def test_a_pronoun_does_not_stand_for_a_subject_named_after_the_verb() -> None:
+    """"When was the wartime airfield opened?" is not said by "It opened … on the site of a
+    wartime airfield"."""
+    sentence = "It opened in 1953 on the site of a wartime airfield."
+    check = check_sentence("When was the wartime airfield opened?", sentence)
+    assert check.unbound == ("airfield was opened",) and not check.holds
+    assert check_sentence(
+        "When was the airfield opened?", "The airfield was built in 1940. It opened in 1953."
+    ).holds
+
+
 def test_over_and_under_are_opposites() -> None:
     check = check_sentence(
         "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."

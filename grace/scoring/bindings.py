@@ -44,6 +44,11 @@ read here from the words alone (no parser):
   build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
   object stands after the passive verb ("It was founded … by workers of the mill" for
   "Who founded the mill?").
+- **Roles crossed** — "How many copies must *the library* deliver to *publishers*?" is not
+  said by "Every publisher … must deliver two copies … to the library": the question's
+  subject stands only after every use of the verb, and another of its terms before it (a
+  passive with the subject as its agent, "published *by* Ferre", says it). A modal opens a
+  clause as *do* does ("must the library deliver").
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
   verb) stands between the verb and the count.
@@ -75,6 +80,8 @@ _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _BE = frozenset({"was", "were", "is", "are"})
 _BE_ANY = _BE | {"been", "be", "being"}
 _DO = frozenset({"did", "does", "do"})
+_MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
+"""Modal auxiliaries: like *do*, they put the subject before a base-form verb."""
 _STANDS_FOR = frozenset(
     {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
 )
@@ -307,14 +314,18 @@ def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
     """Whether the words before the auxiliary at ``at`` hold ``head`` or a word for it.
 
     An auxiliary right after "and" / "or" shares the subject of the auxiliary before it
-    ("Corr was accused of taking a bribe from Sand *and was dismissed*": Corr was).
+    ("Corr was accused of taking a bribe from Sand *and was dismissed*": Corr was). A word
+    that may stand for ``head`` does not where the sentence names ``head`` after the verb
+    ("*It* opened in 1953 on the site of a wartime airfield": not the airfield).
     """
     if at > 0 and sentence[at - 1] in ("and", "or"):
         earlier = [k for k in range(at - 1) if sentence[k] in _BE_ANY]
         if earlier:
             return _may_be_subject(sentence, earlier[-1], head)
     before = sentence[max(0, at - _WINDOW) : at]
-    return _has(before, head) or any(w in _STANDS_FOR for w in before)
+    return _has(before, head) or (
+        any(w in _STANDS_FOR for w in before) and not _has(sentence[at + 1 :], head)
+    )
 
 
 def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
@@ -341,10 +352,11 @@ def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
 def _do_clause(question: list[str]) -> tuple[str, int] | None:
     """A do-question's subject head and where its verb stands ("did *the Swedes* outnumber").
 
-    The first *do* / *does* / *did* opens the clause ("On which bank … does Dresk lie?");
-    the verb is the first base form within five words after it.
+    The first *do* / *does* / *did* or modal (*must*, *can* …) opens the clause ("On which
+    bank … does Dresk lie?", "How many copies must the library deliver?"); the verb is the
+    first base form within five words after it.
     """
-    aux = next((i for i, w in enumerate(question) if w in _DO), None)
+    aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
     if aux is None:
         return None
     verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
@@ -460,8 +472,7 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
         _participle(sentence[k])
         and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
         and not _has(sentence[max(0, k - _WINDOW) : k], head)
-        and not (k + 1 < len(sentence) and sentence[k + 1] == "by" and _has(
-            sentence[k + 2 : k + 2 + _WINDOW], head))
+        and not _by_agent(sentence, k, head)
         for k in uses
     ):
         return [f"{head} {question[verb]}"]
@@ -484,7 +495,8 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     head, verb = clause
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
     if uses and all(
-        _named_after(sentence, k, head, _PRONOUNS) or _other_subject(sentence, k, head)
+        (_named_after(sentence, k, head, _PRONOUNS) or _other_subject(sentence, k, head))
+        and not _by_agent(sentence, k, head)
         for k in uses
     ):
         return [f"{head} {question[verb]}"]
@@ -571,13 +583,48 @@ def _new_clause(words: list[str], verb: str) -> bool:
     )
 
 
+def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject named only after the verb, another question term before it.
+
+    "How many copies must *the library* deliver to *publishers*?" is not said by "Every
+    *publisher* … must deliver two copies … to *the library*": the question's subject and
+    the party after its verb have changed places around every use of the verb. A passive
+    use with the subject as its agent ("were published by Ferre") says it.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    after = [w for w in question[verb + 1 :] if _content(w) and not _same(w, head)]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if after and uses and all(
+        not _has(sentence[:k], head)
+        and _has(sentence[k + 1 :], head)
+        and any(_has(sentence[:k], w) for w in after)
+        and not _by_agent(sentence, k, head)
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _by_agent(sentence: list[str], at: int, head: str) -> bool:
+    """Whether "by" and ``head`` follow the verb at ``at`` ("published *by Ferre*")."""
+    rest = sentence[at + 1 : at + 1 + _WINDOW]
+    return "by" in rest and _has(rest[rest.index("by") + 1 :], head)
+
+
 def _swapped_at(sentence: list[str], at: int, subject: str, obj: str) -> bool:
-    """Whether the verb at ``at`` has ``obj`` before it (not ``subject``) and ``subject`` after."""
+    """Whether the verb at ``at`` has ``obj`` before it (not ``subject``) and ``subject`` after.
+
+    Not where the subject after it is a passive's agent ("were outnumbered *by* the Swedes").
+    """
     before = sentence[max(0, at - _WINDOW) : at]
     return (
         _has(before, obj)
         and not _has(before, subject)
         and _has(sentence[at + 1 : at + 1 + _WINDOW], subject)
+        and not _by_agent(sentence, at, subject)
     )
 
 
@@ -636,6 +683,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _possessives,
     _passive_subject,
     _active_roles,
+    _roles_crossed,
     _pronoun_subject,
     _agent_unstated,
     _agent_object,
@@ -658,9 +706,8 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     q = [w.lower() for w in q_cased]
     s = [w.lower() for w in s_cased]
     found: list[str] = []
-    for check in _CHECKS:
-        found.extend(p for p in check(q, s) if p not in found)
-    found.extend(p for p in _proper_modifiers(q_cased, s_cased) if p not in found)
+    for phrases in (*(check(q, s) for check in _CHECKS), _proper_modifiers(q_cased, s_cased)):
+        found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     return tuple(found)
 
 
