@@ -450,9 +450,39 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
     ).holds
 
 
-def test_phrases_are_not_read_in_japanese() -> None:
+def test_a_genitive_is_not_read_in_japanese() -> None:
+    """「の」 binds too loosely to read (only case particles and the topic are)."""
     check = check_sentence("ハルム公国の首都はどこか？", "ブレンナはヴォス地区の首都だった。")
     assert check.unbound == ()
+
+
+def test_a_japanese_case_particle_bound_to_another_noun() -> None:
+    """「北海道帝国大学を卒業」 is not said by 「…師範学校を卒業した後、…北海道帝国大学の…」."""
+    sentence = "ハルは東京女子高等師範学校を卒業した後、1915年に北海道帝国大学の研究生となった。"
+    other = check_sentence("ハルが北海道帝国大学を卒業したのは何年ですか？", sentence)
+    assert other.unbound == ("北海道帝国大学を卒業",) and not other.holds
+    assert check_sentence("ハルが東京女子高等師範学校を卒業したのは何年ですか？", sentence).holds
+    source = "源流は北部の白瀬山にあり、南に流れて霧ヶ丘湾に注ぐ。"
+    assert check_sentence("源流はどこの湾にありますか？", source).unbound == ("湾に有る",)
+    # the same head noun with a modifier left out is not a swap, nor the answer's slot
+    assert check_sentence(
+        "一般送配電事業を営むには誰の許可が必要？", "送電事業を営むには大臣の許可が必要である。"
+    ).unbound == ()
+    assert check_sentence(
+        "航空機はプレスクアイルの何空港に飛ぶか？",
+        "航空機はオーガスタ州立空港とプレスクアイルのノーザンメイン空港に飛ぶ。",
+    ).unbound == ()
+    assert check_sentence("源流は何湾にありますか？", source).unbound == ("湾に有る",)
+
+
+def test_a_japanese_topic_whose_comment_is_another_topics() -> None:
+    """「最終は午前何時」 is not said by 「始発は午前7時、最終は午後8時です。」."""
+    sentence = "始発は午前7時、最終は午後8時です。"
+    other = check_sentence("最終は午前何時ですか？", sentence)
+    assert other.unbound == ("最終は午前",) and not other.holds
+    assert other.notice() == "the sentence has the words of '最終は午前' in another relation"
+    assert check_sentence("始発は午前何時ですか？", sentence).holds
+    assert check_sentence("最終は午後何時ですか？", sentence).holds
 
 
 # --- Japanese --------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ read here from the words alone (no parser):
 Each check fires only when the sentence holds both words (a missing word is the rule's
 first check) and holds the construction with other words: a sentence that words the fact
 another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
-Japanese marks these relations with particles the rule does not parse; it has no such check.
+Japanese marks these relations with particles: :mod:`grace.scoring.bindings_ja` reads two.
 The constructions come from English grammar (the of-genitive and other binding prepositions,
 the s-genitive and apposition, the active's subject and object, the passive's subject and
 agent, attributive modifiers, clause boundaries), not from a data set's errors;

@@ -32,14 +32,17 @@ What counts as *stating* a term:
   "second" for "first": :func:`grace.text.contrasts`). Most such words are content terms
   and already missing; this also holds the function words ("before" / "after", "above" /
   "below", "inside" / "outside") that are never required terms.
-- **Phrases** (English) — where the sentence states every term, the question's "N of M"
+- **Phrases** — where the sentence states every term, the question's "N of M"
   (and "into", "from", "by"), "X's N", an active question's subject and object, a passive
   question's subject, a way ("from" / "to"), a proper modifier ("the Ostrian camp"), a
   verb's object and the verb a count belongs to must not be bound otherwise in the
   sentence ("capital of" said only of other things, "his nephew Tancred" for "Tancred's
   nephew", "the Ostrians outnumbered the Swedes" for "did the Swedes outnumber the
   Ostrians", "the British were defeated" for "were the French defeated", "It lies … north of
-  Dresk" for "does Dresk lie": :func:`grace.scoring.bindings.unbound_phrases`).
+  Dresk" for "does Dresk lie": :func:`grace.scoring.bindings.unbound_phrases`). In
+  Japanese, a case particle's noun and predicate and a topic's comment
+  (「最終は午前何時」 against 「始発は午前7時、最終は午後8時」:
+  :func:`grace.scoring.bindings_ja.unbound_phrases_ja`).
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
@@ -78,6 +81,7 @@ from grace.retrieval.tokenize_sudachi import (
 )
 from grace.schemas import Source
 from grace.scoring.bindings import known_forms, unbound_phrases
+from grace.scoring.bindings_ja import interrogative, unbound_phrases_ja
 from grace.text import (
     ENGLISH_WORD,
     WH_HEADS,
@@ -298,9 +302,6 @@ def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
     return tuple(missing)
 
 
-_JA_INTERROGATIVE = frozenset(
-    {"誰", "どこ", "いつ", "どれ", "どの", "どんな", "どちら", "どう", "いくつ", "いくら"}
-)
 _JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白"})
 _JA_TYPED_QUESTION_WORDS = frozenset({"誰", "いつ", "いくら", "いくつ"})
 """Question words that name the answer's kind themselves (a person, a time, an amount, a
@@ -318,10 +319,6 @@ def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _interrogative(form: str) -> bool:
-    return form[:1] in ("何", "幾") or form in _JA_INTERROGATIVE
-
-
 def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:
     """Index of the noun a question ends on as its topic (「…国は？」), else -1.
 
@@ -336,7 +333,7 @@ def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:
             rest = morphemes[i + 1 :]
             if any(f in _JA_TYPED_QUESTION_WORDS for f, _ in rest):
                 return -1
-            if all(p in _JA_FUNCTION_POS or _interrogative(f) for f, p in rest):
+            if all(p in _JA_FUNCTION_POS or interrogative(f) for f, p in rest):
                 return i - 1 if morphemes[i - 1][1] in ("名詞", "接尾辞") else -1
             return -1
     return -1
@@ -349,7 +346,7 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     out: list[str] = []
     after_question_word = False
     for i, (form, pos) in enumerate(morphemes):
-        if _interrogative(form):
+        if interrogative(form):
             after_question_word = True
             continue
         if after_question_word and pos in ("名詞", "接尾辞"):
@@ -405,7 +402,9 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         opposites=() if ja else tuple(
             pair for pair in contrasts(q, s) if pair.split("≠")[0] not in missing
         ),
-        unbound=() if ja or missing else unbound_phrases(q, s),
+        unbound=() if missing else (
+            unbound_phrases_ja(_morphemes(q), _morphemes(s)) if ja else unbound_phrases(q, s)
+        ),
     )
 
 

@@ -1,0 +1,148 @@
+"""Phrases of a Japanese question whose words a sentence states in another relation.
+
+The Japanese counterpart of :mod:`grace.scoring.bindings`. Japanese marks who did what with
+particles after each noun, and a sentence often runs several clauses together with 「、」, each
+with its own predicate and topic; a sentence can then hold every content morpheme of the
+question with two of them bound to other words. Two constructions are read, on Sudachi's
+morphemes (normalised form, part of speech) alone:
+
+- **A case particle and its predicate** — 「北海道帝国大学**を**卒業した」 asks what was
+  graduated from. A sentence whose every 「を卒業」 has another head noun before it
+  (「東京女子高等師範学校を卒業した後、…北海道帝国大学の研究生となった」) and names the question's
+  noun elsewhere states another graduation. The same for に, で, から and へ before a verb or a
+  verbal noun (「湾**に**ある」 against 「白瀬山にあり、…霧ヶ丘湾に注ぐ」). Only the head nouns
+  are compared (「一般送配電事業」 and 「送電事業」 share 事業): a modifier the sentence leaves out
+  is the term check's to read.
+- **A topic and its comment** — 「最終**は**午前何時」 asks about the last one, in the morning.
+  A sentence whose every 「最終は」 is followed by a comment without 午前 (「始発は午前7時、
+  最終は午後8時」: the comment runs to 「。」 or to the 「、」 before the next topic) and holds
+  午前 elsewhere binds it to another topic. Only the word right after 「は」 is read.
+
+Each fires only when the sentence holds the construction with other words and the question's
+word elsewhere. The answer's slot is read like any noun (「何空港に飛ぶ」: the sentence's noun
+before 「に飛ぶ」 must end in 空港); a noun run that holds a question word itself (「何人を」)
+is not read. The constructions come from Japanese grammar (case particles, the topic particle), not
+from a data set's errors; docs/decisions.md records how they were checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["JA_INTERROGATIVE", "interrogative", "unbound_phrases_ja"]
+
+Morphemes = Sequence[tuple[str, str]]
+"""(normalised form, part-of-speech head) of each Sudachi morpheme."""
+
+JA_INTERROGATIVE = frozenset(
+    {"誰", "どこ", "いつ", "どれ", "どの", "どんな", "どちら", "どう", "いくつ", "いくら"}
+)
+"""Question words (besides those starting with 何 or 幾)."""
+
+_CASE = frozenset({"を", "に", "で", "から", "へ"})
+"""Case particles that bind a noun to the predicate after it."""
+_NOUN = frozenset({"名詞", "接尾辞", "接頭辞"})
+_CONTENT = frozenset({"名詞", "動詞", "形容詞"})
+_SURU = frozenset({"為る", "する"})
+_TOPIC_REACH = 8
+"""Morphemes after a 「、」 within which a new topic ends the comment before it."""
+
+
+def interrogative(form: str) -> bool:
+    """Whether a normalised morpheme is a question word (「何」, 「幾つ」, 「誰」 …)."""
+    return form[:1] in ("何", "幾") or form in JA_INTERROGATIVE
+
+
+def _run_before(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The noun run (a compound noun, with its affixes) that ends right before ``at``."""
+    start = at
+    while start > 0 and m[start - 1][1] in _NOUN:
+        start -= 1
+    return tuple(form for form, _ in m[start:at])
+
+
+def _predicate(m: Morphemes, at: int) -> str | None:
+    """The verb at ``at``, or a verbal noun followed by する (「卒業した」); else None."""
+    if at >= len(m):
+        return None
+    form, pos = m[at]
+    if pos == "動詞" or (pos == "名詞" and at + 1 < len(m) and m[at + 1][0] in _SURU):
+        return form
+    return None
+
+
+def _topic_at(m: Morphemes, at: int) -> bool:
+    return m[at] == ("は", "助詞") and at > 0 and m[at - 1][1] in _NOUN
+
+
+def _comment(m: Morphemes, at: int) -> set[str]:
+    """The forms of the comment after the topic 「は」 at ``at``.
+
+    It runs to 「。」, or to a 「、」 after which a new topic (nouns, then 「は」) starts.
+    """
+    out: set[str] = set()
+    for k in range(at + 1, len(m)):
+        if m[k][0] == "。":
+            break
+        if m[k][0] == "、" and _next_topic(m, k):
+            break
+        out.add(m[k][0])
+    return out
+
+
+def _next_topic(m: Morphemes, comma: int) -> bool:
+    """Whether a new topic (only nouns before its 「は」) follows the 「、」 at ``comma``."""
+    for x in range(comma + 1, min(len(m), comma + _TOPIC_REACH)):
+        if _topic_at(m, x):
+            return all(m[y][1] in _NOUN for y in range(comma + 1, x))
+    return False
+
+
+def _case_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
+    """The question's 「N を V」 at ``at`` where every 「を V」 of the sentence has another N."""
+    verb = _predicate(q, at + 1)
+    if verb is None:
+        return None
+    particle = q[at][0]
+    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    heads = [_run_before(s, j)[-1:] for j in uses]
+    if uses and all(head and head[0] != noun[-1] for head in heads) and _has(s, noun[-1]):
+        return f"{''.join(noun)}{particle}{verb}"
+    return None
+
+
+def _topic_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
+    """The question's 「T は X」 where every 「T は」 of the sentence comments without X."""
+    said, pos = q[at + 1]
+    if pos not in _CONTENT or interrogative(said) or said[:1].isdigit():
+        return None
+    uses = [j for j in range(1, len(s)) if _topic_at(s, j) and _run_before(s, j)[-1:] == noun[-1:]]
+    if uses and all(said not in _comment(s, j) for j in uses) and _has(s, said):
+        return f"{''.join(noun)}は{said}"
+    return None
+
+
+def _has(m: Morphemes, form: str) -> bool:
+    return any(f == form for f, _ in m)
+
+
+def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
+    """Phrases of a Japanese question (its morphemes) that ``sentence`` binds otherwise.
+
+    Returns each phrase as the question's forms joined (「北海道帝国大学を卒業」).
+    """
+    found: list[str] = []
+    for at in range(1, len(question) - 1):
+        form, pos = question[at]
+        noun = _run_before(question, at)
+        if pos != "助詞" or not noun or any(interrogative(x) for x in noun):
+            continue
+        if form in _CASE:
+            phrase = _case_swap(question, sentence, at, noun)
+        elif form == "は":
+            phrase = _topic_swap(question, sentence, at, noun)
+        else:
+            continue
+        if phrase and phrase not in found:
+            found.append(phrase)
+    return tuple(found)
