@@ -395,6 +395,29 @@ def test_a_pronoun_does_not_stand_for_a_subject_named_after_the_verb() -> None:
     ).holds
 
 
+def test_a_noun_modifier_bound_to_another_noun() -> None:
+    """"college status" is not said by "founded as a technical college … university status"."""
+    sentence = "It was founded as a technical college and granted university status in 1962."
+    other = check_sentence("When was it granted technical college status?", sentence)
+    assert other.unbound == ("college status",) and not other.holds
+    assert check_sentence("When was it granted university status?", sentence).holds
+    # a modifier that may be an adjective or a verb is not read as a compound's noun
+    assert check_sentence(
+        "Which research station did it open?", "It opened a field station for research."
+    ).unbound == ()
+
+
+def test_a_name_as_another_clauses_subject() -> None:
+    """"do students from Aldmark pay" is not said by "…, while students from Europe pay"."""
+    sentence = (
+        "Tuition is free for students from Aldmark, while students from outside Europe pay "
+        "fees of about 9,000 euros a year."
+    )
+    other = check_sentence("How much do students from Aldmark pay in fees?", sentence)
+    assert other.unbound == ("aldmark pay",) and not other.holds
+    assert check_sentence("How much do students from outside Europe pay in fees?", sentence).holds
+
+
 def test_over_and_under_are_opposites() -> None:
     check = check_sentence(
         "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."

@@ -531,9 +531,10 @@ def _other_subject(sentence: list[str], at: int, head: str) -> bool:
         k -= 1
     before = sentence[k] if k >= 0 else ""
     start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
+    lemmas = all_lemmas(before)
     return (
         _content(before)
-        and "NOUN" in all_lemmas(before)
+        and (not lemmas or "NOUN" in lemmas)  # a noun, or a name lemminflect does not know
         and not _has(sentence[start:at], head)
         and _has(sentence, head)
     )
@@ -668,6 +669,36 @@ def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
+def _noun_modifiers(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's noun modifying a noun, where the sentence's every such noun has another.
+
+    "When was the university granted *college* status?" is not said by "founded in 1871 as a
+    technical college … and granted *university* status in 1962": a noun before a noun
+    (a compound: "college status", "city council") names which one; the sentence's every
+    "status" has another noun before it, and "college" elsewhere. Both modifiers must be
+    nouns only (lemminflect: no adjective or verb reading), so "main" / "large" or a verb
+    after its subject ("did the company *build*") are never read as compounds.
+    """
+    clause = _do_clause(question)
+    verb = clause[1] if clause else -1
+    out = []
+    for i in range(len(question) - 1):
+        modifier, noun = question[i], question[i + 1]
+        if i + 1 == verb or not (_noun_only(modifier) and "NOUN" in all_lemmas(noun)):
+            continue
+        uses = [k for k in range(1, len(sentence)) if _same(sentence[k], noun)]
+        if uses and _has(sentence, modifier) and all(
+            _noun_only(sentence[k - 1]) and not _same(sentence[k - 1], modifier) for k in uses
+        ):
+            out.append(f"{modifier} {noun}")
+    return out
+
+
+def _noun_only(word: str) -> bool:
+    """A content word whose only reading is a noun ("college", "status"; not "research")."""
+    return _content(word) and set(all_lemmas(word)) == {"NOUN"}
+
+
 def _proper(word: str) -> bool:
     """A capitalised content word (a name or a proper adjective)."""
     return word[:1].isupper() and not word.endswith("'s") and _content(word.lower())
@@ -690,6 +721,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _measured_elsewhere,
     _directions,
     _opposite_verbs,
+    _noun_modifiers,
 )
 """The constructions read, in the order their phrases are reported."""
 
