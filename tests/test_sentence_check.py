@@ -498,6 +498,20 @@ def test_a_japanese_case_particle_bound_to_another_noun() -> None:
     assert check_sentence("源流は何湾にありますか？", source).unbound == ("湾に有る",)
 
 
+def test_japanese_roles_swapped_and_another_genitive() -> None:
+    """「北陸パッケージが白瀬製紙を買収」 is not said by 「…北陸パッケージを買収した」, nor
+    「和紙の生産に転換」 by 「洋紙の生産に転換した」 (the page is 白瀬製紙's)."""
+    page = "白瀬製紙"
+    bought = "2001年に上場し、2015年には段ボール大手の北陸パッケージを買収した。"
+    swapped = check_sentence("北陸パッケージが白瀬製紙を買収したのは何年？", bought, page)
+    assert swapped.unbound == ("白瀬製紙を買収",) and not swapped.holds
+    assert check_sentence("白瀬製紙が北陸パッケージを買収したのは何年？", bought, page).holds
+    turned = "創業当初は和紙を製造していたが、1925年に洋紙の生産に転換した。"
+    other = check_sentence("白瀬製紙が和紙の生産に転換したのは何年？", turned, page)
+    assert other.unbound == ("和紙の生産に転換",) and not other.holds
+    assert check_sentence("白瀬製紙が洋紙の生産に転換したのは何年？", turned, page).holds
+
+
 def test_a_japanese_topic_whose_comment_is_another_topics() -> None:
     """「最終は午前何時」 is not said by 「始発は午前7時、最終は午後8時です。」."""
     sentence = "始発は午前7時、最終は午後8時です。"

@@ -9,20 +9,24 @@ morphemes (normalised form, part of speech) alone:
 - **A case particle and its predicate** — 「北海道帝国大学**を**卒業した」 asks what was
   graduated from. A sentence whose every 「を卒業」 has another head noun before it
   (「東京女子高等師範学校を卒業した後、…北海道帝国大学の研究生となった」) and names the question's
-  noun elsewhere states another graduation. The same for に, で, から and へ before a verb or a
-  verbal noun (「湾**に**ある」 against 「白瀬山にあり、…霧ヶ丘湾に注ぐ」). Only the head nouns
-  are compared (「一般送配電事業」 and 「送電事業」 share 事業): a modifier the sentence leaves out
-  is the term check's to read.
+  noun elsewhere states another graduation; so does one whose 「を買収」 has the noun the
+  question makes the buyer (「北陸パッケージが…買収した」 against
+  「北陸パッケージを買収した」), or the same noun with another の-modifier
+  (「和紙の生産に転換」 against 「洋紙の生産に転換」). The same for に, で, から and へ
+  before a verb or a verbal noun (「湾**に**ある」 against 「白瀬山にあり、…霧ヶ丘湾に注ぐ」).
+  Only the head nouns are compared (「一般送配電事業」 and 「送電事業」 share 事業): a
+  modifier the sentence leaves out is the term check's to read.
 - **A topic and its comment** — 「最終**は**午前何時」 asks about the last one, in the morning.
   A sentence whose every 「最終は」 is followed by a comment without 午前 (「始発は午前7時、
   最終は午後8時」: the comment runs to 「。」 or to the 「、」 before the next topic) and holds
   午前 elsewhere binds it to another topic. Only the word right after 「は」 is read.
 
 Each fires only when the sentence holds the construction with other words and the question's
-word elsewhere. The answer's slot is read like any noun (「何空港に飛ぶ」: the sentence's noun
-before 「に飛ぶ」 must end in 空港); a noun run that holds a question word itself (「何人を」)
-is not read. The constructions come from Japanese grammar (case particles, the topic particle), not
-from a data set's errors; docs/decisions.md records how they were checked.
+word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
+answer's slot is read like any noun (「何空港に飛ぶ」: the sentence's noun before 「に飛ぶ」
+must end in 空港); a noun run that holds a question word itself (「何人を」) is not read.
+The constructions come from Japanese grammar (case particles, the topic particle), not from
+a data set's errors; docs/decisions.md records how they were checked.
 """
 
 from __future__ import annotations
@@ -99,15 +103,48 @@ def _next_topic(m: Morphemes, comma: int) -> bool:
 
 
 def _case_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
-    """The question's 「N を V」 at ``at`` where every 「を V」 of the sentence has another N."""
+    """The question's 「N を V」 at ``at`` where every 「を V」 of the sentence has another N.
+
+    Another N is another head noun the question names elsewhere in the sentence, or a noun
+    the question makes the subject or topic (「北陸パッケージ**が**白瀬製紙を買収した」 against
+    「北陸パッケージを買収した」: the roles swapped), or the same head with another の-modifier
+    (「和紙の生産に転換」 against 「洋紙の生産に転換」).
+    """
     verb = _predicate(q, at + 1)
     if verb is None:
         return None
     particle = q[at][0]
     uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
-    heads = [_run_before(s, j)[-1:] for j in uses]
-    if uses and all(head and head[0] != noun[-1] for head in heads) and _has(s, noun[-1]):
-        return f"{''.join(noun)}{particle}{verb}"
+    runs = [_run_before(s, j) for j in uses]
+    phrase = f"{''.join(noun)}{particle}{verb}"
+    if not uses or not all(runs):
+        return None
+    if all(run[-1] in _subjects(q, noun[-1]) for run in runs) or (
+        all(run[-1] != noun[-1] for run in runs) and _has(s, noun[-1])
+    ):
+        return phrase
+    modifier = _genitive(q, at - len(noun))
+    others = [_genitive(s, j - len(run)) for run, j in zip(runs, uses, strict=True)]
+    if modifier and _has(s, modifier) and all(
+        run[-1] == noun[-1] and other and other != modifier
+        for run, other in zip(runs, others, strict=True)
+    ):
+        return f"{modifier}の{phrase}"
+    return None
+
+
+def _subjects(m: Morphemes, besides: str) -> set[str]:
+    """Head nouns the question marks as subject or topic (before 「が」 / 「は」)."""
+    return {
+        run[-1] for k in range(1, len(m))
+        if m[k][1] == "助詞" and m[k][0] in ("が", "は") and (run := _run_before(m, k))
+    } - {besides}
+
+
+def _genitive(m: Morphemes, start: int) -> str | None:
+    """The head of the 「M の」 right before the noun run that starts at ``start``, if any."""
+    if start >= 2 and m[start - 1] == ("の", "助詞") and m[start - 2][1] in _NOUN:
+        return m[start - 2][0]
     return None
 
 
