@@ -776,7 +776,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("warm warmer warmest hot hotter hottest", "cold colder coldest cool cooler coolest"),
     _poles("open opens opened opening", "close closes closed closing"),
     _poles("begin begins began start starts started", "end ends ended finish finished"),
-    _poles("before", "after"),
+    _poles("before preceding", "after following"),
     _poles(
         "increase increased increases rise rose risen", "decrease decreased decreases fall fell"
     ),

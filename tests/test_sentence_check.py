@@ -418,6 +418,27 @@ def test_a_name_as_another_clauses_subject() -> None:
     assert check_sentence("How much do students from outside Europe pay in fees?", sentence).holds
 
 
+def test_a_passive_subjects_modifier_bound_elsewhere() -> None:
+    """"carried-over days are lost" is not said by "days may be carried over …; any further
+    days are lost"."""
+    sentence = "Five unused days may be carried over; any further days are lost on 31 March."
+    other = check_sentence("When are carried-over days lost?", sentence)
+    assert other.unbound == ("carried days are lost",) and not other.holds
+    assert check_sentence("When are further days lost?", sentence).holds
+    assert check_sentence(
+        "When was the harbour wall destroyed?", "The harbour wall was destroyed in 1953."
+    ).holds
+
+
+def test_following_and_preceding_are_after_and_before() -> None:
+    check = check_sentence(
+        "For how many weeks is sick pay paid at half rate before the full rate?",
+        "Sick pay is paid at the full rate for 13 weeks and at half rate for the following 13 "
+        "weeks.",
+    )
+    assert check.opposites == ("before≠following",) and not check.holds
+
+
 def test_over_and_under_are_opposites() -> None:
     check = check_sentence(
         "Guests over 12 eat free with whom?", "Guests under 12 eat free with an adult."

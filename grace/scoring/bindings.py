@@ -34,7 +34,9 @@ read here from the words alone (no parser):
   against. Where the sentence uses the verb only actively, the subject asked is its object:
   "When was the harbour wall destroyed?" is not said by "the harbour wall was built after a
   storm destroyed *the old pier*"; "the storm destroyed the harbour wall", "the wall that
-  the storm destroyed" and "the wall, destroyed in 1953," say it.
+  the storm destroyed" and "the wall, destroyed in 1953," say it. A modifier of the subject
+  the sentence holds must stand before the verb too: "When are *carried-over* days lost?"
+  is not said by "days may be carried over …; any further days are lost".
 - **A do-question's subject, in another role** — the sentence's verb has a pronoun for its
   subject and names the question's subject after it ("*It* lies … north of Dresk" for
   "does Dresk lie"), or another noun for its subject in a clause without the question's
@@ -265,12 +267,34 @@ def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head, participle = subject[-1], question[verb]
     auxiliaries = _auxiliaries(sentence, participle)
+    phrase = f"{head} {question[aux]} {participle}"
     if auxiliaries:
-        if any(_may_be_subject(sentence, at, head) for at in auxiliaries):
+        subjects = [at for at in auxiliaries if _may_be_subject(sentence, at, head)]
+        modifier = _modifier_elsewhere(sentence, subjects, subject[:-1])
+        if subjects and modifier is None:
             return []
+        if modifier is not None:
+            phrase = f"{modifier} {phrase}"
     elif not _active_elsewhere(sentence, participle, head):
         return []
-    return [f"{head} {question[aux]} {participle}"]
+    return [phrase]
+
+
+def _modifier_elsewhere(
+    sentence: list[str], subjects: list[int], modifiers: list[str]
+) -> str | None:
+    """A modifier of the subject the sentence holds, but before none of its passive uses.
+
+    "When are *carried-over* days lost?" is not said by "Up to five unused days may be
+    carried over …; any *further* days are lost": the sentence's "days are lost" has no
+    "carried" before it, and "carried" elsewhere.
+    """
+    for modifier in modifiers:
+        if _has(sentence, modifier) and subjects and not any(
+            _has(sentence[max(0, at - _WINDOW) : at], modifier) for at in subjects
+        ):
+            return modifier
+    return None
 
 
 def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
