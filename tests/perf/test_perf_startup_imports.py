@@ -38,6 +38,8 @@ _JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese (or non-ASCII) t
     ("grace.planning.followup", "_NAME_JA"),
     ("grace.retrieval.tokenize", "_RUN_RE"),
     ("grace.providers.offline.evidence", "_JA_RELATION"),
+    ("grace.text", "_KEY_TERM"),
+    ("grace.scoring.answer_shape", "_JA_QUANTITY"),
 )
 
 _TYPED_AT_IMPORT = (  # no `from __future__ import annotations`: their field types are objects
