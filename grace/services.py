@@ -35,8 +35,6 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.errors import ModelSetupError
 from grace.providers.base import Planner, Reader
-from grace.providers.generation import ReplyLimits, with_max_tokens
-from grace.providers.llm.streaming import Budget
 from grace.providers.models import (
     OFFLINE,
     calibration_label,
@@ -55,6 +53,8 @@ from grace.tools import ToolEnv, ToolRegistry, default_registry
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+
+    from grace.providers.llm.streaming import Budget
 
 __all__ = [
     "ChatModels",
@@ -199,6 +199,8 @@ def _structured_stream(settings: GraceSettings, spec: str, max_tokens: int) -> B
     Against a server you named whose client takes a per-request timeout: within their
     role's tokens and the request timeout. Hosted providers and Gemini: as they were.
     """
+    from grace.providers.llm.streaming import Budget  # model plumbing: only with a model
+
     timeout_arg = _timeout_arg(spec)
     if settings.models.base_url is None or timeout_arg is None:
         return None
@@ -215,6 +217,7 @@ def _model_engine(
 
     The model plumbing is imported here: an offline run never loads it.
     """
+    from grace.providers.generation import ReplyLimits, with_max_tokens
     from grace.providers.llm.evaluator import Evaluator
     from grace.providers.llm.judge import LLMAnswerJudge
     from grace.providers.llm.planner import LLMPlanner

@@ -16,8 +16,6 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.planning.followup import astandalone, rewrite_note, standalone
 from grace.providers.base import PlanOutcome, PlanRequest
-from grace.providers.generation import ReplyLimits
-from grace.providers.llm.streaming import Budget
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, new_turn
 from grace.storage.transcript import Moved, turns_to_move
@@ -31,6 +29,8 @@ from nodes.common import (
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+
+    from grace.providers.llm.streaming import Budget
 
 __all__ = ["aplan", "plan"]
 
@@ -122,6 +122,8 @@ def _rewriter(services: Services) -> tuple[BaseChatModel | None, Budget | None]:
     if model is None:
         return None, None
     from langchain_core.language_models import BaseChatModel  # only with a model: lazy
+
+    from grace.providers.generation import ReplyLimits
 
     if not isinstance(model, BaseChatModel):
         return None, None

@@ -34,18 +34,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from confidence.model_log import ModelLog
 from grace.patterns import lazy
 from grace.providers.base import usage_from_message
-from grace.providers.llm.streaming import Budget, Streamed, acall_within, call_within
 from grace.providers.prompts import CONTEXTUALIZE_SYSTEM, escape_text
-from grace.providers.reach import model_call
 from grace.schemas import TokenUsage
 from grace.text import is_japanese
+
+if TYPE_CHECKING:  # the model plumbing is imported by the calls that use it
+    from grace.providers.llm.streaming import Budget, Streamed
 
 __all__ = [
     "Standalone",
@@ -321,6 +322,9 @@ def standalone(
     turn = _start(question, messages, current_is_last, model)
     if isinstance(turn, Standalone):
         return turn
+    from grace.providers.llm.streaming import call_within
+    from grace.providers.reach import model_call
+
     reply: Any = None
     with model_call(model, _ROLE, log, fallback=_FALLBACK):
         asked = _model_messages(question, turn.history)
@@ -340,6 +344,9 @@ async def astandalone(
     turn = _start(question, messages, current_is_last, model)
     if isinstance(turn, Standalone):
         return turn
+    from grace.providers.llm.streaming import acall_within
+    from grace.providers.reach import model_call
+
     reply: Any = None
     with model_call(model, _ROLE, log, fallback=_FALLBACK):
         asked = _model_messages(question, turn.history)

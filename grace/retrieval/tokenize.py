@@ -65,8 +65,9 @@ _JA_CHARS = (
 )
 _RUN_RE = lazy(rf"(?P<ja>[{_JA_CHARS}]+)|(?P<word>[^\W_{_JA_CHARS}]+)")
 """Japanese and word runs of a text with Japanese in it (compiled at the first such text)."""
-_WORD_RE = lazy(rf"[^\W_{_JA_CHARS}]+")
-"""The ``word`` runs of :data:`_RUN_RE` alone (for text without Japanese)."""
+_WORD_RE = lazy(r"[^\W_]+")
+"""The ``word`` runs of :data:`_RUN_RE` in text without Japanese (which has none of
+``_JA_CHARS`` to leave out: their ranges cost ≈ 1 ms to compile)."""
 _JA_ANY_RE = lazy(rf"[{_JA_CHARS}]")
 
 # Interrogatives: the Japanese counterpart of the question words in the English stopword

@@ -93,8 +93,9 @@ def _quantities(text: str) -> set[tuple[int, str]]:
         digits = re.match(r"\d+", number)
         if stems:
             out.add((int(digits.group(0)) if digits else _NUMBER_WORDS[number], stems[0]))
-    for number, unit in _JA_QUANTITY.findall(text):
-        out.add((int(number), unit))
+    if not text.isascii():  # ASCII text has no kanji: its kanji-range pattern is not compiled
+        for number, unit in _JA_QUANTITY.findall(text):
+            out.add((int(number), unit))
     return out
 
 

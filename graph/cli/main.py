@@ -313,7 +313,8 @@ def ask(
     sources, interrupt, notes, usage}; resume a paused thread with `grace resume`.
     """
     if not as_json:  # said before the graph's imports (~1 s): the user sees it started
-        console.print("planning …", style="dim", markup=False)
+        # Not highlighted: nothing in it is, and rich compiles its highlighter's patterns then.
+        console.print("planning …", style="dim", markup=False, highlight=False)
 
     from grace.context import GraceContext
     from grace.errors import ModelUnreachableError, StoreBusyError

@@ -1,8 +1,9 @@
 """What a warm offline ``grace ask`` does not load (start-up, ``python -m bench --only startup``).
 
 numpy comes only with a vector index of the SQLite store (``sqlite_vec``), LangChain's chat model
-classes and GRACE's model plumbing (structured output, the model's judge and evaluator) only with a
-model, LangChain's tool and document classes only with a LangChain tool; the stand-in
+classes and GRACE's model plumbing (structured output, the model's judge and evaluator, a reply
+streamed within its token budget, the follow-up rewrite's model call) only with a model,
+LangChain's tool and document classes only with a LangChain tool; the stand-in
 ``checkpoints.store`` puts in place of ``sqlite_vec`` loads the real module, unchanged, on first
 use. Patterns are compiled at their first use: an English ask compiles none of the Japanese-only
 ones, nor the kana and kanji tests that ASCII text skips. The state's and the models' field types
@@ -29,6 +30,9 @@ _NOT_LOADED = (
     "grace.providers.llm.structured",
     "grace.providers.llm.judge",
     "grace.providers.llm.evaluator",
+    "grace.providers.llm.streaming",
+    "grace.providers.generation",
+    "grace.providers.reach",
 )
 _JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese (or non-ASCII) text reaches
     ("grace.text", "_JAPANESE"),
@@ -38,6 +42,8 @@ _JAPANESE_ONLY = (  # (module, pattern): patterns only Japanese (or non-ASCII) t
     ("grace.planning.followup", "_NAME_JA"),
     ("grace.retrieval.tokenize", "_RUN_RE"),
     ("grace.providers.offline.evidence", "_JA_RELATION"),
+    ("grace.text", "_KEY_TERM"),
+    ("grace.scoring.answer_shape", "_JA_QUANTITY"),
 )
 
 _TYPED_AT_IMPORT = (  # no `from __future__ import annotations`: their field types are objects

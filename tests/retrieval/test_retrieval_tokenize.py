@@ -97,3 +97,19 @@ def test_question_word_removal_lowers_unanswerable_score(tmp_path: Path) -> None
             result = store.search("火山が噴火したのはいつ？誰が観測した？", collection="c", k=1)
             scores[name] = result.hits[0].score if result.hits else 0.0
     assert scores["dropped"] < scores["plain"]
+
+
+def test_word_runs_of_text_without_japanese_are_the_mixed_patterns_word_runs() -> None:
+    """``_WORD_RE`` leaves out no Japanese range: text without Japanese has none to leave."""
+    from grace.retrieval.tokenize import _JA_ANY_RE, _RUN_RE, _WORD_RE
+
+    texts = [
+        "The Engines were RUNNING in the universities",
+        "snake_case and under_scores, 1,000.5 km, A4 ISO9001",
+        "Café déjà vu — naïve Ærø façade; Straße ΑΒΓ αβγ Москва ١٢٣ ２００７",
+        "mixed-case O'Brien’s don't",
+        "",
+    ]
+    for text in texts:
+        assert _JA_ANY_RE.search(text) is None
+        assert _WORD_RE.findall(text) == [w for _, w in _RUN_RE.findall(text)]
