@@ -350,6 +350,30 @@ _BOUND_ELSEWHERE = [
         "When are further days lost?",
         id="a passive subject's modifier bound elsewhere",
     ),
+    pytest.param(
+        "How often does Lumen show the encryption key during setup?",
+        "The encryption key is derived from your recovery phrase, which Lumen shows once "
+        "during setup.",
+        ("show key",),
+        "How often does Lumen show the recovery phrase during setup?",
+        id="a verb whose object is a relative's antecedent",
+    ),
+    pytest.param(
+        "How many computers does the Pro edition back up for free?",
+        "The free edition backs up one computer; the Pro edition, which costs 49 euros a "
+        "year, backs up up to five computers.",
+        ("free / pro",),
+        "How many computers does the Pro edition back up?",
+        id="two sibling clauses named together",
+    ),
+    pytest.param(
+        "Which edition backs up one computer for 49 euros?",
+        "The free edition backs up one computer; the Pro edition, which costs 49 euros a "
+        "year, backs up up to five computers.",
+        ("one / euros",),
+        "Which edition costs 49 euros a year?",
+        id="terms of two sibling clauses",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 
@@ -462,6 +486,19 @@ _SAID_ANOTHER_WAY = [
         "The harbour wall was destroyed in 1953.",
         True,
         id="the subject's modifier before the verb",
+    ),
+    pytest.param(
+        "How many adherents does the Methodist Church have across the world?",
+        "The Methodist Church is the largest denomination within the movement, which has "
+        "about 80 million adherents across the world.",
+        True,
+        id="a fronted object is not the verb's object after it",
+    ),
+    pytest.param(
+        "When did the movement that would become the Methodist Church begin?",
+        "The movement which would become the Methodist Church began in the 18th century.",
+        True,
+        id="a verb with a complement of its own after a relative",
     ),
 ]
 """(question, sentence, whether the whole check holds): the sentence says what the question

@@ -51,6 +51,13 @@ read here from the words alone (no parser):
   subject stands only after every use of the verb, and another of its terms before it (a
   passive with the subject as its agent, "published *by* Ferre", says it). A modal opens a
   clause as *do* does ("must the library deliver").
+- **A relative's object** — "How often does Lumen show *the encryption key*?" is not said by
+  "The encryption key is derived from your recovery phrase, *which* Lumen shows once": the
+  verb's object is the noun "which" stands for.
+- **Sibling clauses** — "How many computers does the Pro edition back up *for free*?" is not
+  said by "The free edition backs up one computer; the Pro edition … backs up up to five":
+  clauses after 「;」 that open on the same noun with modifiers of their own state each
+  sibling's facts apart, and the question's terms must be in one of them.
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
   verb) stands between the verb and the count.
@@ -555,10 +562,8 @@ def _other_subject(sentence: list[str], at: int, head: str) -> bool:
         k -= 1
     before = sentence[k] if k >= 0 else ""
     start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
-    lemmas = all_lemmas(before)
     return (
-        _content(before)
-        and (not lemmas or "NOUN" in lemmas)  # a noun, or a name lemminflect does not know
+        _nominal(before)
         and not _has(sentence[start:at], head)
         and _has(sentence, head)
     )
@@ -631,6 +636,52 @@ def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
     ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _relative_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's object that the sentence's verb has not: its object is a relative's.
+
+    "How often does Lumen show *the encryption key*?" is not said by "The encryption key is
+    derived from your recovery phrase, *which* Lumen shows once": the verb has no object of
+    its own after it, and "which" before its subject stands for the noun before it — the
+    phrase, not the key. The question's object is the noun phrase right after its verb (a
+    fronted object, "how many adherents does it have", is not read).
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    _, verb = clause
+    start = _after_determiners(question, verb + 1)
+    noun_phrase = list(takewhile(_nominal, question[start:]))
+    if not noun_phrase:
+        return []
+    obj = noun_phrase[-1]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    antecedents = [_antecedent(sentence, k) for k in uses]
+    if uses and _has(sentence, obj) and all(
+        a is not None and not _same(a, obj) for a in antecedents
+    ):
+        return [f"{question[verb]} {obj}"]
+    return []
+
+
+def _antecedent(sentence: list[str], at: int) -> str | None:
+    """The noun a "which" / "that" before the verb at ``at`` stands for, else None.
+
+    Only where the verb has no object after it ("the phrase, which Lumen shows once").
+    """
+    if _nominal(_object_after(sentence, at)):
+        return None
+    for k in range(at - 1, max(0, at - _WINDOW) - 1, -1):
+        if sentence[k] in ("which", "that") and k > 0 and _content(sentence[k - 1]):
+            return sentence[k - 1]
+    return None
+
+
+def _nominal(word: str) -> bool:
+    """A content word with a noun reading, or a name lemminflect does not know."""
+    lemmas = all_lemmas(word)
+    return _content(word) and (not lemmas or "NOUN" in lemmas)
 
 
 def _by_agent(sentence: list[str], at: int, head: str) -> bool:
@@ -746,6 +797,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _directions,
     _opposite_verbs,
     _noun_modifiers,
+    _relative_object,
 )
 """The constructions read, in the order their phrases are reported."""
 
@@ -762,9 +814,65 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     q = [w.lower() for w in q_cased]
     s = [w.lower() for w in s_cased]
     found: list[str] = []
-    for phrases in (*(check(q, s) for check in _CHECKS), _proper_modifiers(q_cased, s_cased)):
+    parallel = _parallel_clauses(q, unicodedata.normalize("NFKC", sentence))
+    for phrases in (*(check(q, s) for check in _CHECKS), _proper_modifiers(q_cased, s_cased),
+                    parallel):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     return tuple(found)
+
+
+def _parallel_clauses(question: list[str], sentence: str) -> list[str]:
+    """Question terms that the sentence's sibling clauses hold apart.
+
+    "How many computers does the Pro edition back up *for free*?" is not said by "The *free*
+    edition backs up one computer; the *Pro* edition, which costs 49 euros a year, backs up
+    up to five computers": clauses side by side after 「;」, each opening on the same noun
+    with a modifier of its own ("the free edition …; the Pro edition …"), state each
+    sibling's facts apart. A question that names one sibling asks about that clause; one
+    that names none asks for the sibling whose clause holds all its terms; one that names
+    two mixes them.
+    """
+    found = _sibling_clauses(sentence)
+    if found is None:
+        return []
+    clauses, siblings = found
+    named = [i for i, m in enumerate(siblings) if _has(question, m)]
+    if len(named) > 1:
+        return [" / ".join(siblings[i] for i in named)]
+    asked = named or list(range(len(clauses)))
+    terms = [w for w in question if _content(w) and w not in siblings and any(
+        _has(c, w) for c in clauses)]
+    if any(all(_has(clauses[i], t) for t in terms) for i in asked):
+        return []
+    if named:
+        return [next(
+            f"{siblings[named[0]]} / {t}" for t in terms if not _has(clauses[named[0]], t)
+        )]
+    return [_apart(terms, clauses)]
+
+
+def _apart(terms: list[str], clauses: list[list[str]]) -> str:
+    """Two of ``terms`` that no clause holds together ("one / euros")."""
+    pairs = (
+        f"{a} / {b}" for a in terms for b in terms
+        if not any(_has(c, a) and _has(c, b) for c in clauses)
+    )
+    return next(pairs, " / ".join(terms))
+
+
+def _sibling_clauses(sentence: str) -> tuple[list[list[str]], list[str]] | None:
+    """The sentence's 「;」 clauses and their modifiers, or None.
+
+    Only when each clause opens on "the M N" with the same N and its own M ("the free
+    edition …; the Pro edition …").
+    """
+    clauses = [[w.lower() for w in _cased(c)] for c in sentence.split(";") if c.strip()]
+    if len(clauses) < 2 or any(len(c) < 3 or c[0] not in _DETERMINERS for c in clauses):
+        return None
+    siblings = [c[1] for c in clauses]
+    if len(set(siblings)) < len(siblings) or len({c[2] for c in clauses}) != 1:
+        return None
+    return (clauses, siblings) if _content(clauses[0][2]) else None
 
 
 def _cased(text: str) -> list[str]:
