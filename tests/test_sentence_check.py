@@ -374,6 +374,20 @@ _BOUND_ELSEWHERE = [
         "Which edition costs 49 euros a year?",
         id="terms of two sibling clauses",
     ),
+    pytest.param(
+        "From what to what did Ostria raise the tolls?",
+        "Ostria declared war in 1786 after Aldmark raised the tolls from two to five percent.",
+        ("ostria raise",),
+        "From what to what did Aldmark raise the tolls?",
+        id="a subordinate clause's own subject",
+    ),
+    pytest.param(
+        "How many soldiers died in battle rather than from disease?",
+        "About 11,000 soldiers died, most of them from disease rather than in battle.",
+        ("battle rather than disease",),
+        "How many soldiers died from disease rather than in battle?",
+        id="alternatives swapped",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 

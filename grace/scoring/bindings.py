@@ -54,6 +54,8 @@ read here from the words alone (no parser):
 - **A relative's object** — "How often does Lumen show *the encryption key*?" is not said by
   "The encryption key is derived from your recovery phrase, *which* Lumen shows once": the
   verb's object is the noun "which" stands for.
+- **Alternatives swapped** — "died in battle *rather than* from disease" is not said by
+  "died from disease rather than in battle" (also "instead of").
 - **Sibling clauses** — "How many computers does the Pro edition back up *for free*?" is not
   said by "The free edition backs up one computer; the Pro edition … backs up up to five":
   clauses after 「;」 that open on the same noun with modifiers of their own state each
@@ -99,9 +101,12 @@ _AFTER_PASSIVE = frozenset(
     {"in", "at", "on", "by", "for", "from", "during", "between", "after", "before", "and"}
 )
 """Words that follow a passive participle where an active verb would take its object."""
-_CLAUSE_OPENERS = frozenset({"but", "while", "whereas", "although", "though"})
-"""Conjunctions that open a clause with a subject of its own ("…, but adult sheep recover").
-Not a relative word: "the Tower Theatre …, which at that time showed" is the theatre's."""
+_CLAUSE_OPENERS = frozenset(
+    {"but", "while", "whereas", "although", "though", "after", "because", "since", "until"}
+)
+"""Conjunctions that open a clause with a subject of its own ("…, but adult sheep recover",
+"… declared war after Aldmark raised the tolls"). Not a relative word: "the Tower Theatre
+…, which at that time showed" is the theatre's."""
 _REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
 """Objects that are the subject again."""
 _PRONOUNS = frozenset({"he", "she", "it", "they"})
@@ -638,6 +643,53 @@ def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+def _alternatives_swapped(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's "X rather than Y" that the sentence says the other way round.
+
+    "How many soldiers died in battle rather than from disease?" is not said by "About
+    11,000 soldiers and sailors died, most of them from disease rather than in battle": the
+    word before "rather than" / "instead of" is the one chosen, the word after it the one
+    set aside, and the sentence has them swapped.
+    """
+    out = []
+    for q_at, s_at, size in _alternative_markers(question, sentence):
+        chosen, other = _content_before(question, q_at), _content_after(question, q_at + size)
+        if chosen and other and _same(_content_before(sentence, s_at) or "", other) and _same(
+            _content_after(sentence, s_at + size) or "", chosen
+        ):
+            out.append(f"{chosen} rather than {other}")
+    return out
+
+
+def _alternative_markers(
+    question: list[str], sentence: list[str]
+) -> list[tuple[int, int, int]]:
+    """Where the question and the sentence hold "rather than" / "instead of", and its length."""
+    found = []
+    for marker in (("rather", "than"), ("instead", "of")):
+        q_at = _find(question, marker)
+        s_at = _find(sentence, marker)
+        if q_at is not None and s_at is not None:
+            found.append((q_at, s_at, len(marker)))
+    return found
+
+
+def _find(words: list[str], marker: tuple[str, ...]) -> int | None:
+    return next(
+        (i for i in range(len(words) - len(marker) + 1)
+         if tuple(words[i : i + len(marker)]) == marker),
+        None,
+    )
+
+
+def _content_before(words: list[str], at: int) -> str | None:
+    return next((w for w in reversed(words[max(0, at - 2) : at]) if _content(w)), None)
+
+
+def _content_after(words: list[str], at: int) -> str | None:
+    return next((w for w in words[at : at + 3] if _content(w)), None)
+
+
 def _relative_object(question: list[str], sentence: list[str]) -> list[str]:
     """A do-question's object that the sentence's verb has not: its object is a relative's.
 
@@ -798,6 +850,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _opposite_verbs,
     _noun_modifiers,
     _relative_object,
+    _alternatives_swapped,
 )
 """The constructions read, in the order their phrases are reported."""
 
