@@ -388,6 +388,14 @@ _BOUND_ELSEWHERE = [
         "How many soldiers died from disease rather than in battle?",
         id="alternatives swapped",
     ),
+    pytest.param(
+        "Which port did the Ostrian army besiege for seven months?",
+        "Aldmark's army defeated the Ostrian army at Kessa Heath and besieged the port of "
+        "Dresk for seven months.",
+        ("ostrian army besiege",),
+        "Which port did Aldmark's army besiege for seven months?",
+        id="the object of the verb a coordinated verb follows",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 

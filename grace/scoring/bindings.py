@@ -60,6 +60,9 @@ read here from the words alone (no parser):
   said by "The free edition backs up one computer; the Pro edition … backs up up to five":
   clauses after 「;」 that open on the same noun with modifiers of their own state each
   sibling's facts apart, and the question's terms must be in one of them.
+- **A coordinated verb's subject** — "did *the Ostrian army* besiege" is not said by
+  "Aldmark's army defeated the Ostrian army … *and* besieged the port": the question's
+  subject is the object of the verb "besieged" is coordinated with.
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
   verb) stands between the verb and the count.
@@ -392,6 +395,12 @@ def _do_clause(question: list[str]) -> tuple[str, int] | None:
     bank … does Dresk lie?", "How many copies must the library deliver?"); the verb is the
     first base form within five words after it.
     """
+    found = _do_subject(question)
+    return (found[0][-1], found[1]) if found else None
+
+
+def _do_subject(question: list[str]) -> tuple[list[str], int] | None:
+    """A do-question's subject words and where its verb stands (see :func:`_do_clause`)."""
     aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
     if aux is None:
         return None
@@ -400,7 +409,39 @@ def _do_clause(question: list[str]) -> tuple[str, int] | None:
     subject = (
         [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)] if verb else []
     )
-    return (subject[-1], verb) if verb is not None and subject else None
+    return (subject, verb) if verb is not None and subject else None
+
+
+def _coordinated_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that is the object of the verb the sentence's verb follows.
+
+    "Which port did *the Ostrian army* besiege?" is not said by "Aldmark's army … defeated
+    *the Ostrian army* at Kessa Heath and besieged the port of Dresk": "besieged" is
+    coordinated with "defeated" ("and"), so it shares that verb's subject; the question's
+    subject (all its words) is the object right after "defeated".
+    """
+    found = _do_subject(question)
+    if found is None:
+        return []
+    subject, verb = found
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(_object_of_first(sentence, k, subject) for k in uses):
+        return [f"{' '.join(subject)} {question[verb]}"]
+    return []
+
+
+def _object_of_first(sentence: list[str], at: int, subject: list[str]) -> bool:
+    """Whether the verb at ``at`` follows "and", and ``subject`` is the earlier verb's object."""
+    if at < 2 or sentence[at - 1] not in ("and", "then"):
+        return False
+    earlier = [j for j in range(at - 1) if _inflected_verb(sentence[j])]
+    if not earlier:
+        return False
+    start = _after_determiners(sentence, earlier[-1] + 1)
+    said = sentence[start : start + len(subject)]
+    return len(said) == len(subject) and all(
+        _same(a, b) for a, b in zip(said, subject, strict=True)
+    )
 
 
 def _directions(question: list[str], sentence: list[str]) -> list[str]:
@@ -851,6 +892,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _noun_modifiers,
     _relative_object,
     _alternatives_swapped,
+    _coordinated_object,
 )
 """The constructions read, in the order their phrases are reported."""
 
