@@ -42,7 +42,7 @@ What counts as *stating* a term:
   Dresk" for "does Dresk lie": :func:`grace.scoring.bindings.unbound_phrases`). In
   Japanese, a case particle's noun and predicate and a topic's comment
   (「最終は午前何時」 against 「始発は午前7時、最終は午後8時」:
-  :func:`grace.scoring.bindings_ja.unbound_phrases_ja`).
+  :func:`grace.scoring.bindings.japanese.unbound_phrases_ja`).
 - **The document's title, in Japanese** — a content morpheme the title of the sentence's
   document states (a heading or an HTML title, not a file name) counts as stated: a Japanese
   sentence often elides the subject its page is about, and the citation shows the title
@@ -80,8 +80,12 @@ from grace.retrieval.tokenize_sudachi import (
     thread_tokenizer,
 )
 from grace.schemas import Source
-from grace.scoring.bindings import known_forms, unbound_phrases
-from grace.scoring.bindings_ja import interrogative, unbound_phrases_ja
+from grace.scoring.bindings import (
+    interrogative,
+    known_forms,
+    unbound_phrases,
+    unbound_phrases_ja,
+)
 from grace.text import (
     ENGLISH_WORD,
     WH_HEADS,

@@ -1,0 +1,150 @@
+"""Phrases of an English question whose words a sentence states in another relation.
+
+The SILENT rule (:mod:`grace.scoring.sentence_check`) asks the cited sentence to state every
+content term of the question. A sentence can hold every word and still not say what was
+asked, when a phrase of the question binds two of its words and the sentence binds them to
+something else. These English constructions fix who or what a word belongs to, and each is
+read here from the words alone (no parser):
+
+- **"N of M"** — "the capital of *the Kingdom of Prussia*" names one capital. A sentence
+  that says "capital of" only of other things ("the capital of the province of South
+  Prussia"), and "Kingdom of Prussia" elsewhere, does not state it. An of-phrase that starts
+  with a number gives the value of N ("a total area *of 874 square miles*"), not another
+  owner, and never counts against. The same for "into", "from" and "by": "When was the
+  hotel converted into a warehouse?" is not said by "built as a warehouse and converted
+  into a hotel". A from-phrase ends at "to" and at a verb ("a ferry from Kessa *reaches*
+  Port Averel"); a phrasal verb's particle binds as its verb ("taken *over by*").
+- **A way reversed** — "pass *from* the crown" is not said by "passed *to* the crown".
+- **A proper modifier** — "the *Ostrian* camp" is not said by "the Ostrian commander
+  attacked the *Swedish* camp": every "camp" of the sentence has another capitalised
+  modifier.
+- **A verb's object after its opposite** — "did Rovers *lose* the league" is not said by
+  "Rovers *won* the league … the final, which they lost".
+- **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
+  says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
+  never "X's N" or "N of X".
+- **An active question's roles** — "did *the Swedes* outnumber *the Ostrians*" is not said
+  by "the Ostrians outnumbered the Swedes": every use of the verb has the question's object
+  before it and its subject after it.
+- **A passive question's subject** — "Where were *the French* defeated?" asks where the
+  French were defeated. A sentence whose every "were … defeated" has another subject
+  before it ("the British were later defeated") and names the French elsewhere states a
+  defeat of someone else. A pronoun or a relative word before the verb ("he was
+  influenced", "who were defeated") may stand for the question's subject and never counts
+  against. Where the sentence uses the verb only actively, the subject asked is its object:
+  "When was the harbour wall destroyed?" is not said by "the harbour wall was built after a
+  storm destroyed *the old pier*"; "the storm destroyed the harbour wall", "the wall that
+  the storm destroyed" and "the wall, destroyed in 1953," say it. A modifier of the subject
+  the sentence holds must stand before the verb too: "When are *carried-over* days lost?"
+  is not said by "days may be carried over …; any further days are lost".
+- **A do-question's subject, in another role** — the sentence's verb has a pronoun for its
+  subject and names the question's subject after it ("*It* lies … north of Dresk" for
+  "does Dresk lie"), or another noun for its subject in a clause without the question's
+  ("sick lambs die, but adult *sheep* usually recover" for "do lambs recover"; also for a
+  question that ends on its verb: "What share of sick adult sheep die?"); or the verb is
+  only passive with no agent, or another ("ships … built in Glasgow" for "did the company
+  build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
+  object stands after the passive verb ("It was founded … by workers of the mill" for
+  "Who founded the mill?").
+- **Roles crossed** — "How many copies must *the library* deliver to *publishers*?" is not
+  said by "Every publisher … must deliver two copies … to the library": the question's
+  subject stands only after every use of the verb, and another of its terms before it (a
+  passive with the subject as its agent, "published *by* Ferre", says it). A modal opens a
+  clause as *do* does ("must the library deliver").
+- **A relative's object** — "How often does Lumen show *the encryption key*?" is not said by
+  "The encryption key is derived from your recovery phrase, *which* Lumen shows once": the
+  verb's object is the noun "which" stands for.
+- **Alternatives swapped** — "died in battle *rather than* from disease" is not said by
+  "died from disease rather than in battle" (also "instead of").
+- **Sibling clauses** — "How many computers does the Pro edition back up *for free*?" is not
+  said by "The free edition backs up one computer; the Pro edition … backs up up to five":
+  clauses after 「;」 that open on the same noun with modifiers of their own state each
+  sibling's facts apart, and the question's terms must be in one of them.
+- **A coordinated verb's subject** — "did *the Ostrian army* besiege" is not said by
+  "Aldmark's army defeated the Ostrian army … *and* besieged the port": the question's
+  subject is the object of the verb "besieged" is coordinated with.
+- **A count of another clause** — "how many years did she *study*" is not said by "studied
+  at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
+  verb) stands between the verb and the count.
+
+Each check fires only when the sentence holds both words (a missing word is the rule's
+first check) and holds the construction with other words: a sentence that words the fact
+another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
+Japanese marks these relations with particles: :mod:`grace.scoring.bindings.japanese` reads
+two. The English readings live in :mod:`~grace.scoring.bindings.phrases` (phrases that bind
+two words) and :mod:`~grace.scoring.bindings.roles` (subjects and objects), on the shared
+words of :mod:`~grace.scoring.bindings.words`.
+The constructions come from English grammar (the of-genitive and other binding prepositions,
+the s-genitive and apposition, the active's subject and object, the passive's subject and
+agent, attributive modifiers, clause boundaries), not from a data set's errors;
+docs/decisions.md records the runs that were read when the checks were written.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+
+from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
+from grace.scoring.bindings.phrases import (
+    _alternatives_swapped,
+    _directions,
+    _noun_modifiers,
+    _of_phrases,
+    _opposite_verbs,
+    _parallel_clauses,
+    _possessives,
+    _proper_modifiers,
+)
+from grace.scoring.bindings.roles import (
+    _active_roles,
+    _agent_object,
+    _agent_unstated,
+    _coordinated_object,
+    _measured_elsewhere,
+    _passive_subject,
+    _pronoun_subject,
+    _relative_object,
+    _roles_crossed,
+)
+from grace.scoring.bindings.words import _cased, known_forms
+
+__all__ = ["interrogative", "known_forms", "unbound_phrases", "unbound_phrases_ja"]
+
+_CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
+    _of_phrases,
+    _possessives,
+    _passive_subject,
+    _active_roles,
+    _roles_crossed,
+    _pronoun_subject,
+    _agent_unstated,
+    _agent_object,
+    _measured_elsewhere,
+    _directions,
+    _opposite_verbs,
+    _noun_modifiers,
+    _relative_object,
+    _alternatives_swapped,
+    _coordinated_object,
+)
+"""The constructions read, in the order their phrases are reported."""
+
+
+def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
+    """Phrases of an English ``question`` whose words ``sentence`` binds otherwise.
+
+    >>> unbound_phrases("When did Warsaw become the capital of the Kingdom of Prussia?",
+    ...                 "Warsaw was annexed by the Kingdom of Prussia to become the "
+    ...                 "capital of the province of South Prussia.")
+    ('capital of kingdom',)
+    """
+    q_cased, s_cased = _cased(question), _cased(sentence)
+    q = [w.lower() for w in q_cased]
+    s = [w.lower() for w in s_cased]
+    found: list[str] = []
+    parallel = _parallel_clauses(q, unicodedata.normalize("NFKC", sentence))
+    for phrases in (*(check(q, s) for check in _CHECKS), _proper_modifiers(q_cased, s_cased),
+                    parallel):
+        found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
+    return tuple(found)

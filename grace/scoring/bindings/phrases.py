@@ -1,0 +1,315 @@
+"""Phrases that bind two words of a question (see :mod:`grace.scoring.bindings`).
+
+Of-phrases and the other binding prepositions, possessives, ways, opposite verbs, proper and
+noun modifiers, alternatives and sibling clauses.
+"""
+
+from __future__ import annotations
+
+from grace.retrieval.lemmas import all_lemmas
+from grace.scoring.bindings.roles import _do_clause
+from grace.scoring.bindings.words import (
+    _DETERMINERS,
+    _DO,
+    _OF_PHRASE,
+    _after_determiners,
+    _cased,
+    _common,
+    _content,
+    _content_after,
+    _content_before,
+    _find,
+    _has,
+    _inflected_verb,
+    _noun_only,
+    _object_after,
+    _proper,
+    _same,
+)
+from grace.text import answer_class_indices, contrasts
+
+_RANGE_ENDS = frozenset({"to", "until", "till"})
+"""Words that end a from-phrase's range."""
+_PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
+"""Particles of phrasal verbs ("taken *over*", "set *up*")."""
+_REVERSED = {"from": frozenset({"to", "into"}), "to": frozenset({"from"}),
+             "into": frozenset({"from"})}
+"""Prepositions of a way and those of the way back."""
+_BINDING_PREPOSITIONS = frozenset({"of", "into", "from", "by"})
+"""Prepositions that bind their object to the word before them: the owner ("capital *of*
+Prussia"), what a thing became ("converted *into* a hotel"), where it came from ("moved
+*from* Leeds") and who did it ("painted *by* Munch"). Not "to", "with" or "for", whose
+object a sentence often words apart from the verb ("respond to", "associated with")."""
+
+
+def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's "N of M" (or "V into / from / by M") that the sentence says of others.
+
+    "of" also holds where the sentence puts the owner first ("Prussia's capital"). A phrasal
+    verb's particle binds as its verb would ("taken *over by* the state" is not "built by
+    the company … and taken over by the state").
+    """
+    framed = answer_class_indices(question)
+    out = []
+    for i in range(1, len(question) - 1):
+        noun, prep = question[i - 1], question[i]
+        particle = noun in _PARTICLES and i > 1 and _content(question[i - 2])
+        if prep not in _BINDING_PREPOSITIONS or not (_content(noun) or particle) or (
+            i - 1 in framed
+        ):
+            continue
+        j = _after_determiners(question, i + 1)
+        if j >= len(question) or not _content(question[j]):
+            continue
+        owner = question[j]
+        said = [k for k in range(len(sentence) - 1) if sentence[k + 1] == prep and _same(
+            sentence[k], noun)]
+        if not said or not _has(sentence, owner):
+            continue
+        if any(_binds_of(sentence, k + 2, owner, prep) for k in said) or (
+            prep == "of" and _precedes(sentence, owner, noun)
+        ):
+            continue
+        out.append(f"{question[i - 2] + ' ' if particle else ''}{noun} {prep} {owner}")
+    return out
+
+
+def _binds_of(sentence: list[str], start: int, owner: str, prep: str = "of") -> bool:
+    """Whether the of-phrase at ``start`` names ``owner`` or a value (a number).
+
+    A from-phrase ends where its range does ("from Kessa *to* Vessen": Vessen is where
+    it went, not where it came from) and at an inflected verb not after a determiner ("a
+    ferry from Kessa *reaches* Port Averel": the ferry is not from Port Averel).
+    """
+    first = _after_determiners(sentence, start)
+    if first < len(sentence) and sentence[first][:1].isdigit():
+        return True
+    phrase = sentence[start : start + _OF_PHRASE]
+    if prep == "from":
+        ends = [k for k, w in enumerate(phrase) if w in _RANGE_ENDS or (
+            k > 0 and phrase[k - 1] not in _DETERMINERS and _inflected_verb(w))]
+        phrase = phrase[: min(ends, default=len(phrase))]
+    return _has(phrase, owner)
+
+
+def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
+    """Whether the sentence says "owner('s) noun" ("Prussia's capital", "kingdom capital")."""
+    for k in range(len(sentence) - 1):
+        word = sentence[k].removesuffix("'s")
+        if _same(word, owner) and _same(sentence[k + 1], noun):
+            return True
+    return False
+
+
+def _possessives(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's "X's N" where the sentence says "N X" (X *is* the N)."""
+    out = []
+    for i, word in enumerate(question[:-1]):
+        owner = word.removesuffix("'s")
+        noun = question[i + 1]
+        if owner == word or not _content(owner) or not _content(noun):
+            continue
+        apposed = any(
+            _same(sentence[k], noun) and _same(sentence[k + 1], owner)
+            for k in range(len(sentence) - 1)
+        )
+        of_owner = any(
+            sentence[k + 1] == "of" and _same(sentence[k], noun)
+            and _has(sentence[k + 2 : k + 2 + _OF_PHRASE], owner)
+            for k in range(len(sentence) - 1)
+        )
+        if apposed and not of_owner and not _precedes(sentence, owner, noun):
+            out.append(f"{owner}'s {noun}")
+    return out
+
+
+def _directions(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's "V from X" that the sentence says as "V to X" (or "to" as "from").
+
+    "When did the island pass *from* the crown to the earls?" is not said by "it passed
+    *to* the crown": the sentence holds the same verb and place, with the way reversed.
+    A sentence that also says "V from X" says it.
+    """
+    out = []
+    for i in range(1, len(question) - 1):
+        verb, prep = question[i - 1], question[i]
+        if prep not in _REVERSED or not _content(verb):
+            continue
+        j = _after_determiners(question, i + 1)
+        if j >= len(question) or not _content(question[j]):
+            continue
+        place = question[j]
+        uses = [k for k in range(len(sentence) - 1) if _same(sentence[k], verb)]
+        said = [k for k in uses if sentence[k + 1] == prep]
+        reversed_ = [k for k in uses if sentence[k + 1] in _REVERSED[prep]]
+        if any(_binds_of(sentence, k + 2, place, sentence[k + 1]) for k in reversed_) and not any(
+            _binds_of(sentence, k + 2, place, prep) for k in said
+        ):
+            out.append(f"{verb} {prep} {place}")
+    return out
+
+
+def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's verb and object that the sentence pairs with the verb's opposite.
+
+    "How many times did Rovers *lose* the national league?" is not said by "Rovers *won*
+    the national league three times, … and reached the cup final, which they lost": the
+    league follows "won", an opposite of "lose" (:func:`grace.text.contrasts`), and never
+    "lost".
+    """
+    out = []
+    for i, verb in enumerate(question[:-1]):
+        obj = _object_after(question, i)
+        if not _content(obj):
+            continue
+        follows = [k for k in range(len(sentence) - 1) if _same(_object_after(sentence, k), obj)]
+        if any(contrasts(verb, sentence[k]) for k in follows) and not any(
+            _same(sentence[k], verb) for k in follows
+        ):
+            out.append(f"{verb} {obj}")
+    return out
+
+
+def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's proper modifier of a noun that the sentence gives another one.
+
+    "Who attacked *the Ostrian camp*?" is not said by "The Ostrian commander attacked the
+    Swedish camp": the sentence holds "Ostrian" and "camp", but every "camp" it names has
+    another proper modifier ("Swedish") before it. A capitalised word before a common noun
+    (a people, a place, a person: "Ostrian", "Paris", "Tudor") restricts the noun to that
+    party. The question's pair must open a noun phrase ("*the* Ostrian camp") that is not
+    a do-question's subject ("did the Normans *fight*": a verb follows): after *did* or *of*
+    a capitalised word is a subject or an owner ("did Singer hold", "of New France died"),
+    and a possessive is :func:`_possessives`' to read. Read on the words' cased
+    forms (:func:`_cased`); a sentence's first word is capitalised for the sentence's sake
+    and never counts.
+    """
+    out = []
+    for i in range(1, len(question) - 1):
+        modifier, noun = question[i], question[i + 1]
+        if (
+            question[i - 1].lower() not in _DETERMINERS
+            or (i > 1 and question[i - 2].lower() in _DO)
+            or not (_proper(modifier) and _common(noun))
+        ):
+            continue
+        low, head = modifier.lower(), noun.lower()
+        uses = [k for k in range(1, len(sentence)) if _same(sentence[k].lower(), head)]
+        if not uses or not _has([w.lower() for w in sentence], low):
+            continue
+        if all(
+            _proper(sentence[k - 1]) and k - 1 > 0 and not _same(sentence[k - 1].lower(), low)
+            for k in uses
+        ):
+            out.append(f"{low} {head}")
+    return out
+
+
+def _noun_modifiers(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's noun modifying a noun, where the sentence's every such noun has another.
+
+    "When was the university granted *college* status?" is not said by "founded in 1871 as a
+    technical college … and granted *university* status in 1962": a noun before a noun
+    (a compound: "college status", "city council") names which one; the sentence's every
+    "status" has another noun before it, and "college" elsewhere. Both modifiers must be
+    nouns only (lemminflect: no adjective or verb reading), so "main" / "large" or a verb
+    after its subject ("did the company *build*") are never read as compounds.
+    """
+    clause = _do_clause(question)
+    verb = clause[1] if clause else -1
+    out = []
+    for i in range(len(question) - 1):
+        modifier, noun = question[i], question[i + 1]
+        if i + 1 == verb or not (_noun_only(modifier) and "NOUN" in all_lemmas(noun)):
+            continue
+        uses = [k for k in range(1, len(sentence)) if _same(sentence[k], noun)]
+        if uses and _has(sentence, modifier) and all(
+            _noun_only(sentence[k - 1]) and not _same(sentence[k - 1], modifier) for k in uses
+        ):
+            out.append(f"{modifier} {noun}")
+    return out
+
+
+def _alternatives_swapped(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's "X rather than Y" that the sentence says the other way round.
+
+    "How many soldiers died in battle rather than from disease?" is not said by "About
+    11,000 soldiers and sailors died, most of them from disease rather than in battle": the
+    word before "rather than" / "instead of" is the one chosen, the word after it the one
+    set aside, and the sentence has them swapped.
+    """
+    out = []
+    for q_at, s_at, size in _alternative_markers(question, sentence):
+        chosen, other = _content_before(question, q_at), _content_after(question, q_at + size)
+        if chosen and other and _same(_content_before(sentence, s_at) or "", other) and _same(
+            _content_after(sentence, s_at + size) or "", chosen
+        ):
+            out.append(f"{chosen} rather than {other}")
+    return out
+
+
+def _alternative_markers(
+    question: list[str], sentence: list[str]
+) -> list[tuple[int, int, int]]:
+    """Where the question and the sentence hold "rather than" / "instead of", and its length."""
+    found = []
+    for marker in (("rather", "than"), ("instead", "of")):
+        q_at = _find(question, marker)
+        s_at = _find(sentence, marker)
+        if q_at is not None and s_at is not None:
+            found.append((q_at, s_at, len(marker)))
+    return found
+
+
+def _parallel_clauses(question: list[str], sentence: str) -> list[str]:
+    """Question terms that the sentence's sibling clauses hold apart.
+
+    "How many computers does the Pro edition back up *for free*?" is not said by "The *free*
+    edition backs up one computer; the *Pro* edition, which costs 49 euros a year, backs up
+    up to five computers": clauses side by side after 「;」, each opening on the same noun
+    with a modifier of its own ("the free edition …; the Pro edition …"), state each
+    sibling's facts apart. A question that names one sibling asks about that clause; one
+    that names none asks for the sibling whose clause holds all its terms; one that names
+    two mixes them.
+    """
+    found = _sibling_clauses(sentence)
+    if found is None:
+        return []
+    clauses, siblings = found
+    named = [i for i, m in enumerate(siblings) if _has(question, m)]
+    if len(named) > 1:
+        return [" / ".join(siblings[i] for i in named)]
+    asked = named or list(range(len(clauses)))
+    terms = [w for w in question if _content(w) and w not in siblings and any(
+        _has(c, w) for c in clauses)]
+    if any(all(_has(clauses[i], t) for t in terms) for i in asked):
+        return []
+    if named:
+        return [next(
+            f"{siblings[named[0]]} / {t}" for t in terms if not _has(clauses[named[0]], t)
+        )]
+    return [_apart(terms, clauses)]
+
+
+def _apart(terms: list[str], clauses: list[list[str]]) -> str:
+    """Two of ``terms`` that no clause holds together ("one / euros")."""
+    pairs = (
+        f"{a} / {b}" for a in terms for b in terms
+        if not any(_has(c, a) and _has(c, b) for c in clauses)
+    )
+    return next(pairs, " / ".join(terms))
+
+
+def _sibling_clauses(sentence: str) -> tuple[list[list[str]], list[str]] | None:
+    """The sentence's 「;」 clauses and their modifiers, or None.
+
+    Only when each clause opens on "the M N" with the same N and its own M ("the free
+    edition …; the Pro edition …").
+    """
+    clauses = [[w.lower() for w in _cased(c)] for c in sentence.split(";") if c.strip()]
+    if len(clauses) < 2 or any(len(c) < 3 or c[0] not in _DETERMINERS for c in clauses):
+        return None
+    siblings = [c[1] for c in clauses]
+    if len(set(siblings)) < len(siblings) or len({c[2] for c in clauses}) != 1:
+        return None
+    return (clauses, siblings) if _content(clauses[0][2]) else None

@@ -1,0 +1,468 @@
+"""Who does what: a question's subject and object in the sentence's clauses.
+
+The passive's subject and agent, the active's roles, pronoun and other subjects, coordinated
+and relative clauses, and the verb a count belongs to (see :mod:`grace.scoring.bindings`).
+"""
+
+from __future__ import annotations
+
+from itertools import takewhile
+
+from grace.retrieval.lemmas import all_lemmas
+from grace.scoring.bindings.words import (
+    _BE,
+    _BE_ANY,
+    _DO,
+    _OF_PHRASE,
+    _adverb,
+    _after_determiners,
+    _base_verb,
+    _content,
+    _has,
+    _inflected_verb,
+    _nominal,
+    _object_after,
+    _participle,
+    _same,
+)
+
+_MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
+"""Modal auxiliaries: like *do*, they put the subject before a base-form verb."""
+_STANDS_FOR = frozenset(
+    {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
+)
+"""Words before a passive verb that may stand for the question's subject."""
+_AFTER_PASSIVE = frozenset(
+    {"in", "at", "on", "by", "for", "from", "during", "between", "after", "before", "and"}
+)
+"""Words that follow a passive participle where an active verb would take its object."""
+_CLAUSE_OPENERS = frozenset(
+    {"but", "while", "whereas", "although", "though", "after", "because", "since", "until"}
+)
+"""Conjunctions that open a clause with a subject of its own ("…, but adult sheep recover",
+"… declared war after Aldmark raised the tolls"). Not a relative word: "the Tower Theatre
+…, which at that time showed" is the theatre's."""
+_REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
+"""Objects that are the subject again."""
+_PRONOUNS = frozenset({"he", "she", "it", "they"})
+"""Personal pronouns a verb's subject may be."""
+_WINDOW = 4
+"""Words before the auxiliary read as a passive verb's subject."""
+
+
+def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A passive question's subject that the sentence's same passive verb never has."""
+    aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
+    if aux is None:
+        return []
+    verb = next(
+        (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
+        None,
+    )
+    subject = [w for w in question[aux + 1 : verb] if _content(w)] if verb else []
+    if verb is None or not subject or not _has(sentence, subject[-1]):
+        return []
+    head, participle = subject[-1], question[verb]
+    auxiliaries = _auxiliaries(sentence, participle)
+    phrase = f"{head} {question[aux]} {participle}"
+    if auxiliaries:
+        subjects = [at for at in auxiliaries if _may_be_subject(sentence, at, head)]
+        modifier = _modifier_elsewhere(sentence, subjects, subject[:-1])
+        if subjects and modifier is None:
+            return []
+        if modifier is not None:
+            phrase = f"{modifier} {phrase}"
+    elif not _active_elsewhere(sentence, participle, head):
+        return []
+    return [phrase]
+
+
+def _modifier_elsewhere(
+    sentence: list[str], subjects: list[int], modifiers: list[str]
+) -> str | None:
+    """A modifier of the subject the sentence holds, but before none of its passive uses.
+
+    "When are *carried-over* days lost?" is not said by "Up to five unused days may be
+    carried over …; any *further* days are lost": the sentence's "days are lost" has no
+    "carried" before it, and "carried" elsewhere.
+    """
+    for modifier in modifiers:
+        if _has(sentence, modifier) and subjects and not any(
+            _has(sentence[max(0, at - _WINDOW) : at], modifier) for at in subjects
+        ):
+            return modifier
+    return None
+
+
+def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
+    """Whether every use of ``participle`` in the sentence (all active) is of something else.
+
+    The question's passive subject is the active verb's object ("X destroyed *the wall*"):
+    a use is of it when its object (the :data:`_OF_PHRASE` words after it: "issued what
+    became known as the Kalven Report") holds the head, or when the head stands just before
+    it (a relative or participle clause: "the wall that the storm destroyed", "the wall
+    destroyed in 1940") or a word that may stand for it does. A participle that opens the
+    sentence ("Formed in 1946, the airport …") is a clause about the subject that follows,
+    not an active verb: no use counts then; nor does one coordinated with an earlier passive
+    ("the mill was built in 1895 and converted in 1987": the mill was converted).
+    """
+    uses = [k for k, w in enumerate(sentence) if w == participle]
+    return bool(uses) and 0 not in uses and not any(
+        _may_be_subject(sentence, k, head)
+        or _has(sentence[k + 1 : k + 1 + _OF_PHRASE], head)
+        or _coordinated_passive(sentence, k, head)
+        for k in uses
+    )
+
+
+def _coordinated_passive(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` follows "and" / "or" after a passive whose subject is ``head``."""
+    if sentence[at - 1] not in ("and", "or"):
+        return False
+    be = [k for k in range(at - 1) if sentence[k] in _BE_ANY]
+    return bool(be) and _may_be_subject(sentence, be[-1], head)
+
+
+def _auxiliaries(sentence: list[str], participle: str) -> list[int]:
+    """Where a form of *be* stands before ``participle`` (one adverb may come between)."""
+    return [
+        k - step for k, w in enumerate(sentence) if w == participle
+        for step in (1, 2) if k - step >= 0 and sentence[k - step] in _BE_ANY
+    ]
+
+
+def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the words before the auxiliary at ``at`` hold ``head`` or a word for it.
+
+    An auxiliary right after "and" / "or" shares the subject of the auxiliary before it
+    ("Corr was accused of taking a bribe from Sand *and was dismissed*": Corr was). A word
+    that may stand for ``head`` does not where the sentence names ``head`` after the verb
+    ("*It* opened in 1953 on the site of a wartime airfield": not the airfield).
+    """
+    if at > 0 and sentence[at - 1] in ("and", "or"):
+        earlier = [k for k in range(at - 1) if sentence[k] in _BE_ANY]
+        if earlier:
+            return _may_be_subject(sentence, earlier[-1], head)
+    before = sentence[max(0, at - _WINDOW) : at]
+    return _has(before, head) or (
+        any(w in _STANDS_FOR for w in before) and not _has(sentence[at + 1 :], head)
+    )
+
+
+def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
+    """An active question's subject and object that the sentence has the other way round.
+
+    "By how much did *the Swedes* outnumber *the Ostrians*?" against "the Ostrians
+    outnumbered the Swedes": every use of the verb has the object before it (as its subject)
+    and the subject after it.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    after = _after_determiners(question, verb + 1)
+    if after >= len(question) or not _content(question[after]):
+        return []
+    obj = question[after]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(_swapped_at(sentence, k, head, obj) for k in uses):
+        return [f"{head} {question[verb]} {obj}"]
+    return []
+
+
+def _swapped_at(sentence: list[str], at: int, subject: str, obj: str) -> bool:
+    """Whether the verb at ``at`` has ``obj`` before it (not ``subject``) and ``subject`` after.
+
+    Not where the subject after it is a passive's agent ("were outnumbered *by* the Swedes").
+    """
+    before = sentence[max(0, at - _WINDOW) : at]
+    return (
+        _has(before, obj)
+        and not _has(before, subject)
+        and _has(sentence[at + 1 : at + 1 + _WINDOW], subject)
+        and not _by_agent(sentence, at, subject)
+    )
+
+
+def _do_clause(question: list[str]) -> tuple[str, int] | None:
+    """A do-question's subject head and where its verb stands ("did *the Swedes* outnumber").
+
+    The first *do* / *does* / *did* or modal (*must*, *can* …) opens the clause ("On which
+    bank … does Dresk lie?", "How many copies must the library deliver?"); the verb is the
+    first base form within five words after it.
+    """
+    found = _do_subject(question)
+    return (found[0][-1], found[1]) if found else None
+
+
+def _do_subject(question: list[str]) -> tuple[list[str], int] | None:
+    """A do-question's subject words and where its verb stands (see :func:`_do_clause`)."""
+    aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
+    if aux is None:
+        return None
+    verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
+        question[j])), None)
+    subject = (
+        [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)] if verb else []
+    )
+    return (subject, verb) if verb is not None and subject else None
+
+
+def _coordinated_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that is the object of the verb the sentence's verb follows.
+
+    "Which port did *the Ostrian army* besiege?" is not said by "Aldmark's army … defeated
+    *the Ostrian army* at Kessa Heath and besieged the port of Dresk": "besieged" is
+    coordinated with "defeated" ("and"), so it shares that verb's subject; the question's
+    subject (all its words) is the object right after "defeated".
+    """
+    found = _do_subject(question)
+    if found is None:
+        return []
+    subject, verb = found
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(_object_of_first(sentence, k, subject) for k in uses):
+        return [f"{' '.join(subject)} {question[verb]}"]
+    return []
+
+
+def _object_of_first(sentence: list[str], at: int, subject: list[str]) -> bool:
+    """Whether the verb at ``at`` follows "and", and ``subject`` is the earlier verb's object."""
+    if at < 2 or sentence[at - 1] not in ("and", "then"):
+        return False
+    earlier = [j for j in range(at - 1) if _inflected_verb(sentence[j])]
+    if not earlier:
+        return False
+    start = _after_determiners(sentence, earlier[-1] + 1)
+    said = sentence[start : start + len(subject)]
+    return len(said) == len(subject) and all(
+        _same(a, b) for a, b in zip(said, subject, strict=True)
+    )
+
+
+def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A who-question's object that the sentence names in another role of a passive verb.
+
+    "Who *founded* the Halden paper mill?" is not said by "It was founded in 1899 by
+    workers of the Halden paper mill": every "founded" of the sentence is passive, with
+    no mill before it, and the mill comes after it — in the agent's phrase.
+    """
+    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+        return []
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE, question[2:]))
+    content = [w for w in phrase if _content(w)]
+    if not content:
+        return []
+    head, verb = content[-1], question[1]
+    uses = [k for k, w in enumerate(sentence) if w == verb]
+    if uses and all(_named_after(sentence, k, head, _BE_ANY) for k in uses):
+        return [f"{verb} {head}"]
+    return []
+
+
+def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
+    """Whether the verb at ``at`` has a marker just before it and ``head`` only after it.
+
+    The marker (a pronoun, a form of *be*) is the verb's own subject or auxiliary; ``head``
+    is then not within the :data:`_WINDOW` words before the verb, and is named after it.
+    """
+    return (
+        any(w in markers for w in sentence[max(0, at - 2) : at])
+        and not _has(sentence[max(0, at - _WINDOW) : at], head)
+        and _has(sentence[at + 1 :], head)
+    )
+
+
+def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that the sentence's passive use of the verb leaves unsaid.
+
+    "How many steamships did *the company* build?" is not said by "it owned 46 steamships,
+    most of them built in Glasgow": every "built" of the sentence is passive (a participle
+    with no object after it) and names no agent, or another ("built by Clyde yards"). A
+    use with the subject before it ("the company's ships were built") or "by" and the
+    subject after it says it. A reflexive question ("did Warsaw defend *itself*") asks about
+    its subject as the patient too: a passive with no agent may say it.
+    """
+    clause = _do_clause(question)
+    if clause is None or _object_after(question, clause[1]) in _REFLEXIVES:
+        return []
+    head, verb = clause
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(
+        _participle(sentence[k])
+        and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
+        and not _has(sentence[max(0, k - _WINDOW) : k], head)
+        and not _by_agent(sentence, k, head)
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """An active question's subject named after the verb, whose subject is another.
+
+    "On which bank does *Dresk* lie?" is not said by "*It* lies on the eastern bank …
+    north of the national capital, Dresk": the sentence's "lies" has "it" for its subject
+    and names Dresk after the verb, in another role; nor "Where do the *females* gather?"
+    by "the *males* gather … to attract females" (another noun right before the verb). The
+    pronoun stands for a party the sentence leaves to its context; where the question's
+    subject stands before the verb ("Dresk, which lies …") it is read as the subject.
+    """
+    clause = _do_clause(question) or _final_verb(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if uses and all(
+        (_named_after(sentence, k, head, _PRONOUNS) or _other_subject(sentence, k, head))
+        and not _by_agent(sentence, k, head)
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _final_verb(question: list[str]) -> tuple[str, int] | None:
+    """A question's last word as a verb with its subject noun before it ("… sheep *die*?")."""
+    if len(question) < 3 or any(w in _BE_ANY or w in _DO for w in question):
+        return None  # "What are the stages … called?": a passive's participle
+    noun, verb = question[-2], question[-1]
+    lemmas = all_lemmas(verb)
+    if _content(noun) and "NOUN" in all_lemmas(noun) and "VERB" in lemmas and (
+        "ADJ" not in lemmas
+    ):
+        return noun, len(question) - 1
+    return None
+
+
+def _other_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` has another noun for its subject, and not ``head``.
+
+    "the *males* gather at leks … to attract females" for "Where do the females gather?";
+    "sick lambs die, but adult *sheep* usually recover" for "do lambs recover?". The
+    subject is the noun before the verb (adverbs and auxiliaries between: "usually", "will");
+    ``head`` anywhere in
+    the verb's clause before it may be in its subject ("Fred Singer's project held"). The
+    clause starts after the last word that opens one (:data:`_CLAUSE_OPENERS`).
+    """
+    k = at - 1
+    while k > 0 and (_adverb(sentence[k]) or "AUX" in all_lemmas(sentence[k])):
+        k -= 1
+    before = sentence[k] if k >= 0 else ""
+    start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
+    return (
+        _nominal(before)
+        and not _has(sentence[start:at], head)
+        and _has(sentence, head)
+    )
+
+
+def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
+    """A counted noun the sentence gives for a verb other than the question's.
+
+    "For how many years did Ellery *study* at Oslo?" is not said by "Ellery studied at
+    Oslo, where she later *taught* for thirty years": between the question's verb and
+    every "years" of the sentence a new clause opens, with a subject pronoun and a verb of
+    its own, and the count is that verb's.
+    """
+    at = next((i for i in range(len(question) - 2) if question[i] == "how" and question[
+        i + 1] in ("many", "much")), None)
+    clause = _do_clause(question)
+    if at is None or clause is None or not _content(question[at + 2]):
+        return []
+    noun, verb = question[at + 2], question[clause[1]]
+    counts = [p for p, w in enumerate(sentence) if _same(w, noun)]
+    uses = [k for k, w in enumerate(sentence) if _same(w, verb)]
+    if counts and all(
+        any(k < p for k in uses)
+        and _new_clause(sentence[max(k for k in uses if k < p) + 1 : p], verb)
+        for p in counts
+    ):
+        return [f"{verb} {noun}"]
+    return []
+
+
+def _new_clause(words: list[str], verb: str) -> bool:
+    """Whether ``words`` open a clause of their own.
+
+    A subject pronoun, then (one word between at most) a verb other than ``verb``.
+    """
+    return any(
+        words[t] in _PRONOUNS and any(
+            all_lemmas(w).get("VERB") and w not in _BE_ANY and not _same(w, verb)
+            for w in words[t + 1 : t + 3]
+        )
+        for t in range(len(words))
+    )
+
+
+def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject named only after the verb, another question term before it.
+
+    "How many copies must *the library* deliver to *publishers*?" is not said by "Every
+    *publisher* … must deliver two copies … to *the library*": the question's subject and
+    the party after its verb have changed places around every use of the verb. A passive
+    use with the subject as its agent ("were published by Ferre") says it.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    after = [w for w in question[verb + 1 :] if _content(w) and not _same(w, head)]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    if after and uses and all(
+        not _has(sentence[:k], head)
+        and _has(sentence[k + 1 :], head)
+        and any(_has(sentence[:k], w) for w in after)
+        and not _by_agent(sentence, k, head)
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _relative_object(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's object that the sentence's verb has not: its object is a relative's.
+
+    "How often does Lumen show *the encryption key*?" is not said by "The encryption key is
+    derived from your recovery phrase, *which* Lumen shows once": the verb has no object of
+    its own after it, and "which" before its subject stands for the noun before it — the
+    phrase, not the key. The question's object is the noun phrase right after its verb (a
+    fronted object, "how many adherents does it have", is not read).
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    _, verb = clause
+    start = _after_determiners(question, verb + 1)
+    noun_phrase = list(takewhile(_nominal, question[start:]))
+    if not noun_phrase:
+        return []
+    obj = noun_phrase[-1]
+    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    antecedents = [_antecedent(sentence, k) for k in uses]
+    if uses and _has(sentence, obj) and all(
+        a is not None and not _same(a, obj) for a in antecedents
+    ):
+        return [f"{question[verb]} {obj}"]
+    return []
+
+
+def _antecedent(sentence: list[str], at: int) -> str | None:
+    """The noun a "which" / "that" before the verb at ``at`` stands for, else None.
+
+    Only where the verb has no object after it ("the phrase, which Lumen shows once").
+    """
+    if _nominal(_object_after(sentence, at)):
+        return None
+    for k in range(at - 1, max(0, at - _WINDOW) - 1, -1):
+        if sentence[k] in ("which", "that") and k > 0 and _content(sentence[k - 1]):
+            return sentence[k - 1]
+    return None
+
+
+def _by_agent(sentence: list[str], at: int, head: str) -> bool:
+    """Whether "by" and ``head`` follow the verb at ``at`` ("published *by Ferre*")."""
+    rest = sentence[at + 1 : at + 1 + _WINDOW]
+    return "by" in rest and _has(rest[rest.index("by") + 1 :], head)

@@ -1,0 +1,138 @@
+"""The words the English readings share: vocabulary, known forms and word classes.
+
+:func:`known_forms` is also the SILENT rule's notion of a term said in another form
+(:mod:`grace.scoring.sentence_check`). Word classes come from lemminflect's readings of a word
+(a noun, a verb's base or inflected form, an adverb), never from a data set.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from grace.retrieval.lemmas import all_lemmas
+from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
+from grace.text import ENGLISH_WORD
+
+__all__ = ["known_forms"]
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
+_BE = frozenset({"was", "were", "is", "are"})
+_BE_ANY = _BE | {"been", "be", "being"}
+_DO = frozenset({"did", "does", "do"})
+_OF_PHRASE = 8
+"""Words after "of" read as its phrase (with a coordination: "of adding … or building")."""
+_GRADED = frozenset({"ADJ", "ADV"})
+"""Parts of speech whose lemma drops a degree ("smallest" → "small")."""
+
+
+@lru_cache(maxsize=131_072)
+def known_forms(word: str) -> frozenset[str]:
+    """A word's known forms: itself, its stem and the stems of its lemmas (lemminflect).
+
+    Two words are one term of the SILENT rule when their known forms meet ("went" ~ "go",
+    "children" ~ "child"); :mod:`grace.scoring.sentence_check` reads terms with it too. A
+    superlative keeps its degree: "the smallest stage" is not said by "smaller stages" (nor
+    "best" by "good"), so its adjective's and adverb's lemmas are not its forms.
+    """
+    lower = word.lower()
+    forms = {lower, *tokenize(lower)}
+    for pos, lemmas in all_lemmas(lower).items():
+        if pos in _GRADED and lower.endswith("est"):
+            continue  # a superlative is its own degree: "smallest" is not "smaller"
+        for lemma in lemmas:
+            forms.add(lemma)
+            forms.update(tokenize(lemma))
+    return frozenset(forms)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or bool(known_forms(a) & known_forms(b))
+
+
+def _content(word: str) -> bool:
+    return len(word) > 1 and word not in ENGLISH_STOPWORDS and not word[:1].isdigit()
+
+
+def _has(words: Sequence[str], word: str) -> bool:
+    return any(_same(w, word) for w in words)
+
+
+def _after_determiners(words: Sequence[str], start: int) -> int:
+    while start < len(words) and words[start] in _DETERMINERS:
+        start += 1
+    return start
+
+
+def _inflected_verb(word: str) -> bool:
+    """A verb form other than the base ("reaches", "opened"; not "the *works*")."""
+    return word not in _BE_ANY and any(
+        lemma != word for lemma in all_lemmas(word).get("VERB", ())
+    )
+
+
+def _participle(word: str) -> bool:
+    """A verb form other than the base, the -s and the -ing form ("defeated", "built")."""
+    if word.endswith(("ing", "s")) or word in _BE_ANY:
+        return False
+    verbs = all_lemmas(word).get("VERB", ())
+    return any(lemma.lower() != word for lemma in verbs)
+
+
+def _base_verb(word: str) -> bool:
+    """A verb's base form ("outnumber", "defeat"), as after *did*."""
+    return word in all_lemmas(word).get("VERB", ())
+
+
+def _adverb(word: str) -> bool:
+    """An adverb that may stand between a subject and its verb ("usually", "later")."""
+    return word.endswith("ly") or set(all_lemmas(word)) == {"ADV"}
+
+
+def _nominal(word: str) -> bool:
+    """A content word with a noun reading, or a name lemminflect does not know."""
+    lemmas = all_lemmas(word)
+    return _content(word) and (not lemmas or "NOUN" in lemmas)
+
+
+def _noun_only(word: str) -> bool:
+    """A content word whose only reading is a noun ("college", "status"; not "research")."""
+    return _content(word) and set(all_lemmas(word)) == {"NOUN"}
+
+
+def _proper(word: str) -> bool:
+    """A capitalised content word (a name or a proper adjective)."""
+    return word[:1].isupper() and not word.endswith("'s") and _content(word.lower())
+
+
+def _common(word: str) -> bool:
+    """A lower-case noun (a common noun, not part of a name; "defeated" is not one)."""
+    return word[:1].islower() and _content(word) and "NOUN" in all_lemmas(word)
+
+
+def _object_after(words: list[str], at: int) -> str:
+    """The word after ``at`` past any determiners ("" at the end)."""
+    j = _after_determiners(words, at + 1)
+    return words[j] if j < len(words) else ""
+
+
+def _cased(text: str) -> list[str]:
+    """The words of ``text`` as written (NFKC, not lower-cased)."""
+    return ENGLISH_WORD.findall(unicodedata.normalize("NFKC", text).replace("’", "'"))
+
+
+def _find(words: list[str], marker: tuple[str, ...]) -> int | None:
+    return next(
+        (i for i in range(len(words) - len(marker) + 1)
+         if tuple(words[i : i + len(marker)]) == marker),
+        None,
+    )
+
+
+def _content_before(words: list[str], at: int) -> str | None:
+    return next((w for w in reversed(words[max(0, at - 2) : at]) if _content(w)), None)
+
+
+def _content_after(words: list[str], at: int) -> str | None:
+    return next((w for w in words[at : at + 3] if _content(w)), None)
