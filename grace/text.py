@@ -783,7 +783,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("longest", "shortest"),
     _poles("highest tallest", "lowest"),
     _poles("most", "least"),
-    _poles("maximum", "minimum"),
+    _poles("maximum", "minimum", "average"),
     _poles("north northern", "south southern", "east eastern", "west western"),
     _poles("warm warmer warmest hot hotter hottest", "cold colder coldest cool cooler coolest"),
     _poles("open opens opened opening", "close closes closed closing"),

@@ -396,6 +396,20 @@ _BOUND_ELSEWHERE = [
         "Which port did Aldmark's army besiege for seven months?",
         id="the object of the verb a coordinated verb follows",
     ),
+    pytest.param(
+        "How was Vesper discovered in 1921?",
+        "In 1921 its companion, a white dwarf named Vesper B, was discovered by spectroscopy.",
+        ("vesper",),
+        "How was Vesper B discovered in 1921?",
+        id="a name said only with a letter after it",
+    ),
+    pytest.param(
+        "When did Elizabeth I die?",
+        "Elizabeth II died in 2022.",
+        ("elizabeth I",),
+        "When did Elizabeth II die?",
+        id="a name with another numeral",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 
@@ -522,6 +536,12 @@ _SAID_ANOTHER_WAY = [
         True,
         id="a verb with a complement of its own after a relative",
     ),
+    pytest.param(
+        "When did Ethelred flee to Normandy?",
+        "King Ethelred II of England fled to Normandy in 1013.",
+        True,
+        id="a ruler's name without its numeral",
+    ),
 ]
 """(question, sentence, whether the whole check holds): the sentence says what the question
 asks in other words, so no phrase is unbound (and where the other terms are there too, the
@@ -550,6 +570,14 @@ def test_a_superlative_keeps_its_degree() -> None:
     assert check_sentence(
         "What is the smallest stage?", "The smallest stage is the Dock Stage."
     ).holds
+
+
+def test_an_average_is_not_the_maximum() -> None:
+    check = check_sentence(
+        "At what maximum distance does Vesper B orbit the giant?",
+        "Vesper B orbits the giant at an average distance of 12 astronomical units.",
+    )
+    assert check.opposites == ("maximum≠average",) and not check.holds
 
 
 def test_following_and_preceding_are_after_and_before() -> None:

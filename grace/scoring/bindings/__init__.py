@@ -54,6 +54,8 @@ read here from the words alone (no parser):
 - **A relative's object** — "How often does Lumen show *the encryption key*?" is not said by
   "The encryption key is derived from your recovery phrase, *which* Lumen shows once": the
   verb's object is the noun "which" stands for.
+- **A name with another letter** — "How was *Vesper* discovered?" is not said by "a white
+  dwarf named *Vesper B* was discovered" (a capital letter or Roman numeral after a name).
 - **Alternatives swapped** — "died in battle *rather than* from disease" is not said by
   "died from disease rather than in battle" (also "instead of").
 - **Sibling clauses** — "How many computers does the Pro edition back up *for free*?" is not
@@ -89,6 +91,7 @@ from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
     _alternatives_swapped,
     _directions,
+    _name_suffixes,
     _noun_modifiers,
     _of_phrases,
     _opposite_verbs,
@@ -143,8 +146,12 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     q = [w.lower() for w in q_cased]
     s = [w.lower() for w in s_cased]
     found: list[str] = []
-    parallel = _parallel_clauses(q, unicodedata.normalize("NFKC", sentence))
-    for phrases in (*(check(q, s) for check in _CHECKS), _proper_modifiers(q_cased, s_cased),
-                    parallel):
+    raw_q, raw_s = unicodedata.normalize("NFKC", question), unicodedata.normalize("NFKC", sentence)
+    for phrases in (
+        *(check(q, s) for check in _CHECKS),
+        _proper_modifiers(q_cased, s_cased),
+        _parallel_clauses(q, raw_s),
+        _name_suffixes(raw_q, raw_s),
+    ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     return tuple(found)

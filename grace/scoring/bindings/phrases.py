@@ -6,6 +6,7 @@ noun modifiers, alternatives and sibling clauses.
 
 from __future__ import annotations
 
+from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
 from grace.scoring.bindings.roles import _do_clause
 from grace.scoring.bindings.words import (
@@ -313,3 +314,31 @@ def _sibling_clauses(sentence: str) -> tuple[list[list[str]], list[str]] | None:
     if len(set(siblings)) < len(siblings) or len({c[2] for c in clauses}) != 1:
         return None
     return (clauses, siblings) if _content(clauses[0][2]) else None
+
+
+_NAME_WORD = lazy(r"\b([A-Z][a-z]+)\b(?:[ \t]+([A-Z]|[IVX]{1,4})\b)?")
+"""A capitalised word and the letter or Roman numeral that may follow it in a name
+("Vesper B", "Elizabeth II"), with nothing but spaces between."""
+
+
+def _name_suffixes(question: str, sentence: str) -> list[str]:
+    """A name the sentence says only with another letter or numeral after it.
+
+    "How was *Vesper* discovered?" is not said by "its companion, a white dwarf named *Vesper
+    B*, was discovered": a capital letter or a Roman numeral after a name makes another name
+    ("Vesper B", "Elizabeth II"); the sentence never says the question's "Vesper" (or
+    "Vesper A") as it is. A name without a numeral may be a ruler's usual short name
+    ("Ethelred" for "Ethelred II"): a numeral counts against it only where the question
+    has another one.
+    """
+    said: dict[str, set[str]] = {}
+    for match in _NAME_WORD.finditer(sentence):
+        said.setdefault(match.group(1).lower(), set()).add(match.group(2) or "")
+    out = []
+    for match in _NAME_WORD.finditer(question):
+        name, suffix = match.group(1).lower(), match.group(2) or ""
+        others = said.get(name, set())
+        if suffix or any(len(other) == 1 for other in others):  # "Ethelred" is Ethelred II
+            if match.start() > 0 and others and suffix not in others:
+                out.append(f"{name} {suffix}".strip())
+    return out
