@@ -410,6 +410,13 @@ _BOUND_ELSEWHERE = [
         "When did Elizabeth II die?",
         id="a name with another numeral",
     ),
+    pytest.param(
+        "Who added curds to her mould?",
+        "Sofie Brandt added mould from rye bread to her curds.",
+        ("added curds to mould",),
+        "Who added mould to her curds?",
+        id="a verb's object and its second argument swapped",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 

@@ -54,6 +54,8 @@ read here from the words alone (no parser):
 - **A relative's object** — "How often does Lumen show *the encryption key*?" is not said by
   "The encryption key is derived from your recovery phrase, *which* Lumen shows once": the
   verb's object is the noun "which" stands for.
+- **Arguments swapped** — "added *curds* to her *mould*" is not said by "added *mould* …
+  to her *curds*" (a verb's object and its to / into / from / with argument).
 - **A name with another letter** — "How was *Vesper* discovered?" is not said by "a white
   dwarf named *Vesper B* was discovered" (a capital letter or Roman numeral after a name).
 - **Alternatives swapped** — "died in battle *rather than* from disease" is not said by
@@ -90,6 +92,7 @@ from collections.abc import Callable
 from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
     _alternatives_swapped,
+    _arguments_swapped,
     _directions,
     _name_suffixes,
     _noun_modifiers,
@@ -130,6 +133,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _relative_object,
     _alternatives_swapped,
     _coordinated_object,
+    _arguments_swapped,
 )
 """The constructions read, in the order their phrases are reported."""
 

@@ -342,3 +342,52 @@ def _name_suffixes(question: str, sentence: str) -> list[str]:
             if match.start() > 0 and others and suffix not in others:
                 out.append(f"{name} {suffix}".strip())
     return out
+
+
+_ARGUMENT_PREPOSITIONS = frozenset({"to", "into", "from", "with", "onto"})
+"""Prepositions that give a verb a second argument ("added mould *to* the curds")."""
+
+
+def _arguments_swapped(question: list[str], sentence: list[str]) -> list[str]:
+    """A verb's object and its second argument, the other way round in the sentence.
+
+    "Who added *curds* to her *mould*?" is not said by "… added *mould* from rye bread to her
+    *curds*": the sentence's "added" has the question's second argument for its object and
+    its object after "to".
+    """
+    out = []
+    for i, verb in enumerate(question):
+        if not _content(verb) or "VERB" not in all_lemmas(verb):
+            continue
+        obj, prep, second = _object_and_argument(question, i)
+        if not (obj and second):
+            continue
+        for k in (k for k, w in enumerate(sentence) if _same(w, verb)):
+            s_obj, s_prep, s_second = _object_and_argument(sentence, k, prep)
+            if s_obj and s_second and _same(s_obj, second) and _same(s_second, obj):
+                out.append(f"{verb} {obj} {prep} {second}")
+                break
+    return out
+
+
+def _object_and_argument(
+    words: list[str], at: int, prep: str | None = None
+) -> tuple[str | None, str | None, str | None]:
+    """The object after the verb at ``at`` and the noun after its next argument preposition.
+
+    The preposition is ``prep`` when given, else the first of :data:`_ARGUMENT_PREPOSITIONS`
+    within eight words; the object is the first content word after the verb.
+    """
+    end = min(len(words), at + 1 + _OF_PHRASE)
+    where = next(
+        (j for j in range(at + 1, end) if words[j] == prep or (
+            prep is None and words[j] in _ARGUMENT_PREPOSITIONS)),
+        None,
+    )
+    if where is None or where == at + 1:
+        return None, None, None
+    before = [w for w in words[at + 1 : where] if _content(w)]
+    after = _object_after(words, where)
+    if not before or not _content(after):
+        return None, None, None
+    return before[0], words[where], after
