@@ -417,6 +417,29 @@ _BOUND_ELSEWHERE = [
         "Who added mould to her curds?",
         id="a verb's object and its second argument swapped",
     ),
+    pytest.param(
+        "What does the Orsen Bridge carry across the Kell Strait?",
+        "The Orsen Bridge carries a motorway across the Orsen Strait between Marhavn and Kell.",
+        ("kell strait",),
+        "What does the Orsen Bridge carry across the Orsen Strait?",
+        id="a name's modifier on another name",
+    ),
+    pytest.param(
+        "Which consortium led by Lund & Berg built the bridge?",
+        "The bridge was designed by the firm Lund & Berg and built by a consortium led by the "
+        "Swedish company Norrbygg.",
+        ("led by lund",),
+        "Which consortium led by the Swedish company Norrbygg built the bridge?",
+        id="a verb in the answer's class binds its by-phrase",
+    ),
+    pytest.param(
+        "How many crowns more than planned did the storm cost?",
+        "Construction began in 1992 and cost 4.1 billion crowns, 40 percent more than planned, "
+        "because the tower was rebuilt after a storm.",
+        ("storm cost",),
+        "How many crowns more than planned did construction cost?",
+        id="a coordinated verb's subject is the earlier verb's",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 

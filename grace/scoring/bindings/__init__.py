@@ -64,7 +64,10 @@ read here from the words alone (no parser):
   said by "The free edition backs up one computer; the Pro edition … backs up up to five":
   clauses after 「;」 that open on the same noun with modifiers of their own state each
   sibling's facts apart, and the question's terms must be in one of them.
-- **A coordinated verb's subject** — "did *the Ostrian army* besiege" is not said by
+- **A coordinated verb's subject** — "How much did *the storm* cost?" is not said by
+  "Construction began in 1992 *and cost* 4.1 billion crowns … after a storm": the verb after
+  "and" has the earlier verb's subject.
+- **A coordinated verb, the question's subject its partner's object** — "did *the Ostrian army* besiege" is not said by
   "Aldmark's army defeated the Ostrian army … *and* besieged the port": the question's
   subject is the object of the verb "besieged" is coordinated with.
 - **A count of another clause** — "how many years did she *study*" is not said by "studied

@@ -55,9 +55,7 @@ def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
     for i in range(1, len(question) - 1):
         noun, prep = question[i - 1], question[i]
         particle = noun in _PARTICLES and i > 1 and _content(question[i - 2])
-        if prep not in _BINDING_PREPOSITIONS or not (_content(noun) or particle) or (
-            i - 1 in framed
-        ):
+        if prep not in _BINDING_PREPOSITIONS or not _binding_word(noun, particle, i - 1 in framed):
             continue
         j = _after_determiners(question, i + 1)
         if j >= len(question) or not _content(question[j]):
@@ -73,6 +71,15 @@ def _of_phrases(question: list[str], sentence: list[str]) -> list[str]:
             continue
         out.append(f"{question[i - 2] + ' ' if particle else ''}{noun} {prep} {owner}")
     return out
+
+
+def _binding_word(word: str, particle: bool, framed: bool) -> bool:
+    """Whether ``word`` is one a binding preposition ties its object to.
+
+    A content word or a phrasal verb's particle; in the answer's class (after *what* /
+    *which*) only a verb ("Which consortium *led* by …?": the class is "consortium").
+    """
+    return (_content(word) or particle) and (not framed or _verb_only(word))
 
 
 def _binds_of(sentence: list[str], start: int, owner: str, prep: str = "of") -> bool:
@@ -191,7 +198,7 @@ def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
         if (
             question[i - 1].lower() not in _DETERMINERS
             or (i > 1 and question[i - 2].lower() in _DO)
-            or not (_proper(modifier) and _common(noun))
+            or not (_proper(modifier) and (_common(noun) or _named_kind(noun)))
         ):
             continue
         low, head = modifier.lower(), noun.lower()
@@ -391,3 +398,19 @@ def _object_and_argument(
     if not before or not _content(after):
         return None, None, None
     return before[0], words[where], after
+
+
+def _verb_only(word: str) -> bool:
+    """An inflected verb with no noun reading ("led", "built"): never the answer's class.
+
+    "Which consortium *led by* Lund & Berg built the bridge?" binds "led by" as any
+    question does; the class is "consortium".
+    """
+    return _inflected_verb(word) and "NOUN" not in all_lemmas(word)
+
+
+def _named_kind(word: str) -> bool:
+    """A capitalised common noun that ends a place's name ("the Kell *Strait*", "River")."""
+    return word[:1].isupper() and _content(word.lower()) and set(all_lemmas(word.lower())) == {
+        "NOUN"
+    }

@@ -200,12 +200,11 @@ def _do_subject(question: list[str]) -> tuple[list[str], int] | None:
     aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
     if aux is None:
         return None
-    verb = next((j for j in range(aux + 2, min(len(question), aux + 6)) if _base_verb(
-        question[j])), None)
-    subject = (
-        [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)] if verb else []
-    )
-    return (subject, verb) if verb is not None and subject else None
+    for verb in range(aux + 2, min(len(question), aux + 6)):
+        subject = [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)]
+        if subject and _base_verb(question[verb]):
+            return subject, verb  # "did the storm cost": "storm" is the subject, not a verb
+    return None
 
 
 def _coordinated_object(question: list[str], sentence: list[str]) -> list[str]:
@@ -315,12 +314,32 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     head, verb = clause
     uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
     if uses and all(
-        (_named_after(sentence, k, head, _PRONOUNS) or _other_subject(sentence, k, head))
+        (
+            _named_after(sentence, k, head, _PRONOUNS)
+            or _other_subject(sentence, k, head)
+            or _coordinated_subject(sentence, k, head)
+        )
         and not _by_agent(sentence, k, head)
         for k in uses
     ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _coordinated_subject(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the verb at ``at`` follows "and" after an earlier verb, and ``head`` only after.
+
+    "Construction began in 1992 *and cost* about 4.1 billion crowns …, mainly because …
+    after a storm" for "How much did the storm cost?": the coordinated verb's subject is the
+    earlier verb's (construction); the storm is named only after it.
+    """
+    return (
+        at > 1
+        and sentence[at - 1] == "and"
+        and any(_inflected_verb(w) for w in sentence[: at - 1])
+        and not _has(sentence[:at], head)
+        and _has(sentence[at + 1 :], head)
+    )
 
 
 def _final_verb(question: list[str]) -> tuple[str, int] | None:
