@@ -67,8 +67,8 @@ read here from the words alone (no parser):
 - **A coordinated verb's subject** — "How much did *the storm* cost?" is not said by
   "Construction began in 1992 *and cost* 4.1 billion crowns … after a storm": the verb after
   "and" has the earlier verb's subject.
-- **A coordinated verb, the question's subject its partner's object** — "did *the Ostrian army* besiege" is not said by
-  "Aldmark's army defeated the Ostrian army … *and* besieged the port": the question's
+- **A coordinated verb's partner's object** — "did *the Ostrian army* besiege" is not said
+  by "Aldmark's army defeated the Ostrian army … *and* besieged the port": the question's
   subject is the object of the verb "besieged" is coordinated with.
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
