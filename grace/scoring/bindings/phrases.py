@@ -186,12 +186,12 @@ def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
     another proper modifier ("Swedish") before it. A capitalised word before a common noun
     (a people, a place, a person: "Ostrian", "Paris", "Tudor") restricts the noun to that
     party; so it does before a capitalised common noun that ends a name ("the *Kell*
-    Strait" is not "the Orsen Strait"). The question's pair must open a noun phrase ("*the* Ostrian camp") that is not
-    a do-question's subject ("did the Normans *fight*": a verb follows): after *did* or *of*
-    a capitalised word is a subject or an owner ("did Singer hold", "of New France died"),
-    and a possessive is :func:`_possessives`' to read. Read on the words' cased
-    forms (:func:`_cased`); a sentence's first word is capitalised for the sentence's sake
-    and never counts.
+    Strait" is not "the Orsen Strait"). The question's pair must open a noun phrase ("*the*
+    Ostrian camp") that is not a do-question's subject ("did the Normans *fight*": a verb
+    follows): after *did* or *of* a capitalised word is a subject or an owner ("did Singer
+    hold", "of New France died"), and a possessive is :func:`_possessives`' to read. Read on
+    the words' cased forms (:func:`_cased`); a sentence's first word is capitalised for the
+    sentence's sake and never counts.
     """
     out = []
     for i in range(1, len(question) - 1):
