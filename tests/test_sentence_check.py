@@ -713,6 +713,18 @@ def test_japanese_roles_swapped_and_another_genitive() -> None:
     assert check_sentence("白瀬製紙が洋紙の生産に転換したのは何年？", turned, page).holds
 
 
+def test_japanese_slot_modifier_and_a_comment_of_another_topic() -> None:
+    """「次男の誰が継いだ」 and 「忠次は分家して」 are not said by 「長男の忠次が継ぎ、次男の忠光は
+    分家して旗本となった」."""
+    sentence = "家督は長男の忠次が継ぎ、次男の忠光は分家して旗本となった。"
+    slot = check_sentence("家督は次男の誰が継ぎましたか？", sentence, "松平忠広")
+    assert slot.unbound == ("次男の誰が継ぐ",) and not slot.holds
+    assert check_sentence("家督は長男の誰が継ぎましたか？", sentence, "松平忠広").holds
+    topic = check_sentence("長男の忠次は分家して何となりましたか？", sentence, "松平忠広")
+    assert topic.unbound == ("忠次は分家",) and not topic.holds
+    assert check_sentence("次男の忠光は分家して何となりましたか？", sentence, "松平忠広").holds
+
+
 def test_a_japanese_topic_whose_comment_is_another_topics() -> None:
     """「最終は午前何時」 is not said by 「始発は午前7時、最終は午後8時です。」."""
     sentence = "始発は午前7時、最終は午後8時です。"

@@ -3,7 +3,7 @@
 The Japanese counterpart of :mod:`grace.scoring.bindings`. Japanese marks who did what with
 particles after each noun, and a sentence often runs several clauses together with 「、」, each
 with its own predicate and topic; a sentence can then hold every content morpheme of the
-question with two of them bound to other words. Two constructions are read, on Sudachi's
+question with two of them bound to other words. These constructions are read, on Sudachi's
 morphemes (normalised form, part of speech) alone:
 
 - **A case particle and its predicate** — 「北海道帝国大学**を**卒業した」 asks what was
@@ -19,7 +19,11 @@ morphemes (normalised form, part of speech) alone:
 - **A topic and its comment** — 「最終**は**午前何時」 asks about the last one, in the morning.
   A sentence whose every 「最終は」 is followed by a comment without 午前 (「始発は午前7時、
   最終は午後8時」: the comment runs to 「。」 or to the 「、」 before the next topic) and holds
-  午前 elsewhere binds it to another topic. Only the word right after 「は」 is read.
+  午前 elsewhere binds it to another topic. Only the word right after 「は」 is read. Where
+  the sentence has no 「T は」, a 「は X」 with another topic before it says X of that one
+  (「次男の忠光は分家して」 for 「長男の忠次は分家して」).
+- **The answer's slot with a modifier** — 「次男の**誰**が継いだ」 is not said by
+  「長男の忠次が継ぎ」: the sentence's noun before 「が継ぐ」 has another の-modifier.
 
 Each fires only when the sentence holds the construction with other words and the question's
 word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
@@ -44,6 +48,8 @@ JA_INTERROGATIVE = frozenset(
 """Question words (besides those starting with 何 or 幾)."""
 
 _CASE = frozenset({"を", "に", "で", "から", "へ"})
+_SLOT_CASE = _CASE | {"が"}
+"""Particles after the answer's slot whose の-modifier is read (「次男の誰が継いだ」)."""
 """Case particles that bind a noun to the predicate after it."""
 _NOUN = frozenset({"名詞", "接尾辞", "接頭辞"})
 _CONTENT = frozenset({"名詞", "動詞", "形容詞"})
@@ -156,6 +162,35 @@ def _topic_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
     uses = [j for j in range(1, len(s)) if _topic_at(s, j) and _run_before(s, j)[-1:] == noun[-1:]]
     if uses and all(said not in _comment(s, j) for j in uses) and _has(s, said):
         return f"{''.join(noun)}は{said}"
+    others = [j for j in range(1, len(s) - 1) if _topic_at(s, j) and s[j + 1][0] == said]
+    if not uses and others and _has(s, noun[-1]) and all(
+        _run_before(s, j)[-1] != noun[-1] for j in others
+    ):
+        return f"{''.join(noun)}は{said}"  # 「忠光は分家して」 for 「忠次は分家して」
+    return None
+
+
+def _slot_word(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The question word right before ``at`` (「誰」 is a pronoun, not a noun), if any."""
+    return (m[at - 1][0],) if at > 0 and interrogative(m[at - 1][0]) else ()
+
+
+def _slot_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
+    """The answer's slot with a の-modifier, given another modifier by the sentence.
+
+    「家督は次男の**誰**が継ぎましたか？」 is not said by 「家督は長男の忠次が継ぎ、次男の忠光は…」:
+    the noun before 「が継ぐ」 in the sentence has 長男 for its modifier, where the question
+    asks for the 次男's.
+    """
+    verb = _predicate(q, at + 1)
+    modifier = _genitive(q, at - len(noun))
+    if verb is None or modifier is None or not _has(s, modifier):
+        return None
+    particle = q[at][0]
+    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    others = [_genitive(s, j - len(_run_before(s, j))) for j in uses]
+    if uses and all(other and other != modifier for other in others):
+        return f"{modifier}の{''.join(noun)}{particle}{verb}"
     return None
 
 
@@ -171,10 +206,12 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
     found: list[str] = []
     for at in range(1, len(question) - 1):
         form, pos = question[at]
-        noun = _run_before(question, at)
-        if pos != "助詞" or not noun or any(interrogative(x) for x in noun):
+        noun = _run_before(question, at) or _slot_word(question, at)
+        if pos != "助詞" or not noun:
             continue
-        if form in _CASE:
+        if any(interrogative(x) for x in noun):
+            phrase = _slot_swap(question, sentence, at, noun) if form in _SLOT_CASE else None
+        elif form in _CASE:
             phrase = _case_swap(question, sentence, at, noun)
         elif form == "は":
             phrase = _topic_swap(question, sentence, at, noun)
