@@ -440,6 +440,14 @@ _BOUND_ELSEWHERE = [
         "How many crowns more than planned did construction cost?",
         id="a coordinated verb's subject is the earlier verb's",
     ),
+    pytest.param(
+        "Which town on the eastern shore does the ferry link with Brekke?",
+        "A ferry has linked the town of Orsen on the western shore with the village of Brekke "
+        "on the eastern shore since 1972.",
+        ("town eastern",),
+        "Which town on the western shore does the ferry link with Brekke?",
+        id="an opposite bound to the asked noun",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 
@@ -565,6 +573,13 @@ _SAID_ANOTHER_WAY = [
         "The movement which would become the Methodist Church began in the 18th century.",
         True,
         id="a verb with a complement of its own after a relative",
+    ),
+    pytest.param(
+        "When was the IPCC Third Assessment Report published?",
+        "The IPCC Fourth Assessment Report of 2007 showed the reconstructions of the 2001 "
+        "Third Assessment Report, published in 2001.",
+        False,
+        id="an ordinal goes with the noun after it",
     ),
     pytest.param(
         "When did Ethelred flee to Normandy?",

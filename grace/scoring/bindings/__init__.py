@@ -58,6 +58,9 @@ read here from the words alone (no parser):
   to her *curds*" (a verb's object and its to / into / from / with argument).
 - **A name with another letter** — "How was *Vesper* discovered?" is not said by "a white
   dwarf named *Vesper B* was discovered" (a capital letter or Roman numeral after a name).
+- **An opposite bound to the asked noun** — "Which town on the *eastern* shore …?" is not
+  said by "the town of Orsen on the *western* shore with the village of Brekke on the
+  eastern shore".
 - **Alternatives swapped** — "died in battle *rather than* from disease" is not said by
   "died from disease rather than in battle" (also "instead of").
 - **Sibling clauses** — "How many computers does the Pro edition back up *for free*?" is not
@@ -100,6 +103,7 @@ from grace.scoring.bindings.phrases import (
     _name_suffixes,
     _noun_modifiers,
     _of_phrases,
+    _opposite_nearby,
     _opposite_verbs,
     _parallel_clauses,
     _possessives,
@@ -137,6 +141,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _alternatives_swapped,
     _coordinated_object,
     _arguments_swapped,
+    _opposite_nearby,
 )
 """The constructions read, in the order their phrases are reported."""
 

@@ -22,6 +22,7 @@ from grace.scoring.bindings.words import (
     _find,
     _has,
     _inflected_verb,
+    _nominal,
     _noun_only,
     _object_after,
     _proper,
@@ -415,3 +416,34 @@ def _named_kind(word: str) -> bool:
     return word[:1].isupper() and _content(word.lower()) and set(all_lemmas(word.lower())) == {
         "NOUN"
     }
+
+
+_ATTACHING = frozenset({"on", "in", "at", "of", "from", "to", "near"})
+"""Prepositions that attach a phrase to the noun before them ("the town *on* the shore")."""
+
+
+def _opposite_nearby(question: list[str], sentence: list[str]) -> list[str]:
+    """A closed-set word of the question whose noun the sentence gives the opposite.
+
+    "Which town on the *eastern* shore does the ferry link with Brekke?" is not said by "…
+    linked the town of Orsen on the *western* shore with the village of Brekke on the
+    eastern shore": the sentence holds both words, so no opposite is missing, but the
+    town's is "western". The word must be in a phrase after its noun ("town *on* the
+    eastern shore", within four words; not "the IPCC Third Report", where "Third" goes with
+    "Report"); in the sentence, every use of that noun has the opposite within the five
+    words after it and not the word itself.
+    """
+    out = []
+    for i, word in enumerate(question):
+        noun = next((question[j] for j in range(i - 1, max(-1, i - 5), -1) if _nominal(
+            question[j]) and question[j + 1] in _ATTACHING), None)
+        if noun is None or not any(contrasts(word, w) for w in sentence):
+            continue
+        uses = [k for k, w in enumerate(sentence) if _same(w, noun)]
+        if uses and all(
+            any(contrasts(word, w) for w in sentence[k + 1 : k + 6])
+            and not _has(sentence[k + 1 : k + 6], word)
+            for k in uses
+        ):
+            out.append(f"{noun} {word}")
+    return out
