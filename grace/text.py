@@ -40,6 +40,7 @@ __all__ = [
     "contrasts",
     "counted_noun",
     "counts",
+    "in_closed_set",
     "in_stated_range",
     "is_japanese",
     "is_negated",
@@ -834,6 +835,18 @@ def _asked_poles(question: str) -> tuple[frozenset[str], ...]:
     """The members of :data:`_CONTRAST_SETS` the question uses."""
     q_words = _question_words(question)
     return tuple(pole for poles in _CONTRAST_SETS for pole in poles if pole & q_words)
+
+
+_CLOSED_SET_WORDS = frozenset(word for poles in _CONTRAST_SETS for pole in poles for word in pole)
+
+
+def in_closed_set(text: str) -> bool:
+    """Whether ``text`` uses a word of one of :func:`contrasts`' closed sets ("before", "east").
+
+    A text that uses none has no opposite of those sets: the readings that pair a word with
+    its opposite word by word skip every other word at once.
+    """
+    return bool(_question_words(text) & _CLOSED_SET_WORDS)
 
 
 def contrasts(question: str, sentence: str) -> list[str]:

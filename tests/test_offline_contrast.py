@@ -8,7 +8,7 @@ from grace.providers.offline.evidence import assess
 from grace.providers.offline.judge import HeuristicAnswerJudge
 from grace.providers.offline.reader import ExtractiveReader
 from grace.schemas import Source
-from grace.text import contrasts
+from grace.text import contrasts, in_closed_set
 
 PASSAGE = (
     "Electric trams replaced the horses in 1899, after the city council bought the company. "
@@ -58,6 +58,19 @@ def test_contrasts_found(question: str, sentence: str, expected: list[str]) -> N
 )
 def test_contrasts_not_found(question: str, sentence: str) -> None:
     assert contrasts(question, sentence) == []
+
+
+@pytest.mark.parametrize("word", ["before", "eastern", "largest", "won", "following", "Average"])
+def test_a_closed_set_word_is_known(word: str) -> None:
+    assert in_closed_set(word)
+
+
+@pytest.mark.parametrize("word", ["colour", "bridge", "busiest", "ferry", "it's"])
+def test_a_word_outside_the_sets_has_no_opposite_word(word: str) -> None:
+    """What the readings skip on: no single word contradicts a word outside every set."""
+    assert not in_closed_set(word)
+    for other in ("after", "western", "smallest", "lost", "preceding", "maximum", word):
+        assert contrasts(word, other) == []
 
 
 def test_evidence_records_contrast_of_sentence() -> None:

@@ -376,8 +376,12 @@ def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[st
     return tuple(word for word in missing if word not in said)
 
 
+@lru_cache(maxsize=4096)
 def check_sentence(question: str, sentence: str, title: str = "") -> SentenceCheck:
     """What ``sentence`` does not state of ``question`` (see the module docstring).
+
+    Read once per (question, sentence, title): a run's level cap and its features both ask
+    it (the result is frozen).
 
     ``title``: the title of the sentence's document; for a Japanese question its content
     morphemes count as stated (the sentence is read under it, as the citation shows it),

@@ -7,7 +7,6 @@ noun modifiers, alternatives and sibling clauses.
 from __future__ import annotations
 
 from grace.patterns import lazy
-from grace.retrieval.lemmas import all_lemmas
 from grace.scoring.bindings.roles import _do_clause
 from grace.scoring.bindings.words import (
     _DETERMINERS,
@@ -22,13 +21,15 @@ from grace.scoring.bindings.words import (
     _find,
     _has,
     _inflected_verb,
+    _lemmas,
     _nominal,
     _noun_only,
     _object_after,
     _proper,
     _same,
+    _uses,
 )
-from grace.text import answer_class_indices, contrasts
+from grace.text import answer_class_indices, contrasts, in_closed_set
 
 _RANGE_ENDS = frozenset({"to", "until", "till"})
 """Words that end a from-phrase's range."""
@@ -169,7 +170,7 @@ def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
     out = []
     for i, verb in enumerate(question[:-1]):
         obj = _object_after(question, i)
-        if not _content(obj):
+        if not (in_closed_set(verb) and _content(obj)):
             continue
         follows = [k for k in range(len(sentence) - 1) if _same(_object_after(sentence, k), obj)]
         if any(contrasts(verb, sentence[k]) for k in follows) and not any(
@@ -230,7 +231,7 @@ def _noun_modifiers(question: list[str], sentence: list[str]) -> list[str]:
     out = []
     for i in range(len(question) - 1):
         modifier, noun = question[i], question[i + 1]
-        if i + 1 == verb or not (_noun_only(modifier) and "NOUN" in all_lemmas(noun)):
+        if i + 1 == verb or not (_noun_only(modifier) and "NOUN" in _lemmas(noun)):
             continue
         uses = [k for k in range(1, len(sentence)) if _same(sentence[k], noun)]
         if uses and _has(sentence, modifier) and all(
@@ -366,12 +367,12 @@ def _arguments_swapped(question: list[str], sentence: list[str]) -> list[str]:
     """
     out = []
     for i, verb in enumerate(question):
-        if not _content(verb) or "VERB" not in all_lemmas(verb):
+        if not _content(verb) or "VERB" not in _lemmas(verb):
             continue
         obj, prep, second = _object_and_argument(question, i)
         if not (obj and second):
             continue
-        for k in (k for k, w in enumerate(sentence) if _same(w, verb)):
+        for k in _uses(sentence, verb):
             s_obj, s_prep, s_second = _object_and_argument(sentence, k, prep)
             if s_obj and s_second and _same(s_obj, second) and _same(s_second, obj):
                 out.append(f"{verb} {obj} {prep} {second}")
@@ -408,12 +409,12 @@ def _verb_only(word: str) -> bool:
     "Which consortium *led by* Lund & Berg built the bridge?" binds "led by" as any
     question does; the class is "consortium".
     """
-    return _inflected_verb(word) and "NOUN" not in all_lemmas(word)
+    return _inflected_verb(word) and "NOUN" not in _lemmas(word)
 
 
 def _named_kind(word: str) -> bool:
     """A capitalised common noun that ends a place's name ("the Kell *Strait*", "River")."""
-    return word[:1].isupper() and _content(word.lower()) and set(all_lemmas(word.lower())) == {
+    return word[:1].isupper() and _content(word.lower()) and set(_lemmas(word.lower())) == {
         "NOUN"
     }
 
@@ -435,11 +436,13 @@ def _opposite_nearby(question: list[str], sentence: list[str]) -> list[str]:
     """
     out = []
     for i, word in enumerate(question):
+        if not in_closed_set(word):
+            continue
         noun = next((question[j] for j in range(i - 1, max(-1, i - 5), -1) if _nominal(
             question[j]) and question[j + 1] in _ATTACHING), None)
         if noun is None or not any(contrasts(word, w) for w in sentence):
             continue
-        uses = [k for k, w in enumerate(sentence) if _same(w, noun)]
+        uses = _uses(sentence, noun)
         if uses and all(
             any(contrasts(word, w) for w in sentence[k + 1 : k + 6])
             and not _has(sentence[k + 1 : k + 6], word)

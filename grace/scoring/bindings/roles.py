@@ -6,9 +6,9 @@ and relative clauses, and the verb a count belongs to (see :mod:`grace.scoring.b
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import takewhile
 
-from grace.retrieval.lemmas import all_lemmas
 from grace.scoring.bindings.words import (
     _BE,
     _BE_ANY,
@@ -20,10 +20,12 @@ from grace.scoring.bindings.words import (
     _content,
     _has,
     _inflected_verb,
+    _lemmas,
     _nominal,
     _object_after,
     _participle,
     _same,
+    _uses,
 )
 
 _MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
@@ -164,7 +166,7 @@ def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
     if after >= len(question) or not _content(question[after]):
         return []
     obj = question[after]
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     if uses and all(_swapped_at(sentence, k, head, obj) for k in uses):
         return [f"{head} {question[verb]} {obj}"]
     return []
@@ -195,13 +197,21 @@ def _do_clause(question: list[str]) -> tuple[str, int] | None:
     return (found[0][-1], found[1]) if found else None
 
 
-def _do_subject(question: list[str]) -> tuple[list[str], int] | None:
-    """A do-question's subject words and where its verb stands (see :func:`_do_clause`)."""
+def _do_subject(question: list[str]) -> tuple[tuple[str, ...], int] | None:
+    """A do-question's subject words and where its verb stands (see :func:`_do_clause`).
+
+    Read once per question: every reading of a do-question's roles asks it.
+    """
+    return _do_subject_of(tuple(question))
+
+
+@lru_cache(maxsize=4096)
+def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
     aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
     if aux is None:
         return None
     for verb in range(aux + 2, min(len(question), aux + 6)):
-        subject = [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)]
+        subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
         if subject and _base_verb(question[verb]):
             return subject, verb  # "did the storm cost": "storm" is the subject, not a verb
     return None
@@ -219,13 +229,13 @@ def _coordinated_object(question: list[str], sentence: list[str]) -> list[str]:
     if found is None:
         return []
     subject, verb = found
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     if uses and all(_object_of_first(sentence, k, subject) for k in uses):
         return [f"{' '.join(subject)} {question[verb]}"]
     return []
 
 
-def _object_of_first(sentence: list[str], at: int, subject: list[str]) -> bool:
+def _object_of_first(sentence: list[str], at: int, subject: tuple[str, ...]) -> bool:
     """Whether the verb at ``at`` follows "and", and ``subject`` is the earlier verb's object."""
     if at < 2 or sentence[at - 1] not in ("and", "then"):
         return False
@@ -286,7 +296,7 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
     if clause is None or _object_after(question, clause[1]) in _REFLEXIVES:
         return []
     head, verb = clause
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     if uses and all(
         _participle(sentence[k])
         and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
@@ -312,7 +322,7 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     if clause is None:
         return []
     head, verb = clause
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     if uses and all(
         (
             _named_after(sentence, k, head, _PRONOUNS)
@@ -347,8 +357,8 @@ def _final_verb(question: list[str]) -> tuple[str, int] | None:
     if len(question) < 3 or any(w in _BE_ANY or w in _DO for w in question):
         return None  # "What are the stages … called?": a passive's participle
     noun, verb = question[-2], question[-1]
-    lemmas = all_lemmas(verb)
-    if _content(noun) and "NOUN" in all_lemmas(noun) and "VERB" in lemmas and (
+    lemmas = _lemmas(verb)
+    if _content(noun) and "NOUN" in _lemmas(noun) and "VERB" in lemmas and (
         "ADJ" not in lemmas
     ):
         return noun, len(question) - 1
@@ -361,12 +371,12 @@ def _other_subject(sentence: list[str], at: int, head: str) -> bool:
     "the *males* gather at leks … to attract females" for "Where do the females gather?";
     "sick lambs die, but adult *sheep* usually recover" for "do lambs recover?". The
     subject is the noun before the verb (adverbs and auxiliaries between: "usually", "will");
-    ``head`` anywhere in
-    the verb's clause before it may be in its subject ("Fred Singer's project held"). The
-    clause starts after the last word that opens one (:data:`_CLAUSE_OPENERS`).
+    ``head`` anywhere in the verb's clause before it may be in its subject ("Fred Singer's
+    project held"). The clause starts after the last word that opens one
+    (:data:`_CLAUSE_OPENERS`).
     """
     k = at - 1
-    while k > 0 and (_adverb(sentence[k]) or "AUX" in all_lemmas(sentence[k])):
+    while k > 0 and (_adverb(sentence[k]) or "AUX" in _lemmas(sentence[k])):
         k -= 1
     before = sentence[k] if k >= 0 else ""
     start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
@@ -391,8 +401,8 @@ def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     if at is None or clause is None or not _content(question[at + 2]):
         return []
     noun, verb = question[at + 2], question[clause[1]]
-    counts = [p for p, w in enumerate(sentence) if _same(w, noun)]
-    uses = [k for k, w in enumerate(sentence) if _same(w, verb)]
+    counts = _uses(sentence, noun)
+    uses = _uses(sentence, verb)
     if counts and all(
         any(k < p for k in uses)
         and _new_clause(sentence[max(k for k in uses if k < p) + 1 : p], verb)
@@ -409,7 +419,7 @@ def _new_clause(words: list[str], verb: str) -> bool:
     """
     return any(
         words[t] in _PRONOUNS and any(
-            all_lemmas(w).get("VERB") and w not in _BE_ANY and not _same(w, verb)
+            _lemmas(w).get("VERB") and w not in _BE_ANY and not _same(w, verb)
             for w in words[t + 1 : t + 3]
         )
         for t in range(len(words))
@@ -429,7 +439,7 @@ def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head, verb = clause
     after = [w for w in question[verb + 1 :] if _content(w) and not _same(w, head)]
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     if after and uses and all(
         not _has(sentence[:k], head)
         and _has(sentence[k + 1 :], head)
@@ -459,7 +469,7 @@ def _relative_object(question: list[str], sentence: list[str]) -> list[str]:
     if not noun_phrase:
         return []
     obj = noun_phrase[-1]
-    uses = [k for k, w in enumerate(sentence) if _same(w, question[verb])]
+    uses = _uses(sentence, question[verb])
     antecedents = [_antecedent(sentence, k) for k in uses]
     if uses and _has(sentence, obj) and all(
         a is not None and not _same(a, obj) for a in antecedents

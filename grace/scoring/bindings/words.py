@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
@@ -47,6 +48,21 @@ def known_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+@lru_cache(maxsize=65_536)
+def _lemmas(word: str) -> Mapping[str, tuple[str, ...]]:
+    """:func:`~grace.retrieval.lemmas.all_lemmas`, looked up once per word (read-only).
+
+    The readings ask a word's parts of speech many times per check; the table lookup is
+    not cached by itself.
+    """
+    return MappingProxyType(all_lemmas(word))
+
+
+def _uses(words: Sequence[str], word: str) -> list[int]:
+    """Where ``words`` hold ``word`` in a known form (:func:`known_forms`)."""
+    return [k for k, w in enumerate(words) if _same(w, word)]
+
+
 def _same(a: str, b: str) -> bool:
     return a == b or bool(known_forms(a) & known_forms(b))
 
@@ -68,7 +84,7 @@ def _after_determiners(words: Sequence[str], start: int) -> int:
 def _inflected_verb(word: str) -> bool:
     """A verb form other than the base ("reaches", "opened"; not "the *works*")."""
     return word not in _BE_ANY and any(
-        lemma != word for lemma in all_lemmas(word).get("VERB", ())
+        lemma != word for lemma in _lemmas(word).get("VERB", ())
     )
 
 
@@ -76,29 +92,29 @@ def _participle(word: str) -> bool:
     """A verb form other than the base, the -s and the -ing form ("defeated", "built")."""
     if word.endswith(("ing", "s")) or word in _BE_ANY:
         return False
-    verbs = all_lemmas(word).get("VERB", ())
+    verbs = _lemmas(word).get("VERB", ())
     return any(lemma.lower() != word for lemma in verbs)
 
 
 def _base_verb(word: str) -> bool:
     """A verb's base form ("outnumber", "defeat"), as after *did*."""
-    return word in all_lemmas(word).get("VERB", ())
+    return word in _lemmas(word).get("VERB", ())
 
 
 def _adverb(word: str) -> bool:
     """An adverb that may stand between a subject and its verb ("usually", "later")."""
-    return word.endswith("ly") or set(all_lemmas(word)) == {"ADV"}
+    return word.endswith("ly") or set(_lemmas(word)) == {"ADV"}
 
 
 def _nominal(word: str) -> bool:
     """A content word with a noun reading, or a name lemminflect does not know."""
-    lemmas = all_lemmas(word)
+    lemmas = _lemmas(word)
     return _content(word) and (not lemmas or "NOUN" in lemmas)
 
 
 def _noun_only(word: str) -> bool:
     """A content word whose only reading is a noun ("college", "status"; not "research")."""
-    return _content(word) and set(all_lemmas(word)) == {"NOUN"}
+    return _content(word) and set(_lemmas(word)) == {"NOUN"}
 
 
 def _proper(word: str) -> bool:
@@ -108,7 +124,7 @@ def _proper(word: str) -> bool:
 
 def _common(word: str) -> bool:
     """A lower-case noun (a common noun, not part of a name; "defeated" is not one)."""
-    return word[:1].islower() and _content(word) and "NOUN" in all_lemmas(word)
+    return word[:1].islower() and _content(word) and "NOUN" in _lemmas(word)
 
 
 def _object_after(words: list[str], at: int) -> str:
