@@ -783,6 +783,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("largest biggest", "smallest"),
     _poles("longest", "shortest"),
     _poles("highest tallest", "lowest"),
+    _poles("high", "low"),
     _poles("most", "least"),
     _poles("maximum", "minimum", "average"),
     _poles("north northern", "south southern", "east eastern", "west western"),

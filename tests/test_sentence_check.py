@@ -112,6 +112,26 @@ def test_words_that_frame_the_answer_are_not_required() -> None:
     assert not check_sentence("How many ships sank?", "Three boats sank.").holds
 
 
+def test_old_long_and_far_frame_the_answer_only_after_how() -> None:
+    # "how old" / "how long" ask for a value: the sentence gives the value, not the word …
+    assert check_sentence("How long is the nave?", "Its nave is 240 feet in length.").holds
+    assert check_sentence("How old was Varga in 1901?", "In 1901 Varga was 30.").holds
+    # … elsewhere the word is the question's own term ("the Old Basin", not the Grain Basin).
+    check = check_sentence(
+        "How many grain elevators does the Old Basin have?",
+        "The Grain Basin, opened in 1896, has four grain elevators.",
+    )
+    assert check.missing == ("old",)
+    assert check_sentence(
+        "How many grain elevators does the Old Basin have?",
+        "The Old Basin has four grain elevators.",
+    ).holds
+    # Quantity and frequency words stay frames, as the stop list's "few" and "most" are.
+    assert check_sentence(
+        "What do many tourists visit in Kelvos?", "Tourists visit the port in Kelvos."
+    ).holds
+
+
 def test_a_stated_measure_says_the_word_that_names_it() -> None:
     # "cost" / "big" name what a number question measures; a value of that measure says them.
     assert check_sentence("How much does parking cost?", "Parking is free for an hour.").holds
@@ -666,6 +686,39 @@ def test_a_passive_questions_subject_must_be_the_verbs() -> None:
     assert check_sentence(
         question, "The Voss marched north, where they were defeated at Kestrel Ford."
     ).holds
+
+
+def test_a_relative_word_stands_for_the_noun_phrase_before_it() -> None:
+    """"…, which is obtained" is said of the noun phrase before "which", not one further back."""
+    sentence = (
+        "In the process, brine is saturated with ammonia and then with carbon dioxide, which "
+        "is obtained by heating limestone in a kiln."
+    )
+    assert check_sentence("How is the ammonia obtained?", sentence).unbound == (
+        "ammonia is obtained",
+    )
+    assert check_sentence("How is the carbon dioxide obtained?", sentence).holds
+    # the phrase may end on an of- / at-phrase: "the mill at Hollin Ford, which" is the mill's
+    assert check_sentence(
+        "When was the mill built?", "They bought the mill at Hollin Ford, which was built in 1200."
+    ).holds
+
+
+def test_a_name_in_the_clause_of_the_opposite_word_is_unbound() -> None:
+    """Coordinated clauses state one fact each of two siblings ("July … high, January … low")."""
+    sentence = (
+        "The warmest month is July, with an average high of 26 °C, and the coldest is "
+        "January, with an average low of −9 °C."
+    )
+    check = check_sentence("What is the average high in January?", sentence)
+    assert check.unbound == ("january / high",) and not check.holds
+    assert check_sentence("What is the average low in January?", sentence).holds
+    assert check_sentence("What is the average high in July?", sentence).holds
+    # a word the second clause leaves out still counts for it: only names are read
+    assert "temperature / lowest" not in check_sentence(
+        "When was the lowest temperature recorded?",
+        "The highest temperature was 38.4 °C in 1994; the lowest, −35.2 °C, was recorded in 1956.",
+    ).unbound
 
 
 def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:

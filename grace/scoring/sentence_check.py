@@ -104,6 +104,7 @@ from grace.text import (
 
 __all__ = [
     "ANSWER_SLOT_WORDS",
+    "HOW_SLOT_WORDS",
     "JAPANESE_RULE",
     "JAPANESE_SLOT_WORDS",
     "SentenceCheck",
@@ -120,13 +121,14 @@ JAPANESE_RULE = True
 ANSWER_SLOT_WORDS = frozenset(
     """
     name named names called call term termed known located happen happened happens
-    many much long old far often
+    many much often
     """.split()
 )
 """Question words that frame the answer rather than state a fact the sentence must say:
 naming frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
-and the word after *how* (*many*, *much*, *long*, *old*, *far*, *often*). A sentence gives
-the value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
+quantity and frequency words (*many*, *much*, *often*: the stop list already drops *few*,
+*more*, *most*), and the adjective after *how* (:data:`HOW_SLOT_WORDS`). A sentence gives the
+value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
 questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
 *whose* heads ("which *television show*", "what *year*") names the answer's type and is
 not required (:func:`_english_terms`); the noun *how many* counts ("how many *imports*")
@@ -134,6 +136,11 @@ is. The words that name a number question's measure ("how much does it *cost*", 
 *big*", 「*長さ*」: :func:`~grace.text.measure_words`) frame it too, when the sentence states
 a value of that measure ("Parking is free", "twelve hectares"): the value says them, as a
 date says "when"."""
+
+HOW_SLOT_WORDS = frozenset({"long", "old", "far"})
+"""Words that frame the answer right after *how* ("how *old*", "how *long*"), and only
+there: elsewhere they are the question's own terms ("the *Old* Basin", "the *long*
+nave"), which the sentence must state."""
 
 JAPANESE_SLOT_WORDS = frozenset(
     {"言う", "呼ぶ", "名前", "名称", "呼称", "呼び方", "読む", "読み", "読み方", "頃", "いつ頃"}
@@ -227,7 +234,9 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
             continue
         if question and word in WH_HEADS:
             continue
-        if word in ANSWER_SLOT_WORDS and question:
+        if question and (
+            word in ANSWER_SLOT_WORDS or (word in HOW_SLOT_WORDS and words[i - 1 : i] == ["how"])
+        ):
             continue
         if word in _NUMBER_WORDS or len(word) < 2 or not tokenize(word):
             continue

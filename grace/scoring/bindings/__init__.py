@@ -106,6 +106,7 @@ from grace.scoring.bindings.phrases import (
     _opposite_nearby,
     _opposite_verbs,
     _parallel_clauses,
+    _poles_apart,
     _possessives,
     _proper_modifiers,
 )
@@ -163,6 +164,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         *(check(q, s) for check in _CHECKS),
         _proper_modifiers(q_cased, s_cased),
         _parallel_clauses(q, raw_s),
+        _poles_apart(q_cased, raw_s),
         _name_suffixes(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))

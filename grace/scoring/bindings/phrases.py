@@ -326,6 +326,51 @@ def _sibling_clauses(sentence: str) -> tuple[list[list[str]], list[str]] | None:
     return (clauses, siblings) if _content(clauses[0][2]) else None
 
 
+_COORDINATED_CLAUSE = lazy(r";|,\s+(?:and|but|while|whereas)\s+")
+"""Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」)."""
+
+
+def _poles_apart(question: list[str], sentence: str) -> list[str]:
+    """A name of the question that the sentence pairs with the opposite of its closed-set word.
+
+    "What is the average *high* in *January*?" is not said by "The warmest month is *July*,
+    with an average *high* of 26 °C, and the coldest is *January*, with an average *low* of
+    −9 °C": coordinated clauses state one fact each of two siblings; the question's "high"
+    is the clause that names July, its "January" the clause of the opposite, "low". Read
+    only where the asked word's clause names a sibling of its own (another capitalised
+    word), so that a word the second clause leaves out ("the lowest, −35 °C, was recorded
+    on 3 February": the temperature) still counts for it.
+    """
+    names = [w.lower() for w in question[1:] if _proper(w)]
+    parts = [_cased(c) for c in _COORDINATED_CLAUSE.split(sentence)]
+    if not names or len(parts) < 2:
+        return []
+    out: list[str] = []
+    for word in (w.lower() for w in question if in_closed_set(w.lower())):
+        out.extend(f"{name} / {word}" for name in _named_apart(word, names, parts))
+    return out
+
+
+def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[str]:
+    """The ``names`` said only in the clauses of ``word``'s opposite.
+
+    Only where ``word`` has one clause of its own, naming a sibling (``parts``: the
+    clauses' words as written).
+    """
+    clauses = [[w.lower() for w in c] for c in parts]
+    own = [i for i, c in enumerate(clauses) if _has(c, word)]
+    other = [
+        i for i, c in enumerate(clauses)
+        if i not in own and any(contrasts(word, w) for w in c)
+    ]
+    if len(own) != 1 or not other or not any(_proper(w) for w in parts[own[0]][1:]):
+        return []
+    return [
+        name for name in names
+        if not _has(clauses[own[0]], name) and any(_has(clauses[i], name) for i in other)
+    ]
+
+
 _NAME_WORD = lazy(r"\b([A-Z][a-z]+)\b(?:[ \t]+([A-Z]|[IVX]{1,4})\b)?")
 """A capitalised word and the letter or Roman numeral that may follow it in a name
 ("Vesper B", "Elizabeth II"), with nothing but spaces between."""

@@ -50,6 +50,9 @@ _PRONOUNS = frozenset({"he", "she", "it", "they"})
 """Personal pronouns a verb's subject may be."""
 _WINDOW = 4
 """Words before the auxiliary read as a passive verb's subject."""
+_NP_PREPOSITIONS = frozenset({"of", "at", "in", "on"})
+"""Prepositions inside a noun phrase a relative word may stand for ("the mill at Hollin
+Ford, which …")."""
 
 
 def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
@@ -146,9 +149,30 @@ def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
         if earlier:
             return _may_be_subject(sentence, earlier[-1], head)
     before = sentence[max(0, at - _WINDOW) : at]
-    return _has(before, head) or (
-        any(w in _STANDS_FOR for w in before) and not _has(sentence[at + 1 :], head)
+    if _has(before, head):
+        return True
+    return any(w in _STANDS_FOR for w in before) and not (
+        _has(sentence[at + 1 :], head) or _relative_of_another(sentence, at, head)
     )
+
+
+def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
+    """Whether a relative word right before the auxiliary at ``at`` stands for another noun.
+
+    "brine is saturated with ammonia and then with carbon dioxide, *which is obtained* by
+    heating limestone": "which" stands for the noun phrase right before it (the dioxide),
+    not for the ammonia further back. The phrase may end on an of- / at- / in- / on-phrase
+    ("the mill at Hollin Ford, which was built …": the mill may be meant).
+    """
+    k = at - 1
+    if k < 1 or sentence[k] not in ("which", "that", "who") or not _content(sentence[k - 1]):
+        return False
+    j = k - 1
+    while j >= max(0, k - 6) and (_nominal(sentence[j]) or sentence[j] in _NP_PREPOSITIONS):
+        if _same(sentence[j], head):
+            return False
+        j -= 1
+    return True
 
 
 def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
