@@ -802,6 +802,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("above", "below"),
     _poles("over", "under"),
     _poles("male men", "female women"),
+    _poles("favour favor", "against"),
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
 _WORD = lazy(r"[a-z]+")

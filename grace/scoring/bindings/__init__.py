@@ -99,10 +99,12 @@ from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
     _alternatives_swapped,
     _arguments_swapped,
+    _dated_apart,
     _directions,
     _name_suffixes,
     _noun_modifiers,
     _of_phrases,
+    _only_unless,
     _opposite_nearby,
     _opposite_verbs,
     _parallel_clauses,
@@ -116,6 +118,7 @@ from grace.scoring.bindings.roles import (
     _agent_unstated,
     _coordinated_object,
     _measured_elsewhere,
+    _object_elsewhere,
     _passive_subject,
     _pronoun_subject,
     _relative_object,
@@ -142,7 +145,9 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _alternatives_swapped,
     _coordinated_object,
     _arguments_swapped,
+    _object_elsewhere,
     _opposite_nearby,
+    _only_unless,
 )
 """The constructions read, in the order their phrases are reported."""
 
@@ -165,6 +170,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _proper_modifiers(q_cased, s_cased),
         _parallel_clauses(q, raw_s),
         _poles_apart(q_cased, raw_s),
+        _dated_apart(q, raw_s),
         _name_suffixes(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))

@@ -25,6 +25,7 @@ from grace.scoring.bindings.words import (
     _nominal,
     _noun_only,
     _object_after,
+    _participle,
     _proper,
     _same,
     _uses,
@@ -369,6 +370,61 @@ def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[st
         name for name in names
         if not _has(clauses[own[0]], name) and any(_has(clauses[i], name) for i in other)
     ]
+
+
+def _only_unless(question: list[str], sentence: list[str]) -> list[str]:
+    """A question term the sentence says only in its *unless* clause: the exception.
+
+    "What share of the vote must a party win to receive *a constituency seat*?" is not said
+    by "A party must win at least 4 percent of the vote to receive seats, *unless it wins a
+    constituency seat outright*": what follows "unless" is the case the rule does not
+    cover. Not where the question says "unless" itself.
+    """
+    if "unless" in question or "unless" not in sentence:
+        return []
+    at = sentence.index("unless")
+    main = sentence[:at]
+    return [
+        f"unless {w}" for w in question
+        if _content(w) and not _has(main, w) and _has(sentence[at + 1 :], w)
+    ][:1]
+
+
+_YEAR = lazy(r"1\d{3}|20\d{2}")
+"""A year as a word ("1915")."""
+
+
+def _dated_apart(question: list[str], sentence: str) -> list[str]:
+    """A question's verb and year that the sentence states in different coordinated clauses.
+
+    "Who was *elected* speaker *in 1915*?" is not said by "Women have been able to vote …
+    since *1915*; the first woman speaker, Karen Holm, was *elected in 1979*": a date goes
+    with its own clause's verb. Read where every clause with the verb (a verb form, not
+    "election") names another year and none names the question's.
+    """
+    years = [w for w in question if _YEAR.fullmatch(w)]
+    clauses = [[w.lower() for w in _cased(c)] for c in _COORDINATED_CLAUSE.split(sentence)]
+    if not years or len(clauses) < 2:
+        return []
+    verbs = [w for w in question if _content(w) and _verb_form(w)]
+    return [
+        f"{verb} in {year}" for year in years for verb in verbs
+        if _apart_from_year(clauses, verb, year)
+    ]
+
+
+def _apart_from_year(clauses: list[list[str]], verb: str, year: str) -> bool:
+    """Whether every clause with ``verb`` names another year, and none names ``year``."""
+    dated = {i for i, c in enumerate(clauses) if year in c}
+    said = {i for i, c in enumerate(clauses) if any(_same(w, verb) and _verb_form(w) for w in c)}
+    return bool(dated and said) and not dated & said and all(
+        any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said
+    )
+
+
+def _verb_form(word: str) -> bool:
+    """An inflected verb or a participle ("elected", "opens"; not the noun "election")."""
+    return _inflected_verb(word) or _participle(word)
 
 
 _NAME_WORD = lazy(r"\b([A-Z][a-z]+)\b(?:[ \t]+([A-Z]|[IVX]{1,4})\b)?")

@@ -273,6 +273,42 @@ def _object_of_first(sentence: list[str], at: int, subject: tuple[str, ...]) -> 
     )
 
 
+def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
+    """A wh-subject question's object that the sentence's verb does not take: it has its own.
+
+    "Which constitution *replaced the Landsting*?" is not said by "The Landsting was created
+    by the constitution of 1849, which *replaced the advisory assemblies*": every use of the
+    verb in the sentence is active with another noun phrase after it, and the question's
+    object is none of it (the sentence names it in another role).
+    """
+    if len(question) < 3 or question[0] not in ("who", "which", "what"):
+        return []
+    verb = next((i for i in range(1, min(4, len(question))) if _inflected_verb(question[i])
+                 and question[i] not in _DO), None)
+    if verb is None or verb + 1 >= len(question):
+        return []
+    start = _after_determiners(question, verb + 1)
+    noun_phrase = list(takewhile(_nominal, question[start:]))
+    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    if not noun_phrase or not uses or not _has(sentence, noun_phrase[-1]):
+        return []
+    obj = noun_phrase[-1]
+    if all(_takes_another(sentence, k, obj) for k in uses):
+        return [f"{question[verb]} {obj}"]
+    return []
+
+
+def _takes_another(sentence: list[str], at: int, obj: str) -> bool:
+    """Whether the verb at ``at`` is active with a noun phrase after it that is not ``obj``."""
+    if at > 0 and sentence[at - 1] in _BE_ANY:
+        return False
+    start = _after_determiners(sentence, at + 1)
+    phrase = list(takewhile(_nominal, sentence[start : start + _WINDOW]))
+    return bool(phrase) and not _has(phrase, obj) and not _has(
+        sentence[start : start + _WINDOW + 2], obj
+    )
+
+
 def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     """A who-question's object that the sentence names in another role of a passive verb.
 
