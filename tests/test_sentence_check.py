@@ -508,6 +508,22 @@ _BOUND_ELSEWHERE = [
         "What share of the national vote must a party win to receive seats?",
         id="a term said only in the unless clause",
     ),
+    pytest.param(
+        "How is the concert harp held?",
+        "Unlike the larger concert harp, it is held on the lap and played with the "
+        "fingernails.",
+        ("unlike concert",),
+        None,
+        id="a term said only after unlike",
+    ),
+    pytest.param(
+        "Why do modern instruments often use gut?",
+        "Modern instruments often use nylon instead of gut, which keeps its tuning better in "
+        "damp weather.",
+        ("instead of gut",),
+        "Why do modern instruments often use nylon?",
+        id="a term said only after instead of",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 

@@ -104,13 +104,13 @@ from grace.scoring.bindings.phrases import (
     _name_suffixes,
     _noun_modifiers,
     _of_phrases,
-    _only_unless,
     _opposite_nearby,
     _opposite_verbs,
     _parallel_clauses,
     _poles_apart,
     _possessives,
     _proper_modifiers,
+    _set_aside,
 )
 from grace.scoring.bindings.roles import (
     _active_roles,
@@ -147,7 +147,6 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _arguments_swapped,
     _object_elsewhere,
     _opposite_nearby,
-    _only_unless,
 )
 """The constructions read, in the order their phrases are reported."""
 
@@ -171,6 +170,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _parallel_clauses(q, raw_s),
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),
+        _set_aside(q, raw_s),
         _name_suffixes(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))

@@ -6,6 +6,8 @@ noun modifiers, alternatives and sibling clauses.
 
 from __future__ import annotations
 
+import re
+
 from grace.patterns import lazy
 from grace.scoring.bindings.roles import _do_clause
 from grace.scoring.bindings.words import (
@@ -372,22 +374,36 @@ def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[st
     ]
 
 
-def _only_unless(question: list[str], sentence: list[str]) -> list[str]:
-    """A question term the sentence says only in its *unless* clause: the exception.
+_SET_ASIDE = lazy(r"\b(unless|unlike|instead of|rather than)\b([^;]*)", re.IGNORECASE)
+"""A phrase that sets its words aside: "unless" to the clause's end; "unlike", "instead of",
+"rather than" to the next comma."""
+
+
+def _set_aside(question: list[str], sentence: str) -> list[str]:
+    """A question term the sentence says only in a phrase that sets it aside.
 
     "What share of the vote must a party win to receive *a constituency seat*?" is not said
-    by "A party must win at least 4 percent of the vote to receive seats, *unless it wins a
-    constituency seat outright*": what follows "unless" is the case the rule does not
-    cover. Not where the question says "unless" itself.
+    by "A party must win at least 4 percent … to receive seats, *unless it wins a
+    constituency seat outright*"; "How is the *concert harp* held?" not by "*Unlike the
+    larger concert harp*, it is held on the lap"; "Why do modern instruments use *gut*?" not
+    by "Modern instruments often use nylon *instead of gut*": what follows "unless" is the
+    case the rule does not cover, and what follows "unlike", "instead of" or "rather than"
+    is what the sentence does not say it of. Not where the question says the marker itself.
     """
-    if "unless" in question or "unless" not in sentence:
-        return []
-    at = sentence.index("unless")
-    main = sentence[:at]
-    return [
-        f"unless {w}" for w in question
-        if _content(w) and not _has(main, w) and _has(sentence[at + 1 :], w)
-    ][:1]
+    out: list[str] = []
+    for match in _SET_ASIDE.finditer(sentence):
+        marker = match.group(1).lower()
+        if _find(question, tuple(marker.split())) is not None:
+            continue
+        aside = match.group(2) if marker == "unless" else match.group(2).split(",")[0]
+        words = [w.lower() for w in _cased(aside)]
+        rest = [w.lower() for w in _cased(sentence[: match.start()] + sentence[
+            match.start(2) + len(aside) :])]
+        out.extend(
+            f"{marker} {w}" for w in question
+            if _content(w) and _has(words, w) and not _has(rest, w)
+        )
+    return out[:1]
 
 
 _YEAR = lazy(r"1\d{3}|20\d{2}")
