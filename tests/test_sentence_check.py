@@ -524,6 +524,28 @@ _BOUND_ELSEWHERE = [
         "Why do modern instruments often use nylon?",
         id="a term said only after instead of",
     ),
+    pytest.param(
+        "Who swore fealty to Hallvard?",
+        "Its founder, the Norse chieftain Hallvard, swore fealty to King Lothar of Ardenne.",
+        ("swore … hallvard",),
+        "To whom did Hallvard swear fealty?",
+        id="a wh-subject question's last noun is the verb's subject",
+    ),
+    pytest.param(
+        "Where did Robert lead an army of Vaurel knights?",
+        "Robert's nephew, Geoffrey, led an army of Vaurel knights to Sicily in 1061.",
+        ("robert's",),
+        "Where did Geoffrey lead an army of Vaurel knights?",
+        id="a do-question's subject named only as an owner",
+    ),
+    pytest.param(
+        "Who founded the Duchy of Vaurel?",
+        "Geoffrey led an army of Vaurel knights to Sicily, where he founded a county that "
+        "outlived the duchy itself.",
+        ("founded duchy", "founded … vaurel"),
+        None,
+        id="the verb's object phrase ends before its relative clause",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 
@@ -558,6 +580,13 @@ _SAID_ANOTHER_WAY = [
         "Ida Lunde designed the bank's new headquarters.",
         True,
         id="a verb's object with a possessive and a modifier",
+    ),
+    pytest.param(
+        "Who designed the bank's headquarters?",
+        "The bank's headquarters on Kings Square, designed by the architect Ida Lunde, was "
+        "completed in 1906.",
+        True,
+        id="a participle with by is passive: its noun before it is no subject",
     ),
     pytest.param(
         "Who did the Normans fight in Italy?",

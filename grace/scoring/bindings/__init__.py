@@ -119,10 +119,12 @@ from grace.scoring.bindings.roles import (
     _coordinated_object,
     _measured_elsewhere,
     _object_elsewhere,
+    _owner_only,
     _passive_subject,
     _pronoun_subject,
     _relative_object,
     _roles_crossed,
+    _roles_reversed,
 )
 from grace.scoring.bindings.words import _cased, known_forms
 
@@ -146,6 +148,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _coordinated_object,
     _arguments_swapped,
     _object_elsewhere,
+    _roles_reversed,
     _opposite_nearby,
 )
 """The constructions read, in the order their phrases are reported."""
@@ -167,6 +170,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     for phrases in (
         *(check(q, s) for check in _CHECKS),
         _proper_modifiers(q_cased, s_cased),
+        _owner_only(q, s_cased),
         _parallel_clauses(q, raw_s),
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),

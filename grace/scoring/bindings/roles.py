@@ -24,6 +24,7 @@ from grace.scoring.bindings.words import (
     _nominal,
     _object_after,
     _participle,
+    _proper,
     _same,
     _uses,
 )
@@ -281,10 +282,7 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     verb in the sentence is active with another noun phrase after it, and the question's
     object is none of it (the sentence names it in another role).
     """
-    if len(question) < 3 or question[0] not in ("who", "which", "what"):
-        return []
-    verb = next((i for i in range(1, min(4, len(question))) if _inflected_verb(question[i])
-                 and question[i] not in _DO), None)
+    verb = _wh_subject_verb(question)
     if verb is None or verb + 1 >= len(question):
         return []
     start = _after_determiners(question, verb + 1)
@@ -298,15 +296,87 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+def _wh_subject_verb(question: list[str]) -> int | None:
+    """Where the verb of a question that asks for its subject stands ("Which N *replaced*").
+
+    The wh-word and up to two words of its phrase, then an inflected verb, with no *do*,
+    *be* or modal before it ("What *did* Geoffrey found": the wh-word is the object).
+    """
+    if len(question) < 3 or question[0] not in ("who", "which", "what"):
+        return None
+    for i in range(1, min(4, len(question))):
+        word = question[i]
+        if word in _DO or word in _BE_ANY or word in _MODALS:
+            return None
+        if _inflected_verb(word):
+            return i
+    return None
+
+
 def _takes_another(sentence: list[str], at: int, obj: str) -> bool:
-    """Whether the verb at ``at`` is active with a noun phrase after it that is not ``obj``."""
+    """Whether the verb at ``at`` is active with a noun phrase after it that is not ``obj``.
+
+    The phrase: the content words after the determiners up to the next function word or verb
+    ("the bank's new headquarters"; "a county" of "a county that outlived the duchy").
+    """
     if at > 0 and sentence[at - 1] in _BE_ANY:
         return False
     start = _after_determiners(sentence, at + 1)
-    phrase = list(takewhile(_nominal, sentence[start : start + _WINDOW]))
-    return bool(phrase) and not _has(phrase, obj) and not _has(
-        sentence[start : start + _WINDOW + 2], obj
-    )
+    phrase = list(takewhile(_noun_phrase_word, sentence[start : start + _WINDOW]))
+    return bool(phrase) and _nominal(phrase[-1]) and not _has(phrase, obj)
+
+
+def _noun_phrase_word(word: str) -> bool:
+    """A content word that is no verb form: a noun phrase's word."""
+    return _content(word) and not _inflected_verb(word) and not _participle(word)
+
+
+def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
+    """A wh-subject question's last noun that is the subject of the sentence's verb.
+
+    "Who swore fealty *to Hallvard*?" is not said by "Its founder, the Norse chieftain
+    *Hallvard*, swore fealty to King Lothar": every use of the verb is active, with the
+    question's last noun among the words before it and not in the clause after it.
+    """
+    verb = _wh_subject_verb(question)
+    last = question[-1] if _nominal(question[-1]) else ""
+    if verb is None or not last or verb + 1 >= len(question) - 1:
+        return []
+    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    if uses and all(
+        sentence[k - 1] not in _BE_ANY
+        and "by" not in sentence[k + 1 : k + 3]  # "…, designed by the architect": passive
+        and _has(sentence[max(0, k - _WINDOW - 2) : k], last)
+        and not _has(sentence[k + 1 : k + 2 + _WINDOW], last)
+        for k in uses if k > 0
+    ) and 0 not in uses:
+        return [f"{question[verb]} … {last}"]
+    return []
+
+
+def _owner_only(question: list[str], cased: list[str]) -> list[str]:
+    """A do-question's subject the sentence names only as the owner of another, named one.
+
+    "Where did *Robert* lead an army?" is not said by "*Robert's* nephew, Geoffrey, led an
+    army …": the sentence says "Robert" only in "Robert's", before a noun that a name of
+    its own follows (the nephew, Geoffrey): Robert is not the one who led it. Without that
+    name the owner may act through what it owns ("Fred Singer's policy project held a press
+    event" for "Where did Singer hold a press event?"). ``cased``: the sentence's words as
+    written.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    sentence = [w.lower() for w in cased]
+    said = _uses(sentence, head)
+    if said and _uses(sentence, question[verb]) and all(
+        sentence[k] == f"{head}'s" and k + 2 < len(sentence) and _content(sentence[k + 1])
+        and _proper(cased[k + 2])
+        for k in said
+    ):
+        return [f"{head}'s"]
+    return []
 
 
 def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
