@@ -546,6 +546,20 @@ _BOUND_ELSEWHERE = [
         None,
         id="the verb's object phrase ends before its relative clause",
     ),
+    pytest.param(
+        "What happened to the new church of Ostra?",
+        "The old church of Ostra was dismantled and rebuilt in the new village.",
+        ("new church",),
+        "What happened to the old church of Ostra?",
+        id="a modifier the sentence puts before another noun",
+    ),
+    pytest.param(
+        "Since when has the site been on the World Heritage list?",
+        "The site has been on the tentative list for World Heritage status since 2014.",
+        ("heritage list",),
+        "Since when has the site been on the tentative list?",
+        id="a name's last word before another noun",
+    ),
 ]
 """(question, sentence, the phrase bound elsewhere, a question the sentence does say)."""
 
@@ -587,6 +601,18 @@ _SAID_ANOTHER_WAY = [
         "completed in 1906.",
         True,
         id="a participle with by is passive: its noun before it is no subject",
+    ),
+    pytest.param(
+        "When must an ill employee inform their manager?",
+        "Sick leave Employees who are ill must inform their manager before 10 a.m.",
+        True,
+        id="a predicative adjective before a verb with a noun reading moves nothing",
+    ),
+    pytest.param(
+        "What was the very first television station to broadcast in Fresno?",
+        "The very first Fresno television station to begin broadcasting was KMJ-TV.",
+        False,
+        id="a modifier a few words before its noun",
     ),
     pytest.param(
         "Who did the Normans fight in Italy?",

@@ -244,6 +244,43 @@ def _noun_modifiers(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
+def _modifier_moved(question: list[str], sentence: list[str]) -> list[str]:
+    """The question's modifier of a noun that the sentence puts before another noun.
+
+    "What happened to the *new church*?" is not said by "The *old church* … was rebuilt in
+    the *new village*"; nor "Since when has the site been on the *World Heritage list*?" by
+    "on the *tentative list* for *World Heritage status*": the sentence's every use of the
+    modifier stands before another noun (a word with no other reading: not "ill *must*"),
+    and its every use of the noun has another word
+    before it. Read for a modifier right before its noun, neither of them a verb form; a
+    modifier a few words before the noun still modifies it ("the very *first* Fresno
+    *television* station").
+    """
+    clause = _do_clause(question)
+    verb = clause[1] if clause else -1
+    out = []
+    for i in range(len(question) - 1):
+        modifier, noun = question[i], question[i + 1]
+        if i + 1 == verb or not (_modifying(modifier) and _nominal(noun)) or _same(
+            modifier, noun
+        ):
+            continue
+        placed = [k for k in _uses(sentence, modifier) if k + 1 < len(sentence)]
+        uses = [k for k in _uses(sentence, noun) if k > 0]
+        if placed and uses and all(
+            _noun_only(sentence[k + 1]) and not _has(sentence[k + 1 : k + 4], noun)
+            for k in placed
+        ) and all(_content(sentence[k - 1]) and not _same(sentence[k - 1], modifier)
+                  for k in uses):
+            out.append(f"{modifier} {noun}")
+    return out
+
+
+def _modifying(word: str) -> bool:
+    """A content word that may modify a noun: no verb form ("new", "heritage", "college")."""
+    return _content(word) and not _inflected_verb(word) and not _participle(word)
+
+
 def _alternatives_swapped(question: list[str], sentence: list[str]) -> list[str]:
     """A question's "X rather than Y" that the sentence says the other way round.
 
