@@ -216,7 +216,7 @@ _NUMBER = lazy(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千
 _NAME = lazy(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
 _NEGATION = lazy(
     r"\b(not|no|never|none|nobody|nothing|neither|nor|without|cannot|fail(ed|s)?)\b|n't\b|"
-    r"(ない|なかった|ず[、。に]|ません|ぬ)",
+    r"(ない|なかった|(?<!過ぎ)(?<!すぎ)なくな|ず[、。に]|ません|ぬ)",
     re.I,
 )
 

@@ -949,6 +949,29 @@ def test_japanese_negation() -> None:
         "その会社が設立されなかったのはいつか？", "その会社は1950年に設立された。"
     )
     assert check.negation is not None
+    # 「なくなる」: ない's continuative with なる, "came to not" (not 「に過ぎなくなる」, "merely")
+    stopped = check_sentence(
+        "「しらさぎ早生」が東北地方で栽培されなくなったのは何年ですか？",
+        "1950年に発表した品種「しらさぎ早生」は、東北地方で広く栽培された。",
+    )
+    assert stopped.negation == "the question is negated, the sentence is not"
+    assert check_sentence(
+        "帝国が衰退へ向かいだしたのは何世紀か",
+        "帝国が衰退へ向かいだした19世紀には、内政干渉の足がかりに過ぎなくなった。",
+    ).negation is None
+
+
+def test_a_japanese_subject_against_a_passives_agent() -> None:
+    """「高村静江が寄贈した」 is not said by 「遺族から寄贈された」 (the page is 高村静江's)."""
+    page, sentence = "高村静江", "没後、遺族から寄贈された標本約2万点は県立博物館に収蔵されている。"
+    check = check_sentence("高村静江が寄贈した標本は約何点ですか？", sentence, page)
+    assert check.unbound == ("高村静江が寄贈",) and not check.holds
+    assert check_sentence("遺族が寄贈した標本は約何点ですか？", sentence, page).holds
+    built = "この寺は徳川家康によって建てられた。"
+    assert check_sentence("徳川家康が建てた寺はどこですか？", built).holds
+    assert check_sentence(
+        "豊臣秀吉が建てた寺はどこですか？", built + "豊臣秀吉も訪れた。"
+    ).unbound == ("豊臣秀吉が建てる",)
 
 
 def test_japanese_normalised_forms_are_stated() -> None:

@@ -24,6 +24,9 @@ morphemes (normalised form, part of speech) alone:
   (「次男の忠光は分家して」 for 「長男の忠次は分家して」).
 - **The answer's slot with a modifier** — 「次男の**誰**が継いだ」 is not said by
   「長男の忠次が継ぎ」: the sentence's noun before 「が継ぐ」 has another の-modifier.
+- **A subject and a passive's agent** — 「高村静江**が**寄贈した」 is not said by
+  「遺族**から**寄贈された」: every use of the verb in the sentence is passive, with another
+  agent (「から」, 「によって」).
 
 Each fires only when the sentence holds the construction with other words and the question's
 word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
@@ -194,6 +197,43 @@ def _slot_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> st
     return None
 
 
+_PASSIVE = frozenset({"れる", "られる"})
+"""The passive auxiliaries (normalised)."""
+
+
+def _passive_at(m: Morphemes, at: int) -> bool:
+    """Whether the predicate at ``at`` (a verb, or a verbal noun with する) is passive."""
+    after = at + 2 if m[at][1] == "名詞" else at + 1
+    return after < len(m) and m[after][0] in _PASSIVE
+
+
+def _agent_before(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The noun run a passive's agent phrase 「から」 / 「によって」 ends on right before ``at``."""
+    if at >= 1 and m[at - 1] == ("から", "助詞"):
+        return _run_before(m, at - 1)
+    if at >= 3 and m[at - 1][0] == "て" and m[at - 2][0] in ("よる", "因る") and (
+        m[at - 3] == ("に", "助詞")
+    ):
+        return _run_before(m, at - 3)
+    return ()
+
+
+def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
+    """The question's active 「X が V」 where every V of the sentence is passive by another.
+
+    「高村静江**が**寄贈した標本」 is not said by 「遺族**から**寄贈された標本」: the sentence's
+    寄贈 is passive, with 遺族 as its agent (「から」 / 「によって」), not the question's subject.
+    """
+    verb = _predicate(q, at + 1)
+    if verb is None or _passive_at(q, at + 1):
+        return None
+    uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
+    agents = [_agent_before(s, j) if _passive_at(s, j) else () for j in uses]
+    if uses and all(agent and agent[-1] != noun[-1] for agent in agents):
+        return f"{''.join(noun)}が{verb}"
+    return None
+
+
 def _has(m: Morphemes, form: str) -> bool:
     return any(f == form for f, _ in m)
 
@@ -215,6 +255,8 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             phrase = _case_swap(question, sentence, at, noun)
         elif form == "は":
             phrase = _topic_swap(question, sentence, at, noun)
+        elif form == "が":
+            phrase = _agent_swap(question, sentence, at, noun)
         else:
             continue
         if phrase and phrase not in found:
