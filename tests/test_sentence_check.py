@@ -525,6 +525,39 @@ _BOUND_ELSEWHERE = [
         id="a term said only after instead of",
     ),
     pytest.param(
+        "How long are adult smooth newts?",
+        "Adults reach a length of 8 to 10 centimetres and are distinguished from the closely "
+        "related smooth newt by the orange stripe along the tail.",
+        ("distinguished from smooth",),
+        None,
+        id="a term said only after distinguished from, up to by",
+    ),
+    pytest.param(
+        "What was unemployment in the eastern provinces in 2019?",
+        "Unemployment fell from 17 percent in 2001 to 6 percent in 2019, although it remains "
+        "more than twice as high in the eastern provinces as in the capital.",
+        ("2019 / eastern",),
+        "What was unemployment in 2019?",
+        id="a year of the main clause with a term of the concession",
+    ),
+    pytest.param(
+        "What share of GDP does agriculture employ in the southern plain?",
+        "Agriculture employs about 18 percent of the workforce but produces only 9 percent of "
+        "GDP, whereas the large grain estates of the southern plain are among the most "
+        "efficient in Europe.",
+        ("employ / southern",),
+        "What share of the workforce does agriculture employ?",
+        id="a verb of the main clause with a term of the whereas clause",
+    ),
+    pytest.param(
+        "What colour does the tail stripe turn in breeding females?",
+        "Adult females are larger than males, and the stripe along the tail turns red in breeding "
+        "males.",
+        ("breeding females",),
+        "What colour does the tail stripe turn in breeding males?",
+        id="an -ing modifier the sentence puts before another noun",
+    ),
+    pytest.param(
         "Who swore fealty to Hallvard?",
         "Its founder, the Norse chieftain Hallvard, swore fealty to King Lothar of Ardenne.",
         ("swore … hallvard",),
@@ -601,6 +634,13 @@ _SAID_ANOTHER_WAY = [
         "completed in 1906.",
         True,
         id="a participle with by is passive: its noun before it is no subject",
+    ),
+    pytest.param(
+        "How much higher is unemployment in the eastern provinces than in the capital?",
+        "Unemployment fell to 6 percent in 2019, although it remains more than twice as high "
+        "in the eastern provinces as in the capital.",
+        True,
+        id="a question with no verb or year of its own asks the concession",
     ),
     pytest.param(
         "When must an ill employee inform their manager?",

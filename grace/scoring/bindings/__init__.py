@@ -97,6 +97,7 @@ from collections.abc import Callable
 
 from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
+    _across_concession,
     _alternatives_swapped,
     _arguments_swapped,
     _dated_apart,
@@ -177,6 +178,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),
         _set_aside(q, raw_s),
+        _across_concession(q, raw_s),
         _name_suffixes(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))

@@ -261,7 +261,7 @@ def _modifier_moved(question: list[str], sentence: list[str]) -> list[str]:
     out = []
     for i in range(len(question) - 1):
         modifier, noun = question[i], question[i + 1]
-        if i + 1 == verb or not (_modifying(modifier) and _nominal(noun)) or _same(
+        if i + 1 == verb or not (_modifying(modifier, noun) and _nominal(noun)) or _same(
             modifier, noun
         ):
             continue
@@ -276,8 +276,14 @@ def _modifier_moved(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
-def _modifying(word: str) -> bool:
-    """A content word that may modify a noun: no verb form ("new", "heritage", "college")."""
+def _modifying(word: str, noun: str) -> bool:
+    """A content word that may modify ``noun``.
+
+    No verb form ("new", "heritage", "college"), or an -ing form before a word that is
+    only a noun ("*breeding* females").
+    """
+    if word.endswith("ing") and _noun_only(noun):
+        return _content(word)
     return _content(word) and not _inflected_verb(word) and not _participle(word)
 
 
@@ -411,9 +417,14 @@ def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[st
     ]
 
 
-_SET_ASIDE = lazy(r"\b(unless|unlike|instead of|rather than)\b([^;]*)", re.IGNORECASE)
+_SET_ASIDE = lazy(
+    r"\b(unless|unlike|instead of|rather than|distinguished from|as opposed to)\b([^;]*)",
+    re.IGNORECASE,
+)
 """A phrase that sets its words aside: "unless" to the clause's end; "unlike", "instead of",
-"rather than" to the next comma."""
+"rather than", "distinguished from", "as opposed to" to the next comma or "by" ("from the
+smooth newt *by* the orange stripe": the stripe is what distinguishes)."""
+_ASIDE_END = lazy(r",|\bby\b")
 
 
 def _set_aside(question: list[str], sentence: str) -> list[str]:
@@ -424,15 +435,17 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
     constituency seat outright*"; "How is the *concert harp* held?" not by "*Unlike the
     larger concert harp*, it is held on the lap"; "Why do modern instruments use *gut*?" not
     by "Modern instruments often use nylon *instead of gut*": what follows "unless" is the
-    case the rule does not cover, and what follows "unlike", "instead of" or "rather than"
-    is what the sentence does not say it of. Not where the question says the marker itself.
+    case the rule does not cover, and what follows "unlike", "instead of", "rather than",
+    "distinguished from" or "as opposed to" is what the sentence does not say it of ("are
+    distinguished from the closely related *smooth newt* by …" for "How long are adult
+    smooth newts?"). Not where the question says the marker itself.
     """
     out: list[str] = []
     for match in _SET_ASIDE.finditer(sentence):
         marker = match.group(1).lower()
         if _find(question, tuple(marker.split())) is not None:
             continue
-        aside = match.group(2) if marker == "unless" else match.group(2).split(",")[0]
+        aside = match.group(2) if marker == "unless" else _ASIDE_END.split(match.group(2))[0]
         words = [w.lower() for w in _cased(aside)]
         rest = [w.lower() for w in _cased(sentence[: match.start()] + sentence[
             match.start(2) + len(aside) :])]
@@ -441,6 +454,40 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
             if _content(w) and _has(words, w) and not _has(rest, w)
         )
     return out[:1]
+
+
+_CONCESSION = lazy(r",\s+(?:although|though|whereas)\s+", re.IGNORECASE)
+"""Where a concessive or contrasting clause follows the main clause ("…, although …")."""
+
+
+def _across_concession(question: list[str], sentence: str) -> list[str]:
+    """A question that ties its verb or year in the main clause to a term of the concession.
+
+    "What was unemployment *in the eastern provinces in 2019*?" is not said by
+    "Unemployment fell … to 6 percent *in 2019*, *although* it remains more than twice as
+    high *in the eastern provinces*": a clause after ", although" / ", though" / ",
+    whereas" states another fact, of another time or party. Read where the question's
+    verb or year is only in one of the two clauses and another of its terms only in the
+    other; a question whose terms all fall in one clause asks about that one.
+    """
+    parts = _CONCESSION.split(sentence, maxsplit=1)
+    if len(parts) < 2:
+        return []
+    main, other = ([w.lower() for w in _cased(p)] for p in parts)
+    anchors = [w for w in question if _YEAR.fullmatch(w) or (_content(w) and _verb_like(w))]
+    terms = [w for w in question if _content(w) and w not in anchors]
+    for anchor in anchors:
+        for here, there in ((main, other), (other, main)):
+            if _has(here, anchor) and not _has(there, anchor):
+                apart = [t for t in terms if _has(there, t) and not _has(here, t)]
+                if apart:
+                    return [f"{anchor} / {apart[0]}"]
+    return []
+
+
+def _verb_like(word: str) -> bool:
+    """A verb form, or a base form whose only reading is a verb ("employ", not "plain")."""
+    return _verb_form(word) or set(_lemmas(word)) == {"VERB"}
 
 
 _YEAR = lazy(r"1\d{3}|20\d{2}")
