@@ -488,7 +488,7 @@ _BOUND_ELSEWHERE = [
         "Who was elected speaker in 1915?",
         "Women have been able to vote and stand for election since 1915; the first woman "
         "speaker, Karen Holm, was elected in 1979.",
-        ("elected in 1915",),
+        ("elected in 1915", "speaker in 1915"),
         "Who was elected speaker in 1979?",
         id="a year goes with its own clause's verb",
     ),
@@ -556,6 +556,22 @@ _BOUND_ELSEWHERE = [
         ("breeding females",),
         "What colour does the tail stripe turn in breeding males?",
         id="an -ing modifier the sentence puts before another noun",
+    ),
+    pytest.param(
+        "How many members has the Kestrel Alliance had since 2013?",
+        "The Kestrel Alliance, founded in 2013 by eleven companies, certifies devices; it has "
+        "had more than 300 members since 2018.",
+        ("members in 2013",),
+        "How many members has the Kestrel Alliance had since 2018?",
+        id="a noun and a year in different clauses",
+    ),
+    pytest.param(
+        "How long did the Ostrian army besiege Halden?",
+        "The Aldmarkish army invaded Ostria's southern provinces and besieged Halden for five "
+        "months, when Sorn, fearing Aldmark more than the Ostrian king, made peace.",
+        ("ostrian army",),
+        "How long did the Aldmarkish army besiege Halden?",
+        id="a do-question's subject with a proper modifier",
     ),
     pytest.param(
         "Who swore fealty to Hallvard?",

@@ -7,12 +7,12 @@ noun modifiers, alternatives and sibling clauses.
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from grace.patterns import lazy
 from grace.scoring.bindings.roles import _do_clause
 from grace.scoring.bindings.words import (
     _DETERMINERS,
-    _DO,
     _OF_PHRASE,
     _after_determiners,
     _cased,
@@ -192,18 +192,20 @@ def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
     (a people, a place, a person: "Ostrian", "Paris", "Tudor") restricts the noun to that
     party; so it does before a capitalised common noun that ends a name ("the *Kell*
     Strait" is not "the Orsen Strait"). The question's pair must open a noun phrase ("*the*
-    Ostrian camp") that is not a do-question's subject ("did the Normans *fight*": a verb
-    follows): after *did* or *of* a capitalised word is a subject or an owner ("did Singer
-    hold", "of New France died"), and a possessive is :func:`_possessives`' to read. Read on
+    Ostrian camp") whose noun is not a do-question's verb ("did the Normans *fight*": the
+    name is the subject; "did the Ostrian *army* besiege" is read), and a possessive is
+    :func:`_possessives`' to read. Read on
     the words' cased forms (:func:`_cased`); a sentence's first word is capitalised for the
     sentence's sake and never counts.
     """
+    clause = _do_clause([w.lower() for w in question])
+    verb = clause[1] if clause else -1
     out = []
     for i in range(1, len(question) - 1):
         modifier, noun = question[i], question[i + 1]
         if (
             question[i - 1].lower() not in _DETERMINERS
-            or (i > 1 and question[i - 2].lower() in _DO)
+            or i + 1 == verb
             or not (_proper(modifier) and (_common(noun) or _named_kind(noun)))
         ):
             continue
@@ -499,24 +501,37 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
 
     "Who was *elected* speaker *in 1915*?" is not said by "Women have been able to vote …
     since *1915*; the first woman speaker, Karen Holm, was *elected in 1979*": a date goes
-    with its own clause's verb. Read where every clause with the verb (a verb form, not
-    "election") names another year and none names the question's.
+    with its own clause's verb; so does a noun ("How many *members* has the Alliance had
+    *since 2013*?" against "The Alliance, founded in 2013 …; it has had more than 300
+    *members since 2018*"). Read where every clause with the term (for a verb, a verb
+    form, not "election") names another year and none names the question's; a noun of the
+    sentence's subject is not read (the later clauses say it with "it").
     """
     years = [w for w in question if _YEAR.fullmatch(w)]
     clauses = [[w.lower() for w in _cased(c)] for c in _COORDINATED_CLAUSE.split(sentence)]
     if not years or len(clauses) < 2:
         return []
-    verbs = [w for w in question if _content(w) and _verb_form(w)]
+    subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
+    terms = [
+        w for w in question if _content(w) and not _YEAR.fullmatch(w) and (
+            _verb_form(w) or (_nominal(w) and not _has(subject, w))
+        )
+    ]
     return [
-        f"{verb} in {year}" for year in years for verb in verbs
-        if _apart_from_year(clauses, verb, year)
+        f"{term} in {year}" for year in years for term in terms
+        if _apart_from_year(clauses, term, year)
     ]
 
 
-def _apart_from_year(clauses: list[list[str]], verb: str, year: str) -> bool:
-    """Whether every clause with ``verb`` names another year, and none names ``year``."""
+def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:
+    """Whether every clause with ``term`` names another year, and none names ``year``.
+
+    A verb of the question counts only as a verb form ("elected", not "election").
+    """
+    verb = _verb_form(term)
     dated = {i for i, c in enumerate(clauses) if year in c}
-    said = {i for i, c in enumerate(clauses) if any(_same(w, verb) and _verb_form(w) for w in c)}
+    said = {i for i, c in enumerate(clauses) if any(
+        _same(w, term) and (_verb_form(w) or not verb) for w in c)}
     return bool(dated and said) and not dated & said and all(
         any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said
     )
