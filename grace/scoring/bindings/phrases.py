@@ -32,7 +32,14 @@ from grace.scoring.bindings.words import (
     _same,
     _uses,
 )
-from grace.text import answer_class_indices, contrasts, in_closed_set
+from grace.text import (
+    answer_class_indices,
+    answer_measures,
+    contrasts,
+    in_closed_set,
+    measure_words,
+    states_measure,
+)
 
 _RANGE_ENDS = frozenset({"to", "until", "till"})
 """Words that end a from-phrase's range."""
@@ -521,6 +528,35 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
         f"{term} in {year}" for year in years for term in terms
         if _apart_from_year(clauses, term, year)
     ]
+
+
+def _measured_apart(question: str, sentence: str) -> list[str]:
+    """A number question's term that the sentence says only in a clause without the value.
+
+    "How much did *Hallmann* pay for the division?" is not said by "In 2004 Norden acquired
+    Rurex *for 120 million euros*, and in 2011 it sold its construction steel division *to
+    Hallmann*": the only value of the asked measure (money) is in the first clause, and
+    Hallmann only in the second. Read for coordinated clauses (:data:`_COORDINATED_CLAUSE`)
+    and a name of the question (a capitalised word), the terms a number most often swaps;
+    not a name of the sentence's subject, which a later clause says with "it" ("A ferry
+    from Kessa reaches Port Averel …; in winter it sails twice a day").
+    """
+    measures = answer_measures(question)
+    parts = _COORDINATED_CLAUSE.split(sentence)
+    if not measures or len(parts) < 2:
+        return []
+    valued = [states_measure(p, measures) for p in parts]
+    if not any(valued):
+        return []
+    clauses = [[w.lower() for w in _cased(p)] for p in parts]
+    subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
+    names = [w.lower() for w in _cased(question)[1:] if _proper(w)]
+    measure = " ".join(measure_words(question)).lower() or "value"
+    return [
+        f"{name} / {measure}" for name in names
+        if any(_has(c, name) for c in clauses) and not _has(subject, name)
+        and not any(_has(c, name) for c, v in zip(clauses, valued, strict=True) if v)
+    ][:1]
 
 
 def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:

@@ -379,6 +379,29 @@ def _owner_only(question: list[str], cased: list[str]) -> list[str]:
     return []
 
 
+def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject where the sentence's verb has a relative word for another.
+
+    "How many prints did *the British Museum* buy?" is not said by "Lind's works are held
+    by the National Gallery in Marren, *which bought* 140 of her prints …, and by the
+    British Museum": every use of the verb follows "which" / "who" / "that", which stands
+    for the noun phrase right before it (:func:`_relative_of_another`), not the question's
+    subject.
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    if not _content(question[verb]):
+        return []  # "have", "do": a light verb's relative clause is any owner's
+    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    if uses and _has(sentence, head) and all(
+        _relative_of_another(sentence, k, head) for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
 def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     """A who-question's object that the sentence names in another role of a passive verb.
 
