@@ -590,6 +590,14 @@ _BOUND_ELSEWHERE = [
         id="a relative word before the verb stands for another subject",
     ),
     pytest.param(
+        "What protein do neutrophils release?",
+        "Kessel cells respond by releasing the protein kesselin, which attracts other immune "
+        "cells, such as neutrophils.",
+        ("neutrophils release",),
+        "What protein do Kessel cells release?",
+        id="a do-question's subject named only after the verb",
+    ),
+    pytest.param(
         "Who swore fealty to Hallvard?",
         "Its founder, the Norse chieftain Hallvard, swore fealty to King Lothar of Ardenne.",
         ("swore … hallvard",),
@@ -680,6 +688,19 @@ _SAID_ANOTHER_WAY = [
         "movement, which has approximately 80 million adherents across the world.",
         True,
         id="a light verb's relative clause is not read",
+    ),
+    pytest.param(
+        "When did the state trading system collapse?",
+        "Following the collapse of the state trading system in 1991, the country went through "
+        "a decade of high inflation.",
+        True,
+        id="the verb's noun before the subject is no verb",
+    ),
+    pytest.param(
+        "Who must approve leave requests?",
+        "Leave requests must be approved by your line manager two weeks in advance.",
+        True,
+        id="a wh-subject question with a modal has no do-subject",
     ),
     pytest.param(
         "When must an ill employee inform their manager?",

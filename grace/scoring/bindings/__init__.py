@@ -129,6 +129,7 @@ from grace.scoring.bindings.roles import (
     _relative_subject,
     _roles_crossed,
     _roles_reversed,
+    _subject_after,
 )
 from grace.scoring.bindings.words import _cased, known_forms
 
@@ -150,6 +151,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _modifier_moved,
     _relative_object,
     _relative_subject,
+    _subject_after,
     _alternatives_swapped,
     _coordinated_object,
     _arguments_swapped,

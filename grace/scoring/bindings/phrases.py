@@ -31,6 +31,7 @@ from grace.scoring.bindings.words import (
     _proper,
     _same,
     _uses,
+    _verb_form,
 )
 from grace.text import (
     answer_class_indices,
@@ -571,11 +572,6 @@ def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:
     return bool(dated and said) and not dated & said and all(
         any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said
     )
-
-
-def _verb_form(word: str) -> bool:
-    """An inflected verb or a participle ("elected", "opens"; not the noun "election")."""
-    return _inflected_verb(word) or _participle(word)
 
 
 _NAME_WORD = lazy(r"\b([A-Z][a-z]+)\b(?:[ \t]+([A-Z]|[IVX]{1,4})\b)?")

@@ -27,6 +27,7 @@ from grace.scoring.bindings.words import (
     _proper,
     _same,
     _uses,
+    _verb_form,
 )
 
 _MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
@@ -397,6 +398,29 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
     uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
     if uses and _has(sentence, head) and all(
         _relative_of_another(sentence, k, head) for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _subject_after(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that the sentence names only after every use of the verb.
+
+    "What protein do *neutrophils* release?" is not said by "Kessel cells … respond by
+    *releasing* the protein kesselin, which … attracts other immune cells, such as
+    *neutrophils*": English puts a verb's subject before it; a subject named only after it
+    (and not as its agent, "released by neutrophils") is in another role. Only the verb's
+    verb forms are read ("Following *the collapse* of the state trading system" says the
+    system's collapse).
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    head, verb = clause
+    uses = [k for k in _uses(sentence, question[verb]) if _verb_form(sentence[k])]
+    named = _uses(sentence, head)
+    if _nominal(head) and uses and named and min(named) > max(uses) and not any(
+        _by_agent(sentence, k, head) for k in uses
     ):
         return [f"{head} {question[verb]}"]
     return []

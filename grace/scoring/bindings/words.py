@@ -96,6 +96,11 @@ def _participle(word: str) -> bool:
     return any(lemma.lower() != word for lemma in verbs)
 
 
+def _verb_form(word: str) -> bool:
+    """An inflected verb or a participle ("elected", "opens"; not the noun "election")."""
+    return _inflected_verb(word) or _participle(word)
+
+
 def _base_verb(word: str) -> bool:
     """A verb's base form ("outnumber", "defeat"), as after *did*."""
     return word in _lemmas(word).get("VERB", ())
