@@ -26,6 +26,7 @@ from grace.scoring.bindings.words import (
     _lemmas,
     _nominal,
     _noun_only,
+    _noun_phrase_word,
     _object_after,
     _participle,
     _proper,
@@ -466,8 +467,9 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
     return out[:1]
 
 
-_CONCESSION = lazy(r",\s+(?:although|though|whereas)\s+", re.IGNORECASE)
-"""Where a concessive or contrasting clause follows the main clause ("…, although …")."""
+_CONCESSION = lazy(r",\s+(?:although|though|whereas|while)\s+", re.IGNORECASE)
+"""Where a concessive or contrasting clause follows the main clause ("…, although …",
+"…, while fishing has declined since the 1980s")."""
 
 
 def _across_concession(question: list[str], sentence: str) -> list[str]:
@@ -476,7 +478,7 @@ def _across_concession(question: list[str], sentence: str) -> list[str]:
     "What was unemployment *in the eastern provinces in 2019*?" is not said by
     "Unemployment fell … to 6 percent *in 2019*, *although* it remains more than twice as
     high *in the eastern provinces*": a clause after ", although" / ", though" / ",
-    whereas" states another fact, of another time or party. Read where the question's
+    whereas" / ", while" states another fact, of another time or party. Read where the question's
     verb or year is only in one of the two clauses and another of its terms only in the
     other; a question whose terms all fall in one clause asks about that one.
     """
@@ -500,8 +502,8 @@ def _verb_like(word: str) -> bool:
     return _verb_form(word) or set(_lemmas(word)) == {"VERB"}
 
 
-_YEAR = lazy(r"1\d{3}|20\d{2}")
-"""A year as a word ("1915")."""
+_YEAR = lazy(r"(?:1\d{3}|20\d{2})s?")
+"""A year or a decade as a word ("1915", "1980s")."""
 
 
 def _dated_apart(question: list[str], sentence: str) -> list[str]:
@@ -558,6 +560,43 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
         if any(_has(c, name) for c in clauses) and not _has(subject, name)
         and not any(_has(c, name) for c, v in zip(clauses, valued, strict=True) if v)
     ][:1]
+
+
+_BETWEEN = lazy(r"\bbetween\b([^,;]*?)\band\b([^,;]*)", re.IGNORECASE)
+"""A range "between X and Y"; Y is read as a noun phrase (:func:`_endpoints`)."""
+
+
+def _endpoint_only(question: str, sentence: str) -> list[str]:
+    """A number question's term that the sentence names only as an end of a range.
+
+    "How long is *the Ostrian border*?" is not said by "The Amber Coast … stretching for
+    about 180 kilometres between the mouth of the Selve in the west and *the Ostrian border*
+    in the east": the value measures what spans the range, not an end of it. Not where the
+    question says "between" itself.
+    """
+    if not answer_measures(question) or "between" in question.lower():
+        return []
+    inside = [w for m in _BETWEEN.finditer(sentence) for w in _endpoints(m)]
+    if not inside:
+        return []
+    words = [w.lower() for w in _cased(sentence)]
+    return [
+        f"between {w}" for w in (x.lower() for x in _cased(question))
+        if _nominal(w) and _has(inside, w) and len(_uses(words, w)) == len(_uses(inside, w))
+    ][:1]
+
+
+def _endpoints(match: re.Match[str]) -> list[str]:
+    """The words of a range's two ends.
+
+    All words before "and", and the noun phrase after it ("the Ostrian border" of "the
+    Ostrian border in the east"; "2004" of "2004 and still sails").
+    """
+    first = [w.lower() for w in _cased(match.group(1))]
+    after = [w.lower() for w in _cased(match.group(2))]
+    start = _after_determiners(after, 0)
+    return first + after[:start] + list(takewhile(_noun_phrase_word, after[start:]))
+
 
 
 def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:

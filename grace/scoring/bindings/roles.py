@@ -22,6 +22,7 @@ from grace.scoring.bindings.words import (
     _inflected_verb,
     _lemmas,
     _nominal,
+    _noun_phrase_word,
     _object_after,
     _participle,
     _proper,
@@ -46,6 +47,8 @@ _CLAUSE_OPENERS = frozenset(
 """Conjunctions that open a clause with a subject of its own ("…, but adult sheep recover",
 "… declared war after Aldmark raised the tolls"). Not a relative word: "the Tower Theatre
 …, which at that time showed" is the theatre's."""
+_HAVE = frozenset({"have", "has", "had"})
+"""The perfect's auxiliary."""
 _REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
 """Objects that are the subject again."""
 _PRONOUNS = frozenset({"he", "she", "it", "they"})
@@ -327,10 +330,6 @@ def _takes_another(sentence: list[str], at: int, obj: str) -> bool:
     return bool(phrase) and _nominal(phrase[-1]) and not _has(phrase, obj)
 
 
-def _noun_phrase_word(word: str) -> bool:
-    """A content word that is no verb form: a noun phrase's word."""
-    return _content(word) and not _inflected_verb(word) and not _participle(word)
-
 
 def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
     """A wh-subject question's last noun that is the subject of the sentence's verb.
@@ -385,9 +384,9 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
 
     "How many prints did *the British Museum* buy?" is not said by "Lind's works are held
     by the National Gallery in Marren, *which bought* 140 of her prints …, and by the
-    British Museum": every use of the verb follows "which" / "who" / "that", which stands
-    for the noun phrase right before it (:func:`_relative_of_another`), not the question's
-    subject.
+    British Museum": every use of the verb follows "which" / "who" / "that" (auxiliaries
+    between: "Lipa, who had finished second"), which stands for the noun phrase right
+    before it (:func:`_relative_of_another`), not the question's subject.
     """
     clause = _do_clause(question)
     if clause is None:
@@ -397,10 +396,21 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
         return []  # "have", "do": a light verb's relative clause is any owner's
     uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
     if uses and _has(sentence, head) and all(
-        _relative_of_another(sentence, k, head) for k in uses
+        _relative_of_another(sentence, _past_auxiliaries(sentence, k), head) for k in uses
     ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _past_auxiliaries(sentence: list[str], at: int) -> int:
+    """Where the verb group of the verb at ``at`` starts: before its auxiliaries.
+
+    ("who *had* finished").
+    """
+    while at > 0 and (sentence[at - 1] in _BE_ANY or sentence[at - 1] in _HAVE
+                      or sentence[at - 1] in _MODALS):
+        at -= 1
+    return at
 
 
 def _subject_after(question: list[str], sentence: list[str]) -> list[str]:

@@ -101,6 +101,11 @@ def _verb_form(word: str) -> bool:
     return _inflected_verb(word) or _participle(word)
 
 
+def _noun_phrase_word(word: str) -> bool:
+    """A content word that is no verb form (a word of a noun phrase)."""
+    return _content(word) and not _verb_form(word)
+
+
 def _base_verb(word: str) -> bool:
     """A verb's base form ("outnumber", "defeat"), as after *did*."""
     return word in _lemmas(word).get("VERB", ())
