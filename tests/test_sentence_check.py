@@ -622,6 +622,14 @@ _BOUND_ELSEWHERE = [
         id="a measured term named only as an end of a range",
     ),
     pytest.param(
+        "Which company commissioned the opera in 1926?",
+        "It was commissioned by the Marren Opera in 1921, but its premiere was postponed, and "
+        "it was first performed only in 1926, at the Royal Theatre in Kelvos.",
+        ("opera in 1926",),
+        "Which company commissioned the opera in 1921?",
+        id="a year followed by a comma is a year",
+    ),
+    pytest.param(
         "Who swore fealty to Hallvard?",
         "Its founder, the Norse chieftain Hallvard, swore fealty to King Lothar of Ardenne.",
         ("swore … hallvard",),

@@ -383,6 +383,14 @@ def _sibling_clauses(sentence: str) -> tuple[list[list[str]], list[str]] | None:
     return (clauses, siblings) if _content(clauses[0][2]) else None
 
 
+def _words(text: str) -> list[str]:
+    """The lower-case words of ``text``, a number without the comma or stop after it.
+
+    (:func:`_cased` keeps "1926," whole, as it keeps "1,000".)
+    """
+    return [w.lower().rstrip(",.") if w[:1].isdigit() else w.lower() for w in _cased(text)]
+
+
 _COORDINATED_CLAUSE = lazy(r";|,\s+(?:and|but|while|whereas)\s+")
 """Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」)."""
 
@@ -485,7 +493,7 @@ def _across_concession(question: list[str], sentence: str) -> list[str]:
     parts = _CONCESSION.split(sentence, maxsplit=1)
     if len(parts) < 2:
         return []
-    main, other = ([w.lower() for w in _cased(p)] for p in parts)
+    main, other = (_words(p) for p in parts)
     anchors = [w for w in question if _YEAR.fullmatch(w) or (_content(w) and _verb_like(w))]
     terms = [w for w in question if _content(w) and w not in anchors]
     for anchor in anchors:
@@ -515,17 +523,19 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     *since 2013*?" against "The Alliance, founded in 2013 …; it has had more than 300
     *members since 2018*"). Read where every clause with the term (for a verb, a verb
     form, not "election") names another year and none names the question's; a noun of the
-    sentence's subject is not read (the later clauses say it with "it").
+    sentence's subject is not read (the later clauses say it with "it"), nor the answer's
+    class ("*which company* commissioned").
     """
     years = [w for w in question if _YEAR.fullmatch(w)]
-    clauses = [[w.lower() for w in _cased(c)] for c in _COORDINATED_CLAUSE.split(sentence)]
+    clauses = [_words(c) for c in _COORDINATED_CLAUSE.split(sentence)]
     if not years or len(clauses) < 2:
         return []
     subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
+    framed = answer_class_indices(question)  # "which *company*": the answer's class
     terms = [
-        w for w in question if _content(w) and not _YEAR.fullmatch(w) and (
-            _verb_form(w) or (_nominal(w) and not _has(subject, w))
-        )
+        w for i, w in enumerate(question) if i not in framed and _content(w)
+        and not _YEAR.fullmatch(w)
+        and (_verb_form(w) or (_nominal(w) and not _has(subject, w)))
     ]
     return [
         f"{term} in {year}" for year in years for term in terms
@@ -551,7 +561,7 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
     valued = [states_measure(p, measures) for p in parts]
     if not any(valued):
         return []
-    clauses = [[w.lower() for w in _cased(p)] for p in parts]
+    clauses = [_words(p) for p in parts]
     subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
     names = [w.lower() for w in _cased(question)[1:] if _proper(w)]
     measure = " ".join(measure_words(question)).lower() or "value"
@@ -579,7 +589,7 @@ def _endpoint_only(question: str, sentence: str) -> list[str]:
     inside = [w for m in _BETWEEN.finditer(sentence) for w in _endpoints(m)]
     if not inside:
         return []
-    words = [w.lower() for w in _cased(sentence)]
+    words = _words(sentence)
     return [
         f"between {w}" for w in (x.lower() for x in _cased(question))
         if _nominal(w) and _has(inside, w) and len(_uses(words, w)) == len(_uses(inside, w))
@@ -592,8 +602,8 @@ def _endpoints(match: re.Match[str]) -> list[str]:
     All words before "and", and the noun phrase after it ("the Ostrian border" of "the
     Ostrian border in the east"; "2004" of "2004 and still sails").
     """
-    first = [w.lower() for w in _cased(match.group(1))]
-    after = [w.lower() for w in _cased(match.group(2))]
+    first = _words(match.group(1))
+    after = _words(match.group(2))
     start = _after_determiners(after, 0)
     return first + after[:start] + list(takewhile(_noun_phrase_word, after[start:]))
 
