@@ -735,6 +735,21 @@ _SAID_ANOTHER_WAY = [
         id="a wh-subject question with a modal has no do-subject",
     ),
     pytest.param(
+        "What concept, originally discovered by Black, was later discovered independently by "
+        "Watt?",
+        "Watt independently discovered latent heat, which was confirmed by the original "
+        "discoverer Joseph Black.",
+        False,
+        id="a passive wh-question is no wh-subject question",
+    ),
+    pytest.param(
+        "Large public works are under what construction sector?",
+        "In general, there are three sectors of construction: buildings, infrastructure and "
+        "industrial.",
+        False,
+        id="the answer's class moves no modifier",
+    ),
+    pytest.param(
         "How often does the Eira still sail?",
         "The Eira was restored by volunteers between 1998 and 2004 and still sails twice a "
         "year.",

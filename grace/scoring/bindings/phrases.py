@@ -269,12 +269,13 @@ def _modifier_moved(question: list[str], sentence: list[str]) -> list[str]:
     """
     clause = _do_clause(question)
     verb = clause[1] if clause else -1
+    framed = answer_class_indices(question)  # "what *construction sector*": the answer's class
     out = []
     for i in range(len(question) - 1):
         modifier, noun = question[i], question[i + 1]
-        if i + 1 == verb or not (_modifying(modifier, noun) and _nominal(noun)) or _same(
-            modifier, noun
-        ):
+        if i + 1 == verb or i in framed or not (
+            _modifying(modifier, noun) and _nominal(noun)
+        ) or _same(modifier, noun):
             continue
         placed = [k for k in _uses(sentence, modifier) if k + 1 < len(sentence)]
         uses = [k for k in _uses(sentence, noun) if k > 0]

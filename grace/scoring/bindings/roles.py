@@ -304,7 +304,9 @@ def _wh_subject_verb(question: list[str]) -> int | None:
     """Where the verb of a question that asks for its subject stands ("Which N *replaced*").
 
     The wh-word and up to two words of its phrase, then an inflected verb, with no *do*,
-    *be* or modal before it ("What *did* Geoffrey found": the wh-word is the object).
+    *be* or modal before it ("What *did* Geoffrey found": the wh-word is the object), nor
+    *by* or *be* after it ("What concept, *discovered by* Black, *was* later discovered by
+    Watt?": a passive).
     """
     if len(question) < 3 or question[0] not in ("who", "which", "what"):
         return None
@@ -313,7 +315,8 @@ def _wh_subject_verb(question: list[str]) -> int | None:
         if word in _DO or word in _BE_ANY or word in _MODALS:
             return None
         if _inflected_verb(word):
-            return i
+            passive = "by" in question[i + 1 : i + 2] or any(w in _BE_ANY for w in question[i:])
+            return None if passive else i
     return None
 
 
