@@ -750,6 +750,12 @@ _SAID_ANOTHER_WAY = [
         id="the answer's class moves no modifier",
     ),
     pytest.param(
+        "Which prize did Ek accept in 1963?",
+        "Ek was awarded the National Prize for Literature in 1963, which he accepted.",
+        True,
+        id="a pronoun before a participle makes it active",
+    ),
+    pytest.param(
         "How often does the Eira still sail?",
         "The Eira was restored by volunteers between 1998 and 2004 and still sails twice a "
         "year.",

@@ -506,6 +506,27 @@ def _across_concession(question: list[str], sentence: str) -> list[str]:
     return []
 
 
+def _attributive(words: list[str], at: int) -> bool:
+    """Whether the word at ``at`` stands between a determiner and a noun: a modifier.
+
+    ("the *revised* Manual": not a verb.)
+    """
+    return 0 < at < len(words) - 1 and words[at - 1] in _DETERMINERS and _nominal(words[at + 1])
+
+
+def _subject_words(clause: list[str]) -> list[str]:
+    """The words of a clause before its first verb: its subject.
+
+    A verb form between a determiner and a noun is a modifier, not the verb ("Suggestions
+    for *a devolved Parliament* were made"; "A ferry from Kessa *reaches* Port Averel" has
+    its verb).
+    """
+    for i, word in enumerate(clause):
+        if _verb_form(word) and not _attributive(clause, i):
+            return clause[:i]
+    return clause
+
+
 def _verb_like(word: str) -> bool:
     """A verb form, or a base form whose only reading is a verb ("employ", not "plain")."""
     return _verb_form(word) or set(_lemmas(word)) == {"VERB"}
@@ -531,7 +552,7 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     clauses = [_words(c) for c in _COORDINATED_CLAUSE.split(sentence)]
     if not years or len(clauses) < 2:
         return []
-    subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
+    subject = _subject_words(clauses[0])
     framed = answer_class_indices(question)  # "which *company*": the answer's class
     terms = [
         w for i, w in enumerate(question) if i not in framed and _content(w)
@@ -563,7 +584,7 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
     if not any(valued):
         return []
     clauses = [_words(p) for p in parts]
-    subject = list(takewhile(lambda w: not _verb_form(w), clauses[0]))
+    subject = _subject_words(clauses[0])
     names = [w.lower() for w in _cased(question)[1:] if _proper(w)]
     measure = " ".join(measure_words(question)).lower() or "value"
     return [

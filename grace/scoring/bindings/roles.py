@@ -489,6 +489,7 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
     uses = _uses(sentence, question[verb])
     if uses and all(
         _participle(sentence[k])
+        and sentence[k - 1] not in _PRONOUNS  # "which he accepted": active, with its subject
         and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
         and not _has(sentence[max(0, k - _WINDOW) : k], head)
         and not _by_agent(sentence, k, head)
