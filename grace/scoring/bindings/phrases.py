@@ -262,10 +262,9 @@ def _modifier_moved(question: list[str], sentence: list[str]) -> list[str]:
     the *new village*"; nor "Since when has the site been on the *World Heritage list*?" by
     "on the *tentative list* for *World Heritage status*": the sentence's every use of the
     modifier stands before another noun (a word with no other reading: not "ill *must*"),
-    and its every use of the noun has another word
-    before it. Read for a modifier right before its noun, neither of them a verb form; a
-    modifier a few words before the noun still modifies it ("the very *first* Fresno
-    *television* station").
+    and its every use of the noun has another word before it. Read for a modifier right
+    before its noun, neither of them a verb form; a modifier a few words before the noun
+    still modifies it ("the very *first* Fresno *television* station").
     """
     clause = _do_clause(question)
     verb = clause[1] if clause else -1
@@ -487,9 +486,9 @@ def _across_concession(question: list[str], sentence: str) -> list[str]:
     "What was unemployment *in the eastern provinces in 2019*?" is not said by
     "Unemployment fell … to 6 percent *in 2019*, *although* it remains more than twice as
     high *in the eastern provinces*": a clause after ", although" / ", though" / ",
-    whereas" / ", while" states another fact, of another time or party. Read where the question's
-    verb or year is only in one of the two clauses and another of its terms only in the
-    other; a question whose terms all fall in one clause asks about that one.
+    whereas" / ", while" states another fact, of another time or party. Read where the
+    question's verb or year is only in one of the two clauses and another of its terms only
+    in the other; a question whose terms all fall in one clause asks about that one.
     """
     parts = _CONCESSION.split(sentence, maxsplit=1)
     if len(parts) < 2:
@@ -628,7 +627,6 @@ def _endpoints(match: re.Match[str]) -> list[str]:
     after = _words(match.group(2))
     start = _after_determiners(after, 0)
     return first + after[:start] + list(takewhile(_noun_phrase_word, after[start:]))
-
 
 
 def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:

@@ -333,7 +333,6 @@ def _takes_another(sentence: list[str], at: int, obj: str) -> bool:
     return bool(phrase) and _nominal(phrase[-1]) and not _has(phrase, obj)
 
 
-
 def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
     """A wh-subject question's last noun that is the subject of the sentence's verb.
 
@@ -489,7 +488,7 @@ def _agent_unstated(question: list[str], sentence: list[str]) -> list[str]:
     uses = _uses(sentence, question[verb])
     if uses and all(
         _participle(sentence[k])
-        and sentence[k - 1] not in _PRONOUNS  # "which he accepted": active, with its subject
+        and (k == 0 or sentence[k - 1] not in _PRONOUNS)  # "which he accepted": active
         and (k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE)
         and not _has(sentence[max(0, k - _WINDOW) : k], head)
         and not _by_agent(sentence, k, head)
