@@ -76,12 +76,31 @@ read here from the words alone (no parser):
 - **A count of another clause** — "how many years did she *study*" is not said by "studied
   at Oslo, where she later *taught* for thirty years": a new clause (a pronoun and its own
   verb) stands between the verb and the count.
+- **Clauses apart** — a term said only where the sentence sets it aside ("*unless* it wins
+  a constituency seat", "*unlike* the concert harp", "nylon *instead of* gut",
+  "*distinguished from* the smooth newt"); a name in the clause of the asked word's opposite
+  ("July, with an average *high* …, and the coldest is January, with an average *low*" for
+  "the average high in January"); a verb, noun or name in another coordinated clause than
+  the question's year or asked value ("able to vote since 1915; … was elected in 1979" for
+  "elected in 1915"); a main clause's verb or year with a term of a clause after
+  "although" / "whereas" / "while"; an end of a "between … and …" range asked as the span.
+- **A wh-subject question's roles** — its object must be the verb's ("…, which *replaced
+  the advisory assemblies*" for "replaced the Landsting") and its last noun must not be the
+  verb's subject ("*Hallvard* swore fealty to King Lothar" for "swore fealty to Hallvard").
+- **A do-question's subject, elsewhere** — named only as the owner of another, named one
+  ("*Robert's* nephew, Geoffrey, led"), only after the verb ("releasing kesselin, which
+  attracts … neutrophils" for "do neutrophils release"), or through a relative word that
+  stands for another noun phrase ("the National Gallery, *which bought* …, and the British
+  Museum").
+- **A modifier moved** — "the *new church*" is not said by "the old church … was rebuilt
+  in the *new village*": the question's modifier stands before another noun, and the noun
+  has another word before it.
 
 Each check fires only when the sentence holds both words (a missing word is the rule's
 first check) and holds the construction with other words: a sentence that words the fact
 another way ("the British defeated the French", "Prussia's capital") is not read as a swap.
 Japanese marks these relations with particles: :mod:`grace.scoring.bindings.japanese` reads
-two. The English readings live in :mod:`~grace.scoring.bindings.phrases` (phrases that bind
+them. The English readings live in :mod:`~grace.scoring.bindings.phrases` (phrases that bind
 two words) and :mod:`~grace.scoring.bindings.roles` (subjects and objects), on the shared
 words of :mod:`~grace.scoring.bindings.words`.
 The constructions come from English grammar (the of-genitive and other binding prepositions,
