@@ -630,6 +630,14 @@ _BOUND_ELSEWHERE = [
         id="a year followed by a comma is a year",
     ),
     pytest.param(
+        "How many patients died in the fire of 1931?",
+        "The main building, opened in 1931, replaced the wards, which had been destroyed by a "
+        "fire in 1927 in which eleven patients died.",
+        ("fire of 1931",),
+        "How many patients died in the fire of 1927?",
+        id="a noun dated by the question and otherwise by the sentence",
+    ),
+    pytest.param(
         "Who swore fealty to Hallvard?",
         "Its founder, the Norse chieftain Hallvard, swore fealty to King Lothar of Ardenne.",
         ("swore … hallvard",),

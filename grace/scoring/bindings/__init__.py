@@ -134,6 +134,7 @@ from grace.scoring.bindings.phrases import (
     _possessives,
     _proper_modifiers,
     _set_aside,
+    _year_of_another,
 )
 from grace.scoring.bindings.roles import (
     _active_roles,
@@ -202,6 +203,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _parallel_clauses(q, raw_s),
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),
+        _year_of_another(q, raw_s),
         _measured_apart(raw_q, raw_s),
         _endpoint_only(raw_q, raw_s),
         _set_aside(q, raw_s),

@@ -564,6 +564,27 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     ]
 
 
+def _year_of_another(question: list[str], sentence: str) -> list[str]:
+    """A question's "N of Y" / "N in Y" (a year) where the sentence dates every N otherwise.
+
+    "How many patients died in *the fire of 1931*?" is not said by "…, opened in 1931, …
+    destroyed by *a fire in 1927* in which eleven patients died": the sentence's every "fire"
+    has another year within three words after it, and 1931 elsewhere.
+    """
+    words = _words(sentence)
+    out = []
+    for i in range(2, len(question)):
+        year, noun = question[i], question[i - 2]
+        if not (_YEAR.fullmatch(year) and question[i - 1] in ("of", "in") and _nominal(noun)):
+            continue
+        dates = [
+            [w for w in words[k + 1 : k + 4] if _YEAR.fullmatch(w)] for k in _uses(words, noun)
+        ]
+        if year in words and dates and all(d and year not in d for d in dates):
+            out.append(f"{noun} {question[i - 1]} {year}")
+    return out
+
+
 def _measured_apart(question: str, sentence: str) -> list[str]:
     """A number question's term that the sentence says only in a clause without the value.
 

@@ -172,12 +172,18 @@ def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
     k = at - 1
     if k < 1 or sentence[k] not in ("which", "that", "who") or not _content(sentence[k - 1]):
         return False
-    j = k - 1
-    while j >= max(0, k - 6) and (_nominal(sentence[j]) or sentence[j] in _NP_PREPOSITIONS):
-        if _same(sentence[j], head):
-            return False
+    return not _has(_noun_phrase_before(sentence, k), head)
+
+
+def _noun_phrase_before(sentence: list[str], at: int) -> list[str]:
+    """The noun phrase that ends right before ``at``, with its of- / at- / in- / on-phrases.
+
+    At most six words back ("the bank's headquarters on Kings Square").
+    """
+    j = at - 1
+    while j >= max(0, at - 6) and (_nominal(sentence[j]) or sentence[j] in _NP_PREPOSITIONS):
         j -= 1
-    return True
+    return sentence[j + 1 : at]
 
 
 def _active_roles(question: list[str], sentence: list[str]) -> list[str]:
@@ -290,7 +296,7 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     if verb is None or verb + 1 >= len(question):
         return []
     start = _after_determiners(question, verb + 1)
-    noun_phrase = list(takewhile(_nominal, question[start:]))
+    noun_phrase = [w for w in takewhile(_in_noun_phrase, question[start:]) if _nominal(w)]
     uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
     if not noun_phrase or not uses or not _has(sentence, noun_phrase[-1]):
         return []
@@ -298,6 +304,15 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     if all(_takes_another(sentence, k, obj) for k in uses):
         return [f"{question[verb]} {obj}"]
     return []
+
+
+def _in_noun_phrase(word: str) -> bool:
+    """A word of a question's noun phrase.
+
+    A noun (even one that is also a verb form, "wards") or another content word that is no
+    verb form ("wooden").
+    """
+    return _content(word) and (_nominal(word) or not _verb_form(word))
 
 
 def _wh_subject_verb(question: list[str]) -> int | None:
