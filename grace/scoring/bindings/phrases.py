@@ -7,6 +7,8 @@ noun modifiers, alternatives and sibling clauses.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import takewhile
 
 from grace.patterns import lazy
@@ -395,6 +397,16 @@ _COORDINATED_CLAUSE = lazy(r";|,\s+(?:and|but|while|whereas)\s+")
 """Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」)."""
 
 
+@lru_cache(maxsize=4096)
+def _clause_words(sentence: str) -> tuple[tuple[str, ...], ...]:
+    """The words (:func:`_words`) of each of ``sentence``'s coordinated clauses.
+
+    Read once per sentence: the year and value readings both ask it, for every question
+    checked against the sentence.
+    """
+    return tuple(tuple(_words(c)) for c in _COORDINATED_CLAUSE.split(sentence))
+
+
 def _poles_apart(question: list[str], sentence: str) -> list[str]:
     """A name of the question that the sentence pairs with the opposite of its closed-set word.
 
@@ -465,9 +477,8 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
         if _find(question, tuple(marker.split())) is not None:
             continue
         aside = match.group(2) if marker == "unless" else _ASIDE_END.split(match.group(2))[0]
-        words = [w.lower() for w in _cased(aside)]
-        rest = [w.lower() for w in _cased(sentence[: match.start()] + sentence[
-            match.start(2) + len(aside) :])]
+        words = _words(aside)
+        rest = _words(sentence[: match.start()] + sentence[match.start(2) + len(aside) :])
         out.extend(
             f"{marker} {w}" for w in question
             if _content(w) and _has(words, w) and not _has(rest, w)
@@ -505,7 +516,7 @@ def _across_concession(question: list[str], sentence: str) -> list[str]:
     return []
 
 
-def _attributive(words: list[str], at: int) -> bool:
+def _attributive(words: Sequence[str], at: int) -> bool:
     """Whether the word at ``at`` stands between a determiner and a noun: a modifier.
 
     ("the *revised* Manual": not a verb.)
@@ -513,7 +524,7 @@ def _attributive(words: list[str], at: int) -> bool:
     return 0 < at < len(words) - 1 and words[at - 1] in _DETERMINERS and _nominal(words[at + 1])
 
 
-def _subject_words(clause: list[str]) -> list[str]:
+def _subject_words(clause: Sequence[str]) -> Sequence[str]:
     """The words of a clause before its first verb: its subject.
 
     A verb form between a determiner and a noun is a modifier, not the verb ("Suggestions
@@ -548,7 +559,7 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     class ("*which company* commissioned").
     """
     years = [w for w in question if _YEAR.fullmatch(w)]
-    clauses = [_words(c) for c in _COORDINATED_CLAUSE.split(sentence)]
+    clauses = _clause_words(sentence)
     if not years or len(clauses) < 2:
         return []
     subject = _subject_words(clauses[0])
@@ -603,7 +614,7 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
     valued = [states_measure(p, measures) for p in parts]
     if not any(valued):
         return []
-    clauses = [_words(p) for p in parts]
+    clauses = _clause_words(sentence)
     subject = _subject_words(clauses[0])
     names = [w.lower() for w in _cased(question)[1:] if _proper(w)]
     measure = " ".join(measure_words(question)).lower() or "value"
@@ -650,7 +661,7 @@ def _endpoints(match: re.Match[str]) -> list[str]:
     return first + after[:start] + list(takewhile(_noun_phrase_word, after[start:]))
 
 
-def _apart_from_year(clauses: list[list[str]], term: str, year: str) -> bool:
+def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> bool:
     """Whether every clause with ``term`` names another year, and none names ``year``.
 
     A verb of the question counts only as a verb form ("elected", not "election").
