@@ -493,6 +493,14 @@ _BOUND_ELSEWHERE = [
         id="a year goes with its own clause's verb",
     ),
     pytest.param(
+        "Which body approved the plan for a bridge at Harlow Ferry in 1999?",
+        "A plan to build a bridge at Harlow Ferry was approved by the county in 1996 but was "
+        "rejected by the ministry in 1999.",
+        ("approved in 1999",),
+        "Which body rejected the plan for a bridge at Harlow Ferry in 1999?",
+        id="a year goes with its own coordinated predicate's verb",
+    ),
+    pytest.param(
         "Which constitution replaced the Landsting?",
         "The Landsting was created by the constitution of 1849, which replaced the advisory "
         "assemblies of the estates.",
@@ -625,7 +633,7 @@ _BOUND_ELSEWHERE = [
         "Which company commissioned the opera in 1926?",
         "It was commissioned by the Marren Opera in 1921, but its premiere was postponed, and "
         "it was first performed only in 1926, at the Royal Theatre in Kelvos.",
-        ("opera in 1926",),
+        ("commissioned in 1926", "opera in 1926"),
         "Which company commissioned the opera in 1921?",
         id="a year followed by a comma is a year",
     ),

@@ -393,8 +393,12 @@ def _words(text: str) -> list[str]:
     return [w.lower().rstrip(",.") if w[:1].isdigit() else w.lower() for w in _cased(text)]
 
 
-_COORDINATED_CLAUSE = lazy(r";|,\s+(?:and|but|while|whereas)\s+")
-"""Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」)."""
+_COORDINATED_CLAUSE = lazy(
+    r";|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
+)
+"""Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」), and its
+coordinated predicates, which share the subject ("was approved … in 2012 *but was* rejected
+… in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun)."""
 
 
 @lru_cache(maxsize=4096)
@@ -563,7 +567,9 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     if not years or len(clauses) < 2:
         return []
     subject = _subject_words(clauses[0])
-    framed = answer_class_indices(question)  # "which *company*": the answer's class
+    # "which *company*": the answer's class; not a verb in its three words ("which body
+    # *approved*"), the question's relation
+    framed = {i for i in answer_class_indices(question) if not _verb_only(question[i])}
     terms = [
         w for i, w in enumerate(question) if i not in framed and _content(w)
         and not _YEAR.fullmatch(w)
