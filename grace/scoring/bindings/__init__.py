@@ -80,8 +80,9 @@ read here from the words alone (no parser):
   a constituency seat", "*unlike* the concert harp", "nylon *instead of* gut",
   "*distinguished from* the smooth newt"); a name in the clause of the asked word's opposite
   ("July, with an average *high* …, and the coldest is January, with an average *low*" for
-  "the average high in January"); a verb, noun or name in another coordinated clause than
-  the question's year or asked value ("able to vote since 1915; … was elected in 1979" for
+  "the average high in January"); a verb, noun or name in another coordinated clause (or
+  coordinated predicate: "approved … in 2012 but was rejected … in 2014") than the
+  question's year or asked value ("able to vote since 1915; … was elected in 1979" for
   "elected in 1915"); a main clause's verb or year with a term of a clause after
   "although" / "whereas" / "while"; an end of a "between … and …" range asked as the span.
 - **A wh-subject question's roles** — its object must be the verb's ("…, which *replaced
