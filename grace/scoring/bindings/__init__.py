@@ -21,8 +21,8 @@ read here from the words alone (no parser):
 - **A verb's object after its opposite** — "did Rovers *lose* the league" is not said by
   "Rovers *won* the league … the final, which they lost".
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
-  says that Tancred *is* the nephew: the sentence puts N right before X (an apposition) and
-  never "X's N" or "N of X".
+  says that Tancred *is* the nephew: the sentence puts N right before X (an apposition, X's
+  name may have more words: "pupil Ingrid Sollen") and never "X's N" or "N of X".
 - **An active question's roles** — "did *the Swedes* outnumber *the Ostrians*" is not said
   by "the Ostrians outnumbered the Swedes": every use of the verb has the question's object
   before it and its subject after it.
@@ -45,7 +45,8 @@ read here from the words alone (no parser):
   only passive with no agent, or another ("ships … built in Glasgow" for "did the company
   build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
   object stands after the passive verb ("It was founded … by workers of the mill" for
-  "Who founded the mill?").
+  "Who founded the mill?"), or the verb is only passive with no agent ("The society was
+  founded in 1988, and …" names no founder).
 - **Roles crossed** — "How many copies must *the library* deliver to *publishers*?" is not
   said by "Every publisher … must deliver two copies … to the library": the question's
   subject stands only after every use of the verb, and another of its terms before it (a
@@ -80,7 +81,10 @@ read here from the words alone (no parser):
   a constituency seat", "*unlike* the concert harp", "nylon *instead of* gut",
   "*distinguished from* the smooth newt"); a name in the clause of the asked word's opposite
   ("July, with an average *high* …, and the coldest is January, with an average *low*" for
-  "the average high in January"); a verb, noun or name in another coordinated clause (or
+  "the average high in January"); a term said only as the standard of a comparison
+  ("twenty times faster *than the relay calculator*", "twice as many as *the Brannock
+  works*"; not a quantity, "more than 1,200 people"); a verb, noun or name in another
+  coordinated clause (or
   coordinated predicate: "approved … in 2012 but was rejected … in 2014") than the
   question's year or asked value ("able to vote since 1915; … was elected in 1979" for
   "elected in 1915"); a main clause's verb or year with a term of a clause after

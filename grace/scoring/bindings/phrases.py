@@ -7,7 +7,7 @@ noun modifiers, alternatives and sibling clauses.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import takewhile
 
@@ -125,6 +125,15 @@ def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
     return False
 
 
+def _apposed(sentence: list[str], noun: str, name: list[str]) -> bool:
+    """Whether the sentence says "noun name" ("his nephew Tancred", "pupil Ingrid Sollen")."""
+    n = len(name)
+    return any(
+        _same(sentence[k], noun) and all(_same(sentence[k + 1 + j], name[j]) for j in range(n))
+        for k in range(len(sentence) - n)
+    )
+
+
 def _possessives(question: list[str], sentence: list[str]) -> list[str]:
     """The question's "X's N" where the sentence says "N X" (X *is* the N)."""
     out = []
@@ -133,9 +142,9 @@ def _possessives(question: list[str], sentence: list[str]) -> list[str]:
         noun = question[i + 1]
         if owner == word or not _content(owner) or not _content(noun):
             continue
+        # the owner's name may have words before it ("Varlowe's pupil *Ingrid Sollen*")
         apposed = any(
-            _same(sentence[k], noun) and _same(sentence[k + 1], owner)
-            for k in range(len(sentence) - 1)
+            _apposed(sentence, noun, [*question[max(0, i - m) : i], owner]) for m in range(3)
         )
         of_owner = any(
             sentence[k + 1] == "of" and _same(sentence[k], noun)
@@ -460,6 +469,30 @@ _SET_ASIDE = lazy(
 "rather than", "distinguished from", "as opposed to" to the next comma or "by" ("from the
 smooth newt *by* the orange stripe": the stripe is what distinguishes)."""
 _ASIDE_END = lazy(r",|\bby\b")
+_COMPARED = lazy(
+    r"\b(than|as (?:many|much) as|(?:twice|half|times) as [a-z]+ as)\s+"
+    r"((?:the|its|their|his|her|those|[A-Z][a-z]+)\b[^;]*)"
+)
+"""The standard of a comparison: what follows "than" or "as … as", when it is a noun phrase
+(a determiner or a name: "faster than *the relay calculator*", "twice as many as *the
+neighbouring Brannock Iron Works*"), to the next comma or relative or coordinating word. Not
+a quantity ("more than 1,200 people", "more than half"): its noun is what is counted; nor
+an extent ("as far as the first century", "as well as the club"): "as … as" compares only
+after "as many" / "as much" or a multiplier ("twice as long as")."""
+_COMPARED_END = lazy(r",|\b(?:and|but|which|that|who|whose|where|when|while)\b")
+
+
+def _asides(sentence: str, compared: bool) -> Iterator[tuple[str, str, int]]:
+    """(marker, the words it sets aside, where they start) of each such phrase of ``sentence``.
+
+    ``compared``: the standards of comparison too.
+    """
+    for match in _SET_ASIDE.finditer(sentence):
+        marker = match.group(1).lower()
+        aside = match.group(2) if marker == "unless" else _ASIDE_END.split(match.group(2))[0]
+        yield marker, aside, match.start(2)
+    for match in _COMPARED.finditer(sentence) if compared else ():
+        yield match.group(1).lower(), _COMPARED_END.split(match.group(2))[0], match.start(2)
 
 
 def _set_aside(question: list[str], sentence: str) -> list[str]:
@@ -473,16 +506,18 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
     case the rule does not cover, and what follows "unlike", "instead of", "rather than",
     "distinguished from" or "as opposed to" is what the sentence does not say it of ("are
     distinguished from the closely related *smooth newt* by …" for "How long are adult
-    smooth newts?"). Not where the question says the marker itself.
+    smooth newts?"). So is the standard of a comparison: "How long did an addition take on
+    *the relay calculator*?" is not said by "An addition took about 0.6 milliseconds, which
+    made TAMIR roughly twenty times faster *than the relay calculator*" — but a why-question
+    may ask for the comparison itself ("greater … than the furs from the continent"). Not
+    where the question says the marker itself.
     """
     out: list[str] = []
-    for match in _SET_ASIDE.finditer(sentence):
-        marker = match.group(1).lower()
+    for marker, aside, start in _asides(sentence, compared="why" not in question):
         if _find(question, tuple(marker.split())) is not None:
             continue
-        aside = match.group(2) if marker == "unless" else _ASIDE_END.split(match.group(2))[0]
         words = _words(aside)
-        rest = _words(sentence[: match.start()] + sentence[match.start(2) + len(aside) :])
+        rest = _words(sentence[:start] + sentence[start + len(aside) :])
         out.extend(
             f"{marker} {w}" for w in question
             if _content(w) and _has(words, w) and not _has(rest, w)

@@ -55,6 +55,9 @@ _PRONOUNS = frozenset({"he", "she", "it", "they"})
 """Personal pronouns a verb's subject may be."""
 _WINDOW = 4
 """Words before the auxiliary read as a passive verb's subject."""
+_AGENT_REACH = 10
+"""Words after a passive verb its agent's *by* may stand within ("was founded in the town of
+Orsa in 1988 *by* …")."""
 _NP_PREPOSITIONS = frozenset({"of", "at", "in", "on"})
 """Prepositions inside a noun phrase a relative word may stand for ("the mill at Hollin
 Ford, which …")."""
@@ -458,7 +461,9 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
 
     "Who *founded* the Halden paper mill?" is not said by "It was founded in 1899 by
     workers of the Halden paper mill": every "founded" of the sentence is passive, with
-    no mill before it, and the mill comes after it — in the agent's phrase.
+    no mill before it, and the mill comes after it — in the agent's phrase. Nor by "A
+    Marenholt Society was founded in Orsa in 1988, and …" for "Who founded the Marenholt
+    Society?": a passive with no "by" after it names no one who did it.
     """
     if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
         return []
@@ -468,9 +473,21 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head, verb = content[-1], question[1]
     uses = [k for k, w in enumerate(sentence) if w == verb]
-    if uses and all(_named_after(sentence, k, head, _BE_ANY) for k in uses):
+    if uses and all(
+        _named_after(sentence, k, head, _BE_ANY) or _agentless(sentence, k) for k in uses
+    ):
         return [f"{verb} {head}"]
     return []
+
+
+def _agentless(sentence: list[str], at: int) -> bool:
+    """Whether the verb at ``at`` is a passive that names no agent.
+
+    A form of *be* just before it, and no *by* within the :data:`_AGENT_REACH` words after it.
+    """
+    return any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) and (
+        "by" not in sentence[at + 1 : at + 1 + _AGENT_REACH]
+    )
 
 
 def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
