@@ -803,6 +803,11 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("over", "under"),
     _poles("male men", "female women"),
     _poles("favour favor", "against"),
+    _poles("aunt aunts uncle uncles", "niece nieces nephew nephews"),
+    _poles("grandfather grandmother grandparents", "grandson granddaughter grandchildren"),
+    _poles("father mother parents", "son sons daughter daughters children"),
+    _poles("teacher teachers tutor", "pupil pupils student students"),
+    _poles("predecessor predecessors", "successor successors"),
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
 _WORD = lazy(r"[a-z]+")

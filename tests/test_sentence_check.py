@@ -525,6 +525,14 @@ _BOUND_ELSEWHERE = [
         id="a who-question's verb only passive, with no agent",
     ),
     pytest.param(
+        "Which lake is larger than Lake Carrach?",
+        "It is the second-largest lake of the uplands after Lake Carrach, which is larger by "
+        "about a third.",
+        ("than carrach",),
+        None,
+        id="the standard of the question's comparison in another role",
+    ),
+    pytest.param(
         "Which constitution replaced the Landsting?",
         "The Landsting was created by the constitution of 1849, which replaced the advisory "
         "assemblies of the estates.",
@@ -733,6 +741,12 @@ _SAID_ANOTHER_WAY = [
         "pianist Dora Feist.",
         True,
         id="a passive's agent some words after the verb",
+    ),
+    pytest.param(
+        "Which lake is larger than Lake Orvanne?",
+        "Lake Carrach is about a third larger than the neighbouring Lake Orvanne.",
+        True,
+        id="the standard of a comparison a few words after than",
     ),
     pytest.param(
         "When was the mill built?",
@@ -1001,6 +1015,19 @@ def test_a_superlative_keeps_its_degree() -> None:
             "The Rigsraad was abolished after a referendum in which 62 percent voted in favour.",
             "against≠favour",
             id="against is the opposite of in favour",
+        ),
+        pytest.param(
+            "Which aunt of the countess became the composer's patron?",
+            "The prize was founded by the countess, whose niece Beatrix later became the "
+            "composer's patron.",
+            "aunt≠niece",
+            id="a kinship word's converse is another relation",
+        ),
+        pytest.param(
+            "Which teacher of Lund's later ran the workshop?",
+            "Lund's pupil Maren Holt later ran the workshop.",
+            "teacher≠pupil",
+            id="a teacher is not a pupil",
         ),
     ],
 )

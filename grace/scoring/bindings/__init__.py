@@ -83,7 +83,9 @@ read here from the words alone (no parser):
   ("July, with an average *high* …, and the coldest is January, with an average *low*" for
   "the average high in January"); a term said only as the standard of a comparison
   ("twenty times faster *than the relay calculator*", "twice as many as *the Brannock
-  works*"; not a quantity, "more than 1,200 people"); a verb, noun or name in another
+  works*"; not a quantity, "more than 1,200 people"), and a question's standard the sentence
+  compares nothing with ("larger *than Lake Carrach*" against "after Lake Carrach, which is
+  larger"); a verb, noun or name in another
   coordinated clause (or
   coordinated predicate: "approved … in 2012 but was rejected … in 2014") than the
   question's year or asked value ("able to vote since 1915; … was elected in 1979" for
@@ -139,6 +141,7 @@ from grace.scoring.bindings.phrases import (
     _possessives,
     _proper_modifiers,
     _set_aside,
+    _standard_elsewhere,
     _year_of_another,
 )
 from grace.scoring.bindings.roles import (
@@ -184,6 +187,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _object_elsewhere,
     _roles_reversed,
     _opposite_nearby,
+    _standard_elsewhere,
 )
 """The constructions read, in the order their phrases are reported."""
 

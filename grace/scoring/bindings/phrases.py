@@ -479,6 +479,9 @@ neighbouring Brannock Iron Works*"), to the next comma or relative or coordinati
 a quantity ("more than 1,200 people", "more than half"): its noun is what is counted; nor
 an extent ("as far as the first century", "as well as the club"): "as … as" compares only
 after "as many" / "as much" or a multiplier ("twice as long as")."""
+_COMPARED_REACH = 4
+"""Words before a noun that a "than" or "as" comparing it may stand within ("than *the
+neighbouring* Brannock works")."""
 _COMPARED_END = lazy(r",|\b(?:and|but|which|that|who|whose|where|when|while)\b")
 
 
@@ -493,6 +496,30 @@ def _asides(sentence: str, compared: bool) -> Iterator[tuple[str, str, int]]:
         yield marker, aside, match.start(2)
     for match in _COMPARED.finditer(sentence) if compared else ():
         yield match.group(1).lower(), _COMPARED_END.split(match.group(2))[0], match.start(2)
+
+
+def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
+    """The standard of the question's comparison, said by the sentence in another role.
+
+    "Which lake is larger *than Lake Carrach*?" is not said by "It is the second-largest
+    lake after Lake Carrach, which is larger by about a third": the sentence holds the
+    comparative and the lake, but never compares anything with Carrach ("than" or "as" a few
+    words before it). Read for the last word of the standard's noun phrase, where the
+    sentence holds the question's comparative too (else the term check names it).
+    """
+    if "than" not in question:
+        return []
+    at = question.index("than")
+    start = _after_determiners(question, at + 1)
+    phrase = list(takewhile(_noun_phrase_word, question[start:]))
+    if not phrase or at == 0 or not _has(sentence, question[at - 1]):
+        return []
+    standard = phrase[-1]
+    uses = _uses(sentence, standard)
+    compared = any(
+        w in ("than", "as") for k in uses for w in sentence[max(0, k - _COMPARED_REACH) : k]
+    )
+    return [f"than {standard}"] if uses and not compared else []
 
 
 def _set_aside(question: list[str], sentence: str) -> list[str]:
