@@ -102,6 +102,13 @@ def test_inflected_and_irregular_forms_are_stated() -> None:
                           "bridge in 1901.").holds
 
 
+def test_the_relation_after_whose_is_required() -> None:
+    """"Whose son" asks for the owner of the relation: the sentence must say "son"."""
+    sentence = "The watch was kept by Hugh Tolland, a nephew of the admiral."
+    assert check_sentence("Whose son was Hugh Tolland?", sentence).missing == ("son",)
+    assert check_sentence("Whose nephew was Hugh Tolland?", sentence).holds
+
+
 def test_words_that_frame_the_answer_are_not_required() -> None:
     # "what year" names the answer's type; "called" frames a name; the sentence gives values.
     assert check_sentence(
@@ -533,6 +540,43 @@ _BOUND_ELSEWHERE = [
         id="the standard of the question's comparison in another role",
     ),
     pytest.param(
+        "Which church is taller than the Free Church?",
+        "The Free Church on the east side is smaller than St Aldric's Church but taller.",
+        ("than free",),
+        None,
+        id="every word of the standard is read",
+    ),
+    pytest.param(
+        "Which officers did the admiral recommend over Pettigrew?",
+        "Pettigrew, whom the admiral had recommended over two senior officers, took command "
+        "in 1810.",
+        ("recommend over pettigrew",),
+        None,
+        id="over binds its object to the verb",
+    ),
+    pytest.param(
+        "Who trained under Arthur Lisle?",
+        "Arthur Lisle, who had trained under Henry Osgood, ran the laboratory until 1961.",
+        ("trained under arthur", "trained … lisle"),
+        "Under whom did Arthur Lisle train?",
+        id="under binds its object to the verb",
+    ),
+    pytest.param(
+        "What share of patients had left against medical advice?",
+        "Of the 1,120 patients discharged, 47 per cent were classified as arrested, a figure "
+        "excluding patients who had left against medical advice.",
+        ("excluding left",),
+        "What share of patients were classified as arrested?",
+        id="a term said only in what the figure excludes",
+    ),
+    pytest.param(
+        "Who was the niece of the matron Clara Pellow?",
+        "The matron Agnes Pellow was succeeded by her niece Clara Pellow in 1929.",
+        ("niece of pellow",),
+        "Who was the niece of the matron Agnes Pellow?",
+        id="N of X where the sentence says N X",
+    ),
+    pytest.param(
         "Which constitution replaced the Landsting?",
         "The Landsting was created by the constitution of 1849, which replaced the advisory "
         "assemblies of the estates.",
@@ -747,6 +791,12 @@ _SAID_ANOTHER_WAY = [
         "Lake Carrach is about a third larger than the neighbouring Lake Orvanne.",
         True,
         id="the standard of a comparison a few words after than",
+    ),
+    pytest.param(
+        "What is a notable application of injectors?",
+        "Injectors are no longer widely used, except in applications such as steam locomotives.",
+        False,  # "notable" is not stated, and the negation differs: only the phrase is read
+        id="except after a negation says where it holds",
     ),
     pytest.param(
         "When was the mill built?",

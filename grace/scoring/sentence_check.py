@@ -250,14 +250,15 @@ def _answer_class(words: list[str], framed: set[int], text: str) -> set[int]:
     Not a name in it ("which *Ostrian* general": a name restricts the answer, the sentence
     must state it), nor a verb and what follows it ("what industry *declined*": the
     question's relation, which :func:`~grace.text.answer_class_indices`' three words can
-    reach).
+    reach), nor the phrase after *whose*: "Whose *son* was Hugh Tolland?" asks for the owner
+    of the relation, which the sentence must state.
     """
     names = {w.lower() for w in _NAME_IN_TEXT.findall(unicodedata.normalize("NFKC", text))}
     kept: set[int] = set()
     cut = False
     for i in sorted(framed):
         if i - 1 not in framed:
-            cut = False  # a new phrase
+            cut = words[i - 1] == "whose"  # a new phrase; "whose *son*" is the relation asked
         cut = cut or _inflected_verb(words[i])
         if not cut and words[i] not in names:
             kept.add(i)

@@ -10,7 +10,8 @@ read here from the words alone (no parser):
   that says "capital of" only of other things ("the capital of the province of South
   Prussia"), and "Kingdom of Prussia" elsewhere, does not state it. An of-phrase that starts
   with a number gives the value of N ("a total area *of 874 square miles*"), not another
-  owner, and never counts against. The same for "into", "from" and "by": "When was the
+  owner, and never counts against. The same for "into", "from", "by", "under" and "over"
+  ("trained *under* Osgood", "recommended *over* two senior officers"): "When was the
   hotel converted into a warehouse?" is not said by "built as a warehouse and converted
   into a hotel". A from-phrase ends at "to" and at a verb ("a ferry from Kessa *reaches*
   Port Averel"); a phrasal verb's particle binds as its verb ("taken *over by*").
@@ -22,7 +23,9 @@ read here from the words alone (no parser):
   "Rovers *won* the league … the final, which they lost".
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
   says that Tancred *is* the nephew: the sentence puts N right before X (an apposition, X's
-  name may have more words: "pupil Ingrid Sollen") and never "X's N" or "N of X".
+  name may have more words: "pupil Ingrid Sollen") and never "X's N" or "N of X". The same
+  for a question's "N of X" ("the niece of the matron Clara Pellow" against "her niece Clara
+  Pellow").
 - **An active question's roles** — "did *the Swedes* outnumber *the Ostrians*" is not said
   by "the Ostrians outnumbered the Swedes": every use of the verb has the question's object
   before it and its subject after it.
@@ -79,7 +82,8 @@ read here from the words alone (no parser):
   verb) stands between the verb and the count.
 - **Clauses apart** — a term said only where the sentence sets it aside ("*unless* it wins
   a constituency seat", "*unlike* the concert harp", "nylon *instead of* gut",
-  "*distinguished from* the smooth newt"); a name in the clause of the asked word's opposite
+  "*distinguished from* the smooth newt", "a figure *excluding* patients who left"); a name in
+  the clause of the asked word's opposite
   ("July, with an average *high* …, and the coldest is January, with an average *low*" for
   "the average high in January"); a term said only as the standard of a comparison
   ("twenty times faster *than the relay calculator*", "twice as many as *the Brannock

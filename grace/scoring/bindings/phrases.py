@@ -52,10 +52,11 @@ _PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
 _REVERSED = {"from": frozenset({"to", "into"}), "to": frozenset({"from"}),
              "into": frozenset({"from"})}
 """Prepositions of a way and those of the way back."""
-_BINDING_PREPOSITIONS = frozenset({"of", "into", "from", "by"})
+_BINDING_PREPOSITIONS = frozenset({"of", "into", "from", "by", "under", "over"})
 """Prepositions that bind their object to the word before them: the owner ("capital *of*
 Prussia"), what a thing became ("converted *into* a hotel"), where it came from ("moved
-*from* Leeds") and who did it ("painted *by* Munch"). Not "to", "with" or "for", whose
+*from* Leeds"), who did it ("painted *by* Munch"), under whom ("trained *under* Osgood")
+and over what ("recommended *over* two senior officers"). Not "to", "with" or "for", whose
 object a sentence often words apart from the verb ("respond to", "associated with")."""
 
 
@@ -135,25 +136,37 @@ def _apposed(sentence: list[str], noun: str, name: list[str]) -> bool:
 
 
 def _possessives(question: list[str], sentence: list[str]) -> list[str]:
-    """The question's "X's N" where the sentence says "N X" (X *is* the N)."""
+    """The question's "X's N" or "N of X" where the sentence says "N X" (X *is* the N).
+
+    "Who was the niece of the matron Clara Pellow?" is not said by "… was succeeded by her
+    niece Clara Pellow".
+    """
     out = []
-    for i, word in enumerate(question[:-1]):
-        owner = word.removesuffix("'s")
-        noun = question[i + 1]
-        if owner == word or not _content(owner) or not _content(noun):
-            continue
+    for noun, name, label in _owned(question):
+        owner = name[-1]
         # the owner's name may have words before it ("Varlowe's pupil *Ingrid Sollen*")
-        apposed = any(
-            _apposed(sentence, noun, [*question[max(0, i - m) : i], owner]) for m in range(3)
-        )
+        apposed = any(_apposed(sentence, noun, name[-m:]) for m in range(1, 4))
         of_owner = any(
             sentence[k + 1] == "of" and _same(sentence[k], noun)
             and _has(sentence[k + 2 : k + 2 + _OF_PHRASE], owner)
             for k in range(len(sentence) - 1)
         )
         if apposed and not of_owner and not _precedes(sentence, owner, noun):
-            out.append(f"{owner}'s {noun}")
+            out.append(label)
     return out
+
+
+def _owned(question: list[str]) -> Iterator[tuple[str, list[str], str]]:
+    """(N, X's name words, label) of each "X's N" and "N of X" of the question."""
+    for i, word in enumerate(question[:-1]):
+        owner, noun = word.removesuffix("'s"), question[i + 1]
+        if owner != word and _content(owner) and _content(noun):
+            yield noun, [*question[max(0, i - 2) : i], owner], f"{owner}'s {noun}"
+        if word == "of" and i > 0 and _nominal(question[i - 1]):
+            start = _after_determiners(question, i + 1)
+            name = list(takewhile(_noun_phrase_word, question[start:]))
+            if name:
+                yield question[i - 1], name, f"{question[i - 1]} of {name[-1]}"
 
 
 def _directions(question: list[str], sentence: list[str]) -> list[str]:
@@ -462,12 +475,15 @@ def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[st
 
 
 _SET_ASIDE = lazy(
-    r"\b(unless|unlike|instead of|rather than|distinguished from|as opposed to)\b([^;]*)",
+    r"\b(unless|unlike|instead of|rather than|distinguished from|as opposed to|excluding)"
+    r"\b([^;]*)",
     re.IGNORECASE,
 )
 """A phrase that sets its words aside: "unless" to the clause's end; "unlike", "instead of",
-"rather than", "distinguished from", "as opposed to" to the next comma or "by" ("from the
-smooth newt *by* the orange stripe": the stripe is what distinguishes)."""
+"rather than", "distinguished from", "as opposed to", "excluding" to the next comma or "by"
+("from the smooth newt *by* the orange stripe": the stripe is what distinguishes). Not
+"except" or "apart from": after a negation they say the opposite ("no longer used, *except
+in* steam locomotives" says where they are used)."""
 _ASIDE_END = lazy(r",|\bby\b")
 _COMPARED = lazy(
     r"\b(than|as (?:many|much) as|(?:twice|half|times) as [a-z]+ as)\s+"
@@ -504,7 +520,8 @@ def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     "Which lake is larger *than Lake Carrach*?" is not said by "It is the second-largest
     lake after Lake Carrach, which is larger by about a third": the sentence holds the
     comparative and the lake, but never compares anything with Carrach ("than" or "as" a few
-    words before it). Read for the last word of the standard's noun phrase, where the
+    words before it). Read for each word of the standard's noun phrase ("taller than *the
+    Free Church*" against "the Free Church … is smaller than St Aldric's Church"), where the
     sentence holds the question's comparative too (else the term check names it).
     """
     if "than" not in question:
@@ -514,12 +531,13 @@ def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     phrase = list(takewhile(_noun_phrase_word, question[start:]))
     if not phrase or at == 0 or not _has(sentence, question[at - 1]):
         return []
-    standard = phrase[-1]
-    uses = _uses(sentence, standard)
-    compared = any(
-        w in ("than", "as") for k in uses for w in sentence[max(0, k - _COMPARED_REACH) : k]
-    )
-    return [f"than {standard}"] if uses and not compared else []
+    for word in reversed(phrase):  # its head first ("Lake *Carrach*")
+        uses = _uses(sentence, word)
+        if uses and not any(
+            w in ("than", "as") for k in uses for w in sentence[max(0, k - _COMPARED_REACH) : k]
+        ):
+            return [f"than {word}"]
+    return []
 
 
 def _set_aside(question: list[str], sentence: str) -> list[str]:
@@ -546,8 +564,9 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
         words = _words(aside)
         rest = _words(sentence[:start] + sentence[start + len(aside) :])
         out.extend(
-            f"{marker} {w}" for w in question
-            if _content(w) and _has(words, w) and not _has(rest, w)
+            f"{marker} {w}" for i, w in enumerate(question)
+            if _content(w) and question[i - 1 : i] != ["how"]  # "how *many*": the slot
+            and _has(words, w) and not _has(rest, w)
         )
     return out[:1]
 
