@@ -1269,6 +1269,29 @@ def test_a_japanese_subject_against_a_passives_agent() -> None:
     ).unbound == ("豊臣秀吉が建てる",)
 
 
+def test_a_japanese_year_goes_with_its_own_clauses_predicate() -> None:
+    """「1979年に認定された」 is not said by 「1978年に認定されたが、翌1979年に死去し」."""
+    sentence = "清蔵は1978年に無形文化財保持者に認定されたが、翌1979年に74歳で死去した。"
+    check = check_sentence("1979年に無形文化財保持者に認定されたのは誰か。", sentence)
+    assert check.unbound == ("1979年に認定",) and not check.holds
+    assert check_sentence("1978年に無形文化財保持者に認定されたのは誰か。", sentence).holds
+    # a year with another year before its predicate dates something else
+    contracts = "2016年4月の自由化後の2018年9月30日まで、契約先を変更した件数は約489万件となった。"
+    assert check_sentence(
+        "2016年4月の自由化後の2018年9月30日まで、契約先を変更した件数は？", contracts
+    ).holds
+
+
+def test_a_measure_question_needs_a_value_of_its_measure() -> None:
+    """"For how much was it sold?" is not said by a sentence that gives no price."""
+    sentence = "The piece was sold at auction in Velsund in 2009 to a collector from Brask."
+    check = check_sentence("For how much was the piece sold at auction in Velsund?", sentence)
+    assert check.valueless == "money" and not check.holds
+    assert check.notice() == "the sentence states no money value"
+    priced = "The piece was sold at auction in Velsund for 4,000 crowns in 2009."
+    assert check_sentence("For how much was the piece sold at auction in Velsund?", priced).holds
+
+
 def test_japanese_normalised_forms_are_stated() -> None:
     # Sudachi's normalised form: シュミレーション → シミュレーション; 建てた / 建てました → 建てる.
     assert check_sentence(

@@ -64,6 +64,7 @@ states the question's terms.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -161,6 +162,8 @@ _NUMBER_WORDS = {
 }
 """English number words compared by value ("three" states "3")."""
 _JA_NUMBER = lazy(r"\d[\d,]*(?:\.\d+)?")
+_ONCE = lazy(r"\b(?:once|twice|thrice)\b|[一二三]度", re.I)
+"""How many times, in a word: a value of a frequency ("once during setup")."""
 _NAME_IN_TEXT = lazy(r"(?<=[\w,;:] )[A-Z][\w'-]*")
 """A capitalised word that does not open the text: a name or a proper adjective
 ("Ostrian")."""
@@ -183,12 +186,16 @@ class SentenceCheck:
     """Phrases of the question whose words the sentence states in another relation
     ("capital of kingdom": it says "capital of" other things only;
     :func:`grace.scoring.bindings.unbound_phrases`)."""
+    valueless: str | None = None
+    """The measure the question asks for ("money", "length"), when the sentence states no
+    value of it (:func:`_valueless`)."""
 
     @property
     def holds(self) -> bool:
         """Whether the sentence states every term, number and phrase, no opposite, the negation."""
         return not (
             self.missing or self.numbers or self.negation or self.opposites or self.unbound
+            or self.valueless
         )
 
     def notice(self) -> str:
@@ -204,6 +211,8 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
+        if self.valueless:
+            parts.append(f"the sentence states no {self.valueless} value")
         return "; ".join(parts)
 
 
@@ -423,7 +432,30 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         unbound=() if missing else (
             unbound_phrases_ja(_morphemes(q), _morphemes(s)) if ja else unbound_phrases(q, s)
         ),
+        valueless=_valueless(q, s),
     )
+
+
+def _valueless(question: str, sentence: str) -> str | None:
+    """The measure the question asks for, when the sentence states no value of it.
+
+    "For how much was the piece sold at auction?" is not said by "a piece … was sold at
+    auction in Velsund in 2009": a question that names its measure (money, a length, a
+    duration, an age …; :func:`grace.text.answer_measures`) is answered by a value of it,
+    which the sentence must hold. A number that is not a year, or "once" / "twice", counts as
+    one: the units a value is written in are more than :func:`grace.text.states_measure`
+    knows ("30", "12 milliseconds"). Not read for the bare answer types (a date, a number):
+    their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
+    "which people") and their values are written more ways (「鎌倉時代」).
+    """
+    measures = answer_measures(question)
+    if not measures or states_measure(sentence, measures):
+        return None
+    values = [
+        v for v in _numbers(sentence, japanese=is_japanese(question))
+        if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
+    ]
+    return None if values or _ONCE.search(sentence) else measures[0]
 
 
 def cited_sentence(answer: str, passages: Sequence[Source]) -> str:

@@ -27,6 +27,9 @@ morphemes (normalised form, part of speech) alone:
 - **A subject and a passive's agent** — 「高村静江**が**寄贈した」 is not said by
   「遺族**から**寄贈された」: every use of the verb in the sentence is passive, with another
   agent (「から」, 「によって」).
+- **A year and its clause's predicate** — 「1979年に…認定された」 is not said by 「1978年に…
+  認定されたが、翌1979年に74歳で死去し」: every clause with the question's predicate names
+  another year, and the question's year is in another clause.
 
 Each fires only when the sentence holds the construction with other words and the question's
 word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
@@ -238,6 +241,69 @@ def _has(m: Morphemes, form: str) -> bool:
     return any(f == form for f, _ in m)
 
 
+_LIGHT_VERBS = frozenset({"為る", "する", "有る", "居る", "成る", "れる", "られる"})
+"""Verbs that carry no relation of their own (する, ある, いる, なる; the passive's)."""
+
+
+def _years(m: Morphemes) -> set[str]:
+    """The years a text names (a number followed by 「年」: 「1957年」)."""
+    return {m[i][0] for i in range(len(m) - 1) if m[i][0].isdigit() and m[i + 1][0] == "年"}
+
+
+def _predicates(m: Morphemes) -> set[str]:
+    """The verbs and verbal nouns (before 「する」) of a text: its relations."""
+    out = {form for form, pos in m if pos == "動詞" and form not in _LIGHT_VERBS}
+    out |= {m[i][0] for i in range(len(m) - 1) if m[i][1] == "名詞" and m[i + 1][0] in _SURU}
+    return out
+
+
+def _dated_predicates(q: Morphemes) -> list[tuple[str, str]]:
+    """(year, predicate) of a question: each year with the first predicate after it.
+
+    A year with another year before that predicate dates something else
+    (「2016年4月…自由化後の2018年9月30日まで…変更した」: 2016 is the liberalisation's).
+    """
+    out = []
+    for i in range(len(q) - 1):
+        if not (q[i][0].isdigit() and q[i + 1][0] == "年"):
+            continue
+        for j in range(i + 2, len(q)):
+            if q[j][0].isdigit() and j + 1 < len(q) and q[j + 1][0] == "年":
+                break
+            verb = _predicates(q[j : j + 2]) & {q[j][0]}
+            if verb:
+                out.append((q[i][0], q[j][0]))
+                break
+    return out
+
+
+def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
+    """A question's predicate and year that the sentence states in different clauses.
+
+    「1979年に保持者に認定されたのは誰か」 is not said by
+    「清三郎は1978年に…認定されたが、翌1979年に74歳で死去し、…」: a date goes with its own
+    clause's predicate. Read where every clause
+    (the sentence cut at each 「、」) with the predicate names another year and none the
+    question's, which another clause names.
+    """
+    pairs = _dated_predicates(q)
+    if not pairs:
+        return []
+    clauses: list[list[tuple[str, str]]] = [[]]
+    for morpheme in s:
+        if morpheme[0] == "、":
+            clauses.append([])
+        else:
+            clauses[-1].append(morpheme)
+    out = []
+    for year, verb in pairs:
+        said = [c for c in clauses if _has(c, verb)]
+        dated = [c for c in clauses if year in _years(c)]
+        if said and dated and all(_years(c) - {year} and year not in _years(c) for c in said):
+            out.append(f"{year}年に{verb}")
+    return out
+
+
 def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
     """Phrases of a Japanese question (its morphemes) that ``sentence`` binds otherwise.
 
@@ -261,4 +327,5 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             continue
         if phrase and phrase not in found:
             found.append(phrase)
+    found.extend(p for p in _dated_apart(question, sentence) if p not in found)
     return tuple(found)
