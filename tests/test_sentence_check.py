@@ -577,6 +577,36 @@ _BOUND_ELSEWHERE = [
         id="N of X where the sentence says N X",
     ),
     pytest.param(
+        "In which year was the market moved to the industrial estate?",
+        "The market is held in the square; a proposal in 1999 to move it to the industrial "
+        "estate was abandoned.",
+        ("to move",),
+        "When was a move of the market to the industrial estate proposed?",
+        id="a verb said only as an intention",
+    ),
+    pytest.param(
+        "Who won the 1902 election?",
+        "Harlow failed to win the 1902 election.",
+        ("to win",),
+        None,
+        id="a verb said only as a failed attempt",
+    ),
+    pytest.param(
+        "Who brought candles from nearby houses?",
+        "The quartet finished its programme by the light of candles brought from nearby houses.",
+        ("brought candles",),
+        None,
+        id="a who-question's verb only a reduced passive, with no agent",
+    ),
+    pytest.param(
+        "Where had Edwin Aldercott previously worked?",
+        "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
+        "who had previously worked for a sewing-machine maker in Birmingham.",
+        ("aldercott worked",),
+        "Where had Tobias Renn previously worked?",
+        id="a perfect question's subject against a relative's apposed antecedent",
+    ),
+    pytest.param(
         "Which constitution replaced the Landsting?",
         "The Landsting was created by the constitution of 1849, which replaced the advisory "
         "assemblies of the estates.",

@@ -49,7 +49,11 @@ read here from the words alone (no parser):
   build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
   object stands after the passive verb ("It was founded … by workers of the mill" for
   "Who founded the mill?"), or the verb is only passive with no agent ("The society was
-  founded in 1988, and …" names no founder).
+  founded in 1988, and …" names no founder; "candles brought from nearby houses").
+- **An intention, not an event** — "When was the market moved to the estate?" is not said
+  by "a proposal in 1999 to move it to the estate was abandoned": the verb is only an
+  infinitive after a word of intention, attempt or refusal ("proposal", "planned",
+  "failed", "refused" …).
 - **Roles crossed** — "How many copies must *the library* deliver to *publishers*?" is not
   said by "Every publisher … must deliver two copies … to the library": the question's
   subject stands only after every use of the verb, and another of its terms before it (a
@@ -146,6 +150,7 @@ from grace.scoring.bindings.phrases import (
     _proper_modifiers,
     _set_aside,
     _standard_elsewhere,
+    _unasserted,
     _year_of_another,
 )
 from grace.scoring.bindings.roles import (
@@ -192,6 +197,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _roles_reversed,
     _opposite_nearby,
     _standard_elsewhere,
+    _unasserted,
 )
 """The constructions read, in the order their phrases are reported."""
 

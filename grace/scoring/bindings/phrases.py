@@ -514,6 +514,40 @@ def _asides(sentence: str, compared: bool) -> Iterator[tuple[str, str, int]]:
         yield match.group(1).lower(), _COMPARED_END.split(match.group(2))[0], match.start(2)
 
 
+_INTENT = frozenset({
+    "proposal", "proposals", "proposed", "plan", "plans", "planned", "scheme", "attempt",
+    "attempts", "attempted", "bid", "offer", "offered", "intention", "intended", "hoped",
+    "sought", "tried", "failed", "refused",
+})
+"""Words after which an infinitive is not said to have happened ("a proposal *to move* it",
+"failed *to win*"): an intention, an attempt or a refusal."""
+
+
+def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's verb that the sentence says only as an intention, not as an event.
+
+    "In which year was the market moved to the industrial estate?" is not said by "a
+    proposal in 1999 to move it to the Millfield industrial estate was abandoned": every use
+    of the verb is an infinitive after a word of intention, attempt or refusal
+    (:data:`_INTENT`, within three words before its "to"). Not where the question says
+    such a word itself ("the plan to move").
+    """
+    if any(w in _INTENT for w in question):
+        return []
+    out = []
+    for word in question:
+        if not (_content(word) and "VERB" in _lemmas(word)):
+            continue
+        uses = _uses(sentence, word)
+        if uses and all(
+            k > 0 and sentence[k - 1] == "to"
+            and any(w in _INTENT for w in sentence[max(0, k - 5) : k - 1])
+            for k in uses
+        ):
+            out.append(f"to {sentence[uses[0]]}")  # as the sentence says it: "to move"
+    return out[:1]
+
+
 def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     """The standard of the question's comparison, said by the sentence in another role.
 

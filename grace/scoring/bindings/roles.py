@@ -181,11 +181,18 @@ def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
 def _noun_phrase_before(sentence: list[str], at: int) -> list[str]:
     """The noun phrase that ends right before ``at``, with its of- / at- / in- / on-phrases.
 
-    At most six words back ("the bank's headquarters on Kings Square").
+    At most six words back ("the bank's headquarters on Kings Square"). A phrase with "a" /
+    "an" after a noun is an apposition and takes that noun's phrase too ("Tobias Renn, *an
+    engineer* who …" is Renn).
     """
     j = at - 1
     while j >= max(0, at - 6) and (_nominal(sentence[j]) or sentence[j] in _NP_PREPOSITIONS):
         j -= 1
+    if j > 0 and sentence[j] in ("a", "an") and _nominal(sentence[j - 1]):
+        k = j - 1
+        while k >= max(0, j - 4) and _nominal(sentence[k]):
+            k -= 1
+        return sentence[k + 1 : j] + sentence[j + 1 : at]
     return sentence[j + 1 : at]
 
 
@@ -408,7 +415,7 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
     between: "Lipa, who had finished second"), which stands for the noun phrase right
     before it (:func:`_relative_of_another`), not the question's subject.
     """
-    clause = _do_clause(question)
+    clause = _do_clause(question) or _perfect_clause(question)
     if clause is None:
         return []
     head, verb = clause
@@ -422,13 +429,30 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+def _perfect_clause(question: list[str]) -> tuple[str, int] | None:
+    """A perfect question's subject head and where its participle stands.
+
+    "Where *had Edwin Aldercott* previously *worked*?": the first *had* / *has* / *have*,
+    its subject's content words, then the first participle within five words (an adverb
+    between is not the subject).
+    """
+    aux = next((i for i, w in enumerate(question) if w in _HAVE), None)
+    if aux is None:
+        return None
+    for verb in range(aux + 2, min(len(question), aux + 7)):
+        subject = [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)]
+        if subject and _participle(question[verb]):
+            return subject[-1], verb
+    return None
+
+
 def _past_auxiliaries(sentence: list[str], at: int) -> int:
     """Where the verb group of the verb at ``at`` starts: before its auxiliaries.
 
-    ("who *had* finished").
+    ("who *had* finished", "who *had previously* worked": an adverb within the group).
     """
     while at > 0 and (sentence[at - 1] in _BE_ANY or sentence[at - 1] in _HAVE
-                      or sentence[at - 1] in _MODALS):
+                      or sentence[at - 1] in _MODALS or _adverb(sentence[at - 1])):
         at -= 1
     return at
 
@@ -474,20 +498,24 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     head, verb = content[-1], question[1]
     uses = [k for k, w in enumerate(sentence) if w == verb]
     if uses and all(
-        _named_after(sentence, k, head, _BE_ANY) or _agentless(sentence, k) for k in uses
+        _named_after(sentence, k, head, _BE_ANY) or _agentless(sentence, k, head) for k in uses
     ):
         return [f"{verb} {head}"]
     return []
 
 
-def _agentless(sentence: list[str], at: int) -> bool:
+def _agentless(sentence: list[str], at: int, head: str) -> bool:
     """Whether the verb at ``at`` is a passive that names no agent.
 
-    A form of *be* just before it, and no *by* within the :data:`_AGENT_REACH` words after it.
+    A form of *be* just before it, or the question's object right before it and a
+    preposition after it (a reduced passive: "by the light of *candles brought from* nearby
+    houses"); and no *by* within the :data:`_AGENT_REACH` words after it.
     """
-    return any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) and (
-        "by" not in sentence[at + 1 : at + 1 + _AGENT_REACH]
+    passive = any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) or (
+        at > 0 and _same(sentence[at - 1], head)
+        and sentence[at + 1 : at + 2] != [] and sentence[at + 1] in _AFTER_PASSIVE
     )
+    return passive and "by" not in sentence[at + 1 : at + 1 + _AGENT_REACH]
 
 
 def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
