@@ -607,6 +607,21 @@ _BOUND_ELSEWHERE = [
         id="a perfect question's subject against a relative's apposed antecedent",
     ),
     pytest.param(
+        "How many houses in the northern half were added in the second phase?",
+        "The first phase comprised 420 houses in the northern half of the estate, and the "
+        "second phase added 610 houses.",
+        ("northern / added",),
+        "How many houses did the second phase add?",
+        id="a count question's terms split over clauses with counts of their own",
+    ),
+    pytest.param(
+        "Which firm laid the tramway in 1857?",
+        "The stone was carried to the site by a short tramway that was laid in 1857.",
+        ("laid tramway",),
+        "When was the tramway laid?",
+        id="a which-subject question's verb only passive, with no agent",
+    ),
+    pytest.param(
         "Which constitution replaced the Landsting?",
         "The Landsting was created by the constitution of 1849, which replaced the advisory "
         "assemblies of the estates.",
@@ -827,6 +842,18 @@ _SAID_ANOTHER_WAY = [
         "Injectors are no longer widely used, except in applications such as steam locomotives.",
         False,  # "notable" is not stated, and the negation differs: only the phrase is read
         id="except after a negation says where it holds",
+    ),
+    pytest.param(
+        "What caused the fire?",
+        "The fire was caused by lightning in 1901.",
+        True,
+        id="a what-subject question against a passive with its agent",
+    ),
+    pytest.param(
+        "What decade marked the network's transition to colour?",
+        "The decade was also marked by the network's gradual transition to colour.",
+        False,  # "marked" reversed: only the agent's phrase is not read for a what-question
+        id="a what-subject question's object in the agent's phrase",
     ),
     pytest.param(
         "When was the mill built?",

@@ -49,7 +49,12 @@ read here from the words alone (no parser):
   build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
   object stands after the passive verb ("It was founded … by workers of the mill" for
   "Who founded the mill?"), or the verb is only passive with no agent ("The society was
-  founded in 1988, and …" names no founder; "candles brought from nearby houses").
+  founded in 1988, and …" names no founder; "candles brought from nearby houses"; the same
+  for a which-question that asks for the subject: "Which firm laid the tramway?").
+- **Counts of their own** — "How many houses in the northern half were added in the second
+  phase?" is not said by "The first phase comprised 420 houses in the northern half …, and
+  the second phase added 610 houses": each coordinated clause gives its own count, and none
+  holds all the question's terms.
 - **An intention, not an event** — "When was the market moved to the estate?" is not said
   by "a proposal in 1999 to move it to the estate was abandoned": the verb is only an
   infinitive after a word of intention, attempt or refusal ("proposal", "planned",
@@ -134,6 +139,7 @@ from grace.scoring.bindings.phrases import (
     _across_concession,
     _alternatives_swapped,
     _arguments_swapped,
+    _counted_apart,
     _dated_apart,
     _directions,
     _endpoint_only,
@@ -222,6 +228,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _parallel_clauses(q, raw_s),
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),
+        _counted_apart(q, raw_s),
         _year_of_another(q, raw_s),
         _measured_apart(raw_q, raw_s),
         _endpoint_only(raw_q, raw_s),

@@ -750,6 +750,50 @@ _BETWEEN = lazy(r"\bbetween\b([^,;]*?)\band\b([^,;]*)", re.IGNORECASE)
 """A range "between X and Y"; Y is read as a noun phrase (:func:`_endpoints`)."""
 
 
+def _counted_apart(question: list[str], sentence: str) -> list[str]:
+    """A count question's terms that the sentence splits over clauses with counts of their own.
+
+    "How many houses in *the northern half* were *added* during the second phase?" is not
+    said by "The first phase … comprised 420 houses in the northern half of the estate, and
+    the second phase … added 610 houses": each coordinated clause gives its own count, and
+    no clause with one holds all the question's terms. Not the counted noun, a year, the
+    answer's class, or a word of the first clause's subject (the later clauses say it with
+    "it").
+    """
+    if question[:2] != ["how", "many"]:
+        return []
+    clauses = _clause_words(sentence)
+    valued = [c for c in clauses if any(_counts_value(w) for w in c)]
+    if len(valued) < 2:
+        return []
+    subject = _subject_words(clauses[0])
+    framed = answer_class_indices(question)
+    terms = [
+        w for i, w in enumerate(question[3:], start=3) if i not in framed and _content(w)
+        and not _YEAR.fullmatch(w) and not _has(subject, w)
+    ]
+    held = [[w for w in terms if _has(c, w)] for c in valued]
+    if not terms or any(len(h) == len(terms) for h in held):
+        return []
+    if not all(any(_has(c, w) for c in valued) for w in terms):
+        return []  # a term no counted clause holds: the term check's or another reading's
+    first = max(held, key=len)
+    other = next(w for w in terms if w not in first)
+    return [f"{first[0]} / {other}"] if first else []
+
+
+def _counts_value(word: str) -> bool:
+    """Whether a word is a count: a number that is not a year, or a number word."""
+    return (word[:1].isdigit() and not _YEAR.fullmatch(word)) or word in _COUNT_WORDS
+
+
+_COUNT_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "hundred thousand dozen".split()
+)
+"""Number words a count may be written in."""
+
+
 def _endpoint_only(question: str, sentence: str) -> list[str]:
     """A number question's term that the sentence names only as an end of a range.
 

@@ -487,18 +487,27 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     workers of the Halden paper mill": every "founded" of the sentence is passive, with
     no mill before it, and the mill comes after it — in the agent's phrase. Nor by "A
     Marenholt Society was founded in Orsa in 1988, and …" for "Who founded the Marenholt
-    Society?": a passive with no "by" after it names no one who did it.
+    Society?": a passive with no "by" after it names no one who did it. That also for a
+    which-question that asks for the verb's subject ("Which firm *laid* the tramway?"
+    against "a short tramway that was laid across the peninsula in 1857"); not the agent's
+    phrase, which such a question may reverse ("What decade marked the transition?" for
+    "the decade was marked by the transition").
     """
-    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+    if len(question) < 3:
         return []
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE, question[2:]))
+    at = 1 if question[0] == "who" else _wh_subject_verb(question)
+    if at is None or not _participle(question[at]):
+        return []
+    # the object's phrase ends where a preposition or an infinitive ("to move") starts
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[at + 1 :]))
     content = [w for w in phrase if _content(w)]
     if not content:
         return []
-    head, verb = content[-1], question[1]
+    head, verb, who = content[-1], question[at], question[0] == "who"
     uses = [k for k, w in enumerate(sentence) if w == verb]
     if uses and all(
-        _named_after(sentence, k, head, _BE_ANY) or _agentless(sentence, k, head) for k in uses
+        (who and _named_after(sentence, k, head, _BE_ANY)) or _agentless(sentence, k, head)
+        for k in uses
     ):
         return [f"{verb} {head}"]
     return []
