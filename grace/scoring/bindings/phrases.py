@@ -766,12 +766,7 @@ def _counted_apart(question: list[str], sentence: str) -> list[str]:
     valued = [c for c in clauses if any(_counts_value(w) for w in c)]
     if len(valued) < 2:
         return []
-    subject = _subject_words(clauses[0])
-    framed = answer_class_indices(question)
-    terms = [
-        w for i, w in enumerate(question[3:], start=3) if i not in framed and _content(w)
-        and not _YEAR.fullmatch(w) and not _has(subject, w)
-    ]
+    terms = _count_terms(question, _subject_words(clauses[0]))
     held = [[w for w in terms if _has(c, w)] for c in valued]
     if not terms or any(len(h) == len(terms) for h in held):
         return []
@@ -780,6 +775,18 @@ def _counted_apart(question: list[str], sentence: str) -> list[str]:
     first = max(held, key=len)
     other = next(w for w in terms if w not in first)
     return [f"{first[0]} / {other}"] if first else []
+
+
+def _count_terms(question: list[str], subject: Sequence[str]) -> list[str]:
+    """The terms of a "how many N …" question a counted clause must hold.
+
+    Not the counted noun, a year, the answer's class, or a word of the sentence's subject.
+    """
+    framed = answer_class_indices(question)
+    return [
+        w for i, w in enumerate(question[3:], start=3) if i not in framed and _content(w)
+        and not _YEAR.fullmatch(w) and not _has(subject, w)
+    ]
 
 
 def _counts_value(word: str) -> bool:
