@@ -215,7 +215,8 @@ their Japanese forms (年, 月, 日, 時, 曜日, era names)."""
 _NUMBER = lazy(rf"\d|\b({_NUMBER_WORDS})\b|[一二三四五六七八九十百千万億]+", re.I)
 _NAME = lazy(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\u9FFF]{2,}")
 _NEGATION = lazy(
-    r"\b(not|no|never|none|nobody|nothing|nowhere|neither|nor|without|cannot|fail(ed|s)?)\b|n't\b|"
+    r"\b(not|no(?!\.?\s?\d)|never|none|nobody|nothing|nowhere|neither|nor|without|cannot|"
+    r"fail(ed|s)?)\b|n't\b|"
     r"(ない|なかった|(?<!過ぎ)(?<!すぎ)なくな|ず[、。に]|ません|ぬ)",
     re.I,
 )

@@ -73,6 +73,10 @@ def test_negation_must_agree_both_ways() -> None:
     ).holds
     nowhere = check_sentence("Where is the char found?", "The char is found nowhere else.")
     assert nowhere.negation == "the sentence is negated, the question is not"
+    numbered = "Three locomotives were scrapped, but locomotive No. 2 was preserved."
+    assert check_sentence(
+        "Which locomotives were not preserved?", numbered
+    ).negation == "the question is negated, the sentence is not"  # "No. 2" is a number
 
 
 def test_a_number_of_the_question_must_be_in_the_sentence() -> None:
@@ -620,6 +624,14 @@ _BOUND_ELSEWHERE = [
         ("laid tramway",),
         "When was the tramway laid?",
         id="a which-subject question's verb only passive, with no agent",
+    ),
+    pytest.param(
+        "When was the concrete building designed by Lisbet Ammacher destroyed by fire?",
+        "The wooden station was destroyed by fire in 1968; it was replaced in 1971 by a "
+        "concrete building designed by Lisbet Ammacher.",
+        ("building was destroyed",),
+        "When was the wooden station destroyed by fire?",
+        id="a passive question's subject with a participle and its agent",
     ),
     pytest.param(
         "Which constitution replaced the Landsting?",

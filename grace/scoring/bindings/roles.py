@@ -65,15 +65,11 @@ Ford, which …")."""
 
 def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
     """A passive question's subject that the sentence's same passive verb never has."""
-    aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
-    if aux is None:
+    clause = _passive_clause(question)
+    if clause is None:
         return []
-    verb = next(
-        (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
-        None,
-    )
-    subject = [w for w in question[aux + 1 : verb] if _content(w)] if verb else []
-    if verb is None or not subject or not _has(sentence, subject[-1]):
+    aux, subject, verb = clause
+    if not subject or not _has(sentence, subject[-1]):
         return []
     head, participle = subject[-1], question[verb]
     auxiliaries = _auxiliaries(sentence, participle)
@@ -88,6 +84,32 @@ def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
     elif not _active_elsewhere(sentence, participle, head):
         return []
     return [phrase]
+
+
+def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
+    """A passive question's auxiliary, subject words and participle, else None.
+
+    ("When *was* the wall *destroyed*?".) The participle is the first within five words
+    after the subject's first word; one with its agent after it modifies the subject ("the
+    building *designed by* Lisbet Ammacher destroyed"), and the question's verb is a later
+    participle, if any.
+    """
+    aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
+    if aux is None:
+        return None
+    verb = next(
+        (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
+        None,
+    )
+    if verb is None:
+        return None
+    end = verb
+    if question[verb + 1 : verb + 2] == ["by"]:
+        verb = next(
+            (j for j in range(verb + 3, min(len(question), verb + 6)) if _participle(question[j])),
+            verb,
+        )
+    return aux, [w for w in question[aux + 1 : end] if _content(w)], verb
 
 
 def _modifier_elsewhere(
