@@ -73,6 +73,16 @@ def test_negation_must_agree_both_ways() -> None:
     ).holds
     nowhere = check_sentence("Where is the char found?", "The char is found nowhere else.")
     assert nowhere.negation == "the sentence is negated, the question is not"
+    # a negation in a clause of its own, with none of the question's terms, is about
+    # something else; an elliptical one ("but failed") denies the clause before it
+    keys = "The No. 1 had 38 keys, which meant that the typist could not see the text."
+    assert check_sentence("How many keys did the No. 1 have?", keys).holds
+    assert check_sentence("What could the typist see?", keys).negation is not None
+    failed = "In 1018 Roger travelled to Spain to carve out a state for himself, but failed."
+    assert check_sentence("Who carved out a state for himself?", failed).negation is not None
+    assert check_sentence(
+        "Who did not attend the meeting?", "Most members attended the meeting, but Jones did not."
+    ).negation is None  # a negated question: the whole sentence
     numbered = "Three locomotives were scrapped, but locomotive No. 2 was preserved."
     assert check_sentence(
         "Which locomotives were not preserved?", numbered

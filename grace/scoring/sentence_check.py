@@ -304,8 +304,19 @@ def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
     return found
 
 
+_NEGATION_SCOPE = lazy(
+    r";|,\s+(?:and|but|while|whereas|which|who|where|when|so that)\s+|"
+    r"\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
+)
+"""Where an English sentence's clauses meet, for the scope of a negation: coordinated
+clauses and predicates, and a relative or adverbial clause after a comma."""
+
+
 def _negation(question: str, sentence: str) -> str | None:
-    asked, stated = is_negated(question), is_negated(sentence)
+    asked = is_negated(question)
+    stated = is_negated(sentence) if asked or is_japanese(question) else _negated_about(
+        question, sentence
+    )
     if asked == stated:
         return None
     return "the question is negated, the sentence is not" if asked else (
@@ -396,6 +407,29 @@ def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[st
 
 
 @lru_cache(maxsize=4096)
+def _negated_about(question: str, sentence: str) -> bool:
+    """Whether an English sentence negates a clause that holds a term of the question.
+
+    "… with 38 keys, *which meant that the typist could not see the text*" does not deny
+    anything "How many keys did the No. 1 have?" asks: a negation in a clause of its own
+    with none of the question's terms is about something else — unless it has no words of
+    its own ("…, but failed": it denies the clause before it). (A negated question is
+    compared with the whole sentence: "Jones did not" may deny the asked verb by ellipsis.)
+    """
+    clauses = _NEGATION_SCOPE.split(sentence)
+    if len(clauses) < 2:
+        return is_negated(sentence)
+    terms = {form for word in _english_terms(question, question=True) for form in known_forms(word)}
+    for clause in clauses:
+        if not is_negated(clause):
+            continue
+        own = [word for word in _english_terms(clause) if not is_negated(word)]
+        # an elliptical clause ("…, but failed") negates the clause before it
+        if not own or any(known_forms(word) & terms for word in own):
+            return True
+    return False
+
+
 def check_sentence(question: str, sentence: str, title: str = "") -> SentenceCheck:
     """What ``sentence`` does not state of ``question`` (see the module docstring).
 
