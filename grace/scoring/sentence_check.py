@@ -406,7 +406,6 @@ def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[st
     return tuple(word for word in missing if word not in said)
 
 
-@lru_cache(maxsize=4096)
 def _negated_about(question: str, sentence: str) -> bool:
     """Whether an English sentence negates a clause that holds a term of the question.
 
@@ -430,6 +429,7 @@ def _negated_about(question: str, sentence: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def check_sentence(question: str, sentence: str, title: str = "") -> SentenceCheck:
     """What ``sentence`` does not state of ``question`` (see the module docstring).
 

@@ -91,19 +91,18 @@ read here from the words alone (no parser):
   verb) stands between the verb and the count.
 - **Clauses apart** — a term said only where the sentence sets it aside ("*unless* it wins
   a constituency seat", "*unlike* the concert harp", "nylon *instead of* gut",
-  "*distinguished from* the smooth newt", "a figure *excluding* patients who left"); a name in
-  the clause of the asked word's opposite
-  ("July, with an average *high* …, and the coldest is January, with an average *low*" for
-  "the average high in January"); a term said only as the standard of a comparison
-  ("twenty times faster *than the relay calculator*", "twice as many as *the Brannock
-  works*"; not a quantity, "more than 1,200 people"), and a question's standard the sentence
-  compares nothing with ("larger *than Lake Carrach*" against "after Lake Carrach, which is
-  larger"); a verb, noun or name in another
-  coordinated clause (or
-  coordinated predicate: "approved … in 2012 but was rejected … in 2014") than the
-  question's year or asked value ("able to vote since 1915; … was elected in 1979" for
-  "elected in 1915"); a main clause's verb or year with a term of a clause after
-  "although" / "whereas" / "while"; an end of a "between … and …" range asked as the span.
+  "*distinguished from* the smooth newt", "a figure *excluding* patients who left"); a name
+  in the clause of the asked word's opposite ("July, with an average *high* …, and the
+  coldest is January, with an average *low*" for "the average high in January"); a term
+  said only as the standard of a comparison ("twenty times faster *than the relay
+  calculator*", "twice as many as *the Brannock works*"; not a quantity, "more than 1,200
+  people"), and a question's standard the sentence compares nothing with ("larger *than
+  Lake Carrach*" against "after Lake Carrach, which is larger"); a verb, noun or name in
+  another coordinated clause (or coordinated predicate: "approved … in 2012 but was
+  rejected … in 2014") than the question's year or asked value ("able to vote since 1915;
+  … was elected in 1979" for "elected in 1915"); a main clause's verb or year with a term
+  of a clause after "although" / "whereas" / "while"; an end of a "between … and …" range
+  asked as the span.
 - **A wh-subject question's roles** — its object must be the verb's ("…, which *replaced
   the advisory assemblies*" for "replaced the Landsting") and its last noun must not be the
   verb's subject ("*Hallvard* swore fealty to King Lothar" for "swore fealty to Hallvard").

@@ -282,9 +282,8 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
 
     「1979年に保持者に認定されたのは誰か」 is not said by
     「清三郎は1978年に…認定されたが、翌1979年に74歳で死去し、…」: a date goes with its own
-    clause's predicate. Read where every clause
-    (the sentence cut at each 「、」) with the predicate names another year and none the
-    question's, which another clause names.
+    clause's predicate. Read where every clause (the sentence cut at each 「、」) with the
+    predicate names another year and none the question's, which another clause names.
     """
     pairs = _dated_predicates(q)
     if not pairs:

@@ -529,7 +529,7 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     "In which year was the market moved to the industrial estate?" is not said by "a
     proposal in 1999 to move it to the Millfield industrial estate was abandoned": every use
     of the verb is an infinitive after a word of intention, attempt or refusal
-    (:data:`_INTENT`, within three words before its "to"). Not where the question says
+    (:data:`_INTENT`, within four words before its "to"). Not where the question says
     such a word itself ("the plan to move").
     """
     if any(w in _INTENT for w in question):
