@@ -606,6 +606,14 @@ _BOUND_ELSEWHERE = [
         id="a verb said only as a failed attempt",
     ),
     pytest.param(
+        "When did the rebels march on Maravel?",
+        "The rebels planned to march on Maravel in 1864, but the plan was abandoned after "
+        "their deputy was captured in March.",
+        ("to march",),
+        None,
+        id="a verb said only as a plan, its noun after a preposition aside",
+    ),
+    pytest.param(
         "Who brought candles from nearby houses?",
         "The quartet finished its programme by the light of candles brought from nearby houses.",
         ("brought candles",),

@@ -514,6 +514,8 @@ def _asides(sentence: str, compared: bool) -> Iterator[tuple[str, str, int]]:
         yield match.group(1).lower(), _COMPARED_END.split(match.group(2))[0], match.start(2)
 
 
+_NOUN_BEFORE = frozenset({"in", "on", "at", "of", "by", "since", "until", "from", "for", "with"})
+"""Prepositions after which a word that may be a verb is read as a noun."""
 _INTENT = frozenset({
     "proposal", "proposals", "proposed", "plan", "plans", "planned", "scheme", "attempt",
     "attempts", "attempted", "bid", "offer", "offered", "intention", "intended", "hoped",
@@ -538,7 +540,11 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     for word in question:
         if not (_content(word) and "VERB" in _lemmas(word)):
             continue
-        uses = _uses(sentence, word)
+        # a use after a preposition or a determiner is a noun ("captured *in March*")
+        uses = [
+            k for k in _uses(sentence, word)
+            if k == 0 or not (sentence[k - 1] in _NOUN_BEFORE or sentence[k - 1] in _DETERMINERS)
+        ]
         if uses and all(
             k > 0 and sentence[k - 1] == "to"
             and any(w in _INTENT for w in sentence[max(0, k - 5) : k - 1])
