@@ -614,6 +614,14 @@ _BOUND_ELSEWHERE = [
         id="a verb said only as a plan, its noun after a preposition aside",
     ),
     pytest.param(
+        "Since what year have otters nested beside the loch?",
+        "Otters are found along its whole length, and ospreys have nested beside the loch "
+        "since 1988.",
+        ("otters nested",),
+        "Since what year have ospreys nested beside the loch?",
+        id="a do-question's subject in another clause than its verb, which has its own",
+    ),
+    pytest.param(
         "Who brought candles from nearby houses?",
         "The quartet finished its programme by the light of candles brought from nearby houses.",
         ("brought candles",),
@@ -878,6 +886,12 @@ _SAID_ANOTHER_WAY = [
         "The fire was caused by lightning in 1901.",
         True,
         id="a what-subject question against a passive with its agent",
+    ),
+    pytest.param(
+        "When did the company add a wing?",
+        "The company opened the hotel in 1901, and in 1905 added a wing.",
+        True,
+        id="a coordinated clause whose verb has no subject of its own",
     ),
     pytest.param(
         "What decade marked the network's transition to colour?",

@@ -51,6 +51,10 @@ read here from the words alone (no parser):
   "Who founded the mill?"), or the verb is only passive with no agent ("The society was
   founded in 1988, and …" names no founder; "candles brought from nearby houses"; the same
   for a which-question that asks for the subject: "Which firm laid the tramway?").
+- **A subject in another clause** — "Since what year have *otters* nested beside Loch
+  Aulder?" is not said by "Otters are found along its whole length, and ospreys have nested
+  beside Loch Aulder since 1988": every coordinated clause with the verb has a noun of its
+  own before it, and the question's subject is in another clause.
 - **Counts of their own** — "How many houses in the northern half were added in the second
   phase?" is not said by "The first phase comprised 420 houses in the northern half …, and
   the second phase added 610 houses": each coordinated clause gives its own count, and none
@@ -155,6 +159,7 @@ from grace.scoring.bindings.phrases import (
     _proper_modifiers,
     _set_aside,
     _standard_elsewhere,
+    _subject_apart,
     _unasserted,
     _year_of_another,
 )
@@ -228,6 +233,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _poles_apart(q_cased, raw_s),
         _dated_apart(q, raw_s),
         _counted_apart(q, raw_s),
+        _subject_apart(q, raw_s),
         _year_of_another(q, raw_s),
         _measured_apart(raw_q, raw_s),
         _endpoint_only(raw_q, raw_s),

@@ -12,10 +12,11 @@ from functools import lru_cache
 from itertools import takewhile
 
 from grace.patterns import lazy
-from grace.scoring.bindings.roles import _do_clause
+from grace.scoring.bindings.roles import _do_clause, _perfect_clause
 from grace.scoring.bindings.words import (
     _DETERMINERS,
     _OF_PHRASE,
+    _adverb,
     _after_determiners,
     _cased,
     _common,
@@ -700,6 +701,44 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
         f"{term} in {year}" for year in years for term in terms
         if _apart_from_year(clauses, term, year)
     ]
+
+
+def _subject_apart(question: list[str], sentence: str) -> list[str]:
+    """A do-question's subject said only in another coordinated clause than its verb.
+
+    "Since what year have *otters* nested beside Loch Aulder?" is not said by "Otters are
+    found along its whole length, and ospreys have nested beside Loch Aulder since 1988":
+    every clause with the verb has a noun of its own right before it (auxiliaries and
+    adverbs between) and not the question's subject, which another clause names. A clause
+    whose verb has no subject of its own ("…, and in 1905 added a wing") or a pronoun
+    ("…, and it added") may be the subject's, and is not read.
+    """
+    clause = _do_clause(question) or _perfect_clause(question)
+    clauses = _clause_words(sentence)
+    if clause is None or len(clauses) < 2:
+        return []
+    head, verb = clause
+    said = [(c, k) for c in clauses for k in _uses(c, question[verb])]
+    if said and any(_has(c, head) for c in clauses) and all(
+        not _has(c, head) and _own_subject(c, k) for c, k in said
+    ):
+        return [f"{head} {question[verb]}"]  # as the do-question readings name it
+    return []
+
+
+def _own_subject(clause: Sequence[str], at: int) -> bool:
+    """Whether the verb at ``at`` has a noun (not a pronoun) right before it.
+
+    Auxiliaries and adverbs between are passed over ("ospreys *have* nested").
+    """
+    k = at - 1
+    while k > 0 and (_adverb(clause[k]) or "AUX" in _lemmas(clause[k])):
+        k -= 1
+    return k >= 0 and _nominal(clause[k]) and clause[k] not in _SUBJECT_PRONOUNS
+
+
+_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "i", "you", "who", "which", "that"})
+"""Words before a verb that may stand for the question's subject."""
 
 
 def _year_of_another(question: list[str], sentence: str) -> list[str]:
