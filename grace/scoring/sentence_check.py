@@ -82,6 +82,7 @@ from grace.retrieval.tokenize_sudachi import (
 )
 from grace.schemas import Source
 from grace.scoring.bindings import (
+    COORDINATED_CLAUSE_PATTERN,
     interrogative,
     known_forms,
     unbound_phrases,
@@ -304,12 +305,10 @@ def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
     return found
 
 
-_NEGATION_SCOPE = lazy(
-    r";|,\s+(?:and|but|while|whereas|which|who|where|when|so that)\s+|"
-    r"\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
-)
+_NEGATION_SCOPE = lazy(COORDINATED_CLAUSE_PATTERN + r"|,\s+(?:which|who|where|when|so that)\s+")
 """Where an English sentence's clauses meet, for the scope of a negation: coordinated
-clauses and predicates, and a relative or adverbial clause after a comma."""
+clauses and predicates (the bindings' pattern), and a relative or adverbial clause after a
+comma."""
 
 
 def _negation(question: str, sentence: str) -> str | None:

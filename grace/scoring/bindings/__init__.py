@@ -139,6 +139,7 @@ from collections.abc import Callable
 
 from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
+    COORDINATED_CLAUSE_PATTERN,
     _across_concession,
     _alternatives_swapped,
     _arguments_swapped,
@@ -181,7 +182,13 @@ from grace.scoring.bindings.roles import (
 )
 from grace.scoring.bindings.words import _cased, known_forms
 
-__all__ = ["interrogative", "known_forms", "unbound_phrases", "unbound_phrases_ja"]
+__all__ = [
+    "COORDINATED_CLAUSE_PATTERN",
+    "interrogative",
+    "known_forms",
+    "unbound_phrases",
+    "unbound_phrases_ja",
+]
 
 _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _of_phrases,

@@ -245,34 +245,33 @@ _LIGHT_VERBS = frozenset({"為る", "する", "有る", "居る", "成る", "れ
 """Verbs that carry no relation of their own (する, ある, いる, なる; the passive's)."""
 
 
+def _year_at(m: Morphemes, at: int) -> bool:
+    """Whether a year starts at ``at`` (a number followed by 「年」: 「1957年」)."""
+    return at + 1 < len(m) and m[at][0].isdigit() and m[at + 1][0] == "年"
+
+
 def _years(m: Morphemes) -> set[str]:
-    """The years a text names (a number followed by 「年」: 「1957年」)."""
-    return {m[i][0] for i in range(len(m) - 1) if m[i][0].isdigit() and m[i + 1][0] == "年"}
-
-
-def _predicates(m: Morphemes) -> set[str]:
-    """The verbs and verbal nouns (before 「する」) of a text: its relations."""
-    out = {form for form, pos in m if pos == "動詞" and form not in _LIGHT_VERBS}
-    out |= {m[i][0] for i in range(len(m) - 1) if m[i][1] == "名詞" and m[i + 1][0] in _SURU}
-    return out
+    """The years a text names."""
+    return {m[i][0] for i in range(len(m)) if _year_at(m, i)}
 
 
 def _dated_predicates(q: Morphemes) -> list[tuple[str, str]]:
     """(year, predicate) of a question: each year with the first predicate after it.
 
-    A year with another year before that predicate dates something else
+    The predicate is :func:`_predicate`'s, not a light verb. A year with another year before
+    that predicate dates something else
     (「2016年4月…自由化後の2018年9月30日まで…変更した」: 2016 is the liberalisation's).
     """
     out = []
-    for i in range(len(q) - 1):
-        if not (q[i][0].isdigit() and q[i + 1][0] == "年"):
+    for i in range(len(q)):
+        if not _year_at(q, i):
             continue
         for j in range(i + 2, len(q)):
-            if q[j][0].isdigit() and j + 1 < len(q) and q[j + 1][0] == "年":
+            if _year_at(q, j):
                 break
-            verb = _predicates(q[j : j + 2]) & {q[j][0]}
-            if verb:
-                out.append((q[i][0], q[j][0]))
+            verb = _predicate(q, j)
+            if verb is not None and verb not in _LIGHT_VERBS:
+                out.append((q[i][0], verb))
                 break
     return out
 

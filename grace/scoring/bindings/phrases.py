@@ -12,11 +12,10 @@ from functools import lru_cache
 from itertools import takewhile
 
 from grace.patterns import lazy
-from grace.scoring.bindings.roles import _do_clause, _perfect_clause
+from grace.scoring.bindings.roles import _do_clause, _own_subject, _perfect_clause
 from grace.scoring.bindings.words import (
     _DETERMINERS,
     _OF_PHRASE,
-    _adverb,
     _after_determiners,
     _cased,
     _common,
@@ -416,12 +415,14 @@ def _words(text: str) -> list[str]:
     return [w.lower().rstrip(",.") if w[:1].isdigit() else w.lower() for w in _cased(text)]
 
 
-_COORDINATED_CLAUSE = lazy(
+COORDINATED_CLAUSE_PATTERN = (
     r";|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
 )
 """Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」), and its
 coordinated predicates, which share the subject ("was approved … in 2012 *but was* rejected
-… in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun)."""
+… in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun). The
+sentence rule's negation scope adds relative clauses to it."""
+_COORDINATED_CLAUSE = lazy(COORDINATED_CLAUSE_PATTERN)
 
 
 @lru_cache(maxsize=4096)
@@ -724,21 +725,6 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     ):
         return [f"{head} {question[verb]}"]  # as the do-question readings name it
     return []
-
-
-def _own_subject(clause: Sequence[str], at: int) -> bool:
-    """Whether the verb at ``at`` has a noun (not a pronoun) right before it.
-
-    Auxiliaries and adverbs between are passed over ("ospreys *have* nested").
-    """
-    k = at - 1
-    while k > 0 and (_adverb(clause[k]) or "AUX" in _lemmas(clause[k])):
-        k -= 1
-    return k >= 0 and _nominal(clause[k]) and clause[k] not in _SUBJECT_PRONOUNS
-
-
-_SUBJECT_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "i", "you", "who", "which", "that"})
-"""Words before a verb that may stand for the question's subject."""
 
 
 def _year_of_another(question: list[str], sentence: str) -> list[str]:

@@ -6,6 +6,7 @@ and relative clauses, and the verb a count belongs to (see :mod:`grace.scoring.b
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import takewhile
 
@@ -33,6 +34,8 @@ from grace.scoring.bindings.words import (
 
 _MODALS = frozenset({"can", "could", "may", "might", "must", "shall", "should", "will", "would"})
 """Modal auxiliaries: like *do*, they put the subject before a base-form verb."""
+_DO_OR_MODAL = _DO | _MODALS
+"""What opens a do-question's clause ("did", "must" …)."""
 _STANDS_FOR = frozenset(
     {"he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "whom"}
 )
@@ -274,13 +277,26 @@ def _do_subject(question: list[str]) -> tuple[tuple[str, ...], int] | None:
 
 @lru_cache(maxsize=4096)
 def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
-    aux = next((i for i, w in enumerate(question) if w in _DO or w in _MODALS), None)
+    # "did the storm cost": "storm" is the subject, not a verb
+    return _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4)
+
+
+def _auxiliary_clause(
+    question: Sequence[str], auxiliaries: frozenset[str], is_verb: Callable[[str], bool],
+    reach: int,
+) -> tuple[tuple[str, ...], int] | None:
+    """The subject words and the verb's place of a question opened by an auxiliary.
+
+    The first of ``auxiliaries``, then its subject's content words (not an adverb), then
+    the first word that ``is_verb`` within ``reach`` words after the subject's first.
+    """
+    aux = next((i for i, w in enumerate(question) if w in auxiliaries), None)
     if aux is None:
         return None
-    for verb in range(aux + 2, min(len(question), aux + 6)):
+    for verb in range(aux + 2, min(len(question), aux + 2 + reach)):
         subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
-        if subject and _base_verb(question[verb]):
-            return subject, verb  # "did the storm cost": "storm" is the subject, not a verb
+        if subject and is_verb(question[verb]):
+            return subject, verb
     return None
 
 
@@ -458,14 +474,8 @@ def _perfect_clause(question: list[str]) -> tuple[str, int] | None:
     its subject's content words, then the first participle within five words (an adverb
     between is not the subject).
     """
-    aux = next((i for i, w in enumerate(question) if w in _HAVE), None)
-    if aux is None:
-        return None
-    for verb in range(aux + 2, min(len(question), aux + 7)):
-        subject = [w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w)]
-        if subject and _participle(question[verb]):
-            return subject[-1], verb
-    return None
+    found = _auxiliary_clause(question, _HAVE, _participle, 5)
+    return (found[0][-1], found[1]) if found else None
 
 
 def _past_auxiliaries(sentence: list[str], at: int) -> int:
@@ -656,9 +666,7 @@ def _other_subject(sentence: list[str], at: int, head: str) -> bool:
     project held"). The clause starts after the last word that opens one
     (:data:`_CLAUSE_OPENERS`).
     """
-    k = at - 1
-    while k > 0 and (_adverb(sentence[k]) or "AUX" in _lemmas(sentence[k])):
-        k -= 1
+    k = _before_verb_group(sentence, at)
     before = sentence[k] if k >= 0 else ""
     start = max((i + 1 for i in range(k) if sentence[i] in _CLAUSE_OPENERS), default=0)
     return (
@@ -666,6 +674,26 @@ def _other_subject(sentence: list[str], at: int, head: str) -> bool:
         and not _has(sentence[start:at], head)
         and _has(sentence, head)
     )
+
+
+def _before_verb_group(words: Sequence[str], at: int) -> int:
+    """Where the word before the verb at ``at`` stands, past its auxiliaries and adverbs.
+
+    ("sheep *usually* recover", "ospreys *have* nested": the subject's place.)
+    """
+    k = at - 1
+    while k > 0 and (_adverb(words[k]) or "AUX" in _lemmas(words[k])):
+        k -= 1
+    return k
+
+
+def _own_subject(clause: Sequence[str], at: int) -> bool:
+    """Whether the verb at ``at`` has a noun (not a word that may stand for another) as subject.
+
+    Auxiliaries and adverbs between are passed over ("ospreys *have* nested").
+    """
+    k = _before_verb_group(clause, at)
+    return k >= 0 and _nominal(clause[k]) and clause[k] not in _STANDS_FOR
 
 
 def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
