@@ -1393,6 +1393,76 @@ def test_a_measure_question_needs_a_value_of_its_measure() -> None:
     assert check_sentence("For how much was the piece sold at auction in Velsund?", priced).holds
 
 
+def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:
+    """"What is the name of the choir …?" is not said by "… a choir"; a definite one may be."""
+    question = "What is the name of the choir that uses the chapel?"
+    check = check_sentence(question, "The chapel is now used by a choir on Sundays.")
+    assert check.valueless == "name" and not check.holds
+    assert check.notice() == "the sentence states no name"
+    assert check_sentence(question, "The chapel is used by the Aldwick Choir on Sundays.").holds
+    assert check_sentence(question, "The chapel is used by a choir, the Aldwick Singers.").holds
+    term = check_sentence(
+        "What is the name of the property of being divisible by two?",
+        "The property of being divisible by two is called parity.",
+    )
+    assert term.valueless is None
+
+
+def test_a_thing_never_built_has_no_stated_attributes() -> None:
+    """A denied building or opening in a subjectless predicate negates its subject."""
+    sentence = (
+        "The plan of 1802 proposed a bridge of 300 feet across the gorge, but the bridge "
+        "was thought too costly and was never built."
+    )
+    check = check_sentence("How long is the bridge across the gorge?", sentence)
+    assert check.negation == "the sentence is negated, the question is not"
+    # another denied verb of the same subject does not deny it existed
+    said = "The bridge of 300 feet was opened in 1810, and was not repainted until 1900."
+    assert check_sentence("When was the bridge opened?", said).holds
+
+
+def test_a_year_in_a_later_clause_with_its_own_subject_dates_only_that_clause() -> None:
+    """"… fares were raised, and by 1900 traffic had fallen" does not date the raising."""
+    sentence = (
+        "Under the new owners fares were raised and services were cut, and by 1900 "
+        "annual traffic had fallen to 9,000 passengers."
+    )
+    check = check_sentence("How much had the fares been raised by 1900?", sentence)
+    assert "raised in 1900" in check.unbound
+    # a later predicate with no subject of its own may go on the first clause's
+    shared = "The society built a hall in 1890, and in 1905 added a library to it."
+    assert check_sentence("What did the society add in 1905?", shared).unbound == ()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "unbound"),
+    [
+        (
+            "In 1871 a paper by the surgeon Henry Dale led six members, including the "
+            "treasurer John Abbot, to resign.",
+            ("surgeon resigned",),
+        ),
+        ("In 1871 the quarrel led the surgeon Henry Dale to resign.", ()),
+    ],
+    ids=["another's resignation", "his own"],
+)
+def test_an_infinitives_subject_after_a_causative_is_its_object(
+    sentence: str, unbound: tuple[str, ...]
+) -> None:
+    """"led six members to resign": the members resigned, not the paper's author."""
+    assert check_sentence("Which surgeon resigned in 1871?", sentence).unbound == unbound
+
+
+def test_a_converse_verb_makes_the_question_subject_the_other_party() -> None:
+    """The seller is not who paid; the buyer named after "sold … to" is."""
+    sentence = "In 1961 Edwin Marsh sold the mill to the Harle Group for 40,000 pounds."
+    check = check_sentence("How much did Edwin Marsh pay for the mill in 1961?", sentence)
+    assert "marsh pay" in check.unbound
+    assert check_sentence("How much did the Harle Group pay for the mill in 1961?", sentence).holds
+    passive = "In 1961 the mill was sold to Edwin Marsh for 40,000 pounds."
+    assert check_sentence("How much did Edwin Marsh pay for the mill in 1961?", passive).holds
+
+
 def test_japanese_normalised_forms_are_stated() -> None:
     # Sudachi's normalised form: シュミレーション → シミュレーション; 建てた / 建てました → 建てる.
     assert check_sentence(

@@ -212,7 +212,9 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
-        if self.valueless:
+        if self.valueless == "name":
+            parts.append("the sentence states no name")
+        elif self.valueless:
             parts.append(f"the sentence states no {self.valueless} value")
         return "; ".join(parts)
 
@@ -418,14 +420,41 @@ def _negated_about(question: str, sentence: str) -> bool:
     if len(clauses) < 2:
         return is_negated(sentence)
     terms = {form for word in _english_terms(question, question=True) for form in known_forms(word)}
-    for clause in clauses:
+    for i, clause in enumerate(clauses):
         if not is_negated(clause):
             continue
         own = [word for word in _english_terms(clause) if not is_negated(word)]
         # an elliptical clause ("…, but failed") negates the clause before it
         if not own or any(known_forms(word) & terms for word in own):
             return True
+        if i and _unrealised(clause) and any(
+            known_forms(word) & terms for word in _english_terms(clauses[i - 1])
+        ):
+            return True
     return False
+
+
+_REALISED = frozenset(
+    "build construct erect complete finish open hold carry implement realise realize adopt "
+    "happen occur materialise materialize proceed launch"
+    .split()
+)
+"""Verbs that say a thing came to be: denied, the thing never was ("was never built")."""
+_UNREALISED = lazy(
+    r"^\s*(?:was|were|had|has|have|did|is|are)?\s*(?:never|not)\s+(?:been\s+)?([a-z]+)"
+)
+
+
+def _unrealised(clause: str) -> bool:
+    """Whether a clause with no subject of its own denies that its subject came to be.
+
+    "… a 1,400-yard tunnel, but the tunnel was judged too expensive *and was never built*":
+    the coordinated predicate shares the clause before it's subject, and a denied building,
+    opening or holding (:data:`_REALISED`) leaves that subject a plan — nothing about it
+    ("How long is the tunnel …?") is stated as fact.
+    """
+    found = _UNREALISED.match(clause.lower())
+    return found is not None and bool(known_forms(found.group(1)) & _REALISED)
 
 
 @lru_cache(maxsize=4096)
@@ -481,6 +510,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
     "which people") and their values are written more ways (「鎌倉時代」).
     """
+    if not is_japanese(question) and _unnamed(question, sentence):
+        return "name"
     measures = answer_measures(question)
     if not measures or states_measure(sentence, measures):
         return None
@@ -489,6 +520,52 @@ def _valueless(question: str, sentence: str) -> str | None:
         if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
     ]
     return None if values or _ONCE.search(sentence) else measures[0]
+
+
+_NAME_OF = lazy(
+    r"\bnames? of (?:the|its|their|his|her|this|that) ((?:[a-z-]+ ){0,2}?[a-z-]+?)"
+    r"(?= that| which| who| whose| where| when| in| at| on| of| for| by| to|[?,]|$)",
+    re.I,
+)
+"""A question that asks for the name of one thing ("What is the name of *the rowing club*
+that …?"): the noun phrase it names."""
+_INDEFINITE = frozenset({"a", "an", "another", "some", "one"})
+
+
+def _unnamed(question: str, sentence: str) -> bool:
+    """Whether the sentence mentions the thing whose name is asked only as *a* thing.
+
+    "What is the name of the rowing club that uses the basin?" is not said by "… the
+    basin is used by a rowing club": an indefinite mention with no name in the words after
+    it says there is such a club, not which ("a club, the Saltcote Rowers" names it). A
+    definite one may name it ("The property of being prime is called primality").
+    """
+    asked = _NAME_OF.search(question)
+    if asked is None:
+        return False
+    head = known_forms(asked.group(1).split()[-1])
+    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    words = [token.lower() for token in cased]
+    mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    return bool(mentions) and all(
+        any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
+        and "the" not in words[max(0, i - 3) : i]
+        and not _name_follows(cased, i + 1)
+        for i in mentions
+    )
+
+
+_TOKEN = lazy(r"[\"“][^\"”]+[\"”]|[A-Za-z][\w'’-]*")
+_BEFORE_NAME = frozenset({"called", "named", "known", "as", "the"})
+"""Words between a mention and its name ("a club, *the* Saltcote Rowers", "a choir
+*called* …")."""
+
+
+def _name_follows(cased: Sequence[str], start: int) -> bool:
+    """Whether a capitalised or quoted name comes at ``start``, past :data:`_BEFORE_NAME`."""
+    while start < len(cased) and cased[start].lower() in _BEFORE_NAME:
+        start += 1
+    return start < len(cased) and (cased[start][:1].isupper() or cased[start][:1] in "\"“")
 
 
 def cited_sentence(answer: str, passages: Sequence[Source]) -> str:

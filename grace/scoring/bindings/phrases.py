@@ -683,7 +683,9 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     *members since 2018*"). Read where every clause with the term (for a verb, a verb
     form, not "election") names another year and none names the question's; a noun of the
     sentence's subject is not read (the later clauses say it with "it"), nor the answer's
-    class ("*which company* commissioned").
+    class ("*which company* commissioned"). A clause with the term and no year is read too,
+    when the year is only in later clauses with subjects of their own
+    (:func:`_has_own_subject`).
     """
     years = [w for w in question if _YEAR.fullmatch(w)]
     clauses = _clause_words(sentence)
@@ -873,9 +875,21 @@ def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> 
     dated = {i for i, c in enumerate(clauses) if year in c}
     said = {i for i, c in enumerate(clauses) if any(
         _same(w, term) and (_verb_form(w) or not verb) for w in c)}
-    return bool(dated and said) and not dated & said and all(
-        any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said
+    if not dated or not said or dated & said:
+        return False
+    return all(any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said) or (
+        min(dated) > max(said) and all(_has_own_subject(clauses[i]) for i in dated)
     )
+
+
+def _has_own_subject(clause: Sequence[str]) -> bool:
+    """Whether a clause has a verb with a noun subject of its own.
+
+    A year in a later coordinated clause with its own subject dates that clause only
+    ("tolls were raised …, and *by 1900 annual tonnage had fallen*"); a later predicate with
+    no subject ("…, and in 1905 added a wing") or one said with "it" may go on the first.
+    """
+    return any(_inflected_verb(w) and _own_subject(clause, k) for k, w in enumerate(clause))
 
 
 _NAME_WORD = lazy(r"\b([A-Z][a-z]+)\b(?:[ \t]+([A-Z]|[IVX]{1,4})\b)?")

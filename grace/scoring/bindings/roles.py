@@ -354,6 +354,96 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+_CAUSATIVES = frozenset(
+    "lead cause force persuade prompt encourage allow ask order urge compel oblige invite "
+    "inspire convince induce require permit enable"
+    .split()
+)
+"""Verbs whose object is the subject of the infinitive after it ("led eight members *to
+resign*"): object control."""
+_CAUSATIVE_REACH = 12
+
+
+def _caused_of_another(question: list[str], sentence: list[str]) -> list[str]:
+    """A wh-subject question's verb that the sentence says only of a causative's object.
+
+    "Which schoolmaster resigned as vice-president?" is not said by "a lecture … by the
+    schoolmaster Thomas Brindle *led eight members, including the vice-president …, to
+    resign*": after "led", "persuaded", "forced" … the infinitive's subject is the object
+    between them, and the question's class ("schoolmaster") is not in it.
+    """
+    verb = _wh_subject_verb(question)
+    if verb is None:
+        return []
+    head = [w for w in question[1:verb] if _nominal(w)]
+    uses = _uses(sentence, question[verb])
+    if not head or not uses or not _has(sentence, head[-1]):
+        return []
+    for k in uses:
+        if k < 2 or sentence[k - 1] != "to":
+            return []
+        cause = next((
+            j for j in range(k - 2, max(-1, k - 2 - _CAUSATIVE_REACH), -1)
+            if any(lemma in _CAUSATIVES for lemma in _lemmas(sentence[j]).get("VERB", ()))
+        ), None)
+        if cause is None or _has(sentence[cause + 1 : k - 1], head[-1]):
+            return []
+    return [f"{head[-1]} {question[verb]}"]
+
+
+_CONVERSES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset({"buy", "purchase", "pay", "acquire"}), frozenset({"sell"})),
+    (frozenset({"borrow"}), frozenset({"lend"})),
+    (frozenset({"receive"}), frozenset({"give", "donate", "award"})),
+)
+"""Converse verbs: one event told from either party ("X sold it to Y" is "Y bought it")."""
+_SUBJECT_REACH = 12
+
+
+def _converse(lemmas: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A verb's side of a converse pair (its lemmas' synonyms) and the other side."""
+    for a, b in _CONVERSES:
+        if lemmas & a:
+            return a, b
+        if lemmas & b:
+            return b, a
+    return frozenset(), frozenset()
+
+
+def _verb_lemmas(word: str) -> set[str]:
+    return set(_lemmas(word).get("VERB", ()))
+
+
+def _converse_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that the sentence makes the subject of the converse verb.
+
+    "How much did Edmund Orrel *pay* for the business?" is not said by "… Edmund Orrel, the
+    fifth generation, *sold* the business in 1961 to the Stanway Printing Group for 385,000
+    pounds": he is the seller. The buyer asked ("How much did the Stanway Printing Group
+    pay?") is named after the verb, and that sentence does say it; so is a passive ("was
+    sold to"). Not read where the sentence has a verb of the question's side too ("Norden
+    acquired Rurex …, and in 2011 it sold …").
+    """
+    found = _do_subject(question)
+    if found is None:
+        return []
+    subject, verb = found
+    side, converse = _converse(_verb_lemmas(question[verb]))
+    if not converse or any(_verb_lemmas(w) & side for w in sentence):
+        return []  # "acquired" says "pay" too
+    head = subject[-1]
+    uses = [
+        k for k, w in enumerate(sentence)
+        if _verb_lemmas(w) & converse and not (k and sentence[k - 1] in _BE_ANY)
+    ]
+    if uses and all(
+        _has(sentence[max(0, k - _SUBJECT_REACH) : k], head) and not _has(sentence[k:], head)
+        for k in uses
+    ):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
 def _in_noun_phrase(word: str) -> bool:
     """A word of a question's noun phrase.
 
