@@ -1383,6 +1383,16 @@ def test_a_japanese_year_goes_with_its_own_clauses_predicate() -> None:
     ).holds
 
 
+def test_a_japanese_predicate_said_only_as_a_plan() -> None:
+    """「移転された」 is not said by 「移転計画は…中止された」 nor by 「移転する構想」."""
+    question = "1990年に移転された市立図書館の場所はどこか。"
+    check = check_sentence(question, "1990年に持ち上がった市立図書館の移転計画は中止された。")
+    assert check.unbound == ("移転計画",) and not check.holds
+    assert not check_sentence(question, "1990年に市立図書館を駅前に移転する構想が出た。").holds
+    moved = "市立図書館は1990年に駅前へ移転された。"
+    assert check_sentence(question, moved).holds
+
+
 def test_a_measure_question_needs_a_value_of_its_measure() -> None:
     """"For how much was it sold?" is not said by a sentence that gives no price."""
     sentence = "The piece was sold at auction in Velsund in 2009 to a collector from Brask."

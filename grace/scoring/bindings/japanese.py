@@ -30,6 +30,9 @@ morphemes (normalised form, part of speech) alone:
 - **A year and its clause's predicate** — 「1979年に…認定された」 is not said by 「1978年に…
   認定されたが、翌1979年に74歳で死去し」: every clause with the question's predicate names
   another year, and the question's year is in another clause.
+- **A predicate said only as a plan** — 「2016年に誘致された…ホテル」 is not said by
+  「…ホテルの誘致計画は…撤回された」: every use of the question's predicate is followed by a
+  noun of planning (「計画」, 「構想」, 「予定」 …), as English's "a proposal … to move it".
 
 Each fires only when the sentence holds the construction with other words and the question's
 word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
@@ -302,6 +305,42 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
     return out
 
 
+_PLAN = frozenset({"計画", "構想", "案", "予定", "方針", "計画案", "提案", "意向"})
+"""Nouns that make what goes before them a plan, not an event (「誘致計画」, 「移転する構想」)."""
+
+
+def _question_predicates(q: Morphemes) -> list[str]:
+    """The question's predicates: a verbal noun before 「する」 (「誘致された」), or a verb."""
+    out = []
+    for i, (form, pos) in enumerate(q):
+        verbal_noun = pos == "名詞" and i + 1 < len(q) and q[i + 1][0] in _SURU | {"為る"}
+        if (verbal_noun or pos == "動詞") and form not in _LIGHT_VERBS and form not in out:
+            out.append(form)
+    return out
+
+
+def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
+    """A question's predicate that the sentence states only as a plan.
+
+    「2016年に誘致された…ホテル」 is not said by 「2016年に持ち上がった…ホテルの誘致計画は…撤回
+    された」: every use of the predicate in the sentence is followed by a noun of planning
+    (:data:`_PLAN`), right after it or after 「する」 / 「した」 (「移転する計画」).
+    """
+    out = []
+    for verb in _question_predicates(q):
+        uses = [i for i, (form, _) in enumerate(s) if form == verb]
+        if uses and all(_plan_after(s, i + 1) for i in uses):
+            out.append(f"{verb}計画")
+    return out
+
+
+def _plan_after(s: Morphemes, at: int) -> bool:
+    """Whether a plan noun comes at ``at``, past 「する」 and 「た」."""
+    while at < len(s) and s[at][0] in _SURU | {"為る", "た"}:
+        at += 1
+    return at < len(s) and s[at][0] in _PLAN
+
+
 def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
     """Phrases of a Japanese question (its morphemes) that ``sentence`` binds otherwise.
 
@@ -326,4 +365,5 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
         if phrase and phrase not in found:
             found.append(phrase)
     found.extend(p for p in _dated_apart(question, sentence) if p not in found)
+    found.extend(p for p in _planned_only(question, sentence) if p not in found)
     return tuple(found)
