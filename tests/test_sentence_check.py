@@ -629,6 +629,22 @@ _BOUND_ELSEWHERE = [
         id="a who-question's verb only a reduced passive, with no agent",
     ),
     pytest.param(
+        "Who built the chapel on Mill Lane?",
+        "The congregation met in a barn until 1880, when a chapel was built on Mill Lane with "
+        "money raised by a collection among the quarrymen.",
+        ("built chapel",),
+        None,
+        id="a passive whose only 'by' is another participle's agent",
+    ),
+    pytest.param(
+        "Who planted the Araucaria pine in 1880?",
+        "The garden keeps a specimen of the pine Araucaria planted in 1880, which "
+        "by 2000 had reached 20 metres.",
+        ("planted pine",),
+        None,
+        id="a reduced passive after a name of the object, its 'by' a date",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",

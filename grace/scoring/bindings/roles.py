@@ -628,25 +628,34 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     head, verb, who = content[-1], question[at], question[0] == "who"
     uses = [k for k, w in enumerate(sentence) if w == verb]
     if uses and all(
-        (who and _named_after(sentence, k, head, _BE_ANY)) or _agentless(sentence, k, head)
+        (who and _named_after(sentence, k, head, _BE_ANY)) or _agentless(sentence, k, content)
         for k in uses
     ):
         return [f"{verb} {head}"]
     return []
 
 
-def _agentless(sentence: list[str], at: int, head: str) -> bool:
+def _agentless(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
     """Whether the verb at ``at`` is a passive that names no agent.
 
-    A form of *be* just before it, or the question's object right before it and a
-    preposition after it (a reduced passive: "by the light of *candles brought from* nearby
-    houses"); and no *by* within the :data:`_AGENT_REACH` words after it.
+    A form of *be* just before it, or a word of the question's object (``phrase``) right
+    before it and a preposition after it (a reduced passive: "by the light of *candles
+    brought from* nearby houses", "the tree fern Cyathea *vellosa planted in* 1899"); and no
+    agent's *by* within the :data:`_AGENT_REACH` words after it: not one after another
+    participle ("a band room was built … with money *raised by* a levy"), nor one before a
+    number ("*by 2020* it had reached").
     """
     passive = any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) or (
-        at > 0 and _same(sentence[at - 1], head)
+        at > 0 and _has(phrase, sentence[at - 1])
         and sentence[at + 1 : at + 2] != [] and sentence[at + 1] in _AFTER_PASSIVE
     )
-    return passive and "by" not in sentence[at + 1 : at + 1 + _AGENT_REACH]
+    after = sentence[at + 1 : at + 1 + _AGENT_REACH]
+    agents = [
+        i for i, w in enumerate(after)
+        if w == "by" and not "".join(after[i + 1 : i + 2])[:1].isdigit()
+        and not any(_participle(v) for v in after[:i])
+    ]
+    return passive and not agents
 
 
 def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
