@@ -1409,6 +1409,20 @@ def test_a_japanese_predicate_said_only_as_a_plan() -> None:
     assert check_sentence(question, moved).holds
 
 
+@pytest.mark.parametrize(
+    ("sentence", "holds"),
+    [
+        ("両市は共同で協議会を設立し、施設を駅前に集約する計画であった。", False),
+        ("市長は協議会の設立を断念し、予算を福祉に回した。", False),
+        ("両市は共同で協議会を設立し、施設を駅前に集約した。", True),
+    ],
+    ids=["conjunctive under a final plan", "given up", "done"],
+)
+def test_a_japanese_predicate_planned_at_the_end_or_given_up(sentence: str, holds: bool) -> None:
+    """「…を設立し、…する計画であった」 plans both; 「設立を断念し」 gives it up."""
+    assert check_sentence("協議会が設立されたのはいつか。", sentence).holds is holds
+
+
 def test_a_measure_question_needs_a_value_of_its_measure() -> None:
     """"For how much was it sold?" is not said by a sentence that gives no price."""
     sentence = "The piece was sold at auction in Velsund in 2009 to a collector from Brask."

@@ -32,7 +32,9 @@ morphemes (normalised form, part of speech) alone:
   another year, and the question's year is in another clause.
 - **A predicate said only as a plan** — 「2016年に誘致された…ホテル」 is not said by
   「…ホテルの誘致計画は…撤回された」: every use of the question's predicate is followed by a
-  noun of planning (「計画」, 「構想」, 「予定」 …), as English's "a proposal … to move it".
+  noun of planning (「計画」, 「構想」, 「予定」 …; also at the end of the sentence after a
+  conjunctive 「…し、」) or by a verb of giving up (「再建を断念し」), as English's "a proposal
+  … to move it", "failed to win".
 
 Each fires only when the sentence holds the construction with other words and the question's
 word elsewhere (or, for a swap of roles, the question's subject in the object's place). The
@@ -319,26 +321,46 @@ def _question_predicates(q: Morphemes) -> list[str]:
     return out
 
 
+_GIVEN_UP = frozenset({"断念", "中止", "見送る", "諦める", "撤回", "見合わせる", "取りやめる"})
+"""Verbs of giving up: 「再建を断念し」 says the rebuilding did not happen."""
+_COPULA = frozenset({"だ", "です", "有る", "た"})
+
+
 def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
-    """A question's predicate that the sentence states only as a plan.
+    """A question's predicate that the sentence states only as a plan, or as given up.
 
     「2016年に誘致された…ホテル」 is not said by 「2016年に持ち上がった…ホテルの誘致計画は…撤回
     された」: every use of the predicate in the sentence is followed by a noun of planning
-    (:data:`_PLAN`), right after it or after 「する」 / 「した」 (「移転する計画」).
+    (:data:`_PLAN`), right after it or after 「する」 / 「した」 (「移転する計画」), or by 「を」
+    and a verb of giving up (「再建を断念し」). A use in the conjunctive form (「…を設立し、」)
+    goes with the sentence's last predicate: 「…を設立し、…に集約する計画であった」 plans both.
     """
     out = []
     for verb in _question_predicates(q):
         uses = [i for i, (form, _) in enumerate(s) if form == verb]
-        if uses and all(_plan_after(s, i + 1) for i in uses):
+        if uses and all(_unrealised_at(s, i + 1) for i in uses):
             out.append(f"{verb}計画")
     return out
 
 
-def _plan_after(s: Morphemes, at: int) -> bool:
-    """Whether a plan noun comes at ``at``, past 「する」 and 「た」."""
+def _unrealised_at(s: Morphemes, at: int) -> bool:
+    """Whether the predicate before ``at`` is a plan or given up (see :func:`_planned_only`)."""
+    if at + 1 < len(s) and s[at][0] == "を" and s[at + 1][0] in _GIVEN_UP:
+        return True
     while at < len(s) and s[at][0] in _SURU | {"為る", "た"}:
         at += 1
-    return at < len(s) and s[at][0] in _PLAN
+    if at < len(s) and s[at][0] in _PLAN:
+        return True
+    return at < len(s) and s[at][0] == "、" and _ends_as_plan(s, at)
+
+
+def _ends_as_plan(s: Morphemes, at: int) -> bool:
+    """Whether the sentence from ``at`` ends on a plan noun and a copula (「…計画であった。」)."""
+    end = next((i for i in range(at, len(s)) if s[i][0] == "。"), len(s))
+    k = end - 1
+    while k > at and s[k][0] in _COPULA:
+        k -= 1
+    return k > at and s[k][0] in _PLAN
 
 
 def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
