@@ -1448,6 +1448,16 @@ def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:
     assert term.valueless is None
 
 
+def test_own_as_a_verb_is_a_term_and_an_agent_noun_states_its_verb() -> None:
+    """"did Linley *own*" asks a relation ("their own" says none); "the owner" states it."""
+    question = "Which bank did Thomas Linley own?"
+    check = check_sentence(question, "The mill passed to his nephew Thomas Linley, a banker.")
+    assert check.missing == ("own",)
+    assert check_sentence(question, "Thomas Linley owned the Wexcombe Bank.").holds
+    assert check_sentence(question, "Thomas Linley, owner of the Wexcombe Bank, died.").holds
+    assert check_sentence("Which bank had its own mint?", "The Wexcombe Bank had a mint.").holds
+
+
 def test_a_thing_never_built_has_no_stated_attributes() -> None:
     """A denied building or opening in a subjectless predicate negates its subject."""
     sentence = (

@@ -242,7 +242,9 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
     if framed:
         framed = _answer_class(words, framed, text)
     for i, word in enumerate(words):
-        if word in ENGLISH_STOPWORDS or word[:1].isdigit() or i in framed:
+        if word[:1].isdigit() or i in framed:
+            continue
+        if word in ENGLISH_STOPWORDS and not _verb_own(words, i):
             continue
         if question and word in WH_HEADS:
             continue
@@ -250,10 +252,21 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
             word in ANSWER_SLOT_WORDS or (word in HOW_SLOT_WORDS and words[i - 1 : i] == ["how"])
         ):
             continue
-        if word in _NUMBER_WORDS or len(word) < 2 or not tokenize(word):
+        if word in _NUMBER_WORDS or len(word) < 2 or not (tokenize(word) or _verb_own(words, i)):
             continue
         out.append(word)
     return out
+
+
+_POSSESSIVE_DETERMINERS = frozenset({"my", "your", "his", "her", "its", "our", "their", "whose"})
+
+
+def _verb_own(words: Sequence[str], at: int) -> bool:
+    """Whether "own" at ``at`` is the verb ("Which bank did Linley *own*?"), a content word.
+
+    The stopword lists hold "own" for the determiner ("their own"), which says nothing.
+    """
+    return words[at] == "own" and (at == 0 or words[at - 1] not in _POSSESSIVE_DETERMINERS)
 
 
 def _answer_class(words: list[str], framed: set[int], text: str) -> set[int]:
@@ -327,14 +340,56 @@ def _negation(question: str, sentence: str) -> str | None:
 
 def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
     stated: set[str] = set()
-    for word in _english_terms(sentence):
+    said = _english_terms(sentence)
+    for word in said:
         stated |= known_forms(word)
+    terms = _english_terms(question, question=True)
     missing: list[str] = []
-    for word in _english_terms(question, question=True):
+    for word in terms:
         if known_forms(word) & stated or word in missing or in_stated_range(word, sentence):
+            continue
+        if _said_by_agent_noun(word, terms, said):
             continue
         missing.append(word)
     return tuple(missing)
+
+
+def _said_by_agent_noun(verb: str, terms: Sequence[str], said: Sequence[str]) -> bool:
+    """Whether an agent noun of ``verb`` is apposed to another term of the question.
+
+    "What did Konrad Weissbach own?" is said by "… Konrad *Weissbach, owner* of a paper
+    mill": the noun ("owner", :func:`_agent_noun_verb`) names the verb's doer, and the word
+    before it (past "a" / "the") is a term of the question. Not "Clara Osterwald make"
+    against "Friedrich *Varnholt, a maker* of instruments, and his wife Clara", nor a
+    "proposed *merger*".
+    """
+    forms = known_forms(verb)
+    others = {form for term in terms if term != verb for form in known_forms(term)}
+    for k, word in enumerate(said):
+        if k and _agent_noun_verb(word) & forms:
+            before = k - 1 - (said[k - 1] in ("a", "an", "the") and k > 1)
+            if known_forms(said[before]) & others:
+                return True
+    return False
+
+
+@lru_cache(maxsize=16_384)
+def _agent_noun_verb(word: str) -> frozenset[str]:
+    """The known forms of the verb an agent noun is made from ("owner" → own), else none.
+
+    A noun in *-er* / *-or* that LemmInflect knows only as a noun, whose stem (less *-er*,
+    *-r* or *-or*, or with *-e* for it) it knows as a verb: "the *owner* of a paper mill"
+    states "own", "its *builder*" "build", "the *creator*" "create" — when apposed to the
+    question's subject (:func:`_said_by_agent_noun`). ("founder" is a verb too, and is not
+    read.)
+    """
+    lemmas = all_lemmas(word)
+    if not word.endswith(("er", "or")) or set(lemmas) != {"NOUN"}:
+        return frozenset()
+    for stem in (word[:-2], word[:-1], word[:-2] + "e"):
+        if len(stem) > 2 and "VERB" in all_lemmas(stem):
+            return known_forms(stem)
+    return frozenset()
 
 
 _JA_FUNCTION_POS = frozenset({"助詞", "助動詞", "補助記号", "記号", "空白"})
