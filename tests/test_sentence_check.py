@@ -645,6 +645,37 @@ _BOUND_ELSEWHERE = [
         id="a reduced passive after a name of the object, its 'by' a date",
     ),
     pytest.param(
+        "What record did Mary Lusk set for the 400 yards freestyle?",
+        "Edith Kemble won the 100 yards freestyle in 1908, and Mary Lusk set a national "
+        "record for the 400 yards backstroke in 1921.",
+        ("mary / freestyle",),
+        "What record did Mary Lusk set for the 400 yards backstroke?",
+        id="a term only in another coordinated clause than the question's name",
+    ),
+    pytest.param(
+        "In what year was the Redstart engine cut up?",
+        "The Kestrel engine was placed in a museum in 1952, while the Redstart engine was "
+        "cut up at the works.",
+        ("redstart / year",),
+        "In what year was the Kestrel engine placed in a museum?",
+        id="a when-question's year only in another clause with its own subject",
+    ),
+    pytest.param(
+        "What did Amos Hale buy on Mill Lane?",
+        "After Amos Hale died in 1883, his partner bought a disused tannery on Mill Lane.",
+        ("hale buy",),
+        "What did his partner buy on Mill Lane?",
+        id="a do-question's subject only in the opening adverbial clause",
+    ),
+    pytest.param(
+        "Whose niece was the diver Ivy Carr?",
+        "Two members swam for Britain: Kemble's niece Joan Tress, who reached a semi-final, "
+        "and the diver Ivy Carr.",
+        ("whose niece",),
+        "Whose niece was Joan Tress?",
+        id="a whose-question's relation apposed only to another name",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",
@@ -1384,6 +1415,16 @@ def test_a_japanese_subject_against_a_passives_agent() -> None:
     assert check_sentence(
         "豊臣秀吉が建てた寺はどこですか？", built + "豊臣秀吉も訪れた。"
     ).unbound == ("豊臣秀吉が建てる",)
+
+
+def test_a_japanese_subject_heading_another_relative_clause() -> None:
+    """「浅沼が創業した」 is not said by 「…を創業した岩城、…知事を務めた浅沼」."""
+    sentence = (
+        "卒業生には、農機の会社「高倉農機」を創業した岩城徳次郎、県知事を務めた浅沼政信らがいる。"
+    )
+    check = check_sentence("浅沼政信が創業した会社の名前は何か。", sentence)
+    assert check.unbound == ("浅沼政信が創業",) and not check.holds
+    assert check_sentence("岩城徳次郎が創業した会社の名前は何か。", sentence).holds
 
 
 def test_a_japanese_year_goes_with_its_own_clauses_predicate() -> None:

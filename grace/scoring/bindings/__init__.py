@@ -150,6 +150,7 @@ from grace.scoring.bindings.phrases import (
     _measured_apart,
     _modifier_moved,
     _name_suffixes,
+    _named_clause_apart,
     _noun_modifiers,
     _of_phrases,
     _opposite_nearby,
@@ -162,6 +163,7 @@ from grace.scoring.bindings.phrases import (
     _standard_elsewhere,
     _subject_apart,
     _unasserted,
+    _whose_apposed,
     _year_of_another,
 )
 from grace.scoring.bindings.roles import (
@@ -251,6 +253,8 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _set_aside(q, raw_s),
         _across_concession(q, raw_s),
         _name_suffixes(raw_q, raw_s),
+        _whose_apposed(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
-    return tuple(found)
+    # the coarsest reading: only where no finer one has named what is apart
+    return tuple(found) or tuple(_named_clause_apart(raw_q, raw_s))

@@ -26,7 +26,9 @@ morphemes (normalised form, part of speech) alone:
   「長男の忠次が継ぎ」: the sentence's noun before 「が継ぐ」 has another の-modifier.
 - **A subject and a passive's agent** — 「高村静江**が**寄贈した」 is not said by
   「遺族**から**寄贈された」: every use of the verb in the sentence is passive, with another
-  agent (「から」, 「によって」).
+  agent (「から」, 「によって」); nor 「浅沼政信**が**創業した」 by 「…を創業した岩城徳次郎、…知事を
+  務めた浅沼政信」: every use of the verb modifies another noun as a relative clause, and
+  the question's subject heads another predicate's.
 - **A year and its clause's predicate** — 「1979年に…認定された」 is not said by 「1978年に…
   認定されたが、翌1979年に74歳で死去し」: every clause with the question's predicate names
   another year, and the question's year is in another clause.
@@ -239,7 +241,31 @@ def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
     agents = [_agent_before(s, j) if _passive_at(s, j) else () for j in uses]
     if uses and all(agent and agent[-1] != noun[-1] for agent in agents):
         return f"{''.join(noun)}が{verb}"
+    heads = [_relative_head(s, j) for j in uses]
+    if uses and all(h and noun[-1] not in h for h in heads) and _heads_another(s, noun, verb):
+        return f"{''.join(noun)}が{verb}"
     return None
+
+
+def _relative_head(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The noun a predicate at ``at`` modifies as a relative clause (「創業した**岩城徳次郎**」)."""
+    k = at + 1
+    while k < len(m) and m[k][0] in _SURU | {"為る", "た"}:
+        k += 1
+    if k == at + 1 or m[k - 1][0] != "た":
+        return ()
+    end = k
+    while end < len(m) and m[end][1] in _NOUN:
+        end += 1
+    return tuple(form for form, _ in m[k:end])
+
+
+def _heads_another(m: Morphemes, noun: tuple[str, ...], verb: str) -> bool:
+    """Whether ``noun`` heads a relative clause of another predicate than ``verb``."""
+    return any(
+        _predicate(m, j) not in (None, verb) and noun[-1] in _relative_head(m, j)
+        for j in range(len(m))
+    )
 
 
 def _has(m: Morphemes, form: str) -> bool:

@@ -706,6 +706,13 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     ]
 
 
+_LEADING_CLAUSE = lazy(
+    r"^(\s*(?:After|Before|When|Once|Although|Though|Because|Since|While|Until|As)\s[^,;]+),"
+)
+"""A sentence's opening adverbial clause up to its comma ("After Amos Thirlby died in 1883,
+Josiah bought …"): a clause of its own, with its own subject."""
+
+
 def _subject_apart(question: list[str], sentence: str) -> list[str]:
     """A do-question's subject said only in another coordinated clause than its verb.
 
@@ -714,10 +721,12 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     every clause with the verb has a noun of its own right before it (auxiliaries and
     adverbs between) and not the question's subject, which another clause names. A clause
     whose verb has no subject of its own ("…, and in 1905 added a wing") or a pronoun
-    ("…, and it added") may be the subject's, and is not read.
+    ("…, and it added") may be the subject's, and is not read. An opening adverbial clause
+    is a clause too: "*After Amos Thirlby died in 1883*, Josiah bought a disused tannery"
+    does not say what Thirlby bought.
     """
     clause = _do_clause(question) or _perfect_clause(question)
-    clauses = _clause_words(sentence)
+    clauses = _clause_words(_LEADING_CLAUSE.sub(r"\1;", sentence, count=1))
     if clause is None or len(clauses) < 2:
         return []
     head, verb = clause
@@ -880,6 +889,108 @@ def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> 
     return all(any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said) or (
         min(dated) > max(said) and all(_has_own_subject(clauses[i]) for i in dated)
     )
+
+
+_PRONOUNS = frozenset({"it", "its", "they", "their", "them", "he", "his", "him", "she", "her"})
+_ASKS_TIME = lazy(
+    r"^(?:when|(?:in |on |by |during )?(?:what|which) (?:year|date|decade|century|month|day))\b",
+    re.IGNORECASE,
+)
+
+
+def _named_clause_apart(question: str, sentence: str) -> list[str]:
+    """A term of the question said only in another coordinated clause than its name's.
+
+    "What national record did Winifred Lusk set for the 200 yards *freestyle*?" is not said
+    by "Dorothy Kemble won the 100 yards *freestyle* …, and Winifred Lusk set a national
+    record … for the 200 yards breaststroke": the clause that names Lusk holds every other
+    term of the question, and "freestyle" is only in another clause with a subject of its
+    own. A when-question's year likewise ("The chapel had been deconsecrated *in 1991*, and
+    the hospital's archives were deposited with the Record Office" does not date the
+    archives; "…, while Dockray was cut up"). Not read where either clause has a pronoun,
+    which may stand for the other's noun ("…, and its boathouse was built in 1910").
+    """
+    cased = _cased(question)
+    names = [w.lower() for w in cased[1:] if w[:1].isupper()]
+    found = _name_clause(_clause_words(sentence), names)
+    if found is None:
+        return []
+    own, others = found
+    terms = _clause_terms([w.lower() for w in cased], set(names))
+    if not all(_has(own, t) or any(_has(c, t) for c in others) for t in terms):
+        return []  # a term said nowhere: the term check's to name
+    apart = [t for t in terms if not _has(own, t)]
+    if _ASKS_TIME.search(question) and not _dated(own) and any(_dated(c) for c in others):
+        apart.append("year")
+    return [f"{names[0]} / {t}" for t in apart]
+
+
+def _name_clause(
+    clauses: Sequence[Sequence[str]], names: list[str]
+) -> tuple[Sequence[str], list[Sequence[str]]] | None:
+    """The one clause that holds a name of the question, and the others.
+
+    None unless every clause opens on its own subject and has no pronoun (one may stand
+    for another clause's noun).
+    """
+    named = [c for c in clauses if any(_has(c, n) for n in names)]
+    if len(clauses) < 2 or len(named) != 1 or not all(_plain_clause(c) for c in clauses):
+        return None
+    return named[0], [c for c in clauses if c is not named[0]]
+
+
+def _dated(clause: Sequence[str]) -> bool:
+    return any(_YEAR.fullmatch(w) for w in clause)
+
+
+def _plain_clause(clause: Sequence[str]) -> bool:
+    """A clause that opens on its own subject and has no pronoun to stand for another's."""
+    return _opens_on_subject(clause) and not _PRONOUNS & set(clause)
+
+
+def _clause_terms(question: list[str], names: set[str]) -> list[str]:
+    """The question's content words less its names, years and the answer's class."""
+    framed = answer_class_indices(question)  # "what *year*", "which *record*"
+    return [
+        w for i, w in enumerate(question)
+        if i not in framed and _content(w) and w not in names and not _YEAR.fullmatch(w)
+    ]
+
+
+def _opens_on_subject(clause: Sequence[str]) -> bool:
+    """Whether a clause opens on a noun or a name, past its determiners.
+
+    "Winifred Lusk set …", "the chapel had been …"; not a verb, an auxiliary or a
+    preposition.
+    """
+    start = _after_determiners(clause, 0)
+    word = clause[start] if start < len(clause) else ""
+    return _content(word) and not _verb_form(word) and word not in _NOUN_BEFORE
+
+
+_WHOSE = lazy(r"^whose ([a-z]+) (?:was|is|were|are) (.+?)\??$", re.IGNORECASE)
+
+
+def _whose_apposed(question: str, sentence: str) -> list[str]:
+    """A "whose N was Y" question whose N the sentence apposes only to other names.
+
+    "Whose niece was the diver Ivy Carrow?" is not said by "… Kemble's *niece Joan
+    Trelawny*, who reached the semi-final …, and the diver Ivy Carrow": every "niece" of
+    the sentence is followed by a name, and none of Y's.
+    """
+    found = _WHOSE.match(question.strip())
+    if found is None:
+        return []
+    noun, subject = found.group(1).lower(), {w.lower() for w in _cased(found.group(2))}
+    cased = _cased(sentence)
+    uses = [k for k, w in enumerate(cased) if _same(w.lower(), noun)]
+    if not uses or not subject & {w.lower() for w in cased}:
+        return []
+    for k in uses:
+        after = list(takewhile(lambda w: w[:1].isupper(), cased[k + 1 : k + 4]))
+        if not after or {w.lower() for w in after} & subject:
+            return []
+    return [f"whose {noun}"]
 
 
 def _has_own_subject(clause: Sequence[str]) -> bool:
