@@ -676,6 +676,48 @@ _BOUND_ELSEWHERE = [
         id="a whose-question's relation apposed only to another name",
     ),
     pytest.param(
+        "In what year was the school merged with St Anne's?",
+        "In 1968 the governors proposed merging the school with St Anne's to form one school.",
+        ("proposed merging",),
+        None,
+        id="a verb said only as a gerund after a word of intention",
+    ),
+    pytest.param(
+        "In what year was a lifeboat stationed at the point?",
+        "A plan drawn up in 1934 to station a lifeboat at the point was abandoned.",
+        ("to station",),
+        None,
+        id="an infinitive of intention a participle phrase away from its noun",
+    ),
+    pytest.param(
+        "Who chooses the cadets by written test?",
+        "Cadets are chosen by written test at the age of sixteen.",
+        ("chooses cadets",),
+        "Who chooses the cadets?",
+        id="a present who-question's passive whose only 'by' is the question's means",
+    ),
+    pytest.param(
+        "What was the Sea Lark carrying to Porthmoor?",
+        "The schooner Sea Lark, carrying slate from Porthmoor, sank in 1889.",
+        ("carrying to porthmoor",),
+        "What was the Sea Lark carrying from Porthmoor?",
+        id="a way reversed past the verb's object",
+    ),
+    pytest.param(
+        "How much did the magistrates fine the company in 1757?",
+        "The magistrates found for the company and fined Mabey 5 pounds in 1757.",
+        ("fine company",),
+        "How much did the magistrates fine Mabey in 1757?",
+        id="a do-question's object where the verb takes a name instead",
+    ),
+    pytest.param(
+        "Why was the Rex Cinema underinsured?",
+        "The building was underinsured, and the company moved to the Rex Cinema for a year.",
+        ("rex / underinsured",),
+        None,
+        id="a clause opening on a noun that is also a verb form ('building') has a subject",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",

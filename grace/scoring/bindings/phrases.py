@@ -173,8 +173,9 @@ def _directions(question: list[str], sentence: list[str]) -> list[str]:
     """A question's "V from X" that the sentence says as "V to X" (or "to" as "from").
 
     "When did the island pass *from* the crown to the earls?" is not said by "it passed
-    *to* the crown": the sentence holds the same verb and place, with the way reversed.
-    A sentence that also says "V from X" says it.
+    *to* the crown": the sentence holds the same verb and place, with the way reversed —
+    right after the verb or past its object ("carrying coal *from* Leddington" for
+    "carrying to Leddington"). A sentence that also says "V from X" says it.
     """
     out = []
     for i in range(1, len(question) - 1):
@@ -185,14 +186,28 @@ def _directions(question: list[str], sentence: list[str]) -> list[str]:
         if j >= len(question) or not _content(question[j]):
             continue
         place = question[j]
-        uses = [k for k in range(len(sentence) - 1) if _same(sentence[k], verb)]
-        said = [k for k in uses if sentence[k + 1] == prep]
-        reversed_ = [k for k in uses if sentence[k + 1] in _REVERSED[prep]]
-        if any(_binds_of(sentence, k + 2, place, sentence[k + 1]) for k in reversed_) and not any(
-            _binds_of(sentence, k + 2, place, prep) for k in said
+        ways = [_way(sentence, k) for k in range(len(sentence) - 1) if _same(sentence[k], verb)]
+        said = [k for k in ways if k is not None and sentence[k] == prep]
+        reversed_ = [k for k in ways if k is not None and sentence[k] in _REVERSED[prep]]
+        if any(_binds_of(sentence, k + 1, place, sentence[k]) for k in reversed_) and not any(
+            _binds_of(sentence, k + 1, place, prep) for k in said
         ):
             out.append(f"{verb} {prep} {place}")
     return out
+
+
+_WAY_REACH = 4
+"""Words after a verb where its way ("from" / "to") may stand, past its object ("carrying
+*coal* from Leddington")."""
+
+
+def _way(sentence: list[str], at: int) -> int | None:
+    """Where the first "from" / "to" / "into" after the verb at ``at`` stands, if near."""
+    return next(
+        (k for k in range(at + 1, min(len(sentence), at + 1 + _WAY_REACH))
+         if sentence[k] in _REVERSED),
+        None,
+    )
 
 
 def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
@@ -521,7 +536,7 @@ _NOUN_BEFORE = frozenset({"in", "on", "at", "of", "by", "since", "until", "from"
 _INTENT = frozenset({
     "proposal", "proposals", "proposed", "plan", "plans", "planned", "scheme", "attempt",
     "attempts", "attempted", "bid", "offer", "offered", "intention", "intended", "hoped",
-    "sought", "tried", "failed", "refused",
+    "sought", "tried", "failed", "refused", "considered", "suggested",
 })
 """Words after which an infinitive is not said to have happened ("a proposal *to move* it",
 "failed *to win*"): an intention, an attempt or a refusal."""
@@ -532,9 +547,9 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
 
     "In which year was the market moved to the industrial estate?" is not said by "a
     proposal in 1999 to move it to the Millfield industrial estate was abandoned": every use
-    of the verb is an infinitive after a word of intention, attempt or refusal
-    (:data:`_INTENT`, within four words before its "to"). Not where the question says
-    such a word itself ("the plan to move").
+    of the verb is an infinitive or a gerund after a word of intention, attempt or refusal
+    (:func:`_intended_at`). Not where the question says such a word itself ("the plan to
+    move").
     """
     if any(w in _INTENT for w in question):
         return []
@@ -547,13 +562,30 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
             k for k in _uses(sentence, word)
             if k == 0 or not (sentence[k - 1] in _NOUN_BEFORE or sentence[k - 1] in _DETERMINERS)
         ]
-        if uses and all(
-            k > 0 and sentence[k - 1] == "to"
-            and any(w in _INTENT for w in sentence[max(0, k - 5) : k - 1])
-            for k in uses
-        ):
-            out.append(f"to {sentence[uses[0]]}")  # as the sentence says it: "to move"
+        if uses and all(_intended_at(sentence, k) for k in uses):
+            k = uses[0]  # as the sentence says it: "to move", "proposed merging"
+            out.append(f"{sentence[k - 1]} {sentence[k]}")
     return out[:1]
+
+
+_INTENT_REACH = 7
+"""Words before an infinitive's "to" where its word of intention may stand ("a plan *drawn
+up in 1934* to station a lightship")."""
+
+
+def _intended_at(sentence: list[str], at: int) -> bool:
+    """Whether the verb at ``at`` is an infinitive or a gerund of intention.
+
+    "to" with a word of :data:`_INTENT` in the :data:`_INTENT_REACH` words before it, or a
+    gerund right after one ("the chapter *proposed merging* the school").
+    """
+    if at == 0:
+        return False
+    if sentence[at - 1] in _INTENT:
+        return sentence[at].endswith("ing")
+    return sentence[at - 1] == "to" and any(
+        w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1]
+    )
 
 
 def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
@@ -965,7 +997,9 @@ def _opens_on_subject(clause: Sequence[str]) -> bool:
     """
     start = _after_determiners(clause, 0)
     word = clause[start] if start < len(clause) else ""
-    return _content(word) and not _verb_form(word) and word not in _NOUN_BEFORE
+    return _content(word) and (_nominal(word) or not _verb_form(word)) and (
+        word not in _NOUN_BEFORE
+    )
 
 
 _WHOSE = lazy(r"^whose ([a-z]+) (?:was|is|were|are) (.+?)\??$", re.IGNORECASE)

@@ -534,6 +534,48 @@ def _owner_only(question: list[str], cased: list[str]) -> list[str]:
     return []
 
 
+def _verb_after_do(question: list[str], sentence: list[str]) -> int | None:
+    """Where a do-question's verb stands, read against the sentence.
+
+    The first word after the subject that the sentence uses as an inflected verb (a long
+    subject: "did the justices at the Wexhamshire quarter sessions *fine*").
+    """
+    aux = next((i for i, w in enumerate(question) if w in _DO), None)
+    if aux is None:
+        return None
+    return next((
+        j for j in range(aux + 2, len(question))
+        if "VERB" in _lemmas(question[j])
+        and any(_inflected_verb(sentence[k]) for k in _uses(sentence, question[j]))
+    ), None)
+
+
+def _object_named_otherwise(question: list[str], cased: list[str]) -> list[str]:
+    """A do-question's object where the sentence's verb takes a name instead.
+
+    "How much did the justices fine *the trust*?" is not said by "… the justices found for
+    the trust and fined *Mabey* £5": every use of the verb is followed by a name (a
+    capitalised word) the question does not hold, and the question's object is elsewhere in
+    the sentence. A common noun after the verb may be the object's synonym ("sold the
+    business" for "the firm") and is not read. ``cased``: the sentence's words as written.
+    """
+    sentence = [w.lower() for w in cased]
+    verb = _verb_after_do(question, sentence)
+    if verb is None:
+        return []
+    start = _after_determiners(question, verb + 1)
+    obj = question[start] if start < len(question) else ""
+    if not (_content(obj) and _nominal(obj)):
+        return []
+    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    if uses and _has(sentence, obj) and all(
+        k + 1 < len(cased) and _proper(cased[k + 1]) and not _has(question, sentence[k + 1])
+        for k in uses
+    ):
+        return [f"{question[verb]} {obj}"]
+    return []
+
+
 def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
     """A do-question's subject where the sentence's verb has a relative word for another.
 
@@ -618,7 +660,7 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     if len(question) < 3:
         return []
     at = 1 if question[0] == "who" else _wh_subject_verb(question)
-    if at is None or not _participle(question[at]):
+    if at is None or not (_participle(question[at]) or _present(question[at])):
         return []
     # the object's phrase ends where a preposition or an infinitive ("to move") starts
     phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[at + 1 :]))
@@ -626,16 +668,39 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     if not content:
         return []
     head, verb, who = content[-1], question[at], question[0] == "who"
-    uses = [k for k, w in enumerate(sentence) if w == verb]
+    uses = _passive_uses(sentence, verb)
+    # the question's own "by" phrase is a means, not the agent ("Who selects the choristers
+    # *by voice trial*?")
+    means = question[question.index("by") + 1 :][:3] if "by" in question[at:] else []
     if uses and all(
-        (who and _named_after(sentence, k, head, _BE_ANY)) or _agentless(sentence, k, content)
+        (who and _named_after(sentence, k, head, _BE_ANY))
+        or _agentless(sentence, k, content, means)
         for k in uses
     ):
         return [f"{verb} {head}"]
     return []
 
 
-def _agentless(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
+def _passive_uses(sentence: list[str], verb: str) -> list[int]:
+    """Where the sentence has ``verb`` as written, or a present verb's participle.
+
+    "Who *selects* …?" is said by "are *selected*" too.
+    """
+    present = _present(verb)
+    return [k for k, w in enumerate(sentence)
+            if w == verb or (present and _participle(w) and _same(w, verb))]
+
+
+def _present(word: str) -> bool:
+    """A verb in the third person present ("selects", "owns"), not a noun's plural."""
+    return word.endswith("s") and not _participle(word) and "VERB" in _lemmas(word) and (
+        "NOUN" not in _lemmas(word)
+    )
+
+
+def _agentless(
+    sentence: list[str], at: int, phrase: Sequence[str], means: Sequence[str] = ()
+) -> bool:
     """Whether the verb at ``at`` is a passive that names no agent.
 
     A form of *be* just before it, or a word of the question's object (``phrase``) right
@@ -654,6 +719,7 @@ def _agentless(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
         i for i, w in enumerate(after)
         if w == "by" and not "".join(after[i + 1 : i + 2])[:1].isdigit()
         and not any(_participle(v) for v in after[:i])
+        and not (means and _has(means, "".join(after[i + 1 : i + 2])))
     ]
     return passive and not agents
 
