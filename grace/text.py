@@ -809,6 +809,8 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("father mother parents", "son sons daughter daughters children"),
     _poles("teacher teachers tutor", "pupil pupils student students"),
     _poles("predecessor predecessors", "successor successors"),
+    _poles("morning mornings", "afternoon afternoons", "evening evenings", "night nights"),
+    _poles("spring", "summer summers", "autumn autumns", "winter winters"),
 )
 """Closed sets of mutually exclusive words (each member a set of word forms)."""
 _WORD = lazy(r"[a-z]+")

@@ -718,6 +718,14 @@ _BOUND_ELSEWHERE = [
         id="a clause opening on a noun that is also a verb form ('building') has a subject",
     ),
     pytest.param(
+        "Who designed the Round Tower?",
+        "In 1903 a gas furnace designed by the engineer Karl Anselm replaced the old furnace "
+        "in the Round Tower.",
+        ("designed tower",),
+        None,
+        id="a reduced passive's agent, of a noun before it, the question's object after",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",
@@ -1276,6 +1284,17 @@ def test_a_closed_sets_other_member_is_an_opposite(
 ) -> None:
     check = check_sentence(question, sentence)
     assert check.opposites == (opposite,) and not check.holds
+
+
+def test_times_of_day_and_seasons_are_opposites() -> None:
+    """"on which evenings" is not said by "only on Tuesday mornings"."""
+    sentence = "Until 1913 women were admitted only on Tuesday mornings and in the summer."
+    evenings = check_sentence("On which evenings were women admitted until 1913?", sentence)
+    assert evenings.opposites == ("evenings≠mornings",)
+    assert check_sentence("In which season were women admitted until 1913?", sentence).holds
+    # a season missing is named as missing (its opposite adds nothing)
+    winter = check_sentence("Were women admitted in winter until 1913?", sentence)
+    assert winter.missing == ("winter",) and winter.opposites == ()
 
 
 def test_over_and_under_are_opposites() -> None:

@@ -675,10 +675,27 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     if uses and all(
         (who and _named_after(sentence, k, head, _BE_ANY))
         or _agentless(sentence, k, content, means)
+        or _of_another_patient(sentence, k, content)
         for k in uses
     ):
         return [f"{verb} {head}"]
     return []
+
+
+def _of_another_patient(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
+    """Whether the verb at ``at`` is a reduced passive with an agent, of another noun.
+
+    "… a gas-fired tank *furnace designed by* the German engineer Friedrich Anselm replaced
+    the pot furnace in the Tall Cone" says who designed the furnace, not the Tall Cone: a
+    reduced passive's patient is the noun right before it, and the question's object
+    (``phrase``) comes only after it. (One named before it may be that noun itself: "the
+    station, a brick building built by …".)
+    """
+    return (
+        0 < at < len(sentence) - 1 and sentence[at + 1] == "by" and _nominal(sentence[at - 1])
+        and not _has(phrase, sentence[at - 1]) and not _has(sentence[:at], phrase[-1])
+        and _has(sentence[at + 2 :], phrase[-1])
+    )
 
 
 def _passive_uses(sentence: list[str], verb: str) -> list[int]:
