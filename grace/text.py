@@ -800,6 +800,7 @@ _CONTRAST_SETS: tuple[tuple[frozenset[str], ...], ...] = (
     _poles("undergraduate undergraduates", "postgraduate postgraduates"),
     _poles("inside", "outside"),
     _poles("upper", "lower"),
+    _poles("inner", "outer"),
     _poles("above", "below"),
     _poles("over", "under"),
     _poles("male men", "female women"),

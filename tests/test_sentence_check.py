@@ -726,6 +726,21 @@ _BOUND_ELSEWHERE = [
         id="a reduced passive's agent, of a noun before it, the question's object after",
     ),
     pytest.param(
+        "How many members did the Guild of St Anne have in 1390?",
+        "The Guild of St Anne was founded in 1390 and by 1450 had about 140 members.",
+        ("members in 1390",),
+        "How many members did the Guild of St Anne have by 1450?",
+        id="an 'and' before a dated phrase starts a predicate of its own",
+    ),
+    pytest.param(
+        "How high does the outer rampart stand above the yard?",
+        "The inner rampart stands 4 metres above the yard and is set back from the outer "
+        "rampart by a ditch.",
+        ("outer rampart",),
+        "How high does the inner rampart stand above the yard?",
+        id="a subject's closed-set word whose verb the sentence gives the opposite's noun",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",

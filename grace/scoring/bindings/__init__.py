@@ -162,6 +162,7 @@ from grace.scoring.bindings.phrases import (
     _set_aside,
     _standard_elsewhere,
     _subject_apart,
+    _subject_opposite,
     _unasserted,
     _whose_apposed,
     _year_of_another,
@@ -220,6 +221,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _converse_subject,
     _roles_reversed,
     _opposite_nearby,
+    _subject_opposite,
     _standard_elsewhere,
     _unasserted,
 )

@@ -432,10 +432,12 @@ def _words(text: str) -> list[str]:
 
 COORDINATED_CLAUSE_PATTERN = (
     r";|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
+    r"|\s+(?:and|but)\s+(?=(?:by|in|from|until|after)\s+(?:1\d{3}|20\d{2})\b)"
 )
 """Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」), and its
 coordinated predicates, which share the subject ("was approved … in 2012 *but was* rejected
-… in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun). The
+… in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun; so does one
+before a dated phrase, "was founded in 1381 *and by 1450* had about 140 members"). The
 sentence rule's negation scope adds relative clauses to it."""
 _COORDINATED_CLAUSE = lazy(COORDINATED_CLAUSE_PATTERN)
 
@@ -1132,6 +1134,31 @@ def _named_kind(word: str) -> bool:
 
 _ATTACHING = frozenset({"on", "in", "at", "of", "from", "to", "near"})
 """Prepositions that attach a phrase to the noun before them ("the town *on* the shore")."""
+
+
+def _subject_opposite(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject modifier whose verb the sentence gives the opposite's noun.
+
+    "How high does the *outer* rampart stand?" is not said by "The *inner* rampart stands up
+    to 4.2 metres … and is separated from the outer rampart by a ditch": every use of the
+    verb has the subject's noun before it with the opposite closed-set word (*inner* /
+    *outer*, *upper* / *lower* …) and not the question's.
+    """
+    found = _do_clause(question)
+    if found is None:
+        return []
+    head, verb = found
+    words = [w for w in question[:verb] if in_closed_set(w)]
+    uses = _uses(sentence, question[verb])
+    for word in words:
+        if uses and all(
+            _has(sentence[max(0, k - 3) : k], head)
+            and any(contrasts(word, w) for w in sentence[max(0, k - 3) : k])
+            and not _has(sentence[max(0, k - 3) : k], word)
+            for k in uses
+        ):
+            return [f"{word} {head}"]
+    return []
 
 
 def _opposite_nearby(question: list[str], sentence: list[str]) -> list[str]:
