@@ -1575,6 +1575,14 @@ def test_own_as_a_verb_is_a_term_and_an_agent_noun_states_its_verb() -> None:
     assert check_sentence("Which bank had its own mint?", "The Wexcombe Bank had a mint.").holds
 
 
+def test_an_answers_precision_is_not_a_term() -> None:
+    """"Roughly how many …?" asks for a number; "roughly" is not a fact the sentence states."""
+    sentence = "The works employed 214 people in 1880."
+    assert check_sentence("Roughly how many people did the works employ in 1880?", sentence).holds
+    check = check_sentence("Approximately how many people did the mill employ in 1880?", sentence)
+    assert check.missing == ("mill",)
+
+
 def test_a_thing_never_built_has_no_stated_attributes() -> None:
     """A denied building or opening in a subjectless predicate negates its subject."""
     sentence = (

@@ -123,13 +123,14 @@ JAPANESE_RULE = True
 ANSWER_SLOT_WORDS = frozenset(
     """
     name named names called call term termed known located happen happened happens
-    many much often
+    many much often roughly approximately
     """.split()
 )
 """Question words that frame the answer rather than state a fact the sentence must say:
 naming frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
 quantity and frequency words (*many*, *much*, *often*: the stop list already drops *few*,
-*more*, *most*), and the adjective after *how* (:data:`HOW_SLOT_WORDS`). A sentence gives the
+*more*, *most*), the answer's precision (*roughly*, *approximately*: *about* is a stopword),
+and the adjective after *how* (:data:`HOW_SLOT_WORDS`). A sentence gives the
 value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
 questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
 *whose* heads ("which *television show*", "what *year*") names the answer's type and is
