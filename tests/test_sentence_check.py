@@ -741,6 +741,22 @@ _BOUND_ELSEWHERE = [
         id="a subject's closed-set word whose verb the sentence gives the opposite's noun",
     ),
     pytest.param(
+        "Who lectured on chemistry at the institute from 1852 to 1860?",
+        "The engineer Cuthbert Lowe lectured on chemistry in 1838 and later served as the "
+        "institute's president from 1852 to 1860.",
+        ("lectured in 1852", "chemistry in 1852", "lectured in 1860", "chemistry in 1860"),
+        "Who served as the institute's president from 1852 to 1860?",
+        id="'and later' starts a coordinated predicate with its own years",
+    ),
+    pytest.param(
+        "What did Sir Giles's father demolish?",
+        "Sir Giles Ellery inherited the estate in 1758 from his father, a wool merchant, and "
+        "demolished the old manor house.",
+        ("father demolish",),
+        "What did Sir Giles Ellery demolish?",
+        id="a subjectless predicate shares the first clause's subject, not its object",
+    ),
+    pytest.param(
         "Where had Edwin Aldercott previously worked?",
         "The firm was founded by Edwin Aldercott, a clockmaker, and Tobias Renn, an engineer "
         "who had previously worked for a sewing-machine maker in Birmingham.",

@@ -16,6 +16,7 @@ from grace.scoring.bindings.roles import _do_clause, _own_subject, _perfect_clau
 from grace.scoring.bindings.words import (
     _DETERMINERS,
     _OF_PHRASE,
+    _adverb,
     _after_determiners,
     _cased,
     _common,
@@ -433,11 +434,13 @@ def _words(text: str) -> list[str]:
 COORDINATED_CLAUSE_PATTERN = (
     r";|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but)\s+(?=(?:was|were|is|are|has|have|had)\b)"
     r"|\s+(?:and|but)\s+(?=(?:by|in|from|until|after)\s+(?:1\d{3}|20\d{2})\b)"
+    r"|\s+and\s+(?=(?:later|subsequently|afterwards)\s)"
 )
 """Where a sentence's coordinated clauses meet ("…, and the coldest is …"; 「;」), and its
 coordinated predicates, which share the subject ("was approved … in 2012 *but was* rejected
 … in 2014": an "and" / "but" before an auxiliary starts a predicate, not a noun; so does one
-before a dated phrase, "was founded in 1381 *and by 1450* had about 140 members"). The
+before a dated phrase, "was founded in 1381 *and by 1450* had about 140 members", or before
+"later" / "subsequently", "lectured … in 1838 *and later* served as president"). The
 sentence rule's negation scope adds relative clauses to it."""
 _COORDINATED_CLAUSE = lazy(COORDINATED_CLAUSE_PATTERN)
 
@@ -755,7 +758,9 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     every clause with the verb has a noun of its own right before it (auxiliaries and
     adverbs between) and not the question's subject, which another clause names. A clause
     whose verb has no subject of its own ("…, and in 1905 added a wing") or a pronoun
-    ("…, and it added") may be the subject's, and is not read. An opening adverbial clause
+    ("…, and it added") may be the subject's, and is not read — unless the verb opens the
+    clause and the first clause's subject is another ("Sir Gideon … inherited the estate …
+    from his father …, and demolished the manor house": not the father). An opening adverbial clause
     is a clause too: "*After Amos Thirlby died in 1883*, Josiah bought a disused tannery"
     does not say what Thirlby bought.
     """
@@ -765,11 +770,30 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
         return []
     head, verb = clause
     said = [(c, k) for c in clauses for k in _uses(c, question[verb])]
+    # a subjectless predicate after a relative clause may be the relative's ("…, who had
+    # played … and had moved"): the first clause's subject is read only without one
+    first = clauses[0] if _RELATIVES & set(clauses[0]) else _subject_words(clauses[0])
     if said and any(_has(c, head) for c in clauses) and all(
-        not _has(c, head) and _own_subject(c, k) for c, k in said
+        not _has(c, head) and (
+            _own_subject(c, k) or (c is not clauses[0] and _opens_predicate(c, k)
+                                   and not _has(first, head))
+        )
+        for c, k in said
     ):
         return [f"{head} {question[verb]}"]  # as the do-question readings name it
     return []
+
+
+_RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
+
+
+def _opens_predicate(clause: Sequence[str], at: int) -> bool:
+    """Whether the verb at ``at`` opens its clause (past adverbs): a coordinated predicate.
+
+    It shares the first clause's subject: "Sir Gideon Ellerby inherited the estate … from
+    his father …, and *demolished* the Tudor manor house" says Sir Gideon demolished it.
+    """
+    return all(not _content(w) or _adverb(w) for w in clause[:at])
 
 
 def _year_of_another(question: list[str], sentence: str) -> list[str]:

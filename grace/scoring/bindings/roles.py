@@ -295,7 +295,8 @@ def _auxiliary_clause(
         return None
     for verb in range(aux + 2, min(len(question), aux + 2 + reach)):
         subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
-        if subject and is_verb(question[verb]):
+        # a word after a possessive is its noun ("did Sir Gideon's *father* demolish")
+        if subject and is_verb(question[verb]) and not question[verb - 1].endswith("'s"):
             return subject, verb
     return None
 
