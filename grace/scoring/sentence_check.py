@@ -359,19 +359,18 @@ def _said_by_agent_noun(verb: str, terms: Sequence[str], said: Sequence[str]) ->
     """Whether an agent noun of ``verb`` is apposed to another term of the question.
 
     "What did Konrad Weissbach own?" is said by "… Konrad *Weissbach, owner* of a paper
-    mill": the noun ("owner", :func:`_agent_noun_verb`) names the verb's doer, and the word
-    before it (past "a" / "the") is a term of the question. Not "Clara Osterwald make"
+    mill": the noun ("owner", :func:`_agent_noun_verb`) names the verb's doer, and the
+    content word before it is a term of the question. Not "Clara Osterwald make"
     against "Friedrich *Varnholt, a maker* of instruments, and his wife Clara", nor a
     "proposed *merger*".
     """
     forms = known_forms(verb)
     others = {form for term in terms if term != verb for form in known_forms(term)}
-    for k, word in enumerate(said):
-        if k and _agent_noun_verb(word) & forms:
-            before = k - 1 - (said[k - 1] in ("a", "an", "the") and k > 1)
-            if known_forms(said[before]) & others:
-                return True
-    return False
+    # ``said`` holds content words only: "Weissbach, the owner" reads as "weissbach owner"
+    return any(
+        _agent_noun_verb(word) & forms and known_forms(said[k - 1]) & others
+        for k, word in enumerate(said) if k
+    )
 
 
 @lru_cache(maxsize=16_384)
@@ -505,7 +504,7 @@ def _unrealised(clause: str) -> bool:
     """Whether a clause with no subject of its own denies that its subject came to be.
 
     "… a 1,400-yard tunnel, but the tunnel was judged too expensive *and was never built*":
-    the coordinated predicate shares the clause before it's subject, and a denied building,
+    the coordinated predicate shares the subject of the clause before it, and a denied building,
     opening or holding (:data:`_REALISED`) leaves that subject a plan — nothing about it
     ("How long is the tunnel …?") is stated as fact.
     """

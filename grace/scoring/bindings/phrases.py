@@ -949,7 +949,8 @@ def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> 
     )
 
 
-_PRONOUNS = frozenset({"it", "its", "they", "their", "them", "he", "his", "him", "she", "her"})
+_PRONOUN_WORDS = frozenset({"it", "its", "they", "their", "them", "he", "his", "him", "she", "her"})
+"""Pronouns and possessive determiners: a clause with one may speak of another clause's noun."""
 _ASKS_TIME = lazy(
     r"^(?:when|(?:in |on |by |during )?(?:what|which) (?:year|date|decade|century|month|day))\b",
     re.IGNORECASE,
@@ -1003,7 +1004,7 @@ def _dated(clause: Sequence[str]) -> bool:
 
 def _plain_clause(clause: Sequence[str]) -> bool:
     """A clause that opens on its own subject and has no pronoun to stand for another's."""
-    return _opens_on_subject(clause) and not _PRONOUNS & set(clause)
+    return _opens_on_subject(clause) and not _PRONOUN_WORDS & set(clause)
 
 
 def _clause_terms(question: list[str], names: set[str]) -> list[str]:

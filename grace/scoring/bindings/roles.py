@@ -732,12 +732,12 @@ def _agentless(
         at > 0 and _has(phrase, sentence[at - 1])
         and sentence[at + 1 : at + 2] != [] and sentence[at + 1] in _AFTER_PASSIVE
     )
-    after = sentence[at + 1 : at + 1 + _AGENT_REACH]
+    after = [*sentence[at + 1 : at + 1 + _AGENT_REACH], ""]  # "" ends the window
     agents = [
-        i for i, w in enumerate(after)
-        if w == "by" and not "".join(after[i + 1 : i + 2])[:1].isdigit()
+        i for i, w in enumerate(after[:-1])
+        if w == "by" and not after[i + 1][:1].isdigit()
         and not any(_participle(v) for v in after[:i])
-        and not (means and _has(means, "".join(after[i + 1 : i + 2])))
+        and not (means and _has(means, after[i + 1]))
     ]
     return passive and not agents
 
