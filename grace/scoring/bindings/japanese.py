@@ -67,6 +67,7 @@ _SLOT_CASE = _CASE | {"が"}
 _NOUN = frozenset({"名詞", "接尾辞", "接頭辞"})
 _CONTENT = frozenset({"名詞", "動詞", "形容詞"})
 _SURU = frozenset({"為る", "する"})
+_SURU_TA = _SURU | {"た"}
 _TOPIC_REACH = 8
 """Morphemes after a 「、」 within which a new topic ends the comment before it."""
 
@@ -247,11 +248,16 @@ def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
     return None
 
 
+def _past_suru(m: Morphemes, at: int) -> int:
+    """Where ``m`` goes on past a predicate's 「する」 and 「た」 from ``at`` (「創業した」)."""
+    while at < len(m) and m[at][0] in _SURU_TA:
+        at += 1
+    return at
+
+
 def _relative_head(m: Morphemes, at: int) -> tuple[str, ...]:
     """The noun a predicate at ``at`` modifies as a relative clause (「創業した**岩城徳次郎**」)."""
-    k = at + 1
-    while k < len(m) and m[k][0] in _SURU | {"為る", "た"}:
-        k += 1
+    k = _past_suru(m, at + 1)
     if k == at + 1 or m[k - 1][0] != "た":
         return ()
     end = k
@@ -338,11 +344,11 @@ _PLAN = frozenset({"計画", "構想", "案", "予定", "方針", "計画案", "
 
 
 def _question_predicates(q: Morphemes) -> list[str]:
-    """The question's predicates: a verbal noun before 「する」 (「誘致された」), or a verb."""
+    """The question's predicates (:func:`_predicate`: 「誘致された」's 誘致, a verb), once each."""
     out = []
-    for i, (form, pos) in enumerate(q):
-        verbal_noun = pos == "名詞" and i + 1 < len(q) and q[i + 1][0] in _SURU | {"為る"}
-        if (verbal_noun or pos == "動詞") and form not in _LIGHT_VERBS and form not in out:
+    for i in range(len(q)):
+        form = _predicate(q, i)
+        if form is not None and form not in _LIGHT_VERBS and form not in out:
             out.append(form)
     return out
 
@@ -373,8 +379,7 @@ def _unrealised_at(s: Morphemes, at: int) -> bool:
     """Whether the predicate before ``at`` is a plan or given up (see :func:`_planned_only`)."""
     if at + 1 < len(s) and s[at][0] == "を" and s[at + 1][0] in _GIVEN_UP:
         return True
-    while at < len(s) and s[at][0] in _SURU | {"為る", "た"}:
-        at += 1
+    at = _past_suru(s, at)
     if at < len(s) and s[at][0] in _PLAN:
         return True
     return at < len(s) and s[at][0] == "、" and _ends_as_plan(s, at)

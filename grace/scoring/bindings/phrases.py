@@ -944,7 +944,7 @@ def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> 
         _same(w, term) and (_verb_form(w) or not verb) for w in c)}
     if not dated or not said or dated & said:
         return False
-    return all(any(_YEAR.fullmatch(w) for w in clauses[i]) for i in said) or (
+    return all(_dated(clauses[i]) for i in said) or (
         min(dated) > max(said) and all(_has_own_subject(clauses[i]) for i in dated)
     )
 

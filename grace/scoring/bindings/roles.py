@@ -385,7 +385,7 @@ def _caused_of_another(question: list[str], sentence: list[str]) -> list[str]:
             return []
         cause = next((
             j for j in range(k - 2, max(-1, k - 2 - _CAUSATIVE_REACH), -1)
-            if any(lemma in _CAUSATIVES for lemma in _lemmas(sentence[j]).get("VERB", ()))
+            if _verb_lemmas(sentence[j]) & _CAUSATIVES
         ), None)
         if cause is None or _has(sentence[cause + 1 : k - 1], head[-1]):
             return []
