@@ -1591,6 +1591,28 @@ def test_own_as_a_verb_is_a_term_and_an_agent_noun_states_its_verb() -> None:
     assert check_sentence("Which bank had its own mint?", "The Wexcombe Bank had a mint.").holds
 
 
+def test_a_noun_of_the_event_does_not_say_who_did_it() -> None:
+    """"the opening of a pool" says that the pool opened, not who opened it."""
+    question = "Who opened the indoor pool at Castle Street?"
+    check = check_sentence(
+        question,
+        "Attendance fell, and the opening of a heated indoor pool at Castle Street in 1972 "
+        "drew the swimming club away from the lido.",
+    )
+    assert check.unbound == ("opened pool",)
+    constructed = check_sentence(
+        "Who constructed the chapel?", "The construction of the chapel began in 1402."
+    )
+    assert constructed.unbound == ("constructed chapel",)
+    # an agent after the noun, a verb form, or "credited to" says who
+    by = "The opening of a heated indoor pool at Castle Street by the council drew the club away."
+    assert check_sentence(question, by).holds
+    verb = "The council opened an indoor pool at Castle Street after the opening of the road."
+    assert check_sentence(question, verb).holds
+    credited = "The founding of the club is credited to John Ward."
+    assert check_sentence("Who founded the club?", credited).holds
+
+
 def test_an_answers_precision_is_not_a_term() -> None:
     """"Roughly how many …?" asks for a number; "roughly" is not a fact the sentence states."""
     sentence = "The works employed 214 people in 1880."

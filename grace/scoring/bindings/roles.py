@@ -683,6 +683,45 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+"""Articles before a noun of an event that names no one ("*the* opening of")."""
+_EVENT_SUFFIXES = ("ing", "tion", "sion", "ment", "al")
+"""Endings of a noun made from a verb that names its event ("opening", "construction",
+"appointment", "removal"); not the verb's own form used as a noun ("the design of" may be
+the thing designed)."""
+_ASCRIBED = frozenset({"by", "attributed", "credited", "ascribed", "owed"})
+"""Words after an event's noun that name who did it ("the founding of the club is
+*credited* to …")."""
+
+
+def _event_noun_only(question: list[str], sentence: list[str]) -> list[str]:
+    """A who-question's verb that the sentence says only as a noun of the event.
+
+    "Who opened the indoor pool at Castle Street?" is not said by "… and the opening of a
+    heated indoor pool at Castle Street in 1972 drew the swimming club away": a noun of the
+    event after an article, with *of* and its object after it ("the opening of", "the
+    construction of"), says that it happened and not who did it. Every word of the
+    sentence with the verb's stem is such a noun (:data:`_EVENT_SUFFIXES`), and no *by*
+    follows within :data:`_AGENT_REACH` words. A possessive ("the council's opening of", "its
+    opening of"), a verb form elsewhere in the sentence, or "credited to" after it may say
+    who.
+    """
+    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+        return []
+    verb = question[1]
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[2:]))
+    content = [w for w in phrase if _content(w)]
+    uses = _uses(sentence, verb)
+    if content and uses and all(
+        0 < k < len(sentence) - 1 and sentence[k - 1] in _ARTICLES and sentence[k + 1] == "of"
+        and sentence[k].endswith(_EVENT_SUFFIXES)
+        and _ASCRIBED.isdisjoint(sentence[k + 2 : k + 2 + _AGENT_REACH])
+        for k in uses
+    ):
+        return [f"{verb} {content[-1]}"]
+    return []
+
+
 def _of_another_patient(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
     """Whether the verb at ``at`` is a reduced passive with an agent, of another noun.
 
