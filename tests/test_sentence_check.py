@@ -1509,6 +1509,24 @@ def test_a_japanese_subject_against_a_passives_agent() -> None:
     ).unbound == ("豊臣秀吉が建てる",)
 
 
+def test_a_japanese_passive_with_no_agent_does_not_say_who() -> None:
+    """「集めたのは誰」 is not said by 「…15歳で集められ」: a passive that names no one."""
+    sentence = (
+        "女工の多くは新潟県や岐阜県の農村から12歳から15歳で集められ、年季契約は通常3年であった。"
+    )
+    check = check_sentence("女工を新潟県や岐阜県の農村から集めたのは誰ですか。", sentence)
+    assert check.unbound == ("誰が集める",) and not check.holds
+    unnamed = check_sentence("誰が寺を建てましたか。", "寺は1600年に建てられた。")
+    assert unnamed.unbound == ("誰が建てる",)
+    # an agent with に (not a time), により or によって, even some words before, says who
+    for said in (
+        "寺は藩主に建てられた。",
+        "寺は藩主により建てられた。",
+        "寺は、藩主によって、慶長9年（1604年）から建てられた。",
+    ):
+        assert check_sentence("この寺を建てたのは誰ですか。", said).holds, said
+
+
 def test_a_japanese_subject_heading_another_relative_clause() -> None:
     """「浅沼が創業した」 is not said by 「…を創業した岩城、…知事を務めた浅沼」."""
     sentence = (
@@ -1611,6 +1629,21 @@ def test_a_noun_of_the_event_does_not_say_who_did_it() -> None:
     assert check_sentence(question, verb).holds
     credited = "The founding of the club is credited to John Ward."
     assert check_sentence("Who founded the club?", credited).holds
+
+
+def test_a_who_questions_object_as_the_verbs_subject() -> None:
+    """"a fire that started in the boiler room" says the fire started, not who started it."""
+    question = "Who started the fire in the basement boiler room in 1936?"
+    sentence = (
+        "On the night of 2 February 1936 a fire that started in the basement boiler room "
+        "spread through the central library and destroyed the roof."
+    )
+    assert check_sentence(question, sentence).unbound == ("started fire",)
+    # an agent's "by", or the verb with its own subject and object, says who
+    by = "In 1936 a fire started by a porter in the basement boiler room spread through it."
+    assert check_sentence(question, by).holds
+    active = "In 1936 a porter started the fire in the basement boiler room."
+    assert check_sentence(question, active).holds
 
 
 def test_an_answers_precision_is_not_a_term() -> None:

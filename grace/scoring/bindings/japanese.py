@@ -248,6 +248,61 @@ def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
     return None
 
 
+def _asked_agent(q: Morphemes) -> int | None:
+    """Where the predicate stands whose doer a who-question asks.
+
+    「集めた**のは誰**」, 「**誰が**建てた」.
+    """
+    who = next((i for i, (form, _) in enumerate(q) if form == "誰"), None)
+    if who is None:
+        return None
+    if who >= 3 and [f for f, _ in q[who - 2 : who]] == ["の", "は"]:
+        at = who - 3
+        while at > 0 and q[at][0] in _SURU_TA | {"ます"}:
+            at -= 1
+        return at if _predicate(q, at) else None
+    if who + 1 < len(q) and q[who + 1][0] == "が":
+        return next((j for j in range(who + 2, len(q)) if _predicate(q, j)), None)
+    return None
+
+
+_WHEN = frozenset({"年", "月", "日", "時", "頃", "代", "後", "前", "間", "時代", "世紀", "一時"})
+"""Nouns that end a time phrase (「1600年に」, 「一時に」): a 「に」 after them dates a passive."""
+
+
+def _named_agent(m: Morphemes, at: int) -> bool:
+    """Whether a passive predicate at ``at`` has an agent right before it.
+
+    「から」 (:func:`_agent_before`), 「により」 / 「によって」 anywhere before it (「篠原貞親
+    によって、慶長9年から築かれた」), or 「に」 right before it after a noun that is not a time
+    (「藩主に建てられた」; not 「1600年に建てられた」).
+    """
+    before = [f for f, _ in m[max(0, at - 2) : at]]
+    by = any(m[i][0] == "に" and m[i + 1][0] in ("よる", "因る") for i in range(at - 1))
+    if _agent_before(m, at) or by:
+        return True
+    run = _run_before(m, at - 1) if before[-1:] == ["に"] else ()
+    return bool(run) and run[-1] not in _WHEN and not any(f[:1].isdigit() for f in run)
+
+
+def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
+    """A who-question's predicate that the sentence says only in the passive, with no agent.
+
+    「女工を…集めたのは誰」 is not said by 「女工の多くは…農村から12歳から15歳で集められ」:
+    every use of the predicate in the sentence is passive and names no one who did it
+    (no 「に」, 「により」, 「によって」 or 「から」 right before it), as English's "was founded
+    in 1988" does not say who founded it.
+    """
+    at = _asked_agent(q)
+    verb = _predicate(q, at) if at is not None else None
+    if at is None or verb is None or _passive_at(q, at):
+        return []
+    uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
+    if uses and all(_passive_at(s, j) and not _named_agent(s, j) for j in uses):
+        return [f"誰が{verb}"]
+    return []
+
+
 def _past_suru(m: Morphemes, at: int) -> int:
     """Where ``m`` goes on past a predicate's 「する」 and 「た」 from ``at`` (「創業した」)."""
     while at < len(m) and m[at][0] in _SURU_TA:
@@ -419,4 +474,5 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             found.append(phrase)
     found.extend(p for p in _dated_apart(question, sentence) if p not in found)
     found.extend(p for p in _planned_only(question, sentence) if p not in found)
+    found.extend(p for p in _agent_unnamed(question, sentence) if p not in found)
     return tuple(found)

@@ -722,6 +722,35 @@ def _event_noun_only(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+def _object_as_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A who-question's object that the sentence makes the subject of the verb.
+
+    "Who started the fire in the boiler room?" is not said by "… a fire that started in the
+    basement boiler room spread through the library": a verb that may go without an object
+    (*start*, *open*, *spread*, *burn* …) then has the thing itself as its subject. Every
+    verb form of the question's verb in the sentence has the object's head right before it
+    (or before *that* / *which*) and no object after it: a preposition, *and*, or the end;
+    and no agent's *by* after it ("a fire started by a porter").
+    """
+    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+        return []
+    verb = question[1]
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[2:]))
+    content = [w for w in phrase if _content(w)]
+    uses = [k for k in _uses(sentence, verb) if _verb_form(sentence[k])]
+    if not content or not uses:
+        return []
+    head = content[-1]
+
+    def of_head(k: int) -> bool:
+        before = k - 2 if k >= 2 and sentence[k - 1] in ("that", "which") else k - 1
+        return before >= 0 and _same(sentence[before], head) and (
+            k + 1 == len(sentence) or sentence[k + 1] in _AFTER_PASSIVE
+        ) and "by" not in sentence[k + 1 : k + 1 + _AGENT_REACH]
+
+    return [f"{verb} {head}"] if all(of_head(k) for k in uses) else []
+
+
 def _of_another_patient(sentence: list[str], at: int, phrase: Sequence[str]) -> bool:
     """Whether the verb at ``at`` is a reduced passive with an agent, of another noun.
 
