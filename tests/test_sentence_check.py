@@ -1518,6 +1518,11 @@ def test_a_japanese_passive_with_no_agent_does_not_say_who() -> None:
     assert check.unbound == ("誰が集める",) and not check.holds
     unnamed = check_sentence("誰が寺を建てましたか。", "寺は1600年に建てられた。")
     assert unnamed.unbound == ("誰が建てる",)
+    # a verbal noun only as a dated modifier names no one either; one after a name does
+    founded = "温泉を代表する旅館は、文化2年（1805年）創業の「松風館」である。"
+    assert check_sentence("松風館を創業したのは誰ですか？", founded).unbound == ("誰が創業",)
+    named = "温泉を代表する旅館は、山田太郎創業の「松風館」である。"
+    assert check_sentence("松風館を創業したのは誰ですか？", named).unbound == ()
     # an agent with に (not a time), により or によって, even some words before, says who
     for said in (
         "寺は藩主に建てられた。",

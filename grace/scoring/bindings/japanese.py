@@ -291,16 +291,30 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     「女工を…集めたのは誰」 is not said by 「女工の多くは…農村から12歳から15歳で集められ」:
     every use of the predicate in the sentence is passive and names no one who did it
     (no 「に」, 「により」, 「によって」 or 「から」 right before it), as English's "was founded
-    in 1988" does not say who founded it.
+    in 1988" does not say who founded it. A verbal noun used only as a modifier with a time
+    or nothing before it says no one either (「文化2年（1805年）創業の「松風館」」, as "the
+    founding of").
     """
     at = _asked_agent(q)
     verb = _predicate(q, at) if at is not None else None
     if at is None or verb is None or _passive_at(q, at):
         return []
     uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
-    if uses and all(_passive_at(s, j) and not _named_agent(s, j) for j in uses):
+    nominal = [j for j in range(1, len(s) - 1) if s[j][0] == verb and s[j + 1] == ("の", "助詞")]
+    if (uses or nominal) and all(
+        _passive_at(s, j) and not _named_agent(s, j) for j in uses
+    ) and all(_timed_only(s, j) for j in nominal):
         return [f"誰が{verb}"]
     return []
+
+
+def _timed_only(m: Morphemes, at: int) -> bool:
+    """Whether the noun run before ``at`` is empty or a time.
+
+    「（1805年）創業の」, 「1805年創業の」; 「山田太郎創業の」 names who founded it.
+    """
+    run = _run_before(m, at)
+    return not run or run[-1] in _WHEN or all(f[:1].isdigit() for f in run)
 
 
 def _past_suru(m: Morphemes, at: int) -> int:
