@@ -1722,6 +1722,12 @@ def test_japanese_normalised_forms_are_stated() -> None:
     assert check_sentence(
         "その会社が工場を建てたのはいつか？", "その会社は1960年に工場を建てました。"
     ).holds
+    # a plural suffix is no term: 「女工たち」 asks of the 女工
+    strike = check_sentence(
+        "1927年に女工たちが同盟罷業を行ったのはなぜですか。",
+        "1927年には賃金の引き下げに反対する女工約400人が3日間の同盟罷業を行った。",
+    )
+    assert "達" not in strike.missing and strike.holds
 
 
 def test_a_japanese_synonym_states_the_term() -> None:

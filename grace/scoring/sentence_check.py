@@ -429,6 +429,11 @@ def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:
     return -1
 
 
+_JA_PLURAL = frozenset({"達", "共"})
+"""Plural suffixes (「女工たち」, 「私ども」): 「女工たちが」 asks of the 女工, a term the sentence
+states without them."""
+
+
 def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     """Content morphemes (normalised) of a Japanese text; of a question, not its slot words."""
     morphemes = _morphemes(text)
@@ -444,7 +449,9 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
         after_question_word = False
         if pos not in CONTENT_POS or pos == "代名詞" or form in JA_STOP or form[:1].isdigit():
             continue
-        if len(form) == 1 and "\u3040" <= form <= "\u309f":
+        if (len(form) == 1 and "\u3040" <= form <= "\u309f") or (
+            pos == "接尾辞" and form in _JA_PLURAL
+        ):
             continue
         if question and (i == head or form in JAPANESE_SLOT_WORDS):
             continue
