@@ -308,6 +308,13 @@ _BOUND_ELSEWHERE = [
         id="a way reversed",
     ),
     pytest.param(
+        "When did the trust move its offices out of the Corn Exchange?",
+        "The trust moved its offices to the Corn Exchange in 1996.",
+        ("move from corn",),
+        "When did the trust move its offices to the Corn Exchange?",
+        id="out of is a way from",
+    ),
+    pytest.param(
         "How often does the ferry from Port Averel sail in winter?",
         "A ferry from Kessa reaches Port Averel in 90 minutes; in winter it sails twice a day.",
         ("ferry from port", "port / how often"),
@@ -1381,6 +1388,13 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
         "Destroyed in 1788, the harbour wall was rebuilt in 1790.",
     ):
         assert check_sentence(question, said).unbound == (), said
+    # a place the verb moves its object from is not its object
+    lowered = check_sentence(
+        "To what height was the outer wall lowered in 1827?",
+        "In 1827 the prisoners cut through the bars and lowered themselves from the outer "
+        "wall on knotted blankets.",
+    )
+    assert lowered.unbound == ("wall was lowered",)
     # the object may be a longer phrase
     assert check_sentence(
         "When was the Harbour Act issued?",

@@ -173,20 +173,15 @@ def _owned(question: list[str]) -> Iterator[tuple[str, list[str], str]]:
 def _directions(question: list[str], sentence: list[str]) -> list[str]:
     """A question's "V from X" that the sentence says as "V to X" (or "to" as "from").
 
+    "Out of" is a way from ("When did the trust move its offices *out of* the Corn
+    Exchange?" is not said by "The trust moved its offices *to* the Corn Exchange").
     "When did the island pass *from* the crown to the earls?" is not said by "it passed
     *to* the crown": the sentence holds the same verb and place, with the way reversed —
     right after the verb or past its object ("carrying coal *from* Leddington" for
     "carrying to Leddington"). A sentence that also says "V from X" says it.
     """
     out = []
-    for i in range(1, len(question) - 1):
-        verb, prep = question[i - 1], question[i]
-        if prep not in _REVERSED or not _content(verb):
-            continue
-        j = _after_determiners(question, i + 1)
-        if j >= len(question) or not _content(question[j]):
-            continue
-        place = question[j]
+    for verb, prep, place in _question_ways(question, sentence):
         ways = [_way(sentence, k) for k in range(len(sentence) - 1) if _same(sentence[k], verb)]
         said = [k for k in ways if k is not None and sentence[k] == prep]
         reversed_ = [k for k in ways if k is not None and sentence[k] in _REVERSED[prep]]
@@ -197,9 +192,38 @@ def _directions(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
+def _question_ways(question: list[str], sentence: list[str]) -> list[tuple[str, str, str]]:
+    """A question's (verb, way, place) triples: "pass *from* the crown", "move … out of X"."""
+    out = []
+    for i in range(1, len(question) - 1):
+        verb, prep = question[i - 1], question[i]
+        if prep == "out" and question[i + 1] == "of":  # "move the offices out of X": from X
+            prep, i = "from", i + 1
+            verb = _moved_verb(question, i - 1, sentence) or ""
+        if prep not in _REVERSED or not _content(verb):
+            continue
+        j = _after_determiners(question, i + 1)
+        if j < len(question) and _content(question[j]):
+            out.append((verb, prep, question[j]))
+    return out
+
+
 _WAY_REACH = 4
 """Words after a verb where its way ("from" / "to") may stand, past its object ("carrying
 *coal* from Leddington")."""
+
+
+def _moved_verb(question: list[str], way: int, sentence: list[str]) -> str | None:
+    """The verb before a question's "out of" at ``way``, past its object, in the sentence.
+
+    "*move* its administrative offices out of": the sentence has "moved".
+    """
+    return next(
+        (question[k] for k in range(way - 1, max(-1, way - 1 - _WAY_REACH), -1)
+         if _content(question[k])
+         and any(_same(w, question[k]) and _verb_form(w) for w in sentence)),
+        None,
+    )
 
 
 def _way(sentence: list[str], at: int) -> int | None:

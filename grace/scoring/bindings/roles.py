@@ -11,6 +11,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from grace.scoring.bindings.words import (
+    _ARTICLES,
     _BE,
     _BE_ANY,
     _DO,
@@ -147,10 +148,27 @@ def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
     uses = [k for k, w in enumerate(sentence) if w == participle]
     return bool(uses) and 0 not in uses and not any(
         _may_be_subject(sentence, k, head)
-        or _has(sentence[k + 1 : k + 1 + _OF_PHRASE], head)
+        or _has(_object_words(sentence, k), head)
         or _coordinated_passive(sentence, k, head)
         for k in uses
     )
+
+
+_PLACE_PREPOSITIONS = frozenset({"from", "onto", "off", "through", "across", "over", "down"})
+"""Prepositions of a place a verb moves its object from or through, after the object
+("lowered themselves *from* the outer wall"): what follows them is no object of the verb."""
+
+
+def _object_words(sentence: list[str], at: int) -> list[str]:
+    """The :data:`_OF_PHRASE` words after the verb at ``at``, up to a preposition of place.
+
+    "lowered *themselves* from the outer wall": the wall is no object of "lowered".
+    """
+    window = sentence[at + 1 : at + 1 + _OF_PHRASE]
+    cut = next(
+        (i for i, w in enumerate(window) if w in _PLACE_PREPOSITIONS and i > 0), len(window)
+    )
+    return window[:cut]
 
 
 def _coordinated_passive(sentence: list[str], at: int, head: str) -> bool:
@@ -683,8 +701,6 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
-_ARTICLES = frozenset({"the", "a", "an"})
-"""Articles before a noun of an event that names no one ("*the* opening of")."""
 _EVENT_SUFFIXES = ("ing", "tion", "sion", "ment", "al")
 """Endings of a noun made from a verb that names its event ("opening", "construction",
 "appointment", "removal"); not the verb's own form used as a noun ("the design of" may be

@@ -19,6 +19,8 @@ from grace.text import ENGLISH_WORD
 __all__ = ["known_forms"]
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
+_ARTICLES = frozenset({"the", "a", "an"})
+"""Articles: before a noun of an event that names no one ("*the* opening of")."""
 _BE = frozenset({"was", "were", "is", "are"})
 _BE_ANY = _BE | {"been", "be", "being"}
 _DO = frozenset({"did", "does", "do"})
