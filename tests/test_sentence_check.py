@@ -1546,6 +1546,14 @@ def test_a_japanese_passive_with_no_agent_does_not_say_who() -> None:
         assert check_sentence("この寺を建てたのは誰ですか。", said).holds, said
 
 
+def test_a_japanese_place_given_only_by_a_pointing_word() -> None:
+    """「現在地へ移転した」 does not say where the zoo moved to."""
+    question = "動物園はどこへ移転しましたか。"
+    check = check_sentence(question, "動物園は1968年に現在地へ移転した。")
+    assert check.unbound == ("どこへ移転",) and not check.holds
+    assert check_sentence(question, "動物園は1968年に緑ヶ丘へ移転した。").holds
+
+
 def test_a_japanese_subject_heading_another_relative_clause() -> None:
     """「浅沼が創業した」 is not said by 「…を創業した岩城、…知事を務めた浅沼」."""
     sentence = (
@@ -1663,6 +1671,30 @@ def test_a_who_questions_object_as_the_verbs_subject() -> None:
     assert check_sentence(question, by).holds
     active = "In 1936 a porter started the fire in the basement boiler room."
     assert check_sentence(question, active).holds
+
+
+def test_a_subject_under_another_given_name_is_another_person() -> None:
+    """"Sir Hugh Tennock died" does not say when Gerald Tennock died."""
+    question = "In what year did Gerald Tennock die?"
+    sentence = (
+        "Sir Hugh Tennock died in 1906, and his heir, Gerald Tennock, sold Wenlow Court and "
+        "ended the family's support."
+    )
+    assert check_sentence(question, sentence).unbound == ("tennock die",)
+    # the surname alone may be his
+    alone = "Tennock died in 1906, and his heir, Hugh Tennock, sold Wenlow Court."
+    assert check_sentence(question, alone).unbound == ()
+
+
+def test_an_infinitive_is_a_use_of_the_verb_with_its_own_object() -> None:
+    """"engaged the engineer to design a new hall" does not say who designed the station."""
+    sentence = (
+        "A proposal by Walter Dunning to build a bus station on the site was defeated in "
+        "1936, and the council engaged the borough engineer, Arthur Hollick, to design a new hall."
+    )
+    check = check_sentence("Which engineer designed the bus station on the site?", sentence)
+    assert check.unbound == ("designed station",)
+    assert check_sentence("Which engineer designed the new hall?", sentence).unbound == ()
 
 
 def test_an_answers_precision_is_not_a_term() -> None:

@@ -208,6 +208,28 @@ def _slot_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> st
     return None
 
 
+_DEICTIC_PLACES = frozenset({"現在地", "同地", "当地", "現地", "同所"})
+"""Nouns that point at a place without naming it (「現在地へ移転した」: to where it is now)."""
+
+
+def _deictic_slot(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
+    """A where-question's place that the sentence gives only as a pointing word.
+
+    「動物園はどこへ移転しましたか」 is not said by 「1968年に現在地へ移転した」: the noun before
+    the same particle and predicate points at the place (「現在地」, 「同地」, 「当地」 …) and
+    names none.
+    """
+    verb = _predicate(q, at + 1)
+    if noun != ("どこ",) or verb is None:
+        return None
+    particle = q[at][0]
+    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    runs = [_run_before(s, j) for j in uses]
+    if uses and all(run and run[-1] in _DEICTIC_PLACES for run in runs):
+        return f"どこ{particle}{verb}"
+    return None
+
+
 _PASSIVE = frozenset({"れる", "られる"})
 """The passive auxiliaries (normalised)."""
 
@@ -475,7 +497,11 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
         if pos != "助詞" or not noun:
             continue
         if any(interrogative(x) for x in noun):
-            phrase = _slot_swap(question, sentence, at, noun) if form in _SLOT_CASE else None
+            phrase = (
+                _slot_swap(question, sentence, at, noun)
+                or _deictic_slot(question, sentence, at, noun)
+                if form in _SLOT_CASE else None
+            )
         elif form in _CASE:
             phrase = _case_swap(question, sentence, at, noun)
         elif form == "は":

@@ -797,8 +797,9 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     # a subjectless predicate after a relative clause may be the relative's ("…, who had
     # played … and had moved"): the first clause's subject is read only without one
     first = clauses[0] if _RELATIVES & set(clauses[0]) else _subject_words(clauses[0])
+    given = _given_name(question, head, verb)
     if said and any(_has(c, head) for c in clauses) and all(
-        not _has(c, head) and (
+        not _bears(c, head, given) and (
             _own_subject(c, k) or (c is not clauses[0] and _opens_predicate(c, k)
                                    and not _has(first, head))
         )
@@ -809,6 +810,29 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
 
 
 _RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
+
+
+def _given_name(question: list[str], head: str, verb: int) -> str | None:
+    """The word before a do-question's subject head, if it names it too ("*Gerald* Tennock")."""
+    at = next((i for i in range(verb - 1, 0, -1) if question[i] == head), None)
+    before = question[at - 1] if at else None
+    return before if before and _name_word(before) else None
+
+
+def _bears(clause: Sequence[str], head: str, given: str | None) -> bool:
+    """Whether a clause names the question's subject: its head, not only after another name.
+
+    "Sir Hugh Tennock died" does not name Gerald Tennock; "Tennock died" may.
+    """
+    uses = _uses(clause, head)
+    if not uses or given is None or _has(clause, given):
+        return bool(uses)
+    return not all(k > 0 and _name_word(clause[k - 1]) for k in uses)
+
+
+def _name_word(word: str) -> bool:
+    """A content word the lexicon does not know: a given name ("gerald", "hugh")."""
+    return _content(word) and not _lemmas(word)
 
 
 def _opens_predicate(clause: Sequence[str], at: int) -> bool:

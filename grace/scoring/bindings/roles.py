@@ -357,14 +357,19 @@ def _object_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
     "Which constitution *replaced the Landsting*?" is not said by "The Landsting was created
     by the constitution of 1849, which *replaced the advisory assemblies*": every use of the
     verb in the sentence is active with another noun phrase after it, and the question's
-    object is none of it (the sentence names it in another role).
+    object is none of it (the sentence names it in another role). An infinitive is a use
+    too ("to build a bus station …, and engaged the borough engineer to *design a new hall*"
+    for "Which developers designed the bus station?").
     """
     verb = _wh_subject_verb(question)
     if verb is None or verb + 1 >= len(question):
         return []
     start = _after_determiners(question, verb + 1)
     noun_phrase = [w for w in takewhile(_in_noun_phrase, question[start:]) if _nominal(w)]
-    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    uses = [
+        k for k in _uses(sentence, question[verb])
+        if _inflected_verb(sentence[k]) or (k > 0 and sentence[k - 1] == "to")  # "to design"
+    ]
     if not noun_phrase or not uses or not _has(sentence, noun_phrase[-1]):
         return []
     obj = noun_phrase[-1]
