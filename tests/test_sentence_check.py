@@ -1388,6 +1388,17 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
         "Destroyed in 1788, the harbour wall was rebuilt in 1790.",
     ):
         assert check_sentence(question, said).unbound == (), said
+    # an apposition before a reduced passive is the subject's ("…, a … orchestra based in")
+    apposed = (
+        "The orchestra was merged with the Laine Valley Sinfonia, a smaller chamber orchestra "
+        "based in the market town of Kelbourne."
+    )
+    assert check_sentence("In which town was the Laine Valley Sinfonia based?", apposed).holds
+    hired = "In 1989 Smith hired a young architect based in Leeds."
+    assert check_sentence("In which town was Smith based?", hired).unbound == ("smith was based",)
+    # "who was the N who designed …" is no passive: the participle is the relative clause's
+    designer = "Its engineer, John Threlfall, instead designed a viaduct of stone piers."
+    assert check_sentence("Who was the engineer who designed the viaduct?", designer).holds
     # a place the verb moves its object from is not its object
     lowered = check_sentence(
         "To what height was the outer wall lowered in 1827?",

@@ -16,6 +16,7 @@ from grace.scoring.bindings.roles import _do_clause, _own_subject, _perfect_clau
 from grace.scoring.bindings.words import (
     _DETERMINERS,
     _OF_PHRASE,
+    _RELATIVES,
     _adverb,
     _after_determiners,
     _cased,
@@ -809,7 +810,6 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     return []
 
 
-_RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
 
 
 def _given_name(question: list[str], head: str, verb: int) -> str | None:

@@ -16,6 +16,7 @@ from grace.scoring.bindings.words import (
     _BE_ANY,
     _DO,
     _OF_PHRASE,
+    _RELATIVES,
     _adverb,
     _after_determiners,
     _base_verb,
@@ -96,7 +97,7 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
     ("When *was* the wall *destroyed*?".) The participle is the first within five words
     after the subject's first word; one with its agent after it modifies the subject ("the
     building *designed by* Lisbet Ammacher destroyed"), and the question's verb is a later
-    participle, if any.
+    participle, if any. A participle after a relative word is the relative clause's.
     """
     aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
     if aux is None:
@@ -105,8 +106,8 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
         (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
         None,
     )
-    if verb is None:
-        return None
+    if verb is None or _RELATIVES & set(question[aux + 1 : verb]):
+        return None  # "Who was the engineer *who designed* the viaduct?": not a passive
     end = verb
     if question[verb + 1 : verb + 2] == ["by"]:
         verb = next(
@@ -200,11 +201,29 @@ def _may_be_subject(sentence: list[str], at: int, head: str) -> bool:
         if earlier:
             return _may_be_subject(sentence, earlier[-1], head)
     before = sentence[max(0, at - _WINDOW) : at]
-    if _has(before, head):
+    if _has(before, head) or _apposed(sentence, at, head):
         return True
     return any(w in _STANDS_FOR for w in before) and not (
         _has(sentence[at + 1 :], head) or _relative_of_another(sentence, at, head)
     )
+
+
+_APPOSITION_REACH = 5
+"""Words an apposition ("a smaller chamber orchestra") may run to before the verb."""
+
+
+def _apposed(sentence: list[str], at: int, head: str) -> bool:
+    """Whether the words before ``at`` are an apposition to ``head`` ("a … N" right after it).
+
+    "the Laine Valley Sinfonia, *a smaller chamber orchestra based* in Kelbourne": the
+    orchestra is the Sinfonia, so the Sinfonia is based there.
+    """
+    j = at - 1
+    while j > 0 and at - j <= _APPOSITION_REACH and sentence[j] not in ("a", "an"):
+        if not _content(sentence[j]) or _verb_form(sentence[j]):
+            return False
+        j -= 1
+    return j > 0 and j < at - 1 and sentence[j] in ("a", "an") and _same(sentence[j - 1], head)
 
 
 def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
