@@ -1548,6 +1548,11 @@ def test_a_japanese_passive_with_no_agent_does_not_say_who() -> None:
     assert check_sentence("松風館を創業したのは誰ですか？", founded).unbound == ("誰が創業",)
     named = "温泉を代表する旅館は、山田太郎創業の「松風館」である。"
     assert check_sentence("松風館を創業したのは誰ですか？", named).unbound == ()
+    # a causative question's thing as the subject of its own predicate: 「目録が完成し」
+    catalogue = "2005年に全点目録を完成させたのは誰ですか。"
+    made = "2005年には全点目録が完成し、特別展が開かれた。"
+    assert check_sentence(catalogue, made).unbound == ("誰が完成",)
+    assert check_sentence(catalogue, "2005年に山田が全点目録を完成させた。").holds
     # an agent with に (not a time), により or によって, even some words before, says who
     for said in (
         "寺は藩主に建てられた。",
@@ -1667,6 +1672,10 @@ def test_a_noun_of_the_event_does_not_say_who_did_it() -> None:
     assert check_sentence(question, verb).holds
     credited = "The founding of the club is credited to John Ward."
     assert check_sentence("Who founded the club?", credited).holds
+    # a participle between an article and its noun names no one either
+    merger = "A proposed merger with the Calderbank Society was rejected by the members in 1971."
+    proposed = check_sentence("Who proposed the merger with the Calderbank Society?", merger)
+    assert proposed.unbound == ("proposed merger",)
 
 
 @pytest.mark.parametrize(

@@ -280,7 +280,7 @@ def _asked_agent(q: Morphemes) -> int | None:
         return None
     if who >= 3 and [f for f, _ in q[who - 2 : who]] == ["の", "は"]:
         at = who - 3
-        while at > 0 and q[at][0] in _SURU_TA | {"ます"}:
+        while at > 0 and q[at][0] in _SURU_TA | _CAUSATIVE | {"ます"}:
             at -= 1
         return at if _predicate(q, at) else None
     if who + 1 < len(q) and q[who + 1][0] == "が":
@@ -315,7 +315,8 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     (no 「に」, 「により」, 「によって」 or 「から」 right before it), as English's "was founded
     in 1988" does not say who founded it. A verbal noun used only as a modifier with a time
     or nothing before it says no one either (「文化2年（1805年）創業の「松風館」」, as "the
-    founding of").
+    founding of"); nor, for a causative question (「目録を完成させたのは誰」), a use with the
+    thing as its subject (「目録が完成し」), as "a fire that started" in English.
     """
     at = _asked_agent(q)
     verb = _predicate(q, at) if at is not None else None
@@ -323,11 +324,24 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
         return []
     uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
     nominal = [j for j in range(1, len(s) - 1) if s[j][0] == verb and s[j + 1] == ("の", "助詞")]
+    made = _causative_at(q, at)
     if (uses or nominal) and all(
-        _passive_at(s, j) and not _named_agent(s, j) for j in uses
+        (_passive_at(s, j) and not _named_agent(s, j))
+        or (made and not _causative_at(s, j) and s[j - 1] == ("が", "助詞"))
+        for j in uses
     ) and all(_timed_only(s, j) for j in nominal):
         return [f"誰が{verb}"]
     return []
+
+
+_CAUSATIVE = frozenset({"せる", "させる"})
+"""The causative auxiliaries (normalised): 「完成させた」 has a doer, 「完成した」 may not."""
+
+
+def _causative_at(m: Morphemes, at: int) -> bool:
+    """Whether the predicate at ``at`` is causative (「完成させた」, 「完成せた」)."""
+    after = at + 2 if m[at][1] == "名詞" else at + 1
+    return after < len(m) and m[after][0] in _CAUSATIVE
 
 
 def _timed_only(m: Morphemes, at: int) -> bool:

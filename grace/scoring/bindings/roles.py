@@ -742,20 +742,24 @@ def _event_noun_only(question: list[str], sentence: list[str]) -> list[str]:
     event after an article, with *of* and its object after it ("the opening of", "the
     construction of"), says that it happened and not who did it. Every word of the
     sentence with the verb's stem is such a noun (:data:`_EVENT_SUFFIXES`), and no *by*
-    follows within :data:`_AGENT_REACH` words. A possessive ("the council's opening of", "its
+    follows within :data:`_AGENT_REACH` words — or a participle between an article and a
+    noun ("*A proposed merger* with the Calderbank Society was rejected by the members":
+    who proposed it is not said). A possessive ("the council's opening of", "its
     opening of"), a verb form elsewhere in the sentence, or "credited to" after it may say
     who.
     """
     if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
         return []
     verb = question[1]
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[2:]))
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE | {"to", "with"}, question[2:]))
     content = [w for w in phrase if _content(w)]
     uses = _uses(sentence, verb)
     if content and uses and all(
-        0 < k < len(sentence) - 1 and sentence[k - 1] in _ARTICLES and sentence[k + 1] == "of"
-        and sentence[k].endswith(_EVENT_SUFFIXES)
-        and _ASCRIBED.isdisjoint(sentence[k + 2 : k + 2 + _AGENT_REACH])
+        0 < k < len(sentence) - 1 and sentence[k - 1] in _ARTICLES and (
+            (sentence[k + 1] == "of" and sentence[k].endswith(_EVENT_SUFFIXES)
+             and _ASCRIBED.isdisjoint(sentence[k + 2 : k + 2 + _AGENT_REACH]))
+            or (_participle(sentence[k]) and _nominal(sentence[k + 1]))
+        )
         for k in uses
     ):
         return [f"{verb} {content[-1]}"]
