@@ -1702,6 +1702,28 @@ def test_a_noun_of_the_event_does_not_say_who_did_it() -> None:
             id="a surname under another given name",
         ),
         pytest.param(
+            "For what price did Arthur Pennick sell the firm?",
+            "After heavy losses the directors sold the firm in 1936 for £38,000 to a group "
+            "led by Arthur Pennick's rivals.",
+            ("pennick sell",),
+            (  # his given name before the verb names him; a count is no use of the verb
+                "Demand fell after the war, and after heavy losses in the early 1930s Arthur "
+                "sold the firm in 1936 to the Coventry group Harlow Brathwaite Ltd for £38,000, "
+                "on condition that the Pennick & Sons name was kept.",
+            ),
+            id="a subject named by its given name",
+        ),
+        pytest.param(
+            "Why did members vote against the merger in 1987?",
+            "In 1987 the chairman voted against the merger, and members later agreed with him.",
+            ("members vote",),
+            (
+                "In 1987 the merger was rejected at a meeting by 112 votes to 64, members "
+                "arguing that it would end the club's amateur status.",
+            ),
+            id="a counted noun is no use of the verb",
+        ),
+        pytest.param(
             "Which engineer designed the bus station on the site?",
             "A proposal by Walter Dunning to build a bus station on the site was defeated in "
             "1936, and the council engaged the borough engineer, Arthur Hollick, to design a "

@@ -25,9 +25,11 @@ from grace.scoring.bindings.words import (
     _content_after,
     _content_before,
     _find,
+    _given_name,
     _has,
     _inflected_verb,
     _lemmas,
+    _name_word,
     _nominal,
     _noun_only,
     _noun_phrase_word,
@@ -812,13 +814,6 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
 
 
 
-def _given_name(question: list[str], head: str, verb: int) -> str | None:
-    """The word before a do-question's subject head, if it names it too ("*Gerald* Tennock")."""
-    at = next((i for i in range(verb - 1, 0, -1) if question[i] == head), None)
-    before = question[at - 1] if at else None
-    return before if before and _name_word(before) else None
-
-
 def _bears(clause: Sequence[str], head: str, given: str | None) -> bool:
     """Whether a clause names the question's subject: its head, not only after another name.
 
@@ -828,11 +823,6 @@ def _bears(clause: Sequence[str], head: str, given: str | None) -> bool:
     if not uses or given is None or _has(clause, given):
         return bool(uses)
     return not all(k > 0 and _name_word(clause[k - 1]) for k in uses)
-
-
-def _name_word(word: str) -> bool:
-    """A content word the lexicon does not know: a given name ("gerald", "hugh")."""
-    return _content(word) and not _lemmas(word)
 
 
 def _opens_predicate(clause: Sequence[str], at: int) -> bool:

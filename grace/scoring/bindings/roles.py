@@ -14,6 +14,7 @@ from grace.scoring.bindings.words import (
     _ARTICLES,
     _BE,
     _BE_ANY,
+    _DETERMINERS,
     _DO,
     _OF_PHRASE,
     _RELATIVES,
@@ -21,6 +22,7 @@ from grace.scoring.bindings.words import (
     _after_determiners,
     _base_verb,
     _content,
+    _given_name,
     _has,
     _inflected_verb,
     _lemmas,
@@ -672,14 +674,19 @@ def _subject_after(question: list[str], sentence: list[str]) -> list[str]:
     *neutrophils*": English puts a verb's subject before it; a subject named only after it
     (and not as its agent, "released by neutrophils") is in another role. Only the verb's
     verb forms are read ("Following *the collapse* of the state trading system" says the
-    system's collapse).
+    system's collapse; "by 112 *votes*" is a noun after its number). The subject's given
+    name names it too ("*Arthur* sold the firm" for "did Arthur Pennick sell").
     """
     clause = _do_clause(question)
     if clause is None:
         return []
     head, verb = clause
-    uses = [k for k in _uses(sentence, question[verb]) if _verb_form(sentence[k])]
-    named = _uses(sentence, head)
+    uses = [
+        k for k in _uses(sentence, question[verb])
+        if _verb_form(sentence[k]) and not (k > 0 and _counted(sentence[k - 1]))
+    ]
+    given = _given_name(question, head, verb)
+    named = _uses(sentence, head) + (_uses(sentence, given) if given else [])
     if _nominal(head) and uses and named and min(named) > max(uses) and not any(
         _by_agent(sentence, k, head) for k in uses
     ):
@@ -902,13 +909,15 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
     and names Dresk after the verb, in another role; nor "Where do the *females* gather?"
     by "the *males* gather … to attract females" (another noun right before the verb). The
     pronoun stands for a party the sentence leaves to its context; where the question's
-    subject stands before the verb ("Dresk, which lies …") it is read as the subject.
+    subject stands before the verb ("Dresk, which lies …") it is read as the subject, and so
+    is its given name right before it ("*Arthur* sold the firm" for "did Arthur Pennick sell").
     """
     clause = _do_clause(question) or _final_verb(question)
     if clause is None:
         return []
     head, verb = clause
     uses = _uses(sentence, question[verb])
+    given = _given_name(question, head, verb)
     if uses and all(
         (
             _named_after(sentence, k, head, _PRONOUNS)
@@ -916,6 +925,7 @@ def _pronoun_subject(question: list[str], sentence: list[str]) -> list[str]:
             or _coordinated_subject(sentence, k, head)
         )
         and not _by_agent(sentence, k, head)
+        and not (given and k > 0 and sentence[k - 1] == given)  # "Arthur sold": his given name
         for k in uses
     ):
         return [f"{head} {question[verb]}"]
@@ -1036,14 +1046,16 @@ def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
     "How many copies must *the library* deliver to *publishers*?" is not said by "Every
     *publisher* … must deliver two copies … to *the library*": the question's subject and
     the party after its verb have changed places around every use of the verb. A passive
-    use with the subject as its agent ("were published by Ferre") says it.
+    use with the subject as its agent ("were published by Ferre") says it; a noun after a
+    number or a determiner ("by 112 *votes*") is no use of the verb.
     """
     clause = _do_clause(question)
     if clause is None:
         return []
     head, verb = clause
     after = [w for w in question[verb + 1 :] if _content(w) and not _same(w, head)]
-    uses = _uses(sentence, question[verb])
+    # a counted noun is no use of the verb ("by 112 *votes* to 64")
+    uses = [k for k in _uses(sentence, question[verb]) if not (k > 0 and _counted(sentence[k - 1]))]
     if after and uses and all(
         not _has(sentence[:k], head)
         and _has(sentence[k + 1 :], head)
@@ -1053,6 +1065,11 @@ def _roles_crossed(question: list[str], sentence: list[str]) -> list[str]:
     ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _counted(word: str) -> bool:
+    """Whether ``word`` makes the word after it a noun ("112 *votes*", "the *votes*")."""
+    return word[:1].isdigit() or word in _DETERMINERS
 
 
 def _relative_object(question: list[str], sentence: list[str]) -> list[str]:

@@ -166,3 +166,15 @@ def _content_before(words: list[str], at: int) -> str | None:
 
 def _content_after(words: list[str], at: int) -> str | None:
     return next((w for w in words[at : at + 3] if _content(w)), None)
+
+
+def _given_name(question: list[str], head: str, verb: int) -> str | None:
+    """The word before a do-question's subject head, if it names it too ("*Gerald* Tennock")."""
+    at = next((i for i in range(verb - 1, 0, -1) if question[i] == head), None)
+    before = question[at - 1] if at else None
+    return before if before and _name_word(before) else None
+
+
+def _name_word(word: str) -> bool:
+    """A content word the lexicon does not know: a given name ("gerald", "hugh")."""
+    return _content(word) and not _lemmas(word)
