@@ -1396,6 +1396,13 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
     assert check_sentence("In which town was the Laine Valley Sinfonia based?", apposed).holds
     hired = "In 1989 Smith hired a young architect based in Leeds."
     assert check_sentence("In which town was Smith based?", hired).unbound == ("smith was based",)
+    # a copular predicate's noun is the subject's; an adverb or an of-phrase is no head
+    treaty = "The Treaty of Aldersund was a peace and boundary agreement concluded in 1712."
+    assert check_sentence("When was the Treaty of Aldersund concluded?", treaty).holds
+    wound = "Parliament declined to renew its powers, and the trust was formally wound up in 1867."
+    assert check_sentence("When was the trust formally wound up?", wound).holds
+    copy = "The city's copy of the treaty was destroyed in a fire at the city hall in 1842."
+    assert check_sentence("In what year was the copy of the treaty destroyed?", copy).holds
     # "who was the N who designed …" is no passive: the participle is the relative clause's
     designer = "Its engineer, John Threlfall, instead designed a viaduct of stone piers."
     assert check_sentence("Who was the engineer who designed the viaduct?", designer).holds

@@ -99,7 +99,9 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
     ("When *was* the wall *destroyed*?".) The participle is the first within five words
     after the subject's first word; one with its agent after it modifies the subject ("the
     building *designed by* Lisbet Ammacher destroyed"), and the question's verb is a later
-    participle, if any. A participle after a relative word is the relative clause's.
+    participle, if any. A participle after a relative word is the relative clause's. The
+    subject's words end at its of-phrase ("*Marrowby's copy* of the treaty") and leave out
+    adverbs ("the trust *formally* wound up").
     """
     aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
     if aux is None:
@@ -116,7 +118,10 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
             (j for j in range(verb + 3, min(len(question), verb + 6)) if _participle(question[j])),
             verb,
         )
-    return aux, [w for w in question[aux + 1 : end] if _content(w)], verb
+    subject = question[aux + 1 : end]
+    if "of" in subject[1:]:  # "Marrowby's copy of the treaty": the copy is the head
+        subject = subject[: subject.index("of", 1)]
+    return aux, [w for w in subject if _content(w) and not _adverb(w)], verb
 
 
 def _modifier_elsewhere(
@@ -218,14 +223,24 @@ def _apposed(sentence: list[str], at: int, head: str) -> bool:
     """Whether the words before ``at`` are an apposition to ``head`` ("a … N" right after it).
 
     "the Laine Valley Sinfonia, *a smaller chamber orchestra based* in Kelbourne": the
-    orchestra is the Sinfonia, so the Sinfonia is based there.
+    orchestra is the Sinfonia, so the Sinfonia is based there; so is a copular predicate's
+    noun ("The Treaty of Aldersund *was a peace and boundary agreement concluded* on …").
     """
     j = at - 1
     while j > 0 and at - j <= _APPOSITION_REACH and sentence[j] not in ("a", "an"):
-        if not _content(sentence[j]) or _verb_form(sentence[j]):
+        word = sentence[j]
+        if word not in ("and", "or") and (not _content(word) or _verb_form(word)):
             return False
         j -= 1
-    return j > 0 and j < at - 1 and sentence[j] in ("a", "an") and _same(sentence[j - 1], head)
+    if j <= 0 or j >= at - 1 or sentence[j] not in ("a", "an"):
+        return False
+    anchor = j - 2 if sentence[j - 1] in _BE and j >= 2 else j - 1  # "X was a …": copular
+    phrase = []  # the noun phrase ending at the anchor: "the Treaty of Aldersund"
+    for word in reversed(sentence[max(0, anchor - 4) : anchor + 1]):
+        if not (word == "of" or (_nominal(word) and not _verb_form(word))):
+            break
+        phrase.append(word)
+    return _has(phrase, head)
 
 
 def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
