@@ -1396,6 +1396,11 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
     assert check_sentence("In which town was the Laine Valley Sinfonia based?", apposed).holds
     hired = "In 1989 Smith hired a young architect based in Leeds."
     assert check_sentence("In which town was Smith based?", hired).unbound == ("smith was based",)
+    # a singular verb after "which" does not agree with the plural noun right before it
+    filters = (
+        "The company built a filter house with three slow sand filters, which was opened in 1877."
+    )
+    assert check_sentence("In what year was the filter house opened?", filters).holds
     # a copular predicate's noun is the subject's; an adverb or an of-phrase is no head
     treaty = "The Treaty of Aldersund was a peace and boundary agreement concluded in 1712."
     assert check_sentence("When was the Treaty of Aldersund concluded?", treaty).holds

@@ -249,12 +249,22 @@ def _relative_of_another(sentence: list[str], at: int, head: str) -> bool:
     "brine is saturated with ammonia and then with carbon dioxide, *which is obtained* by
     heating limestone": "which" stands for the noun phrase right before it (the dioxide),
     not for the ammonia further back. The phrase may end on an of- / at- / in- / on-phrase
-    ("the mill at Hollin Ford, which was built …": the mill may be meant).
+    ("the mill at Hollin Ford, which was built …": the mill may be meant). A singular verb
+    after a plural noun does not agree with it: the relative stands for a noun further back
+    ("a filter house with three slow sand filters, which *was* opened in 1877").
     """
     k = at - 1
     if k < 1 or sentence[k] not in ("which", "that", "who") or not _content(sentence[k - 1]):
         return False
+    if sentence[at] in ("was", "is") and _plural(sentence[k - 1]):
+        return False  # "a filter house with three filters, which *was* opened": not the filters
     return not _has(_noun_phrase_before(sentence, k), head)
+
+
+def _plural(word: str) -> bool:
+    """A noun in the plural only ("filters", "children"; not "news" or "series")."""
+    nouns = _lemmas(word).get("NOUN", ())
+    return bool(nouns) and word not in nouns
 
 
 def _noun_phrase_before(sentence: list[str], at: int) -> list[str]:
