@@ -1396,6 +1396,11 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
     assert check_sentence("In which town was the Laine Valley Sinfonia based?", apposed).holds
     hired = "In 1989 Smith hired a young architect based in Leeds."
     assert check_sentence("In which town was Smith based?", hired).unbound == ("smith was based",)
+    # the subject's head is before its at-phrase, in its last conjunct, and no adverb
+    mill = "A mill at Eddlesfleet is first mentioned in a charter of 1327."
+    assert check_sentence("In what year is a mill at Eddlesfleet first mentioned?", mill).holds
+    stock = "The moulds, kiln furniture and remaining stock were auctioned at the Swan Inn."
+    assert check_sentence("Where were the moulds and remaining stock auctioned?", stock).holds
     # a singular verb after "which" does not agree with the plural noun right before it
     filters = (
         "The company built a filter house with three slow sand filters, which was opened in 1877."

@@ -100,8 +100,7 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
     after the subject's first word; one with its agent after it modifies the subject ("the
     building *designed by* Lisbet Ammacher destroyed"), and the question's verb is a later
     participle, if any. A participle after a relative word is the relative clause's. The
-    subject's words end at its of-phrase ("*Marrowby's copy* of the treaty") and leave out
-    adverbs ("the trust *formally* wound up").
+    subject's words are :func:`_subject_words`.
     """
     aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
     if aux is None:
@@ -118,10 +117,25 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
             (j for j in range(verb + 3, min(len(question), verb + 6)) if _participle(question[j])),
             verb,
         )
-    subject = question[aux + 1 : end]
-    if "of" in subject[1:]:  # "Marrowby's copy of the treaty": the copy is the head
-        subject = subject[: subject.index("of", 1)]
-    return aux, [w for w in subject if _content(w) and not _adverb(w)], verb
+    return aux, _subject_words(question[aux + 1 : end]), verb
+
+
+def _subject_words(subject: list[str]) -> list[str]:
+    """The content words of a passive question's subject, its head last.
+
+    They end at its of- / at- / in- / on-phrase ("*Marrowby's copy* of the treaty", "*a
+    mill* at Eddlesfleet"), are the last conjunct's ("the moulds and *remaining stock*") and
+    leave out adverbs ("the trust *formally* wound up", "a mill … *first* mentioned").
+    """
+    if "and" in subject:
+        subject = subject[len(subject) - subject[::-1].index("and") :]
+    cut = next((i for i, w in enumerate(subject) if i > 0 and w in _NP_PREPOSITIONS), None)
+    if cut is not None:
+        subject = subject[:cut]
+    words = [w for w in subject if _content(w) and not _adverb(w)]
+    if len(words) > 1 and "ADV" in _lemmas(words[-1]):
+        words = words[:-1]
+    return words
 
 
 def _modifier_elsewhere(
