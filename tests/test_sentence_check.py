@@ -1401,6 +1401,13 @@ def test_a_passive_questions_subject_is_the_active_verbs_object() -> None:
     assert check_sentence("In what year is a mill at Eddlesfleet first mentioned?", mill).holds
     stock = "The moulds, kiln furniture and remaining stock were auctioned at the Swan Inn."
     assert check_sentence("Where were the moulds and remaining stock auctioned?", stock).holds
+    # "did each scholar have to be ordained": "have to" is a modal, not the question's verb
+    statutes = (
+        "The warden had been a chaplain for eleven years, and his statutes required every "
+        "scholar to be ordained within seven years."
+    )
+    ordained = check_sentence("Within how long did each scholar have to be ordained?", statutes)
+    assert ordained.unbound == ()
     # a singular verb after "which" does not agree with the plural noun right before it
     filters = (
         "The company built a filter house with three slow sand filters, which was opened in 1877."

@@ -339,7 +339,8 @@ def _do_clause(question: list[str]) -> tuple[str, int] | None:
 
     The first *do* / *does* / *did* or modal (*must*, *can* …) opens the clause ("On which
     bank … does Dresk lie?", "How many copies must the library deliver?"); the verb is the
-    first base form within five words after it.
+    first base form within five words after it. None for *have to* ("did each scholar *have
+    to* be ordained": a modal, not the verb).
     """
     found = _do_subject(question)
     return (found[0][-1], found[1]) if found else None
@@ -356,7 +357,12 @@ def _do_subject(question: list[str]) -> tuple[tuple[str, ...], int] | None:
 @lru_cache(maxsize=4096)
 def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
     # "did the storm cost": "storm" is the subject, not a verb
-    return _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4)
+    found = _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4)
+    if found is None:
+        return None
+    if question[found[1]] in ("have", "has") and question[found[1] + 1 : found[1] + 2] == ("to",):
+        return None  # "did each scholar *have to* be ordained": a modal, not the verb
+    return found
 
 
 def _auxiliary_clause(
