@@ -83,6 +83,7 @@ from grace.retrieval.tokenize_sudachi import (
 from grace.schemas import Source
 from grace.scoring.bindings import (
     COORDINATED_CLAUSE_PATTERN,
+    before_suru,
     interrogative,
     known_forms,
     unbound_phrases,
@@ -434,11 +435,6 @@ _JA_PLURAL = frozenset({"達", "共"})
 states without them."""
 
 
-def _verbal_noun(morphemes: Sequence[tuple[str, str]], at: int) -> bool:
-    """Whether the noun at ``at`` is a predicate: a verbal noun before する (「発行された」)."""
-    return at + 1 < len(morphemes) and morphemes[at + 1][0] in ("為る", "する")
-
-
 def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     """Content morphemes (normalised) of a Japanese text; of a question, not its slot words."""
     morphemes = _morphemes(text)
@@ -449,7 +445,7 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
         if interrogative(form):
             after_question_word = True
             continue
-        if after_question_word and pos in ("名詞", "接尾辞") and not _verbal_noun(morphemes, i):
+        if after_question_word and pos in ("名詞", "接尾辞") and not before_suru(morphemes, i):
             continue  # 何「市」, 何万「人」: the answer's type (何部「発行」された: a predicate)
         after_question_word = False
         if pos not in CONTENT_POS or pos == "代名詞" or form in JA_STOP or form[:1].isdigit():

@@ -137,7 +137,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from grace.scoring.bindings.japanese import interrogative, unbound_phrases_ja
+from grace.scoring.bindings.japanese import before_suru, interrogative, unbound_phrases_ja
 from grace.scoring.bindings.phrases import (
     COORDINATED_CLAUSE_PATTERN,
     _across_concession,
@@ -192,6 +192,7 @@ from grace.scoring.bindings.words import _cased, known_forms
 
 __all__ = [
     "COORDINATED_CLAUSE_PATTERN",
+    "before_suru",
     "interrogative",
     "known_forms",
     "unbound_phrases",

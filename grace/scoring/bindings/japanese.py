@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["JA_INTERROGATIVE", "interrogative", "unbound_phrases_ja"]
+__all__ = ["JA_INTERROGATIVE", "before_suru", "interrogative", "unbound_phrases_ja"]
 
 Morphemes = Sequence[tuple[str, str]]
 """(normalised form, part-of-speech head) of each Sudachi morpheme."""
@@ -85,14 +85,29 @@ def _run_before(m: Morphemes, at: int) -> tuple[str, ...]:
     return tuple(form for form, _ in m[start:at])
 
 
+def before_suru(m: Morphemes, at: int) -> bool:
+    """Whether the morpheme after ``at`` is する: a verbal noun's predicate (「卒業した」)."""
+    return at + 1 < len(m) and m[at + 1][0] in _SURU
+
+
 def _predicate(m: Morphemes, at: int) -> str | None:
     """The verb at ``at``, or a verbal noun followed by する (「卒業した」); else None."""
     if at >= len(m):
         return None
     form, pos = m[at]
-    if pos == "動詞" or (pos == "名詞" and at + 1 < len(m) and m[at + 1][0] in _SURU):
+    if pos == "動詞" or (pos == "名詞" and before_suru(m, at)):
         return form
     return None
+
+
+def _after_predicate(m: Morphemes, at: int) -> int:
+    """Where the morpheme after the predicate at ``at`` stands (past a verbal noun's する)."""
+    return at + 2 if m[at][1] == "名詞" else at + 1
+
+
+def _particle_uses(s: Morphemes, particle: str, verb: str) -> list[int]:
+    """Where ``s`` has ``particle`` right before the predicate ``verb`` (「を卒業」)."""
+    return [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
 
 
 def _topic_at(m: Morphemes, at: int) -> bool:
@@ -134,7 +149,7 @@ def _case_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> st
     if verb is None:
         return None
     particle = q[at][0]
-    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    uses = _particle_uses(s, particle, verb)
     runs = [_run_before(s, j) for j in uses]
     phrase = f"{''.join(noun)}{particle}{verb}"
     if not uses or not all(runs):
@@ -201,7 +216,7 @@ def _slot_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> st
     if verb is None or modifier is None or not _has(s, modifier):
         return None
     particle = q[at][0]
-    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    uses = _particle_uses(s, particle, verb)
     others = [_genitive(s, j - len(_run_before(s, j))) for j in uses]
     if uses and all(other and other != modifier for other in others):
         return f"{modifier}の{''.join(noun)}{particle}{verb}"
@@ -223,7 +238,7 @@ def _deictic_slot(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) ->
     if noun != ("どこ",) or verb is None:
         return None
     particle = q[at][0]
-    uses = [j for j in range(1, len(s) - 1) if s[j] == (particle, "助詞") and s[j + 1][0] == verb]
+    uses = _particle_uses(s, particle, verb)
     runs = [_run_before(s, j) for j in uses]
     if uses and all(run and run[-1] in _DEICTIC_PLACES for run in runs):
         return f"どこ{particle}{verb}"
@@ -232,11 +247,13 @@ def _deictic_slot(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) ->
 
 _PASSIVE = frozenset({"れる", "られる"})
 """The passive auxiliaries (normalised)."""
+_CAUSATIVE = frozenset({"せる", "させる"})
+"""The causative auxiliaries (normalised): 「完成させた」 has a doer, 「完成した」 may not."""
 
 
 def _passive_at(m: Morphemes, at: int) -> bool:
     """Whether the predicate at ``at`` (a verb, or a verbal noun with する) is passive."""
-    after = at + 2 if m[at][1] == "名詞" else at + 1
+    after = _after_predicate(m, at)
     return after < len(m) and m[after][0] in _PASSIVE
 
 
@@ -334,13 +351,9 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     return []
 
 
-_CAUSATIVE = frozenset({"せる", "させる"})
-"""The causative auxiliaries (normalised): 「完成させた」 has a doer, 「完成した」 may not."""
-
-
 def _causative_at(m: Morphemes, at: int) -> bool:
     """Whether the predicate at ``at`` is causative (「完成させた」, 「完成せた」)."""
-    after = at + 2 if m[at][1] == "名詞" else at + 1
+    after = _after_predicate(m, at)
     return after < len(m) and m[after][0] in _CAUSATIVE
 
 

@@ -812,8 +812,6 @@ def _subject_apart(question: list[str], sentence: str) -> list[str]:
     return []
 
 
-
-
 def _bears(clause: Sequence[str], head: str, given: str | None) -> bool:
     """Whether a clause names the question's subject: its head, not only after another name.
 

@@ -757,9 +757,7 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     at = 1 if question[0] == "who" else _wh_subject_verb(question)
     if at is None or not (_participle(question[at]) or _present(question[at])):
         return []
-    # the object's phrase ends where a preposition or an infinitive ("to move") starts
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[at + 1 :]))
-    content = [w for w in phrase if _content(w)]
+    content = _object_content(question[at + 1 :])
     if not content:
         return []
     head, verb, who = content[-1], question[at], question[0] == "who"
@@ -775,6 +773,22 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     ):
         return [f"{verb} {head}"]
     return []
+
+
+_OBJECT_ENDS = _AFTER_PASSIVE | {"to"}
+"""Words that end a verb's object phrase: a preposition, or an infinitive's "to" ("to move")."""
+
+
+def _object_content(words: Sequence[str], ends: frozenset[str] = _OBJECT_ENDS) -> list[str]:
+    """The content words of the object phrase that ``words`` open, up to one of ``ends``."""
+    return [w for w in takewhile(lambda w: w not in ends, words) if _content(w)]
+
+
+def _who_verb(question: list[str]) -> str | None:
+    """The participle a who-question asks the doer of ("Who *opened* the pool?"), else None."""
+    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+        return None
+    return question[1]
 
 
 _EVENT_SUFFIXES = ("ing", "tion", "sion", "ment", "al")
@@ -800,11 +814,10 @@ def _event_noun_only(question: list[str], sentence: list[str]) -> list[str]:
     opening of"), a verb form elsewhere in the sentence, or "credited to" after it may say
     who.
     """
-    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+    verb = _who_verb(question)
+    if verb is None:
         return []
-    verb = question[1]
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE | {"to", "with"}, question[2:]))
-    content = [w for w in phrase if _content(w)]
+    content = _object_content(question[2:], _OBJECT_ENDS | {"with"})
     uses = _uses(sentence, verb)
     if content and uses and all(
         0 < k < len(sentence) - 1 and sentence[k - 1] in _ARTICLES and (
@@ -828,11 +841,10 @@ def _object_as_subject(question: list[str], sentence: list[str]) -> list[str]:
     (or before *that* / *which*) and no object after it: a preposition, *and*, or the end;
     and no agent's *by* after it ("a fire started by a porter").
     """
-    if len(question) < 3 or question[0] != "who" or not _participle(question[1]):
+    verb = _who_verb(question)
+    if verb is None:
         return []
-    verb = question[1]
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[2:]))
-    content = [w for w in phrase if _content(w)]
+    content = _object_content(question[2:])
     uses = [k for k in _uses(sentence, verb) if _verb_form(sentence[k])]
     if not content or not uses:
         return []
