@@ -89,6 +89,34 @@ def test_negation_must_agree_both_ways() -> None:
     ).negation == "the question is negated, the sentence is not"  # "No. 2" is a number
 
 
+def test_a_negation_that_dates_its_event_does_not_deny_it() -> None:
+    """"Not examined until 1886" says the samples were examined, in 1886."""
+    late = "The samples were not examined until 1886, when the chemist found vanadium in them."
+    assert check_sentence("When were the samples examined?", late).holds
+    assert check_sentence("What did the chemist find in the samples?", late).holds
+    never = "The samples were never examined, and the chemist left in 1886."
+    assert check_sentence(
+        "When were the samples examined?", never
+    ).negation == "the sentence is negated, the question is not"
+    # a negated question still reads the whole sentence
+    assert check_sentence(
+        "Which samples were not examined until 1886?", late
+    ).negation is None
+
+
+def test_a_colon_ends_the_clause_a_negation_is_in() -> None:
+    """The clause after a colon states its own fact; the summary before it is apart."""
+    summed = (
+        "Not every proposal succeeded: a course in French, planned for 1840, was abandoned "
+        "when only four students enrolled."
+    )
+    assert check_sentence("Why was the French course planned for 1840 abandoned?", summed).holds
+    denied = "Two courses were planned: the course in French was never held."
+    assert check_sentence(
+        "When was the course in French held?", denied
+    ).negation == "the sentence is negated, the question is not"
+
+
 def test_a_number_of_the_question_must_be_in_the_sentence() -> None:
     check = check_sentence(
         "Which fort did the French build in 1754?", "The French built Fort Duquesne in 1755."

@@ -322,10 +322,24 @@ def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
     return found
 
 
-_NEGATION_SCOPE = lazy(COORDINATED_CLAUSE_PATTERN + r"|,\s+(?:which|who|where|when|so that)\s+")
+_NEGATION_SCOPE = lazy(
+    COORDINATED_CLAUSE_PATTERN + r"|,\s+(?:which|who|where|when|so that)\s+|:\s+"
+)
 """Where an English sentence's clauses meet, for the scope of a negation: coordinated
-clauses and predicates (the bindings' pattern), and a relative or adverbial clause after a
-comma."""
+clauses and predicates (the bindings' pattern), a relative or adverbial clause after a
+comma, and the clause after a colon ("Not every proposal succeeded: a course … was
+abandoned" — the colon's clause says what the one before it sums up)."""
+_NOT_UNTIL = lazy(r"(?:\b(?:not|never)\b|n't\b)(?=[^,;:]*\buntil\b)", re.I)
+"""A negation with *until* after it in its clause: "was not examined until 1886" dates the
+event (it happened in 1886), it does not deny it."""
+
+
+def _denies(clause: str) -> bool:
+    """Whether an English clause negates its predicate.
+
+    :func:`~grace.text.is_negated`, a negation that dates its event (:data:`_NOT_UNTIL`) apart.
+    """
+    return is_negated(_NOT_UNTIL.sub(" ", clause))
 
 
 def _negation(question: str, sentence: str) -> str | None:
@@ -481,10 +495,10 @@ def _negated_about(question: str, sentence: str) -> bool:
     """
     clauses = _NEGATION_SCOPE.split(sentence)
     if len(clauses) < 2:
-        return is_negated(sentence)
+        return _denies(sentence)
     terms = {form for word in _english_terms(question, question=True) for form in known_forms(word)}
     for i, clause in enumerate(clauses):
-        if not is_negated(clause):
+        if not _denies(clause):
             continue
         own = [word for word in _english_terms(clause) if not is_negated(word)]
         # an elliptical clause ("…, but failed") negates the clause before it
