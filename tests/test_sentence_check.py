@@ -1277,6 +1277,12 @@ _SAID_ANOTHER_WAY = [
         "King Ethelred II of England fled to Normandy in 1013.",
         True,
         id="a ruler's name without its numeral",
+    ),    pytest.param(
+        "Who built the hand loom known as the Marrowby Jacquard?",
+        'Its best-known object is the "Marrowby Jacquard", a hand loom built in 1832 by the '
+        "local joiner William Pask.",
+        True,
+        id="a participle with a date before its by-agent is passive",
     ),
 ]
 """(question, sentence, whether the whole check holds): the sentence says what the question

@@ -576,6 +576,18 @@ def _takes_another(sentence: list[str], at: int, obj: str) -> bool:
     return bool(phrase) and _nominal(phrase[-1]) and not _has(phrase, obj)
 
 
+def _agent_follows(sentence: Sequence[str], at: int) -> bool:
+    """Whether the participle at ``at`` has its agent's *by* after it, as a passive does.
+
+    Right after it, or after a date or a place, with no verb between ("a hand loom built in
+    1832 *by* the local joiner"; within :data:`_AGENT_REACH` words).
+    """
+    after = sentence[at + 1 : at + 1 + _AGENT_REACH]
+    if "by" not in after:
+        return False
+    return not any(_verb_form(word) for word in after[: after.index("by")])
+
+
 def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
     """A wh-subject question's last noun that is the subject of the sentence's verb.
 
@@ -590,7 +602,7 @@ def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
     uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
     if uses and all(
         sentence[k - 1] not in _BE_ANY
-        and "by" not in sentence[k + 1 : k + 3]  # "…, designed by the architect": passive
+        and not _agent_follows(sentence, k)  # "…, designed by the architect": passive
         and _has(sentence[max(0, k - _WINDOW - 2) : k], last)
         and not _has(sentence[k + 1 : k + 2 + _WINDOW], last)
         for k in uses if k > 0
