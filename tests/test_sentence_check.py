@@ -1069,6 +1069,20 @@ _SAID_ANOTHER_WAY = [
         id="a relative word's noun phrase may end on an at-phrase",
     ),
     pytest.param(
+        "For how long did Richard Aske lease the saltmarsh?",
+        "The works was established in 1764 by Richard Aske, a grain merchant from Dunmouth, "
+        "who leased 62 acres of saltmarsh for 99 years.",
+        True,
+        id="a relative word's noun phrase may end on a from-phrase, after an apposition",
+    ),
+    pytest.param(
+        "From which continent did Captain Orrin bring his bird skins?",
+        "Among the members was Captain James Orrin of the merchant ship Kestrel, who brought "
+        "home bird skins from Africa.",
+        True,
+        id="a relative word's noun phrase may end on an of-phrase with its article",
+    ),
+    pytest.param(
         "Since when have women been able to vote?",
         "Women have been able to vote and stand for election since 1915; the first woman "
         "speaker, Karen Holm, was elected in 1979.",

@@ -68,6 +68,9 @@ Orsa in 1988 *by* …")."""
 _NP_PREPOSITIONS = frozenset({"of", "at", "in", "on"})
 """Prepositions inside a noun phrase a relative word may stand for ("the mill at Hollin
 Ford, which …")."""
+_POSTMODIFIERS = _NP_PREPOSITIONS | {"from"}
+"""Prepositions of a noun phrase before a relative word: those above, and *from* ("a grain
+merchant from Dunmouth, who …" is the merchant)."""
 
 
 def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
@@ -282,14 +285,19 @@ def _plural(word: str) -> bool:
 
 
 def _noun_phrase_before(sentence: list[str], at: int) -> list[str]:
-    """The noun phrase that ends right before ``at``, with its of- / at- / in- / on-phrases.
+    """The noun phrase that ends right before ``at``, with its prepositional phrases.
 
-    At most six words back ("the bank's headquarters on Kings Square"). A phrase with "a" /
-    "an" after a noun is an apposition and takes that noun's phrase too ("Tobias Renn, *an
-    engineer* who …" is Renn).
+    Its of- / at- / in- / on- / from-phrases (:data:`_POSTMODIFIERS`), at most six words
+    back ("the bank's headquarters on Kings Square", "Captain Orrin *of the* merchant ship
+    Kestrel": a determiner after the preposition). A phrase with "a" / "an" after a noun is
+    an apposition and takes that noun's phrase too ("Tobias Renn, *an engineer* who …" is
+    Renn; "Richard Aske, *a grain merchant from Dunmouth*, who …").
     """
     j = at - 1
-    while j >= max(0, at - 6) and (_nominal(sentence[j]) or sentence[j] in _NP_PREPOSITIONS):
+    while j >= max(0, at - 6) and (
+        _nominal(sentence[j]) or sentence[j] in _POSTMODIFIERS
+        or (sentence[j] in _DETERMINERS and j > 0 and sentence[j - 1] in _POSTMODIFIERS)
+    ):
         j -= 1
     if j > 0 and sentence[j] in ("a", "an") and _nominal(sentence[j - 1]):
         k = j - 1
