@@ -975,6 +975,13 @@ _BOUND_ELSEWHERE = [
         id="a wh-subject question's last noun is the verb's subject",
     ),
     pytest.param(
+        "Which firm bought Veldhaus in 1979?",
+        "Thorne-Kastell was itself bought in 1979 by the paper group Veldhaus.",
+        ("bought veldhaus",),
+        "Which firm was bought by Veldhaus in 1979?",
+        id="a which-question's named object is the passive's agent",
+    ),
+    pytest.param(
         "Where did Robert lead an army of Vaurel knights?",
         "Robert's nephew, Geoffrey, led an army of Vaurel knights to Sicily in 1061.",
         ("robert's",),

@@ -770,7 +770,10 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     which-question that asks for the verb's subject ("Which firm *laid* the tramway?"
     against "a short tramway that was laid across the peninsula in 1857"); not the agent's
     phrase, which such a question may reverse ("What decade marked the transition?" for
-    "the decade was marked by the transition").
+    "the decade was marked by the transition") — unless its object is a name, one thing
+    that does not change its role ("Which firm bought *Veldhaus*?" against "Thorne-Kastell
+    was bought by the paper group Veldhaus": Veldhaus bought). A name here: a word the
+    lexicon does not know.
     """
     if len(question) < 3:
         return []
@@ -780,7 +783,8 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     content = _object_content(question[at + 1 :])
     if not content:
         return []
-    head, verb, who = content[-1], question[at], question[0] == "who"
+    head, verb = content[-1], question[at]
+    who = question[0] == "who" or not _lemmas(head)  # the agent's phrase read for a name too
     uses = _passive_uses(sentence, verb)
     # the question's own "by" phrase is a means, not the agent ("Who selects the choristers
     # *by voice trial*?")
