@@ -170,6 +170,8 @@ _EN_TYPE: list[tuple[AnswerType, LazyPattern]] = [
         lazy(
             r"\bhow (many|much|long|far|old|large|big|tall|high|often|fast|hot|cold|warm)\b|"
             r"\bwhat (percentage|percent|number|amount|proportion|speed|temperature)\b|"
+            # "what price was it sold for?", "for what sum": a money noun heads the asked phrase
+            r"\bwhat (?:price|cost|fee|sum|salary)\b|"
             # "what is the price of …": a measure noun heads the asked phrase
             r"^\s*what (?:is|was|are|were) the (?:price|cost|fee|length|height|distance|weight|"
             r"area|speed|size|population|age|temperature) of\b",
@@ -416,7 +418,9 @@ _MEASURE_UNITS: dict[Measure, LazyPattern] = {
     ),
     "money": lazy(
         r"[$€£¥₩]|\b(?:dollars?|euros?|pounds?|yen|kroner|krona|kronor|francs?|marks?|cents?|"
-        r"rupees?|price|prices|cost|costs|fee|fees)\b|円|ドル|ユーロ|ポンド",
+        r"rupees?|shillings?|pence|penny|guineas?|crowns?|florins?|sovereigns?|ducats?|"
+        r"guilders?|thalers?|lire|lira|pesos?|r[ou]bles?|yuan|dinars?|zloty|forints?|"
+        r"price|prices|cost|costs|fee|fees)\b|円|ドル|ユーロ|ポンド",
         re.I,
     ),
     "age": lazy(r"\b(?:years? old|aged?)\b|歳|才", re.I),
@@ -463,7 +467,11 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
     (("mass",), lazy(r"\bhow heavy\b|\bweigh", re.I)),
     (
         ("money",),
-        lazy(r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b", re.I),
+        lazy(
+            r"\b(?:cost|costs|price|fee|fees|pay|paid|charge|charged|worth)\b|"
+            r"\bwhat (?:sum|salary)\b",
+            re.I,
+        ),
     ),
     # "how much is admission?": a copula right after "how much" asks for a price (a noun
     # after it asks for an amount of that: "how much salt is needed")

@@ -397,6 +397,9 @@ def test_assess_scores_once_and_gives_each_caller_its_own_citation_keys() -> Non
         ("How big is the garden?", "number", ("area", "length", "mass", "data")),
         ("What is the price of a single ticket?", "number", ("money",)),
         ("What was the length of the bridge?", "number", ("length",)),
+        # a money noun right after "what" heads the asked phrase
+        ("What price was each tumbler sold for?", "number", ("money",)),
+        ("For what sum did the college sell its manuscripts?", "number", ("money",)),
         ("ファイルの容量はどのくらい？", "number", ("area", "length", "mass", "data")),
         ("How large an area does the garden cover?", "number", ("area",)),
         # "how much is X?" asks for a price; "how much X" for an amount of X

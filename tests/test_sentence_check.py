@@ -1706,6 +1706,17 @@ def test_a_measure_question_needs_a_value_of_its_measure() -> None:
     assert check_sentence("For how much was the piece sold at auction in Velsund?", priced).holds
 
 
+def test_a_money_noun_after_what_asks_for_a_money_value() -> None:
+    """"What price …?" / "for what sum …?" ask for a price; a value in any currency says it."""
+    question = "What price was each ribbed tumbler sold for?"
+    assert check_sentence(question, "The ribbed tumbler was sold in a box.").valueless == "money"
+    assert check_sentence(question, "The ribbed tumbler sold for 3 shillings each.").holds
+    assert check_sentence(
+        "For what sum did the college sell its manuscripts?",
+        "The college sold its manuscripts to a London bookseller for 40 guineas.",
+    ).holds
+
+
 def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:
     """"What is the name of the choir …?" is not said by "… a choir"; a definite one may be."""
     question = "What is the name of the choir that uses the chapel?"
