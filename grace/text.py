@@ -219,7 +219,8 @@ _NAME = lazy(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\u30A0-\u30FF]{2,}|[\u4E00-\
 _NEGATION = lazy(
     r"\b(not|no(?!\.?\s?\d)|never|none|nobody|nothing|nowhere|neither|nor|without|cannot|"
     r"fail(ed|s)?)\b|n't\b|"
-    r"(ない|なかった|(?<!過ぎ)(?<!すぎ)なくな|ず[、。に]|ません|ぬ)",
+    # 免れる: a verb of avoidance, its object did not happen (「浸水を免れた」: not flooded)
+    r"(ない|なかった|(?<!過ぎ)(?<!すぎ)なくな|ず[、。に]|ません|ぬ|免れ|まぬが?れ)",
     re.I,
 )
 

@@ -1598,6 +1598,12 @@ def test_japanese_negation() -> None:
         "帝国が衰退へ向かいだしたのは何世紀か",
         "帝国が衰退へ向かいだした19世紀には、内政干渉の足がかりに過ぎなくなった。",
     ).negation is None
+    # 免れる, a verb of avoidance: 「浸水を免れた」 says the bath was not flooded
+    spared = check_sentence(
+        "昭和41年の豪雨では、浴舎はどの高さまで浸水したか。",
+        "昭和41年の豪雨では川が増水したが、石垣によって浴舎は浸水を免れた。",
+    )
+    assert spared.negation == "the sentence is negated, the question is not"
 
 
 def test_a_japanese_subject_against_a_passives_agent() -> None:
