@@ -1299,6 +1299,13 @@ _SAID_ANOTHER_WAY = [
         True,
         id="a ruler's name without its numeral",
     ),    pytest.param(
+        "Who prepared the supplement that was issued in 1912?",
+        "A supplement covering the years 1898 to 1910 was prepared by her assistant, Maren "
+        "Folkestad, and issued in 1912.",
+        True,
+        id="a relative clause's year and verb are not the question's main verb's",
+    ),
+    pytest.param(
         "Who built the hand loom known as the Marrowby Jacquard?",
         'Its best-known object is the "Marrowby Jacquard", a hand loom built in 1832 by the '
         "local joiner William Pask.",

@@ -766,8 +766,20 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     ]
     return [
         f"{term} in {year}" for year in years for term in terms
-        if _apart_from_year(clauses, term, year)
+        if _same_clause(question, term, year) and _apart_from_year(clauses, term, year)
     ]
+
+
+def _same_clause(question: list[str], term: str, year: str) -> bool:
+    """Whether ``term`` and ``year`` are on the same side of the question's relative word.
+
+    "Who prepared the supplement *that was issued in 1912*?": the year dates the relative
+    clause's verb, not "prepared".
+    """
+    relative = next((i for i, w in enumerate(question) if i and w in _RELATIVES), None)
+    if relative is None:
+        return True
+    return (question.index(term) > relative) == (question.index(year) > relative)
 
 
 _LEADING_CLAUSE = lazy(

@@ -799,8 +799,10 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
-_OBJECT_ENDS = _AFTER_PASSIVE | {"to"}
-"""Words that end a verb's object phrase: a preposition, or an infinitive's "to" ("to move")."""
+_OBJECT_ENDS = _AFTER_PASSIVE | {"to"} | _RELATIVES
+"""Words that end a verb's object phrase: a preposition, an infinitive's "to" ("to move"),
+or a relative word ("the supplement *that* was issued in 1912": its clause is not the
+object's)."""
 
 
 def _object_content(words: Sequence[str], ends: frozenset[str] = _OBJECT_ENDS) -> list[str]:
