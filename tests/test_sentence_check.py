@@ -1299,6 +1299,12 @@ _SAID_ANOTHER_WAY = [
         True,
         id="a ruler's name without its numeral",
     ),    pytest.param(
+        "What is the half-life of halvedrine?",
+        "Halvedrine was absorbed rapidly and had a half-life of about 14 hours.",
+        True,
+        id="an of-phrase with an approximate number names a value",
+    ),
+    pytest.param(
         "Who prepared the supplement that was issued in 1912?",
         "A supplement covering the years 1898 to 1910 was prepared by her assistant, Maren "
         "Folkestad, and issued in 1912.",

@@ -103,6 +103,12 @@ def _binding_word(word: str, particle: bool, framed: bool) -> bool:
     return (_content(word) or particle) and (not framed or _verb_only(word))
 
 
+_APPROXIMATE = frozenset(
+    {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under"}
+)
+"""Words before a number that say how exact it is ("of *about* 14 hours")."""
+
+
 def _binds_of(sentence: list[str], start: int, owner: str, prep: str = "of") -> bool:
     """Whether the of-phrase at ``start`` names ``owner`` or a value (a number).
 
@@ -111,6 +117,8 @@ def _binds_of(sentence: list[str], start: int, owner: str, prep: str = "of") -> 
     ferry from Kessa *reaches* Port Averel": the ferry is not from Port Averel).
     """
     first = _after_determiners(sentence, start)
+    while first < len(sentence) - 1 and sentence[first] in _APPROXIMATE:
+        first += 1  # "a half-life of *about* 14 hours": still a value
     if first < len(sentence) and sentence[first][:1].isdigit():
         return True
     phrase = sentence[start : start + _OF_PHRASE]
