@@ -912,6 +912,14 @@ _BOUND_ELSEWHERE = [
         id="a name only in the clause without the asked value",
     ),
     pytest.param(
+        "How much did the 60-inch engine cost?",
+        "Dunstan installed a 60-inch engine built by the Brennock Foundry in 1822, and a larger "
+        "85-inch engine was erected on Great Lode in 1849 at a cost of £6,800.",
+        ("60 / cost",),
+        "How much did the 85-inch engine cost?",
+        id="a number only in the clause without the asked value",
+    ),
+    pytest.param(
         "How many prints did the British Museum buy from her estate?",
         "Her works are held by the National Gallery in Marren, which bought 140 of her prints "
         "from her estate, and by the British Museum in London.",

@@ -880,9 +880,11 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
     Rurex *for 120 million euros*, and in 2011 it sold its construction steel division *to
     Hallmann*": the only value of the asked measure (money) is in the first clause, and
     Hallmann only in the second. Read for coordinated clauses (:data:`_COORDINATED_CLAUSE`)
-    and a name of the question (a capitalised word), the terms a number most often swaps;
-    not a name of the sentence's subject, which a later clause says with "it" ("A ferry
-    from Kessa reaches Port Averel …; in winter it sails twice a day").
+    and a name of the question (a capitalised word) or a number that is not a year ("the
+    *60*-inch engine" against "… a 60-inch engine …, and a larger 85-inch engine … at a
+    cost of £6,800"), the terms a value most often swaps; not a name of the sentence's
+    subject, which a later clause says with "it" ("A ferry from Kessa reaches Port Averel
+    …; in winter it sails twice a day").
     """
     measures = answer_measures(question)
     parts = _COORDINATED_CLAUSE.split(sentence)
@@ -893,7 +895,10 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
         return []
     clauses = _clause_words(sentence)
     subject = _subject_words(clauses[0])
-    names = [w.lower() for w in _cased(question)[1:] if _proper(w)]
+    names = [
+        w.lower() for w in _cased(question)[1:]
+        if _proper(w) or (w[:1].isdigit() and not _YEAR.fullmatch(w))
+    ]
     measure = " ".join(measure_words(question)).lower() or "value"
     return [
         f"{name} / {measure}" for name in names
