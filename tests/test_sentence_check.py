@@ -1868,6 +1868,17 @@ def test_an_answers_precision_is_not_a_term() -> None:
     assert check.missing == ("mill",)
 
 
+def test_together_is_said_by_the_partners_joined() -> None:
+    """"Who built it *together* with Drage?": the partner is the term, not "together"."""
+    sentence = (
+        "The first playhouse was built in 1788 by Josiah Pellow, a corn merchant, and his "
+        "brother-in-law Samuel Drage, a carpenter."
+    )
+    question = "Who built the first playhouse in 1788 together with the carpenter {}?"
+    assert check_sentence(question.format("Samuel Drage"), sentence).holds
+    assert not check_sentence(question.format("Thomas Drage"), sentence).holds
+
+
 def test_a_thing_never_built_has_no_stated_attributes() -> None:
     """A denied building or opening in a subjectless predicate negates its subject."""
     sentence = (

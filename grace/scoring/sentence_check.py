@@ -124,22 +124,23 @@ JAPANESE_RULE = True
 ANSWER_SLOT_WORDS = frozenset(
     """
     name named names called call term termed known located happen happened happens
-    many much often roughly approximately
+    many much often roughly approximately together
     """.split()
 )
-"""Question words that frame the answer rather than state a fact the sentence must say:
-naming frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
+"""Question words that frame the answer rather than state a fact the sentence must say: naming
+frames ("what is X *called*", "*known* as"), "where … *located*", "what *happened*",
 quantity and frequency words (*many*, *much*, *often*: the stop list already drops *few*,
 *more*, *most*), the answer's precision (*roughly*, *approximately*: *about* is a stopword),
-and the adjective after *how* (:data:`HOW_SLOT_WORDS`). A sentence gives the
-value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the grammar of English
-questions, not from any data set's errors. Likewise the noun phrase that *what* / *which* /
-*whose* heads ("which *television show*", "what *year*") names the answer's type and is
-not required (:func:`_english_terms`); the noun *how many* counts ("how many *imports*")
-is. The words that name a number question's measure ("how much does it *cost*", "how
-*big*", 「*長さ*」: :func:`~grace.text.measure_words`) frame it too, when the sentence states
-a value of that measure ("Parking is free", "twelve hectares"): the value says them, as a
-date says "when"."""
+*together* ("who founded it *together* with Drage": the partner is the term, and "and" /
+"with" in the sentence join them), and the adjective after *how* (:data:`HOW_SLOT_WORDS`). A
+sentence gives the value ("in 1754", "Fort Duquesne"), not the frame. Chosen from the
+grammar of English questions, not from any data set's errors. Likewise the noun phrase that
+*what* / *which* / *whose* heads ("which *television show*", "what *year*") names the
+answer's type and is not required (:func:`_english_terms`); the noun *how many* counts ("how
+many *imports*") is. The words that name a number question's measure ("how much does it
+*cost*", "how *big*", 「*長さ*」: :func:`~grace.text.measure_words`) frame it too, when the
+sentence states a value of that measure ("Parking is free", "twelve hectares"): the value
+says them, as a date says "when"."""
 
 HOW_SLOT_WORDS = frozenset({"long", "old", "far"})
 """Words that frame the answer right after *how* ("how *old*", "how *long*"), and only
