@@ -1307,6 +1307,13 @@ _SAID_ANOTHER_WAY = [
         True,
         id="a ruler's name without its numeral",
     ),    pytest.param(
+        "How much was the chemistry scholarship Ferrall endowed at Calderby worth?",
+        "Ferrall retired to Whitholme and endowed a scholarship in chemistry at Calderby worth "
+        "£60 a year.",
+        True,
+        id="a name and a participle after a noun are a relative clause, not a passive",
+    ),
+    pytest.param(
         "What is the half-life of halvedrine?",
         "Halvedrine was absorbed rapidly and had a half-life of about 14 hours.",
         True,

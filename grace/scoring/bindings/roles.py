@@ -114,6 +114,8 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
     )
     if verb is None or _RELATIVES & set(question[aux + 1 : verb]):
         return None  # "Who was the engineer *who designed* the viaduct?": not a passive
+    if verb - aux > 2 and _contact_relative(question, verb):
+        return None  # "How much was the scholarship *Ferrall endowed* worth?": not a passive
     end = verb
     if question[verb + 1 : verb + 2] == ["by"]:
         verb = next(
@@ -121,6 +123,17 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
             verb,
         )
     return aux, _subject_words(question[aux + 1 : end]), verb
+
+
+def _contact_relative(question: list[str], verb: int) -> bool:
+    """Whether the participle at ``verb`` is the verb of a relative clause without *that*.
+
+    "the scholarship *Ferrall endowed*": a name (a word the lexicon does not know) right
+    before it, and a noun right before the name — the name is the relative clause's
+    subject, and the noun its object.
+    """
+    name, noun = question[verb - 1], question[verb - 2]
+    return not _lemmas(name) and "NOUN" in _lemmas(noun) and noun not in _DETERMINERS
 
 
 def _subject_words(subject: list[str]) -> list[str]:
