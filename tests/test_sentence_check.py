@@ -912,6 +912,14 @@ _BOUND_ELSEWHERE = [
         id="a name only in the clause without the asked value",
     ),
     pytest.param(
+        "How much did the Heritage Fund grant to the Trust?",
+        "The Trust raised £64,000 through public subscription, a grant from the Heritage Fund "
+        "and the sale of bricks.",
+        ("fund grant",),
+        None,
+        id="a how-much question's verb said only as a noun with no amount",
+    ),
+    pytest.param(
         "How much did the 60-inch engine cost?",
         "Dunstan installed a 60-inch engine built by the Brennock Foundry in 1822, and a larger "
         "85-inch engine was erected on Great Lode in 1849 at a cost of £6,800.",
@@ -1307,6 +1315,18 @@ _SAID_ANOTHER_WAY = [
         True,
         id="a ruler's name without its numeral",
     ),    pytest.param(
+        "How much did the Heritage Fund grant to the Trust?",
+        "The Heritage Fund made a grant of £500 to the Trust.",
+        True,
+        id="a noun of the asked verb with its amount in an of-phrase",
+    ),
+    pytest.param(
+        "How much did the council grant to the club?",
+        "The council made a £500 grant to the club.",
+        True,
+        id="a noun of the asked verb with its amount before it",
+    ),
+    pytest.param(
         "How much was the chemistry scholarship Ferrall endowed at Calderby worth?",
         "Ferrall retired to Whitholme and endowed a scholarship in chemistry at Calderby worth "
         "£60 a year.",

@@ -1212,3 +1212,30 @@ def _by_agent(sentence: list[str], at: int, head: str) -> bool:
     """Whether "by" and ``head`` follow the verb at ``at`` ("published *by Ferre*")."""
     rest = sentence[at + 1 : at + 1 + _WINDOW]
     return "by" in rest and _has(rest[rest.index("by") + 1 :], head)
+
+
+def _amount_unattached(question: list[str], sentence: list[str]) -> list[str]:
+    """A how-much question's verb that the sentence says only as a noun with no amount.
+
+    "How much did the Heritage Fund *grant* to the Trust?" is not said by "… it raised
+    £64,000 through public subscription, *a grant from* the Heritage Fund and the sale of
+    bricks": the noun names the act, and an amount of it stands in its phrase ("a £500
+    grant", "a grant of £500"); a value elsewhere in the sentence is another verb's. Read
+    where every use of the verb's stem follows an article or a possessive.
+    """
+    if question[:2] != ["how", "much"] or question[2:3] not in (["did"], ["does"], ["do"]):
+        return []
+    # the verb: the last word before the first preposition ("did the Heritage Fund *grant*
+    # to …": "fund" may be a verb too)
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE | {"to"}, question[3:]))
+    if len(phrase) < 2 or not _base_verb(phrase[-1]) or phrase[-2] in _DETERMINERS:
+        return []  # "did *the licence* to quarry … cost": a noun after its article
+    verb, head = phrase[-1], phrase[-2]
+    uses = [k for k in range(1, len(sentence)) if _same(sentence[k], verb)]
+    if uses and all(
+        sentence[k - 1] in _DETERMINERS
+        and not sentence[k + 1 : k + 2] == ["of"]
+        for k in uses
+    ) and _has(sentence, head):
+        return [f"{head} {verb}"]
+    return []
