@@ -419,7 +419,7 @@ _MEASURE_UNITS: dict[Measure, LazyPattern] = {
     ),
     "money": lazy(
         r"[$€£¥₩]|\b(?:dollars?|euros?|pounds?|yen|kroner|krona|kronor|francs?|marks?|cents?|"
-        r"rupees?|shillings?|pence|penny|guineas?|crowns?|florins?|sovereigns?|ducats?|"
+        r"rupees?|shillings?|pence|penny|guineas?|crowns?|florins?|ducats?|"
         r"guilders?|thalers?|lire|lira|pesos?|r[ou]bles?|yuan|dinars?|zloty|forints?|"
         r"price|prices|cost|costs|fee|fees)\b|円|ドル|ユーロ|ポンド",
         re.I,

@@ -1234,7 +1234,7 @@ def _amount_unattached(question: list[str], sentence: list[str]) -> list[str]:
     uses = [k for k in range(1, len(sentence)) if _same(sentence[k], verb)]
     if uses and all(
         sentence[k - 1] in _DETERMINERS
-        and not sentence[k + 1 : k + 2] == ["of"]
+        and sentence[k + 1 : k + 2] != ["of"]
         for k in uses
     ) and _has(sentence, head):
         return [f"{head} {verb}"]
