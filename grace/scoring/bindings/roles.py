@@ -26,6 +26,7 @@ from grace.scoring.bindings.words import (
     _has,
     _inflected_verb,
     _lemmas,
+    _name_word,
     _nominal,
     _noun_phrase_word,
     _object_after,
@@ -133,7 +134,7 @@ def _contact_relative(question: list[str], verb: int) -> bool:
     subject, and the noun its object.
     """
     name, noun = question[verb - 1], question[verb - 2]
-    return not _lemmas(name) and "NOUN" in _lemmas(noun) and noun not in _DETERMINERS
+    return _name_word(name) and "NOUN" in _lemmas(noun) and noun not in _DETERMINERS
 
 
 def _subject_words(subject: list[str]) -> list[str]:
@@ -797,7 +798,7 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     if not content:
         return []
     head, verb = content[-1], question[at]
-    who = question[0] == "who" or not _lemmas(head)  # the agent's phrase read for a name too
+    who = question[0] == "who" or _name_word(head)  # the agent's phrase read for a name too
     uses = _passive_uses(sentence, verb)
     # the question's own "by" phrase is a means, not the agent ("Who selects the choristers
     # *by voice trial*?")
@@ -1227,11 +1228,11 @@ def _amount_unattached(question: list[str], sentence: list[str]) -> list[str]:
         return []
     # the verb: the last word before the first preposition ("did the Heritage Fund *grant*
     # to …": "fund" may be a verb too)
-    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE | {"to"}, question[3:]))
+    phrase = list(takewhile(lambda w: w not in _AFTER_PASSIVE and w != "to", question[3:]))
     if len(phrase) < 2 or not _base_verb(phrase[-1]) or phrase[-2] in _DETERMINERS:
         return []  # "did *the licence* to quarry … cost": a noun after its article
     verb, head = phrase[-1], phrase[-2]
-    uses = [k for k in range(1, len(sentence)) if _same(sentence[k], verb)]
+    uses = [k for k in _uses(sentence, verb) if k > 0]
     if uses and all(
         sentence[k - 1] in _DETERMINERS
         and sentence[k + 1 : k + 2] != ["of"]
