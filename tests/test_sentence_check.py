@@ -144,6 +144,53 @@ def test_inflected_and_irregular_forms_are_stated() -> None:
                           "bridge in 1901.").holds
 
 
+def test_a_wordnet_synonym_in_its_usual_sense_states_the_term() -> None:
+    # "set up" / "established", "rent" / "lease", "start" / "begin": one synset among the
+    # most frequent senses of both words (grace.retrieval.synonyms)
+    assert check_sentence(
+        "Who set up the Harbour Trust?", "The Harbour Trust was established by John Reed."
+    ).holds
+    assert check_sentence(
+        "When was the Harbour Trust founded?", "John Reed set up the Harbour Trust in 1901."
+    ).holds
+    assert check_sentence(
+        "Who rented the boathouse in 1920?", "In 1920 the boathouse was leased by the Tolle Club."
+    ).holds
+    assert check_sentence(
+        "When did work start on the viaduct?", "Work on the viaduct began in June 1887."
+    ).holds
+
+
+def test_a_word_in_a_rare_sense_or_an_opposite_is_no_synonym() -> None:
+    # "first" shares a synset with "start" only in the noun's rare sense ("from the start")
+    assert check_sentence(
+        "When did the excavation start?", "The excavation's first season was in 1947."
+    ).missing == ("start",)
+    # WordNet files opposites apart from synsets
+    assert check_sentence(
+        "When did the museum close?", "The museum opened in 1911."
+    ).missing == ("close",)
+    assert check_sentence(
+        "How many imports did Ghana have in 2004?", "Ghana's exports rose in 2004."
+    ).missing == ("imports",)
+
+
+def test_a_synonym_is_read_as_the_questions_word_by_every_reading() -> None:
+    # "began" is read as "started": the fire is the subject of the sentence's verb and its
+    # object in the question, and no one is said to have started it
+    check = check_sentence(
+        "Who started the fire in the pavilion kitchen in August 1971?",
+        "In August 1971 a fire that began in the pavilion kitchen destroyed the auditorium.",
+    )
+    assert check.missing == ()
+    assert check.unbound == ("started fire",)
+    # and a negated synonym denies the question's verb
+    assert check_sentence(
+        "When was the tramway company founded?",
+        "The tramway company was never established.",
+    ).negation is not None
+
+
 def test_the_relation_after_whose_is_required() -> None:
     """"Whose son" asks for the owner of the relation: the sentence must say "son"."""
     sentence = "The watch was kept by Hugh Tolland, a nephew of the admiral."

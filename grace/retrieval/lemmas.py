@@ -11,6 +11,11 @@ decompressing the package's file cost ≈ 6 ms at every process's first lemma. I
 LemmInflect's, entry for entry and in the same order, for every word (the overrides applied,
 the word's capitalisation carried over); ``tests/retrieval/test_lemmas.py`` compares the two
 over the whole lexicon.
+
+:func:`all_inflections` reads LemmInflect's inflection table the same way
+(``getAllInflections`` for a word of its lexicon), and :func:`sorted_table` /
+:func:`table_lines` serve any such table sorted by its first field
+(:mod:`grace.retrieval.synonyms` reads WordNet's synonyms with them).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from pathlib import Path
 
 from grace.storage.cache import cache_dir, derived_file, source_key
 
-__all__ = ["all_lemmas"]
+__all__ = ["all_inflections", "all_lemmas", "sorted_table", "table_lines"]
 
 
 def _resource(name: str) -> Path:
@@ -35,16 +40,28 @@ def _resource(name: str) -> Path:
 
 @lru_cache(maxsize=1)
 def _table() -> bytes:
-    """The lemma table: ``word,category,lemma/lemma`` lines (UTF-8), sorted by word.
+    """The lemma table: ``word,category,lemma/lemma`` lines (UTF-8), sorted by word."""
+    return sorted_table(_resource("lemma_lu.csv.gz"), "lemminflect")
 
-    From its uncompressed copy in the cache, made here if missing; the package's compressed
-    file where the cache cannot be written, and on an event loop's thread (an async node in
-    a server: the copy is made by the next synchronous use, never by blocking the loop).
+
+@lru_cache(maxsize=1)
+def _inflection_table() -> bytes:
+    """The inflection table: ``lemma,category,form,…`` lines (UTF-8), sorted by lemma."""
+    return sorted_table(_resource("infl_lu.csv.gz"), "lemminflect")
+
+
+def sorted_table(source: Path, cache: str) -> bytes:
+    """The gzip file ``source`` (a table sorted by its first field), as bytes.
+
+    From its uncompressed copy in the cache directory ``cache``, made here if missing; the
+    compressed file where the cache cannot be written, and on an event loop's thread (an
+    async node in a server: the copy is made by the next synchronous use, never by blocking
+    the loop).
     """
-    source = _resource("lemma_lu.csv.gz")
     try:
-        name = f"lemma_lu-{source_key(source)}.csv"
-        directory = cache_dir("lemminflect")
+        stem, _, kind = source.name.removesuffix(".gz").partition(".")
+        name = f"{stem}-{source_key(source)}.{kind}"  # lemma_lu-<key>.csv
+        directory = cache_dir(cache)
         if not (directory / name).is_file() and _on_event_loop():
             return _decompressed(source)
         copy = derived_file(directory, name, partial(_decompress, source))
@@ -74,33 +91,44 @@ def _decompress(source: Path, out: Path) -> None:
     out.write_bytes(_decompressed(source))
 
 
-def _word_at(table: bytes, start: int) -> bytes:
-    """The word of the line that starts at ``start``."""
-    return table[start : table.index(b",", start)]
+def _word_at(table: bytes, start: int, separator: bytes) -> bytes:
+    """The first field of the line that starts at ``start``."""
+    return table[start : table.index(separator, start)]
 
 
-def _first_line(table: bytes, word: bytes) -> int:
-    """Where the first line whose word is not below ``word`` starts (bisection over lines)."""
+def table_lines(table: bytes, key: str, separator: bytes = b",") -> list[str]:
+    """The lines of ``table`` (sorted by their first field) whose first field is ``key``."""
+    word = key.encode("utf-8", "surrogatepass")  # a lone surrogate: no line holds it
     low, high = 0, len(table)  # each the start of a line (or the end of the table)
-    while low < high:
+    while low < high:  # bisection over lines: the first whose field is not below ``word``
         start = table.rfind(b"\n", 0, (low + high) // 2) + 1  # the line holding the middle
-        if _word_at(table, start) < word:
+        if _word_at(table, start, separator) < word:
             low = table.index(b"\n", start) + 1
         else:
             high = start
-    return low
+    lines = []
+    while low < len(table) and _word_at(table, low, separator) == word:
+        end = table.index(b"\n", low)
+        lines.append(table[low:end].decode().strip())
+        low = end + 1
+    return lines
+
+
+def _corrections(name: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """A LemmInflect overrides file (``word,key,form`` lines) as {word: {key: (form,)}}."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for raw in _resource(name).read_text().splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            word, key, form = line.split(",")
+            found.setdefault(word, {})[key] = (form,)
+    return found
 
 
 @lru_cache(maxsize=1)
 def _overrides() -> dict[str, dict[str, tuple[str, ...]]]:
     """LemmInflect's corrections to its table (``word,UPOS,lemma`` lines), by word."""
-    found: dict[str, dict[str, tuple[str, ...]]] = {}
-    for raw in _resource("lemma_overrides.csv").read_text().splitlines():
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            word, pos, lemma = line.split(",")
-            found.setdefault(word, {})[pos] = (lemma,)
-    return found
+    return _corrections("lemma_overrides.csv")
 
 
 def _upos(category: str) -> str:
@@ -120,14 +148,64 @@ def all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """``lemminflect.getAllLemmas(word)``: the word's lemmas by part of speech (a new dict)."""
     style = _styled(word)
     lower = word.lower()
-    key = lower.encode("utf-8", "surrogatepass")  # a lone surrogate: no line holds it
-    table = _table()
     lemmas: dict[str, tuple[str, ...]] = {}
-    at = _first_line(table, key)
-    while at < len(table) and _word_at(table, at) == key:
-        end = table.index(b"\n", at)
-        _, category, forms = table[at:end].decode().strip().split(",")
+    for line in table_lines(_table(), lower):
+        _, category, forms = line.split(",")
         lemmas[_upos(category)] = tuple(forms.split("/"))
-        at = end + 1
     lemmas.update(_overrides().get(lower, {}))
     return {pos: tuple(getattr(f, style)() for f in forms) for pos, forms in lemmas.items()}
+
+
+_TAGS = {
+    "noun": ("NNS",),
+    "adj": ("JJR", "JJS"),
+    "adv": ("RBR", "RBS"),
+    "verb": ("VBD", "VBN", "VBG", "VBZ"),
+}
+"""The forms of a table line, in order, as Penn tags (LemmInflect's ``InflectionLUCodec``)."""
+_BASE = {"noun": ("NN",), "adj": ("JJ",), "adv": ("RB",), "verb": ("VB", "VBP")}
+
+
+_AUXILIARIES: dict[str, dict[str, tuple[str, ...]]] = {
+    "can": {"VB": ("can",), "VBD": ("could",)},
+    "may": {"VB": ("may",), "VBD": ("might",)},
+    "will": {"VB": ("will",), "VBD": ("would",)},
+    "shall": {"VB": ("shall",), "VBD": ("should",)},
+    "must": {"VB": ("must",), "VBD": ("must",)},
+    "ought": {"VB": ("ought",), "VBD": ("ought",)},
+    "dare": {"VB": ("dare",)},
+    "be": {
+        "VB": ("be",), "VBD": ("was", "were"), "VBG": ("being",), "VBN": ("been",),
+        "VBP": ("am", "are"), "VBZ": ("is",),
+    },
+}
+"""Modals and *be*, whose forms LemmInflect sets by hand in place of its table's
+(``InflectionLUCodec.updateForAuxMod``)."""
+
+
+@lru_cache(maxsize=1)
+def _inflection_overrides() -> dict[str, dict[str, tuple[str, ...]]]:
+    """LemmInflect's corrections to its inflections (``lemma,TAG,form`` lines), by lemma."""
+    return _corrections("infl_overrides.csv")
+
+
+def all_inflections(lemma: str) -> dict[str, tuple[str, ...]]:
+    """``lemminflect.getAllInflections(lemma)``: the lemma's forms by Penn tag (a new dict).
+
+    A lemma of the lexicon only (LemmInflect's rules for unknown words are not run).
+    """
+    style = _styled(lemma)
+    lower = lemma.lower()
+    forms: dict[str, tuple[str, ...]] = {}
+    for line in table_lines(_inflection_table(), lower):
+        _, category, *spellings = line.split(",")
+        if category not in _TAGS:
+            continue  # aux and modal lines: LemmInflect does not read them either
+        for tag, spelling in zip(_TAGS[category], spellings, strict=False):
+            if spelling:
+                forms[tag] = tuple(spelling.split("/"))
+        forms.update(dict.fromkeys(_BASE[category], (lower,)))
+    if lower in _AUXILIARIES:
+        forms = dict(_AUXILIARIES[lower])
+    forms.update(_inflection_overrides().get(lower, {}))
+    return {tag: tuple(getattr(f, style)() for f in spelt) for tag, spelt in forms.items()}

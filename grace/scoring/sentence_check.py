@@ -17,7 +17,10 @@ What counts as *stating* a term:
   `lemminflect <https://pypi.org/project/lemminflect/>`_ (irregular inflections:
   "went" ~ "go", "children" ~ "child", "rose" ~ "rise"); a superlative keeps its degree
   ("smallest" is not stated by "smaller"). Another word is not the term, however close:
-  "exports" does not state "imports", nor "years" "months".
+  "exports" does not state "imports", nor "years" "months" — unless WordNet files the two
+  in one synset among both words' most frequent senses ("established" states "set up",
+  "began" "start": :func:`grace.retrieval.synonyms.synonyms`); the sentence is then read
+  with the question's word in the synonym's place, by every reading below.
 - **Ranges** — a month or a weekday of the question is stated by a range of months or days
   that holds it ("December" by "closed from November to March", "Wednesday" by "Monday to
   Friday").
@@ -72,7 +75,8 @@ from functools import lru_cache
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
-from grace.retrieval.lemmas import all_lemmas
+from grace.retrieval.lemmas import all_inflections, all_lemmas
+from grace.retrieval.synonyms import synonyms
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import (
     CONTENT_POS,
@@ -371,6 +375,61 @@ def _missing_english(question: str, sentence: str) -> tuple[str, ...]:
     return tuple(missing)
 
 
+def _with_synonyms(question: str, sentence: str, missing: Sequence[str]) -> str:
+    """``sentence`` with a synonym of each missing term written as that term.
+
+    A term the sentence says with a WordNet synonym in its usual sense
+    (:func:`grace.retrieval.synonyms.synonyms`: "set up" for "established", "began" for
+    "start") is stated; the synonym's first occurrence is rewritten as the question's word in
+    the synonym's inflection ("began" → "started"), so that every other reading — roles,
+    negation, phrases — reads the sentence with the question's word. A phrasal verb of the
+    question ("set up", "turn down") is looked up whole.
+    """
+    qwords = ENGLISH_WORD.findall(normalise_text(question))
+    out = sentence
+    for word in missing:
+        words = ENGLISH_WORD.findall(normalise_text(out))
+        found = _synonym_in(words, _term_heads(word, qwords))
+        if found is None:
+            continue
+        at, size, head, synonym = found
+        said = r"\b" + r"\W+".join(re.escape(w) for w in words[at : at + size]) + r"\b"
+        written = _inflected_like(head, words[at], synonym)
+        if known_forms(written.split()[0]) & known_forms(word):  # "well" does not say "best"
+            out = re.sub(said, written, out, count=1, flags=re.IGNORECASE)
+    return out
+
+
+def _term_heads(word: str, qwords: Sequence[str]) -> list[str]:
+    """The lemmas a question term is looked up by: its phrasal verbs first, then itself."""
+    lemmas = sorted({word} | {lemma for found in all_lemmas(word).values() for lemma in found})
+    after = {qwords[i + 1] for i, w in enumerate(qwords[:-1]) if w == word}
+    return [f"{lemma}_{particle}" for lemma in lemmas for particle in sorted(after)] + lemmas
+
+
+def _synonym_in(words: Sequence[str], heads: Sequence[str]) -> tuple[int, int, str, str] | None:
+    """The first synonym of ``heads`` said in ``words``: (where, words long, head, synonym)."""
+    lemmas = [{w} | {lemma for found in all_lemmas(w).values() for lemma in found} for w in words]
+    for head in heads:
+        for synonym in sorted(synonyms(head)):
+            parts = synonym.split("_")
+            for at in range(len(words) - len(parts) + 1):
+                if all(part in lemmas[at + k] for k, part in enumerate(parts)):
+                    return at, len(parts), head, parts[0]
+    return None
+
+
+def _inflected_like(head: str, form: str, lemma: str) -> str:
+    """``head`` (a lemma, "set_up") in the inflection ``form`` has as a form of ``lemma``."""
+    first, *rest = head.split("_")
+    inflected = first
+    for tag, forms in all_inflections(lemma).items():
+        if form in forms and tag in (own := all_inflections(first)):
+            inflected = own[tag][0]
+            break
+    return " ".join([inflected, *rest])
+
+
 def _said_by_agent_noun(verb: str, terms: Sequence[str], said: Sequence[str]) -> bool:
     """Whether an agent noun of ``verb`` is apposed to another term of the question.
 
@@ -555,6 +614,10 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     ja = is_japanese(q)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     missing = _missing_japanese(q, s, t) if ja else _missing_english(q, s)
+    if missing and not ja:
+        reread = _with_synonyms(q, s, missing)
+        if reread != s and len(_missing_english(q, reread)) < len(missing):  # ends: one less
+            return check_sentence(question, reread, title)
     if missing and states_measure(s, answer_measures(q)):
         framing = " ".join(measure_words(q))
         said = set(_japanese_terms(framing)) if ja else {

@@ -7,9 +7,17 @@ import gzip
 from pathlib import Path
 
 import pytest
-from lemminflect import getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas
 
-from grace.retrieval.lemmas import _overrides, _resource, _table, all_lemmas
+from grace.retrieval.lemmas import (
+    _inflection_overrides,
+    _inflection_table,
+    _overrides,
+    _resource,
+    _table,
+    all_inflections,
+    all_lemmas,
+)
 
 
 def test_every_word_of_the_lexicon_has_lemminflects_lemmas_in_its_order() -> None:
@@ -27,6 +35,20 @@ def test_a_word_its_forms_and_an_unknown_word() -> None:
     assert all_lemmas("withdrew") == {"VERB": ("withdraw",)}
     assert all_lemmas("Went") == getAllLemmas("Went")
     assert all_lemmas("zzzq") == {}
+
+
+def test_every_lemma_of_the_lexicon_has_lemminflects_inflections_in_their_order() -> None:
+    lemmas = {line.split(b",", 1)[0].decode() for line in _inflection_table().splitlines()}
+    assert len(lemmas) > 30_000
+    some = sorted(lemmas)[::40]
+    lemmas |= {w.lower() for w in lemmas} | set(_inflection_overrides())
+    lemmas |= {w.capitalize() for w in some} | {w.upper() for w in some}
+    lemmas |= {"", "zzzq", "May", "BE", "dare"}  # the modals and "be" LemmInflect sets by hand
+    differ = [
+        w for w in lemmas if list(all_inflections(w).items()) != list(getAllInflections(w).items())
+    ]
+    assert differ == []
+    assert all_inflections("begin")["VBD"] == ("began",)
 
 
 def test_each_call_returns_a_new_dict() -> None:

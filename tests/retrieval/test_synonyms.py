@@ -1,0 +1,39 @@
+"""WordNet's synonyms as GRACE ships them (grace/data/wordnet, built by bench.wordnet_synonyms)."""
+
+from __future__ import annotations
+
+import gzip
+
+from grace.retrieval.synonyms import TABLE, synonyms
+from grace.text import _CONTRAST_SETS
+
+
+def test_words_in_their_usual_sense_are_linked_both_ways() -> None:
+    assert {"found", "set_up", "launch"} <= synonyms("establish")
+    assert "establish" in synonyms("set_up") and "establish" in synonyms("found")
+    assert "lease" in synonyms("rent") and "rent" in synonyms("lease")
+    assert "begin" in synonyms("start") and "start" in synonyms("begin")
+
+
+def test_a_rare_sense_a_name_and_an_unknown_word_give_no_link() -> None:
+    assert "first" not in synonyms("start")  # the noun's rare sense ("from the start")
+    assert "make" not in synonyms("give")
+    assert not any(word[:1].isupper() for word in synonyms("begin"))  # not Menachem Begin
+    assert synonyms("zzzq") == frozenset() == synonyms("")
+
+
+def test_no_word_is_linked_to_an_opposite_of_a_closed_set() -> None:
+    """The poles of the SILENT rule's closed sets (first / last, imports / exports …)."""
+    for poles in _CONTRAST_SETS:
+        for pole in poles:
+            others = {word for other in poles if other is not pole for word in other}
+            assert not any(synonyms(word) & others for word in pole), pole
+
+
+def test_the_table_is_sorted_and_every_link_is_mutual() -> None:
+    lines = gzip.decompress(TABLE.read_bytes()).decode().splitlines()
+    lemmas = [line.split("\t")[0] for line in lines]
+    assert lemmas == sorted(lemmas) and len(lemmas) > 50_000
+    table = {line.split("\t")[0]: set(line.split("\t")[1].split()) for line in lines}
+    assert all(lemma in table.get(word, ()) for lemma, words in table.items() for word in words)
+    assert (TABLE.parent / "LICENSE").read_text().startswith("WordNet Release 3.0")
