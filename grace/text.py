@@ -49,6 +49,7 @@ __all__ = [
     "life_words",
     "list_item_number",
     "measure_words",
+    "named_measures",
     "normalise_text",
     "number_role_mismatch",
     "quantity_words",
@@ -589,6 +590,17 @@ def measure_words(question: str) -> tuple[str, ...]:
     ("Parking is free", "stands 1.4 kilometres from the pier") says them.
     """
     return tuple(words for _, _, words in _measure_matches(question) if words)
+
+
+def named_measures(text: str) -> frozenset[str]:
+    """The Japanese measure nouns ``text`` names (「全長」, 「標高」, 「料金」), in any sentence.
+
+    A value said right after one of them is a value of that dimension: 「標高1,742メートル」
+    is a height, not the 「全長」 a question asks for.
+    """
+    normal = unicodedata.normalize("NFKC", text)
+    found = {m.group(0) for _, pattern in _JA_MEASURE for m in pattern.finditer(normal)}
+    return frozenset(found - {""})
 
 
 def answer_measures(question: str) -> tuple[Measure, ...]:

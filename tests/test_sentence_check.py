@@ -681,6 +681,13 @@ _BOUND_ELSEWHERE = [
         id="a verb said only as an intention",
     ),
     pytest.param(
+        "How many cottages were built on the quarry site?",
+        "A scheme in 1964 to fill the quarry and build 40 cottages on the site was rejected.",
+        ("and build",),
+        None,
+        id="a verb coordinated with an intended infinitive",
+    ),
+    pytest.param(
         "Who won the 1902 election?",
         "Harlow failed to win the 1902 election.",
         ("to win",),
@@ -1795,6 +1802,23 @@ def test_a_japanese_predicate_said_only_as_a_plan() -> None:
 def test_a_japanese_predicate_planned_at_the_end_or_given_up(sentence: str, holds: bool) -> None:
     """「…を設立し、…する計画であった」 plans both; 「設立を断念し」 gives it up."""
     assert check_sentence("協議会が設立されたのはいつか。", sentence).holds is holds
+
+
+def test_a_japanese_giver_and_receiver_swapped() -> None:
+    """「A が B に譲渡した」 is not said by 「B は…A へ譲渡した」: the converse transfer."""
+    sentence = "北浜汽船は赤字が膨らみ、1978年に定期航路を南洋海運へ3億円で譲渡した。"
+    check = check_sentence("1978年に南洋海運が北浜汽船に譲渡したものは何か。", sentence)
+    assert check.unbound == ("南洋海運が北浜汽船に",) and not check.holds
+    assert check_sentence("1978年に北浜汽船が南洋海運に譲渡したものは何か。", sentence).holds
+
+
+def test_a_japanese_value_of_another_dimension_is_not_the_asked_one() -> None:
+    """「標高1,742メートル」 is a height: it does not say the 「全長」 asked for."""
+    question = "霧見ロープウェイの全長は何メートルか。"
+    check = check_sentence(question, "霧見ロープウェイは黒岳（標高1,742メートル）の山頂へ向かう。")
+    assert check.missing == ("全長",)
+    assert check_sentence(question, "霧見ロープウェイは全長1,742メートルの索道である。").holds
+    assert check_sentence(question, "霧見ロープウェイは1,742メートルの索道である。").holds
 
 
 def test_a_measure_question_needs_a_value_of_its_measure() -> None:

@@ -103,6 +103,7 @@ from grace.text import (
     is_japanese,
     is_negated,
     measure_words,
+    named_measures,
     normalise_text,
     split_sentences,
     states_measure,
@@ -618,12 +619,8 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         reread = _with_synonyms(q, s, missing)
         if reread != s and len(_missing_english(q, reread)) < len(missing):  # ends: one less
             return check_sentence(question, reread, title)
-    if missing and states_measure(s, answer_measures(q)):
-        framing = " ".join(measure_words(q))
-        said = set(_japanese_terms(framing)) if ja else {
-            form for word in _english_terms(framing) for form in known_forms(word)
-        }
-        missing = tuple(word for word in missing if word not in said)
+    if missing:
+        missing = _unframed(q, s, missing, japanese=ja)
     return SentenceCheck(
         missing=missing,
         numbers=tuple(token for value, token in asked.items() if value not in held),
@@ -637,6 +634,26 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         ),
         valueless=_valueless(q, s),
     )
+
+
+def _unframed(
+    question: str, sentence: str, missing: tuple[str, ...], *, japanese: bool
+) -> tuple[str, ...]:
+    """``missing`` less the words that name the asked measure, where the sentence has a value.
+
+    "How much does parking cost?" is said by "Parking is free": a value of the measure says
+    the word that names it. Not a Japanese value of another dimension of it
+    (「標高1,742メートル」 does not say the 「全長」 asked for).
+    """
+    if not states_measure(sentence, answer_measures(question)) or (
+        japanese and named_measures(sentence) - named_measures(question)
+    ):
+        return missing
+    framing = " ".join(measure_words(question))
+    said = set(_japanese_terms(framing)) if japanese else {
+        form for word in _english_terms(framing) for form in known_forms(word)
+    }
+    return tuple(word for word in missing if word not in said)
 
 
 def _valueless(question: str, sentence: str) -> str | None:

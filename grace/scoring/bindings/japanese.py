@@ -32,6 +32,9 @@ morphemes (normalised form, part of speech) alone:
 - **A year and its clause's predicate** — 「1979年に…認定された」 is not said by 「1978年に…
   認定されたが、翌1979年に74歳で死去し」: every clause with the question's predicate names
   another year, and the question's year is in another clause.
+- **A giver and a receiver swapped** — 「東嶺電鉄**が**翠ヶ原観光開発**に**譲渡した」 is not said
+  by 「翠ヶ原観光開発**は**…東嶺電鉄**へ**譲渡した」: the question's subject is only the goal
+  (「に」 / 「へ」) in the sentence, and its goal only the subject or topic.
 - **A predicate said only as a plan** — 「2016年に誘致された…ホテル」 is not said by
   「…ホテルの誘致計画は…撤回された」: every use of the question's predicate is followed by a
   noun of planning (「計画」, 「構想」, 「予定」 …; also at the end of the sentence after a
@@ -512,6 +515,44 @@ def _ends_as_plan(s: Morphemes, at: int) -> bool:
     return k > at and s[k][0] in _PLAN
 
 
+_GOAL = frozenset({"に", "へ"})
+"""Particles that mark where a thing goes: who receives what is 「譲渡」, 「売却」, 「寄贈」."""
+
+
+def _marked(m: Morphemes, noun: tuple[str, ...]) -> set[str]:
+    """The particles right after each noun run of ``m`` that ends with ``noun``."""
+    return {
+        m[k][0] for k in range(1, len(m))
+        if m[k][1] == "助詞" and _run_before(m, k)[-len(noun) :] == noun
+    }
+
+
+def _goal_swap(q: Morphemes, s: Morphemes) -> list[str]:
+    """The question's giver and receiver, each said in the other's role.
+
+    「東嶺電鉄が翠ヶ原観光開発に譲渡した」 is not said by 「翠ヶ原観光開発は…運行事業を東嶺電鉄へ…
+    譲渡した」: the question's subject (「が」) is marked only as the goal (「に」 / 「へ」) in
+    the sentence, and its goal only as the subject or the topic (「が」 / 「は」), with the
+    question's predicate in the sentence. Giving, selling and handing over run from the
+    subject to the goal, so the sentence states the converse transfer.
+    """
+    verbs = _question_predicates(q)
+    if not any(_has(s, verb) for verb in verbs):
+        return []
+    givers = [_run_before(q, k) for k in range(1, len(q)) if q[k] == ("が", "助詞")]
+    goals = [
+        _run_before(q, k) for k in range(1, len(q)) if q[k][1] == "助詞" and q[k][0] in _GOAL
+    ]
+    for giver in filter(None, givers):
+        for goal in filter(None, goals):
+            as_giver, as_goal = _marked(s, giver), _marked(s, goal)
+            if giver != goal and as_giver and as_goal and (
+                as_giver <= _GOAL and as_goal <= {"が", "は"}
+            ):
+                return [f"{''.join(giver)}が{''.join(goal)}に"]
+    return []
+
+
 def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
     """Phrases of a Japanese question (its morphemes) that ``sentence`` binds otherwise.
 
@@ -539,7 +580,6 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             continue
         if phrase and phrase not in found:
             found.append(phrase)
-    found.extend(p for p in _dated_apart(question, sentence) if p not in found)
-    found.extend(p for p in _planned_only(question, sentence) if p not in found)
-    found.extend(p for p in _agent_unnamed(question, sentence) if p not in found)
+    for reading in (_dated_apart, _planned_only, _agent_unnamed, _goal_swap):
+        found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)

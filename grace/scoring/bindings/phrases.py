@@ -617,12 +617,19 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     """Whether the verb at ``at`` is an infinitive or a gerund of intention.
 
     "to" with a word of :data:`_INTENT` in the :data:`_INTENT_REACH` words before it, or a
-    gerund right after one ("the chapter *proposed merging* the school").
+    gerund right after one ("the chapter *proposed merging* the school"). A verb coordinated
+    with such an infinitive shares its "to" ("a plan to demolish the ropewalk *and build* 60
+    houses").
     """
     if at == 0:
         return False
     if sentence[at - 1] in _INTENT:
         return sentence[at].endswith("ing")
+    if sentence[at - 1] in ("and", "or"):
+        before = sentence[max(0, at - 1 - _INTENT_REACH) : at - 1]
+        if "to" in before:
+            return _intended_at(sentence, at - 1 - before[::-1].index("to"))  # its verb
+        return False
     return sentence[at - 1] == "to" and any(
         w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1]
     )
