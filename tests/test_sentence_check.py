@@ -688,6 +688,14 @@ _BOUND_ELSEWHERE = [
         id="a verb coordinated with an intended infinitive",
     ),
     pytest.param(
+        "When did the old mill reopen as a museum?",
+        "A second phase, to reopen the old mill as a museum, was announced in 2015 but has "
+        "not yet been funded.",
+        ("to reopen",),
+        "When was a second phase to reopen the old mill as a museum announced?",
+        id="an infinitive in the subject of a predicate of planning",
+    ),
+    pytest.param(
         "Who won the 1902 election?",
         "Harlow failed to win the 1902 election.",
         ("to win",),

@@ -589,9 +589,9 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     proposal in 1999 to move it to the Millfield industrial estate was abandoned": every use
     of the verb is an infinitive or a gerund after a word of intention, attempt or refusal
     (:func:`_intended_at`). Not where the question says such a word itself ("the plan to
-    move").
+    move", "when was the phase to reopen it announced").
     """
-    if any(w in _INTENT for w in question):
+    if any(w in _INTENT or w in _PLANNED for w in question):
         return []
     out = []
     for word in question:
@@ -630,9 +630,34 @@ def _intended_at(sentence: list[str], at: int) -> bool:
         if "to" in before:
             return _intended_at(sentence, at - 1 - before[::-1].index("to"))  # its verb
         return False
-    return sentence[at - 1] == "to" and any(
-        w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1]
+    return sentence[at - 1] == "to" and (
+        any(w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1])
+        or _planned_after(sentence, at)
     )
+
+
+_PLANNED = frozenset({
+    "announced", "proposed", "planned", "suggested", "considered", "rejected", "abandoned",
+    "shelved", "postponed", "deferred", "dropped",
+})
+"""Passive participles that leave their subject a plan ("… *was announced* in 2015")."""
+_PLAN_REACH = 12
+"""Words after an infinitive within which the predicate of its noun phrase may stand."""
+
+
+def _planned_after(sentence: list[str], at: int) -> bool:
+    """Whether the infinitive at ``at`` is in the subject of a predicate of planning.
+
+    "A second phase, *to reopen* the twine walk as a working rope shop, *was announced* in
+    2015": the infinitive modifies the subject of *was announced*, which leaves it a plan.
+    The first *was* / *were* after it, with no relative word before it, is the predicate's.
+    """
+    for k in range(at + 1, min(len(sentence) - 1, at + _PLAN_REACH)):
+        if sentence[k] in ("which", "that", "who", "whom", "whose"):
+            return False
+        if sentence[k] in ("was", "were"):
+            return sentence[k + 1] in _PLANNED
+    return False
 
 
 def _standard_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
