@@ -1829,6 +1829,14 @@ def test_a_japanese_value_of_another_dimension_is_not_the_asked_one() -> None:
     assert check_sentence(question, "霧見ロープウェイは1,742メートルの索道である。").holds
 
 
+def test_a_japanese_subject_said_only_as_the_object() -> None:
+    """「白浜酒造が吸収合併した」 is not said by 「白浜酒造を吸収合併して」."""
+    sentence = "1988年には経営難に陥っていた隣町の白浜酒造を吸収合併して社名を改めた。"
+    check = check_sentence("白浜酒造が吸収合併した隣町の酒蔵はどこか。", sentence)
+    assert check.unbound == ("白浜酒造が合併",) and not check.holds
+    assert check_sentence("白浜酒造が吸収合併されたのは何年か。", sentence).holds
+
+
 def test_a_measure_question_needs_a_value_of_its_measure() -> None:
     """"For how much was it sold?" is not said by a sentence that gives no price."""
     sentence = "The piece was sold at auction in Velsund in 2009 to a collector from Brask."

@@ -34,7 +34,8 @@ morphemes (normalised form, part of speech) alone:
   another year, and the question's year is in another clause.
 - **A giver and a receiver swapped** — 「東嶺電鉄**が**翠ヶ原観光開発**に**譲渡した」 is not said
   by 「翠ヶ原観光開発**は**…東嶺電鉄**へ**譲渡した」: the question's subject is only the goal
-  (「に」 / 「へ」) in the sentence, and its goal only the subject or topic.
+  (「に」 / 「へ」) in the sentence, and its goal only the subject or topic; nor
+  「白浜酒造**が**吸収合併した」 by 「白浜酒造**を**吸収合併して」: the doer said only as the object.
 - **A predicate said only as a plan** — 「2016年に誘致された…ホテル」 is not said by
   「…ホテルの誘致計画は…撤回された」: every use of the question's predicate is followed by a
   noun of planning (「計画」, 「構想」, 「予定」 …; also at the end of the sentence after a
@@ -553,6 +554,36 @@ def _goal_swap(q: Morphemes, s: Morphemes) -> list[str]:
     return []
 
 
+def _next_predicate(m: Morphemes, at: int) -> int | None:
+    """Where the first predicate after ``at`` stands (「吸収合併した」: at 合併), if any."""
+    for k in range(at + 1, len(m)):
+        if m[k][0] in ("、", "。"):
+            return None
+        if _predicate(m, k) is not None and m[k][0] not in _LIGHT_VERBS:
+            return k
+    return None
+
+
+def _object_swap(q: Morphemes, s: Morphemes) -> list[str]:
+    """The question's active subject, said only as the object of its predicate.
+
+    「白浜酒造**が**吸収合併した酒蔵」 is not said by 「…隣町の白浜酒造**を**吸収合併して」: the
+    sentence marks the question's doer only with 「を」, as the one the predicate acts on (or
+    with 「の」, as a modifier of another noun: 「白浜酒造の蔵」).
+    """
+    for at in range(1, len(q)):
+        subject = _run_before(q, at)
+        if q[at] != ("が", "助詞") or not subject:
+            continue
+        k = _next_predicate(q, at)
+        if k is None or _passive_at(q, k) or not _has(s, q[k][0]) or q[k - 1][0] == "を":
+            continue  # a question's own object: the case reading reads the two roles
+        marked = _marked(s, subject)
+        if "を" in marked and marked <= {"を", "の"}:  # の: a modifier, no role of its own
+            return [f"{''.join(subject)}が{q[k][0]}"]
+    return []
+
+
 def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, ...]:
     """Phrases of a Japanese question (its morphemes) that ``sentence`` binds otherwise.
 
@@ -580,6 +611,6 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             continue
         if phrase and phrase not in found:
             found.append(phrase)
-    for reading in (_dated_apart, _planned_only, _agent_unnamed, _goal_swap):
+    for reading in (_dated_apart, _planned_only, _agent_unnamed, _goal_swap, _object_swap):
         found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)
