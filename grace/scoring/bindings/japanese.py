@@ -35,7 +35,8 @@ morphemes (normalised form, part of speech) alone:
 - **A giver and a receiver swapped** — 「東嶺電鉄**が**翠ヶ原観光開発**に**譲渡した」 is not said
   by 「翠ヶ原観光開発**は**…東嶺電鉄**へ**譲渡した」: the question's subject is only the goal
   (「に」 / 「へ」) in the sentence, and its goal only the subject or topic; nor
-  「白浜酒造**が**吸収合併した」 by 「白浜酒造**を**吸収合併して」: the doer said only as the object.
+  「白浜酒造**が**吸収合併した」 by 「白浜酒造**を**吸収合併して」: the doer said only as the
+  object.
 - **A predicate said only as a plan** — 「2016年に誘致された…ホテル」 is not said by
   「…ホテルの誘致計画は…撤回された」: every use of the question's predicate is followed by a
   noun of planning (「計画」, 「構想」, 「予定」 …; also at the end of the sentence after a
