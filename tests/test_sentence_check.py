@@ -673,6 +673,14 @@ _BOUND_ELSEWHERE = [
         id="N of X where the sentence says N X",
     ),
     pytest.param(
+        "Who had been Ada Crane's deputy for six years?",
+        "Her successor, Ada Crane, who had been her deputy for six years, held the post "
+        "until 1931.",
+        ("crane's deputy",),
+        "Whose deputy had Ada Crane been for six years?",
+        id="X's N where the sentence says X, who had been his N",
+    ),
+    pytest.param(
         "In which year was the market moved to the industrial estate?",
         "The market is held in the square; a proposal in 1999 to move it to the industrial "
         "estate was abandoned.",

@@ -23,7 +23,8 @@ read here from the words alone (no parser):
   "Rovers *won* the league … the final, which they lost".
 - **"X's N"** — "Tancred's nephew" asks for the nephew *of* Tancred. "his nephew Tancred"
   says that Tancred *is* the nephew: the sentence puts N right before X (an apposition, X's
-  name may have more words: "pupil Ingrid Sollen") and never "X's N" or "N of X". The same
+  name may have more words: "pupil Ingrid Sollen"), or "X, (who was) his N" ("Agnes Marwood,
+  who had been his deputy"), and never "X's N" or "N of X". The same
   for a question's "N of X" ("the niece of the matron Clara Pellow" against "her niece Clara
   Pellow").
 - **An active question's roles** — "did *the Swedes* outnumber *the Ostrians*" is not said

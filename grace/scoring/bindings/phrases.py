@@ -138,13 +138,37 @@ def _precedes(sentence: list[str], owner: str, noun: str) -> bool:
     return False
 
 
+_BEING = (("who", "was"), ("who", "is"), ("who", "had", "been"), ("who", "has", "been"),
+          ("who", "became"), ())
+"""What may stand between a name and "his N" that says the name *is* the N ("Agnes
+Marwood, *who had been* his deputy"; nothing: "Tancred, his nephew")."""
+_THEIR = frozenset({"his", "her", "their"})
+
+
 def _apposed(sentence: list[str], noun: str, name: list[str]) -> bool:
-    """Whether the sentence says "noun name" ("his nephew Tancred", "pupil Ingrid Sollen")."""
+    """Whether the sentence says the name *is* the noun ("his nephew Tancred").
+
+    "noun name" ("his nephew Tancred", "pupil Ingrid Sollen"), or "name, (who was) his noun"
+    ("Agnes Marwood, who had been his deputy").
+    """
     n = len(name)
-    return any(
+    before = any(
         _same(sentence[k], noun) and all(_same(sentence[k + 1 + j], name[j]) for j in range(n))
         for k in range(len(sentence) - n)
     )
+    return before or any(
+        sentence[k : k + n] == name and _theirs(sentence[k + n :], noun)
+        for k in range(len(sentence) - n)
+    )
+
+
+def _theirs(words: list[str], noun: str) -> bool:
+    """Whether ``words`` begin with "(who was) his / her / their noun" (:data:`_BEING`)."""
+    for being in _BEING:
+        at = len(being)
+        if words[:at] == list(being) and words[at : at + 1] and words[at] in _THEIR:
+            return at + 1 < len(words) and _same(words[at + 1], noun)
+    return False
 
 
 def _possessives(question: list[str], sentence: list[str]) -> list[str]:
