@@ -673,6 +673,14 @@ _BOUND_ELSEWHERE = [
         id="N of X where the sentence says N X",
     ),
     pytest.param(
+        "How much did the Pell family pay for the mill?",
+        "In 1902 the council bought the mill and its water rights from the Pell family for "
+        "£3,400.",
+        ("pell pay",),
+        "How much did the council pay for the mill?",
+        id="a payer named only as the one the thing was bought from",
+    ),
+    pytest.param(
         "Who had been Ada Crane's deputy for six years?",
         "Her successor, Ada Crane, who had been her deputy for six years, held the post "
         "until 1931.",

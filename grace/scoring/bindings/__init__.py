@@ -188,6 +188,7 @@ from grace.scoring.bindings.roles import (
     _relative_subject,
     _roles_crossed,
     _roles_reversed,
+    _source_only,
     _subject_after,
 )
 from grace.scoring.bindings.words import _cased, known_forms
@@ -227,6 +228,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _object_elsewhere,
     _caused_of_another,
     _converse_subject,
+    _source_only,
     _roles_reversed,
     _opposite_nearby,
     _subject_opposite,

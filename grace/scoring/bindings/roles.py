@@ -556,6 +556,46 @@ def _converse_subject(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+_SOURCE_MARKS = (("from",), ("owned", "by"), ("sold", "by"), ("belonging", "to"))
+"""What puts a name in the party a thing came from: "bought … *from* the Aldwick family",
+"Gorse Valley Coaches, *owned by* Harold Dibb"."""
+_SOURCE_REACH = 4
+"""Words before a name within which its source mark may stand ("from *the* Aldwick family")."""
+
+
+def _source_only(question: list[str], sentence: list[str]) -> list[str]:
+    """A buyer's do-question whose subject the sentence names only as the one sold from.
+
+    "How much did the Aldwick family pay for the 84 acres?" is not said by "… a committee
+    … bought 84 acres … *from the Aldwick family* for £5,900": the family received the
+    money. Read where the question's verb is a buyer's (pay, buy, purchase, acquire), the
+    sentence has a buyer's verb too, and every use of the subject's head follows a source
+    mark (:data:`_SOURCE_MARKS`) within :data:`_SOURCE_REACH` words.
+    """
+    found = _do_subject(question)
+    if found is None:
+        return []
+    subject, verb = found
+    side, _ = _converse(_verb_lemmas(question[verb]))
+    if "pay" not in side or not any(_verb_lemmas(w) & side for w in sentence):
+        return []
+    head = subject[-1]
+    if _after_source(question[:verb]):
+        return []  # "students *from* outside Europe": the subject's own phrase
+    uses = _uses(sentence, head)
+    if uses and all(_after_source(sentence[max(0, k - _SOURCE_REACH) : k]) for k in uses):
+        return [f"{head} {question[verb]}"]
+    return []
+
+
+def _after_source(before: list[str]) -> bool:
+    """Whether ``before`` (the words before a name) hold a source mark."""
+    return any(
+        before[k : k + len(mark)] == list(mark)
+        for mark in _SOURCE_MARKS for k in range(len(before))
+    )
+
+
 def _in_noun_phrase(word: str) -> bool:
     """A word of a question's noun phrase.
 
