@@ -595,8 +595,9 @@ def measure_words(question: str) -> tuple[str, ...]:
 def named_measures(text: str) -> frozenset[str]:
     """The Japanese measure nouns ``text`` names (「全長」, 「標高」, 「料金」), in any sentence.
 
-    A value said right after one of them is a value of that dimension: 「標高1,742メートル」
-    is a height, not the 「全長」 a question asks for.
+    A sentence that names one the question does not, and not the question's own, gives its
+    value as that dimension: 「標高1,742メートル」 is a height, not the 「全長」 a question
+    asks for (:func:`grace.scoring.sentence_check.check_sentence`).
     """
     normal = unicodedata.normalize("NFKC", text)
     found = {m.group(0) for _, pattern in _JA_MEASURE for m in pattern.finditer(normal)}

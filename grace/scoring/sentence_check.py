@@ -642,8 +642,9 @@ def _unframed(
     """``missing`` less the words that name the asked measure, where the sentence has a value.
 
     "How much does parking cost?" is said by "Parking is free": a value of the measure says
-    the word that names it. Not a Japanese value of another dimension of it
-    (「標高1,742メートル」 does not say the 「全長」 asked for).
+    the word that names it. Not in a Japanese sentence that names another dimension of the
+    measure (:func:`grace.text.named_measures`): 「標高1,742メートル」 does not say the 「全長」
+    asked for.
     """
     if not states_measure(sentence, answer_measures(question)) or (
         japanese and named_measures(sentence) - named_measures(question)
