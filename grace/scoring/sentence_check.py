@@ -401,16 +401,36 @@ def _with_synonyms(question: str, sentence: str, missing: Sequence[str]) -> str:
     return out
 
 
+def _reread(question: str, sentence: str, missing: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """``sentence`` read with synonyms (:func:`_with_synonyms`), and the terms it still lacks.
+
+    Read again while each reading states one more term (so it ends).
+    """
+    while missing:
+        reread = _with_synonyms(question, sentence, missing)
+        still = _missing_english(question, reread) if reread != sentence else missing
+        if len(still) >= len(missing):
+            break
+        sentence, missing = reread, still
+    return sentence, missing
+
+
+@lru_cache(maxsize=16_384)
+def _word_lemmas(word: str) -> frozenset[str]:
+    """A word and its lemmas (LemmInflect's; no stems: "publisher" does not say "print")."""
+    return frozenset({word, *(lemma for found in all_lemmas(word).values() for lemma in found)})
+
+
 def _term_heads(word: str, qwords: Sequence[str]) -> list[str]:
     """The lemmas a question term is looked up by: its phrasal verbs first, then itself."""
-    lemmas = sorted({word} | {lemma for found in all_lemmas(word).values() for lemma in found})
+    lemmas = sorted(_word_lemmas(word))
     after = {qwords[i + 1] for i, w in enumerate(qwords[:-1]) if w == word}
     return [f"{lemma}_{particle}" for lemma in lemmas for particle in sorted(after)] + lemmas
 
 
 def _synonym_in(words: Sequence[str], heads: Sequence[str]) -> tuple[int, int, str, str] | None:
     """The first synonym of ``heads`` said in ``words``: (where, words long, head, synonym)."""
-    lemmas = [{w} | {lemma for found in all_lemmas(w).values() for lemma in found} for w in words]
+    lemmas = [_word_lemmas(w) for w in words]
     for head in heads:
         for synonym in sorted(synonyms(head)):
             parts = synonym.split("_")
@@ -613,12 +633,10 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     q, s = unicodedata.normalize("NFKC", question), unicodedata.normalize("NFKC", sentence)
     t = unicodedata.normalize("NFKC", title)
     ja = is_japanese(q)
-    asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     missing = _missing_japanese(q, s, t) if ja else _missing_english(q, s)
     if missing and not ja:
-        reread = _with_synonyms(q, s, missing)
-        if reread != s and len(_missing_english(q, reread)) < len(missing):  # ends: one less
-            return check_sentence(question, reread, title)
+        s, missing = _reread(q, s, missing)
+    asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     if missing:
         missing = _unframed(q, s, missing, japanese=ja)
     return SentenceCheck(

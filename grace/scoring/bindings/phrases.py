@@ -677,7 +677,7 @@ def _planned_after(sentence: list[str], at: int) -> bool:
     The first *was* / *were* after it, with no relative word before it, is the predicate's.
     """
     for k in range(at + 1, min(len(sentence) - 1, at + _PLAN_REACH)):
-        if sentence[k] in ("which", "that", "who", "whom", "whose"):
+        if sentence[k] in _RELATIVES:
             return False
         if sentence[k] in ("was", "were"):
             return sentence[k + 1] in _PLANNED
