@@ -28,6 +28,8 @@ What counts as *stating* a term:
   with or without thousands separators, (0–20, tens) as an English word, or in Japanese
   kanji numerals (「第二」, 「二十五人」: Sudachi reads them as digits); a number is compared
   by value, so "1,000" states "1000" and 「二十五」 states 25.
+- **Reasons** — a why-question ("Why …?", 「なぜ」) needs a sentence that gives a reason for
+  the asked fact, not only the fact (:func:`grace.scoring.reasons.states_reason`).
 - **Negation** — the question and the sentence must both be negated or both not
   (:func:`grace.text.is_negated`).
 - **Opposites** (English) — the sentence must not state, in place of a word of the question,
@@ -93,6 +95,7 @@ from grace.scoring.bindings import (
     unbound_phrases,
     unbound_phrases_ja,
 )
+from grace.scoring.reasons import asks_reason, states_reason
 from grace.text import (
     ENGLISH_WORD,
     WH_HEADS,
@@ -197,7 +200,8 @@ class SentenceCheck:
     :func:`grace.scoring.bindings.unbound_phrases`)."""
     valueless: str | None = None
     """The measure the question asks for ("money", "length"), when the sentence states no
-    value of it (:func:`_valueless`)."""
+    value of it; ``"name"`` or ``"reason"`` when it asks for a name or a reason the sentence
+    does not give (:func:`_valueless`)."""
 
     @property
     def holds(self) -> bool:
@@ -220,8 +224,8 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
-        if self.valueless == "name":
-            parts.append("the sentence states no name")
+        if self.valueless in ("name", "reason"):
+            parts.append(f"the sentence states no {self.valueless}")
         elif self.valueless:
             parts.append(f"the sentence states no {self.valueless} value")
         return "; ".join(parts)
@@ -685,10 +689,13 @@ def _valueless(question: str, sentence: str) -> str | None:
     one: the units a value is written in are more than :func:`grace.text.states_measure`
     knows ("30", "12 milliseconds"). Not read for the bare answer types (a date, a number):
     their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
-    "which people") and their values are written more ways (「鎌倉時代」).
+    "which people") and their values are written more ways (「鎌倉時代」). A why-question's
+    value is a reason (:func:`grace.scoring.reasons.states_reason`).
     """
     if not is_japanese(question) and _unnamed(question, sentence):
         return "name"
+    if asks_reason(question):
+        return None if states_reason(question, sentence) else "reason"
     measures = answer_measures(question)
     if not measures or states_measure(sentence, measures):
         return None

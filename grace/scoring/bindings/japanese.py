@@ -337,7 +337,9 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     (no 「に」, 「により」, 「によって」 or 「から」 right before it), as English's "was founded
     in 1988" does not say who founded it. A verbal noun used only as a modifier with a time
     or nothing before it says no one either (「文化2年（1805年）創業の「松風館」」, as "the
-    founding of"); nor, for a causative question (「目録を完成させたのは誰」), a use with the
+    founding of"); nor an active use with no subject in the sentence (「1884年に創業し、…閉鎖
+    された」: the doer is elided, as the page's topic, and the sentence names no one); nor,
+    for a causative question (「目録を完成させたのは誰」), a use with the
     thing as its subject (「目録が完成し」), as "a fire that started" in English.
     """
     at = _asked_agent(q)
@@ -350,10 +352,33 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     if (uses or nominal) and all(
         (_passive_at(s, j) and not _named_agent(s, j))
         or (made and not _causative_at(s, j) and s[j - 1] == ("が", "助詞"))
+        or (not _passive_at(s, j) and _subjectless(s, j))
         for j in uses
     ) and all(_timed_only(s, j) for j in nominal):
         return [f"誰が{verb}"]
     return []
+
+
+_SUBJECT_MARKS = frozenset({"は", "が", "も"})
+
+
+def _subjectless(m: Morphemes, at: int) -> bool:
+    """Whether the sentence marks no subject for the predicate at ``at``.
+
+    No 「は」 / 「が」 / 「も」 anywhere before it, no 「の」 right before its noun run (a
+    relative clause's subject: 「源蔵の創業した工場」), and no noun or 「の」 right after it:
+    a relative clause's head (「工場を創業した**源蔵**は」) or a cleft's focus
+    (「創業した**の**は源蔵である」) names the doer after the predicate.
+    """
+    if any(form in _SUBJECT_MARKS and pos == "助詞" for form, pos in m[:at]):
+        return False
+    start = at - len(_run_before(m, at))
+    if start >= 1 and m[start - 1] == ("の", "助詞"):
+        return False
+    after = _after_predicate(m, at)
+    while after < len(m) and m[after][1] == "助動詞":
+        after += 1
+    return not (after < len(m) and (m[after][1] in _NOUN or m[after][0] == "の"))
 
 
 def _causative_at(m: Morphemes, at: int) -> bool:
