@@ -1964,6 +1964,20 @@ def test_a_japanese_active_predicate_with_an_elided_subject_does_not_say_who() -
         assert check_sentence(question, said, "北川製陶所").holds, said
 
 
+def test_a_clause_of_time_whose_subject_is_another_name() -> None:
+    """"After Ruth Marle died, who ran the mill?" is not said of Thomas Marle's death."""
+    question = "After Ruth Marle died, who ran the mill for six years?"
+    swapped = "After Thomas Marle died in 1850, Ruth Marle ran the mill for six years."
+    check = check_sentence(question, swapped)
+    assert check.unbound == ("ruth marle died",) and not check.holds
+    said = "After Ruth Marle died in 1861, her nephew Amos Pile ran the mill for six years."
+    assert check_sentence(question, said).holds
+    # one party: the question's name is all in the sentence's
+    short = "After Ruth died, who ran the mill for six years?"
+    named = "After Ruth Marle died, Amos Pile ran the mill for six years."
+    assert check_sentence(short, named).holds
+
+
 def test_own_as_a_verb_is_a_term_and_an_agent_noun_states_its_verb() -> None:
     """"did Linley *own*" asks a relation ("their own" says none); "the owner" states it."""
     question = "Which bank did Thomas Linley own?"

@@ -174,6 +174,7 @@ from grace.scoring.bindings.roles import (
     _agent_unstated,
     _amount_unattached,
     _caused_of_another,
+    _clause_subject_swapped,
     _converse_subject,
     _coordinated_object,
     _event_noun_only,
@@ -227,6 +228,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _arguments_swapped,
     _object_elsewhere,
     _caused_of_another,
+    _clause_subject_swapped,
     _converse_subject,
     _source_only,
     _roles_reversed,
@@ -254,6 +256,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
     for phrases in (
         *(check(q, s) for check in _CHECKS),
         _proper_modifiers(q_cased, s_cased),
+        _clause_subject_swapped(q_cased, s_cased),
         _owner_only(q, s_cased),
         _object_named_otherwise(q, s_cased),
         _parallel_clauses(q, raw_s),

@@ -349,14 +349,24 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
     nominal = [j for j in range(1, len(s) - 1) if s[j][0] == verb and s[j + 1] == ("の", "助詞")]
     made = _causative_at(q, at)
-    if (uses or nominal) and all(
-        (_passive_at(s, j) and not _named_agent(s, j))
-        or (made and not _causative_at(s, j) and s[j - 1] == ("が", "助詞"))
-        or (not _passive_at(s, j) and _subjectless(s, j))
-        for j in uses
-    ) and all(_timed_only(s, j) for j in nominal):
+    if (uses or nominal) and all(_no_doer(s, j, made) for j in uses) and all(
+        _timed_only(s, j) for j in nominal
+    ):
         return [f"誰が{verb}"]
     return []
+
+
+def _no_doer(s: Morphemes, at: int, made: bool) -> bool:
+    """Whether the predicate at ``at`` names no one who did it (see :func:`_agent_unnamed`).
+
+    A passive with no agent, an active use with no subject (:func:`_subjectless`), or — for a
+    causative question (``made``) — a plain use with the thing as its subject.
+    """
+    if _passive_at(s, at):
+        return not _named_agent(s, at)
+    if made and not _causative_at(s, at) and s[at - 1] == ("が", "助詞"):
+        return True
+    return _subjectless(s, at)
 
 
 _SUBJECT_MARKS = frozenset({"は", "が", "も"})

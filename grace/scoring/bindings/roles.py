@@ -1280,3 +1280,52 @@ def _amount_unattached(question: list[str], sentence: list[str]) -> list[str]:
     ) and _has(sentence, head):
         return [f"{head} {verb}"]
     return []
+
+
+_TIME_CLAUSES = frozenset({"after", "before", "when", "until", "once", "since", "while"})
+"""Conjunctions that open a question's clause of time with a subject of its own ("*After*
+Anne Greaves died, who …?")."""
+
+
+def _name_before(words: Sequence[str], at: int) -> tuple[str, ...]:
+    """The name (capitalised content words) that ends right before ``at``, lower-cased."""
+    start = at
+    while start > 0 and _proper(words[start - 1]):
+        start -= 1
+    return tuple(w.lower() for w in words[start:at])
+
+
+def _same_party(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether two names may be one party: the words of one are all in the other."""
+    return set(a) <= set(b) or set(b) <= set(a)
+
+
+def _clause_subject_swapped(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's clause of time whose subject the sentence gives to its verb's other use.
+
+    "After *Anne Greaves* died, who managed the company?" is not said by "After *Walter
+    Greaves* died in 1789, Anne Greaves managed the company": the question's clause (a name
+    and an inflected verb after *after*, *when*, *until* …) has its verb in the sentence
+    only right after another name, and names its subject elsewhere. Names that share all
+    the words of one ("Anne" and "Anne Greaves") are one party. Read on the words as
+    written: a name is capitalised.
+    """
+    for i, word in enumerate(question[:-2]):
+        if word.lower() not in _TIME_CLAUSES:
+            continue
+        j = i + 1
+        while j < len(question) and _proper(question[j]):
+            j += 1
+        name = tuple(w.lower() for w in question[i + 1 : j])
+        if not name or j == len(question) or not _inflected_verb(question[j].lower()):
+            continue
+        verb = question[j].lower()
+        lower = [w.lower() for w in sentence]
+        uses = [k for k in _uses(lower, verb) if _verb_form(lower[k])]
+        before = [_name_before(sentence, k) for k in uses]
+        elsewhere = any(
+            tuple(lower[k : k + len(name)]) == name for k in range(len(lower) - len(name) + 1)
+        )
+        if uses and elsewhere and all(b and not _same_party(b, name) for b in before):
+            return [f"{' '.join(name)} {verb}"]
+    return []
