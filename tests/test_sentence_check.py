@@ -1964,15 +1964,36 @@ def test_a_japanese_active_predicate_with_an_elided_subject_does_not_say_who() -
         assert check_sentence(question, said, "北川製陶所").holds, said
 
 
-def test_a_clause_of_time_whose_subject_is_another_name() -> None:
-    """"After Ruth Marle died, who ran the mill?" is not said of Thomas Marle's death."""
-    question = "After Ruth Marle died, who ran the mill for six years?"
-    swapped = "After Thomas Marle died in 1850, Ruth Marle ran the mill for six years."
+@pytest.mark.parametrize(
+    ("question", "swapped", "phrase", "said"),
+    [
+        pytest.param(
+            "After Ruth Marle died, who ran the mill for six years?",
+            "After Thomas Marle died in 1850, Ruth Marle ran the mill for six years.",
+            "ruth marle died",
+            "After Ruth Marle died in 1861, her nephew Amos Pile ran the mill for six years.",
+            id="a clause of time whose verb has another name",
+        ),
+        pytest.param(
+            "Which boat was found as a wreck at Hallam in 1952?",
+            "The yawl Tern was found as a wreck at Cleve in 1952 and is now shown at Hallam.",
+            "wreck at hallam",
+            "The yawl Tern was found as a wreck at Hallam in 1952 and is now shown at Cleve.",
+            id="a name's frame filled with another name",
+        ),
+    ],
+)
+def test_a_name_in_another_place_of_the_sentence(
+    question: str, swapped: str, phrase: str, said: str
+) -> None:
+    """The question's name stands in the sentence, but another fills its place."""
     check = check_sentence(question, swapped)
-    assert check.unbound == ("ruth marle died",) and not check.holds
-    said = "After Ruth Marle died in 1861, her nephew Amos Pile ran the mill for six years."
+    assert check.unbound == (phrase,) and not check.holds
     assert check_sentence(question, said).holds
-    # one party: the question's name is all in the sentence's
+
+
+def test_one_party_by_the_words_of_its_name() -> None:
+    """"After Ruth died" is said by "After Ruth Marle died": one name holds all of the other."""
     short = "After Ruth died, who ran the mill for six years?"
     named = "After Ruth Marle died, Amos Pile ran the mill for six years."
     assert check_sentence(short, named).holds

@@ -1329,3 +1329,47 @@ def _clause_subject_swapped(question: list[str], sentence: list[str]) -> list[st
         if uses and elsewhere and all(b and not _same_party(b, name) for b in before):
             return [f"{' '.join(name)} {verb}"]
     return []
+
+
+_FRAME_PREPOSITIONS = frozenset({"at", "in", "on", "from", "to", "near", "for", "by", "with"})
+"""Prepositions before a name that the question's words frame on both sides."""
+
+
+def _name_runs(words: Sequence[str]) -> list[tuple[int, int]]:
+    """The (start, end) of each run of capitalised content words after the first word."""
+    runs, i = [], 1
+    while i < len(words):
+        if _proper(words[i]):
+            j = i
+            while j < len(words) and _proper(words[j]):
+                j += 1
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def _filler_swapped(question: list[str], sentence: list[str]) -> list[str]:
+    """A name of the question whose frame the sentence fills with another name.
+
+    "Which car was found in use as a garden shed *at Tollbar in* 1984?" is not said by "…
+    car 7, found in use as a garden shed *at Fellside in* 1984 and restored by the society,
+    which displays it at the former Tollbar terminus": the two words before the question's
+    name (a preposition last) and the word after it stand in the sentence around another
+    name, and never around the question's. Read on the words as written.
+    """
+    lower_q = [w.lower() for w in question]
+    lower_s = [w.lower() for w in sentence]
+    s_runs = _name_runs(sentence)
+    for i, j in _name_runs(question):
+        if i < 2 or j >= len(question) or lower_q[i - 1] not in _FRAME_PREPOSITIONS:
+            continue
+        left, name, right = lower_q[i - 2 : i], lower_q[i:j], lower_q[j]
+        framed = [
+            lower_s[k:m] for k, m in s_runs
+            if k >= 2 and lower_s[k - 2 : k] == left and m < len(lower_s) and lower_s[m] == right
+        ]
+        if framed and not any(_same_party(f, name) for f in framed):
+            return [f"{' '.join(left)} {' '.join(name)}"]
+    return []
