@@ -173,6 +173,12 @@ def test_a_word_in_a_rare_sense_or_an_opposite_is_no_synonym() -> None:
     assert check_sentence(
         "How many imports did Ghana have in 2004?", "Ghana's exports rose in 2004."
     ).missing == ("imports",)
+    # a word of a name names, it says nothing: the Loan Board lent nothing here
+    named = "The rest of the cost was met by the Harbour Loan Board in 1890."
+    assert check_sentence("Who lent the rest of the cost?", named).missing == ("lent",)
+    assert check_sentence(
+        "Who lent the rest of the cost?", "The Harbour Board loaned the rest of the cost."
+    ).holds
 
 
 def test_a_synonym_is_read_as_the_questions_word_by_every_reading() -> None:
@@ -702,6 +708,14 @@ _BOUND_ELSEWHERE = [
         ("and build",),
         None,
         id="a verb coordinated with an intended infinitive",
+    ),
+    pytest.param(
+        "When did the council move the cattle market to Holme Field?",
+        "In 1952 the council proposed to rebuild the old corn exchange as a hall and to move "
+        "the cattle market to Holme Field, but the plan was dropped.",
+        ("to move",),
+        None,
+        id="a second infinitive of intention, with its own to",
     ),
     pytest.param(
         "When did the old mill reopen as a museum?",
@@ -1901,6 +1915,9 @@ def test_a_why_question_needs_a_reason_for_the_asked_fact() -> None:
     # a reason that belongs to another fact, past a semicolon
     other = "The Ellery tannery closed in 1931; to save money, the town sold its drums."
     assert check_sentence(question, other).valueless == "reason"
+    # "since" before a year dates, it gives no reason
+    dated = "Since 1990 a museum has shown the Ellery tannery, which closed in 1931."
+    assert check_sentence(question, dated).valueless == "reason"
     for stated in (
         "The Ellery tannery closed in 1931 because of a fall in the price of hides.",
         "The Ellery tannery closed in 1931 after its owner, Ruth Hale, went bankrupt.",

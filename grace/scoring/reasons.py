@@ -52,7 +52,7 @@ _ASKS = lazy(
 )
 """A question that asks for a reason or a purpose."""
 
-_TOKEN = lazy(r"[A-Za-z][\w'’-]*|[;:—–()]|,")
+_TOKEN = lazy(r"[A-Za-z][\w'’-]*|\d+(?:[,.]\d+)*|[;:—–()]|,")
 _BOUNDARY = frozenset({";", ":", "—", "–", "(", ")"})
 """Marks that end the asked verb's clause: a reason past them belongs to another fact."""
 

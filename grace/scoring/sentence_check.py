@@ -388,13 +388,14 @@ def _with_synonyms(question: str, sentence: str, missing: Sequence[str]) -> str:
     "start") is stated; the synonym's first occurrence is rewritten as the question's word in
     the synonym's inflection ("began" → "started"), so that every other reading — roles,
     negation, phrases — reads the sentence with the question's word. A phrasal verb of the
-    question ("set up", "turn down") is looked up whole.
+    question ("set up", "turn down") is looked up whole. Not a word of a name: "the Public
+    Works *Loan* Commissioners" says no one lent anything.
     """
     qwords = ENGLISH_WORD.findall(normalise_text(question))
     out = sentence
     for word in missing:
         words = ENGLISH_WORD.findall(normalise_text(out))
-        found = _synonym_in(words, _term_heads(word, qwords))
+        found = _synonym_in(words, _term_heads(word, qwords), _name_words(out, len(words)))
         if found is None:
             continue
         at, size, head, synonym = found
@@ -432,14 +433,29 @@ def _term_heads(word: str, qwords: Sequence[str]) -> list[str]:
     return [f"{lemma}_{particle}" for lemma in lemmas for particle in sorted(after)] + lemmas
 
 
-def _synonym_in(words: Sequence[str], heads: Sequence[str]) -> tuple[int, int, str, str] | None:
-    """The first synonym of ``heads`` said in ``words``: (where, words long, head, synonym)."""
+def _name_words(text: str, count: int) -> frozenset[int]:
+    """Where ``text``'s words are capitalised past its first: words of a name."""
+    cased = ENGLISH_WORD.findall(unicodedata.normalize("NFKC", text))
+    if len(cased) != count:  # lower-casing changed the words: read none as a name
+        return frozenset()
+    return frozenset(i for i, w in enumerate(cased) if i and w[:1].isupper())
+
+
+def _synonym_in(
+    words: Sequence[str], heads: Sequence[str], names: frozenset[int] = frozenset()
+) -> tuple[int, int, str, str] | None:
+    """The first synonym of ``heads`` said in ``words``: (where, words long, head, synonym).
+
+    Not one whose words are in ``names`` (the places of a name's words).
+    """
     lemmas = [_word_lemmas(w) for w in words]
     for head in heads:
         for synonym in sorted(synonyms(head)):
             parts = synonym.split("_")
             for at in range(len(words) - len(parts) + 1):
-                if all(part in lemmas[at + k] for k, part in enumerate(parts)):
+                if names.isdisjoint(range(at, at + len(parts))) and all(
+                    part in lemmas[at + k] for k, part in enumerate(parts)
+                ):
                     return at, len(parts), head, parts[0]
     return None
 

@@ -643,21 +643,36 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     "to" with a word of :data:`_INTENT` in the :data:`_INTENT_REACH` words before it, or a
     gerund right after one ("the chapter *proposed merging* the school"). A verb coordinated
     with such an infinitive shares its "to" ("a plan to demolish the ropewalk *and build* 60
-    houses").
+    houses"), or repeats it ("proposed to turn it into a weekly *and to move* its printing").
     """
     if at == 0:
         return False
     if sentence[at - 1] in _INTENT:
         return sentence[at].endswith("ing")
     if sentence[at - 1] in ("and", "or"):
-        before = sentence[max(0, at - 1 - _INTENT_REACH) : at - 1]
-        if "to" in before:
-            return _intended_at(sentence, at - 1 - before[::-1].index("to"))  # its verb
-        return False
+        return _coordinated_intent(sentence, at - 1)
     return sentence[at - 1] == "to" and (
         any(w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1])
         or _planned_after(sentence, at)
+        or (at >= 2 and sentence[at - 2] in ("and", "or") and _coordinated_intent(sentence, at - 2))
     )
+
+
+def _coordinated_intent(sentence: list[str], conjunction: int) -> bool:
+    """Whether the infinitive before the "and" at ``conjunction`` is one of intention.
+
+    "proposed to turn the paper into a weekly *and (to) move* its printing": the second verb
+    is coordinated with the first infinitive, and is intended as it is.
+    """
+    before = sentence[max(0, conjunction - _COORDINATED_REACH) : conjunction]
+    if "to" not in before:
+        return False
+    return _intended_at(sentence, conjunction - before[::-1].index("to"))  # its verb
+
+
+_COORDINATED_REACH = 10
+"""Words before a coordinating "and" within which the first infinitive's "to" may stand
+(the infinitive and its object: "to turn the Examiner back into a weekly")."""
 
 
 _PLANNED = frozenset({
