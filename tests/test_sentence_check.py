@@ -718,6 +718,14 @@ _BOUND_ELSEWHERE = [
         id="a second infinitive of intention, with its own to",
     ),
     pytest.param(
+        "In what year was the lifeboat moved to Porthen?",
+        "In 2001 the society considered closing the station and moving its lifeboat to "
+        "Porthen, but the plan was dropped after a petition.",
+        ("and moving",),
+        None,
+        id="a gerund coordinated with a gerund of intention",
+    ),
+    pytest.param(
         "When did the old mill reopen as a museum?",
         "A second phase, to reopen the old mill as a museum, was announced in 2015 but has "
         "not yet been funded.",
@@ -1997,6 +2005,13 @@ def test_a_japanese_active_predicate_with_an_elided_subject_does_not_say_who() -
             "wreck at hallam",
             "The yawl Tern was found as a wreck at Hallam in 1952 and is now shown at Cleve.",
             id="a name's frame filled with another name",
+        ),
+        pytest.param(
+            "To whom did the Harbour Board sell the quay?",
+            "The Dock Company sold the quay in 1902 to the Harbour Board for £900.",
+            "board sell",
+            "The Harbour Board sold the quay in 1902 to the Dock Company for £900.",
+            id="a giver's subject only as the one given to",
         ),
     ],
 )

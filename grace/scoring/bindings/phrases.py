@@ -650,7 +650,7 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     if sentence[at - 1] in _INTENT:
         return sentence[at].endswith("ing")
     if sentence[at - 1] in ("and", "or"):
-        return _coordinated_intent(sentence, at - 1)
+        return _coordinated_intent(sentence, at - 1, gerund=sentence[at].endswith("ing"))
     return sentence[at - 1] == "to" and (
         any(w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1])
         or _planned_after(sentence, at)
@@ -658,16 +658,20 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     )
 
 
-def _coordinated_intent(sentence: list[str], conjunction: int) -> bool:
-    """Whether the infinitive before the "and" at ``conjunction`` is one of intention.
+def _coordinated_intent(sentence: list[str], conjunction: int, *, gerund: bool = False) -> bool:
+    """Whether the infinitive (or gerund) before the "and" at ``conjunction`` is intended.
 
     "proposed to turn the paper into a weekly *and (to) move* its printing": the second verb
-    is coordinated with the first infinitive, and is intended as it is.
+    is coordinated with the first infinitive, and is intended as it is; so is a gerund
+    after one of intention ("considered closing the station *and moving* its lifeboat"),
+    where the second verb is a gerund too (``gerund``).
     """
-    before = sentence[max(0, conjunction - _COORDINATED_REACH) : conjunction]
-    if "to" not in before:
-        return False
-    return _intended_at(sentence, conjunction - before[::-1].index("to"))  # its verb
+    for k in range(conjunction - 1, max(-1, conjunction - 1 - _COORDINATED_REACH), -1):
+        if sentence[k] == "to":
+            return _intended_at(sentence, k + 1)  # its verb
+        if gerund and k > 0 and sentence[k].endswith("ing") and sentence[k - 1] in _INTENT:
+            return True
+    return False
 
 
 _COORDINATED_REACH = 10

@@ -1335,9 +1335,12 @@ _FRAME_PREPOSITIONS = frozenset({"at", "in", "on", "from", "to", "near", "for", 
 """Prepositions before a name that the question's words frame on both sides."""
 
 
-def _name_runs(words: Sequence[str]) -> list[tuple[int, int]]:
-    """The (start, end) of each run of capitalised content words after the first word."""
-    runs, i = [], 1
+def _name_runs(words: Sequence[str], first: int = 1) -> list[tuple[int, int]]:
+    """The (start, end) of each run of capitalised content words from ``first`` on.
+
+    Past the first word by default: a question's first word is capitalised as such.
+    """
+    runs, i = [], first
     while i < len(words):
         if _proper(words[i]):
             j = i
@@ -1373,3 +1376,62 @@ def _filler_swapped(question: list[str], sentence: list[str]) -> list[str]:
         if framed and not any(_same_party(f, name) for f in framed):
             return [f"{' '.join(left)} {' '.join(name)}"]
     return []
+
+
+_GIVERS = frozenset(
+    {"sell", "lend", "give", "donate", "award", "lease", "transfer", "grant", "bequeath"}
+)
+"""Verbs whose subject gives and whose *to* phrase receives ("X sold it *to* Y")."""
+_GOAL_REACH = 6
+"""Words before a name within which its *to* may stand ("to the Strand Vale Urban District
+Council")."""
+
+
+def _goal_only(question: list[str], sentence: list[str]) -> list[str]:
+    """A giver's do-question whose subject the sentence names only as the one given to.
+
+    "To whom did the Urban District Council sell the railway?" is not said by "The Lift
+    Company … sold the railway in 1934 *to the Strand Vale Urban District Council*": the
+    council received it. Read where the question's verb gives (:data:`_GIVERS`), the
+    sentence has it as a verb form, and every use of the subject's head follows *to* within
+    :data:`_GOAL_REACH` words, with only words of its noun phrase between. Read on the
+    words as written: a subject that is a name may be long ("the Strand Vale Urban District
+    Council"), and ends before the first lower-case verb.
+    """
+    found = _named_do_subject(question)
+    if found is None:
+        return []
+    head, verb = found
+    lower = [w.lower() for w in sentence]
+    if not _verb_lemmas(verb) & _GIVERS:
+        return []
+    if not any(_verb_form(w) and _same(w, verb) for w in lower):
+        return []
+    uses = _uses(lower, head)
+    if uses and all(_after_to(lower, k) for k in uses):
+        return [f"{head} {verb}"]
+    return []
+
+
+def _named_do_subject(question: Sequence[str]) -> tuple[str, str] | None:
+    """A do-question's subject head and verb, lower-cased ("did the … *Council* *sell*")."""
+    lower = [w.lower() for w in question]
+    aux = next((i for i, w in enumerate(lower) if w in _DO), None)
+    if aux is None:
+        return None
+    for k in range(aux + 2, len(question)):
+        if question[k][:1].islower() and _base_verb(lower[k]):
+            return lower[k - 1], lower[k]
+        if not (_in_noun_phrase(lower[k]) or lower[k] in _DETERMINERS):
+            return None
+    return None
+
+
+def _after_to(sentence: list[str], at: int) -> bool:
+    """Whether the noun at ``at`` ends a *to* phrase ("to the … District *Council*")."""
+    for k in range(at - 1, max(-1, at - 1 - _GOAL_REACH), -1):
+        if sentence[k] == "to":
+            return True
+        if not _in_noun_phrase(sentence[k]) and sentence[k] not in _DETERMINERS:
+            return False
+    return False
