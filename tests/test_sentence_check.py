@@ -811,6 +811,14 @@ _BOUND_ELSEWHERE = [
         id="a whose-question's relation apposed only to another name",
     ),
     pytest.param(
+        "Whose brother-in-law was the landowner Amos Reed?",
+        "The promoters were the landowner Amos Reed, the miller John Hatt and Hatt's "
+        "brother-in-law, the solicitor Henry Dunn.",
+        ("whose brother-in-law",),
+        "Whose brother-in-law was the solicitor Henry Dunn?",
+        id="a hyphenated relation apposed to another name past its role",
+    ),
+    pytest.param(
         "In what year was the school merged with St Anne's?",
         "In 1968 the governors proposed merging the school with St Anne's to form one school.",
         ("proposed merging",),

@@ -14,6 +14,7 @@ from itertools import takewhile
 from grace.patterns import lazy
 from grace.scoring.bindings.roles import _do_clause, _own_subject, _perfect_clause
 from grace.scoring.bindings.words import (
+    _ARTICLES,
     _DETERMINERS,
     _OF_PHRASE,
     _RELATIVES,
@@ -1165,7 +1166,7 @@ def _opens_on_subject(clause: Sequence[str]) -> bool:
     )
 
 
-_WHOSE = lazy(r"^whose ([a-z]+) (?:was|is|were|are) (.+?)\??$", re.IGNORECASE)
+_WHOSE = lazy(r"^whose ([a-z]+(?:-[a-z]+)*) (?:was|is|were|are) (.+?)\??$", re.IGNORECASE)
 
 
 def _whose_apposed(question: str, sentence: str) -> list[str]:
@@ -1180,14 +1181,31 @@ def _whose_apposed(question: str, sentence: str) -> list[str]:
         return []
     noun, subject = found.group(1).lower(), {w.lower() for w in _cased(found.group(2))}
     cased = _cased(sentence)
-    uses = [k for k, w in enumerate(cased) if _same(w.lower(), noun)]
+    parts = _cased(noun)  # "brother-in-law": its words
+    uses = [
+        k + len(parts) - 1 for k in range(len(cased) - len(parts) + 1)
+        if all(_same(w.lower(), p) for w, p in zip(cased[k : k + len(parts)], parts, strict=True))
+    ]
     if not uses or not subject & {w.lower() for w in cased}:
         return []
     for k in uses:
-        after = list(takewhile(lambda w: w[:1].isupper(), cased[k + 1 : k + 4]))
+        after = _apposed_name(cased[k + 1 : k + 1 + _APPOSED_REACH])
         if not after or {w.lower() for w in after} & subject:
             return []
     return [f"whose {noun}"]
+
+
+_APPOSED_REACH = 5
+"""Words after a noun within which the name apposed to it stands ("Crabb's brother-in-law,
+*the solicitor Henry Pask*")."""
+
+
+def _apposed_name(words: Sequence[str]) -> list[str]:
+    """The name that ``words`` open, past an article and a role noun ("the solicitor")."""
+    lead = list(takewhile(lambda w: w[:1].islower(), words))
+    if len(lead) > 2 or (lead and lead[0] not in _ARTICLES):
+        return []
+    return list(takewhile(lambda w: w[:1].isupper(), words[len(lead) :]))
 
 
 def _has_own_subject(clause: Sequence[str]) -> bool:
