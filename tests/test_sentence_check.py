@@ -1962,6 +1962,22 @@ def test_a_reason_reads_the_question_words_as_no_reason() -> None:
     ).holds
 
 
+def test_a_where_question_needs_a_place() -> None:
+    """"Where was the fountain cast?" is not said by a sentence with no phrase of place."""
+    question = "Where was the fountain cast?"
+    check = check_sentence(question, "Opened in 1871, the park has a cast-iron fountain.")
+    assert check.valueless == "place" and not check.holds
+    assert check.notice() == "the sentence states no place"
+    for placed in (
+        "The cast-iron fountain was cast at the Saracen Foundry in 1871.",
+        "The fountain, cast in the town's own foundry, was unveiled in 1871.",
+    ):
+        assert check_sentence(question, placed).holds, placed
+    # the question's own words are no answer: "in Kelby" for "Where in Kelby …?"
+    kelby = check_sentence("Where in Kelby was the fountain cast?", "It was cast in Kelby in 1871.")
+    assert kelby.valueless == "place"
+
+
 def test_a_japanese_why_question_needs_a_reason() -> None:
     """「なぜ」「理由は何か」: a reason noun, 「から」 after a predicate, 「ので」, 「ずに」."""
     question = "1952年に南谷製材所が閉鎖されたのはなぜか。"

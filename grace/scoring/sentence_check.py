@@ -28,6 +28,8 @@ What counts as *stating* a term:
   with or without thousands separators, (0–20, tens) as an English word, or in Japanese
   kanji numerals (「第二」, 「二十五人」: Sudachi reads them as digits); a number is compared
   by value, so "1,000" states "1000" and 「二十五」 states 25.
+- **Places** — a where-question needs a phrase of place that says more than the question
+  (:func:`_placed`).
 - **Reasons** — a why-question ("Why …?", 「なぜ」) needs a sentence that gives a reason for
   the asked fact, not only the fact (:func:`grace.scoring.reasons.states_reason`).
 - **Negation** — the question and the sentence must both be negated or both not
@@ -224,7 +226,7 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
-        if self.valueless in ("name", "reason"):
+        if self.valueless in ("name", "reason", "place"):
             parts.append(f"the sentence states no {self.valueless}")
         elif self.valueless:
             parts.append(f"the sentence states no {self.valueless} value")
@@ -712,6 +714,8 @@ def _valueless(question: str, sentence: str) -> str | None:
         return "name"
     if asks_reason(question):
         return None if states_reason(question, sentence) else "reason"
+    if _WHERE.match(question) and not _placed(question, sentence):
+        return "place"
     measures = answer_measures(question)
     if not measures or states_measure(sentence, measures):
         return None
@@ -720,6 +724,47 @@ def _valueless(question: str, sentence: str) -> str | None:
         if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
     ]
     return None if values or _ONCE.search(sentence) else measures[0]
+
+
+_WHERE = lazy(r"\s*where\b", re.I)
+"""An English where-question: it asks for a place."""
+_PLACE_PHRASE = lazy(
+    r"\b(?:in|at|on|near|from|into|onto|to|outside|inside|beside|across|along|behind|"
+    r"opposite|within|beyond|between|off|above|below|beneath|under|over|around|through)\s+"
+    r"(?:(?:the|a|an|its|their|his|her)\s+)?((?:[\w'’-]+\s+){0,2}[\w'’-]+)",
+    re.I,
+)
+"""A preposition of place and the noun phrase after it (up to three words)."""
+_ORDINAL = lazy(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+    r"\d+(?:st|nd|rd|th))\b",
+    re.I,
+)
+"""A place in an order ("Where did Lipa finish in the league?" — "second")."""
+
+
+def _placed(question: str, sentence: str) -> bool:
+    """Whether ``sentence`` has a phrase of place that says more than ``question``'s words.
+
+    "Where was the bandstand cast?" is not said by "… it contains a cast-iron bandstand, …
+    opened in 1868": the only phrase after a preposition of place is a year. A phrase whose
+    words are all the question's ("in Kelby" for "Where in Kelby …?") or a number is no
+    place; "in the malt kiln", "at Ruswick", "in the cone's loft" are, and so is a place in
+    an order ("had finished *second* in the league").
+    """
+    if _ORDINAL.search(sentence):
+        return True
+    asked = {
+        form for w in ENGLISH_WORD.findall(normalise_text(question)) for form in known_forms(w)
+    }
+    for found in _PLACE_PHRASE.finditer(unicodedata.normalize("NFKC", sentence)):
+        words = [w.lower() for w in ENGLISH_WORD.findall(found.group(1))]
+        content = [w for w in words if w not in ENGLISH_STOPWORDS]
+        if content and not content[0][:1].isdigit() and any(
+            not known_forms(w) & asked for w in content if not w[:1].isdigit()
+        ):
+            return True
+    return False
 
 
 _NAME_OF = lazy(
