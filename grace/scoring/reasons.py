@@ -23,10 +23,17 @@ What English writes a reason with (from its grammar, not from any data set's err
   died").
 
 The reason must belong to the asked fact: it comes **after the asked verb** in its clause
-(not past a semicolon or colon), or before it with a comma between (a fronted "Owing to a
-shortage of coal, the route was suspended"). The asked verb is the question's verb as the
+(not past a semicolon or colon), or opens the clause with a comma before the asked verb (a
+fronted "Owing to a shortage of coal, the route was suspended"), or the asked fact is told
+as its result ("…, so that most plants died"). The asked verb is the question's verb as the
 sentence writes it in a verb form ("closed", "built", "selling"); where the sentence has
-none, any reason in the sentence counts.
+none, any reason in the sentence counts. A bare "and" is none: "the council declined to fund
+it and the colony was never built" tells two facts, not why the second.
+
+Japanese (:func:`_states_reason_ja`): a noun of reason (ため, 理由, 原因 …), a cause's
+case phrase (「によって」「を受けて」「に伴い」), the conjunctive 「から」 after a predicate,
+「ので」, or the negative connective 「…ずに」, anywhere in the sentence (a Japanese reason
+comes before its predicate, and a sentence's clauses share one).
 """
 
 from __future__ import annotations
@@ -68,12 +75,14 @@ _MARKERS = (
 )
 """Words that state a reason or purpose wherever they stand after the asked verb."""
 _TIME_AS_CAUSE = frozenset({"after", "when", "following", "upon", "since"})
+"""Words of a clause of time that may tell a cause ("abandoned *when* only four enrolled")."""
 _RESULT = (("so",), ("thus",), ("therefore",), ("hence",), ("as", "a", "result"))
 """Words before the asked fact that make it the result of what comes before."""
 _MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "then".split()
 )
+"""Words after *since* that make it a date, not a reason ("since March", "since then")."""
 
 
 def asks_reason(question: str) -> bool:
@@ -184,9 +193,6 @@ def _new_clause(lower: Sequence[str], start: int, asked: frozenset[str]) -> bool
         word[:1].isalpha() and word not in ENGLISH_STOPWORDS and not known_forms(word) & asked
         for word in lower[start : start + 4]
     )
-
-
-_ARTICLES = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 
 
 def _result_before(lower: Sequence[str], start: int, verb: int) -> bool:
