@@ -1978,6 +1978,14 @@ def test_a_where_question_needs_a_place() -> None:
     assert kelby.valueless == "place"
 
 
+def test_a_japanese_amount_said_only_as_a_total() -> None:
+    """「銀行からの借入金はいくらか」 is not said by 「AとBをあわせて…円」: the value is a total."""
+    sentence = "再建にあたって、町からの補助金と北陽銀行からの借入金をあわせて3万円を調達した。"
+    check = check_sentence("北陽銀行からの借入金はいくらだったか。", sentence)
+    assert check.unbound == ("借入金合わせる",) and not check.holds
+    assert check_sentence("補助金と借入金をあわせて調達した資金は何円か。", sentence).unbound == ()
+
+
 def test_a_japanese_why_question_needs_a_reason() -> None:
     """「なぜ」「理由は何か」: a reason noun, 「から」 after a predicate, 「ので」, 「ずに」."""
     question = "1952年に南谷製材所が閉鎖されたのはなぜか。"

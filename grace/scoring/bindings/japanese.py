@@ -647,6 +647,40 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
             continue
         if phrase and phrase not in found:
             found.append(phrase)
-    for reading in (_dated_apart, _planned_only, _agent_unnamed, _goal_swap, _object_swap):
+    for reading in (
+        _dated_apart, _planned_only, _agent_unnamed, _goal_swap, _object_swap, _summed
+    ):
         found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)
+
+
+_SUMS = frozenset({"合わせる", "合計", "総額", "総計"})
+"""Words of a total (「AとBを**あわせて**4万5,000円」, 「…の**合計**」)."""
+
+
+def _asks_number(q: Morphemes) -> bool:
+    """Whether a question asks for an amount or a count (「幾ら」, 「何円」, 「何人」)."""
+    return any(f == "幾ら" or (f.startswith("何") and len(f) > 1 and p == "名詞") for f, p in q)
+
+
+def _summed(q: Morphemes, s: Morphemes) -> list[str]:
+    """A number question's noun that the sentence counts only in a total of several.
+
+    「北信農工銀行からの借入金はいくらか」 is not said by 「小宮山家からの追加の出資と北信農工銀行
+    からの借入金を**あわせて**4万5,000円を調達し」: the value is the sum of two things joined by
+    「と」, one of them the question's. Not where the question asks the total itself
+    (「…の合計は」).
+    """
+    if not _asks_number(q) or any(f in _SUMS for f, _ in q):
+        return []
+    asked = [f for f, p in q if p == "名詞" and not interrogative(f) and f != "幾ら"]
+    for i in range(1, len(s)):
+        if s[i] != ("合わせる", "動詞") or s[i - 1][0] != "を":
+            continue
+        start = max((j + 1 for j in range(i) if s[j][0] in ("、", "。")), default=0)
+        span = s[start : i - 1]
+        said = [f for f in asked if (f, "名詞") in span]
+        if ("と", "助詞") in span and said:
+            return [f"{said[-1]}合わせる"]
+    return []
+
