@@ -202,8 +202,8 @@ class SentenceCheck:
     :func:`grace.scoring.bindings.unbound_phrases`)."""
     valueless: str | None = None
     """The measure the question asks for ("money", "length"), when the sentence states no
-    value of it; ``"name"`` or ``"reason"`` when it asks for a name or a reason the sentence
-    does not give (:func:`_valueless`)."""
+    value of it; ``"name"``, ``"reason"`` or ``"place"`` when it asks for a name, a reason or
+    a place the sentence does not give (:func:`_valueless`)."""
 
     @property
     def holds(self) -> bool:
@@ -708,7 +708,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     knows ("30", "12 milliseconds"). Not read for the bare answer types (a date, a number):
     their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
     "which people") and their values are written more ways (「鎌倉時代」). A why-question's
-    value is a reason (:func:`grace.scoring.reasons.states_reason`).
+    value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
+    place (:func:`_placed`).
     """
     if not is_japanese(question) and _unnamed(question, sentence):
         return "name"
