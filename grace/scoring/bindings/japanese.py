@@ -673,7 +673,7 @@ def _summed(q: Morphemes, s: Morphemes) -> list[str]:
     """
     if not _asks_number(q) or any(f in _SUMS for f, _ in q):
         return []
-    asked = [f for f, p in q if p == "名詞" and not interrogative(f) and f != "幾ら"]
+    asked = [f for f, p in q if p == "名詞" and not interrogative(f)]
     for i in range(1, len(s)):
         if s[i] != ("合わせる", "動詞") or s[i - 1][0] != "を":
             continue

@@ -22,6 +22,7 @@ from grace.scoring.bindings.words import (
     _after_determiners,
     _base_verb,
     _content,
+    _find,
     _given_name,
     _has,
     _inflected_verb,
@@ -1310,22 +1311,17 @@ def _clause_subject_swapped(question: list[str], sentence: list[str]) -> list[st
     the words of one ("Anne" and "Anne Greaves") are one party. Read on the words as
     written: a name is capitalised.
     """
-    for i, word in enumerate(question[:-2]):
-        if word.lower() not in _TIME_CLAUSES:
+    lower = [w.lower() for w in sentence]
+    for i, j in _name_runs(question):
+        if question[i - 1].lower() not in _TIME_CLAUSES or j == len(question):
             continue
-        j = i + 1
-        while j < len(question) and _proper(question[j]):
-            j += 1
-        name = tuple(w.lower() for w in question[i + 1 : j])
-        if not name or j == len(question) or not _inflected_verb(question[j].lower()):
-            continue
+        name = tuple(w.lower() for w in question[i:j])
         verb = question[j].lower()
-        lower = [w.lower() for w in sentence]
+        if not _inflected_verb(verb):
+            continue
         uses = [k for k in _uses(lower, verb) if _verb_form(lower[k])]
         before = [_name_before(sentence, k) for k in uses]
-        elsewhere = any(
-            tuple(lower[k : k + len(name)]) == name for k in range(len(lower) - len(name) + 1)
-        )
+        elsewhere = _find(lower, name) is not None
         if uses and elsewhere and all(b and not _same_party(b, name) for b in before):
             return [f"{' '.join(name)} {verb}"]
     return []
