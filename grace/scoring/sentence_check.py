@@ -705,7 +705,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     duration, an age …; :func:`grace.text.answer_measures`) is answered by a value of it,
     which the sentence must hold. A number that is not a year, or "once" / "twice", counts as
     one: the units a value is written in are more than :func:`grace.text.states_measure`
-    knows ("30", "12 milliseconds"). Not read for the bare answer types (a date, a number):
+    knows ("30", "12 milliseconds"); a sum of money counts only for money ("for £900" is
+    no length). Not read for the bare answer types (a date, a number):
     their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
     "which people") and their values are written more ways (「鎌倉時代」). A why-question's
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
@@ -720,6 +721,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     measures = answer_measures(question)
     if not measures or states_measure(sentence, measures):
         return None
+    if "money" not in measures:  # "for £900" is no length: a sum measures money only
+        sentence = _SUM.sub(" ", sentence)
     values = [
         v for v in _numbers(sentence, japanese=is_japanese(question))
         if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
@@ -727,6 +730,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     return None if values or _ONCE.search(sentence) else measures[0]
 
 
+_SUM = lazy(r"[$€£¥₩]\s?\d[\d,.]*|\d[\d,.]*\s?(?:万|億)?(?:円|ドル|ユーロ|ポンド)")
+"""A sum of money written with its currency ("£900", 「4万5,000円」): a value of money only."""
 _WHERE = lazy(r"\s*where\b", re.I)
 """An English where-question: it asks for a place."""
 _PLACE_PHRASE = lazy(

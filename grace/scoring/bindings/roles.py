@@ -70,6 +70,9 @@ Orsa in 1988 *by* …")."""
 _NP_PREPOSITIONS = frozenset({"of", "at", "in", "on"})
 """Prepositions inside a noun phrase a relative word may stand for ("the mill at Hollin
 Ford, which …")."""
+_SUBJECT_CUTS = _NP_PREPOSITIONS | {"to", "with", "from", "for"}
+"""Prepositions that end a passive question's subject before its head ("the *railway* to
+the port", "the *wing* with a reading room")."""
 _POSTMODIFIERS = _NP_PREPOSITIONS | {"from"}
 """Prepositions of a noun phrase before a relative word: those above, and *from* ("a grain
 merchant from Dunmouth, who …" is the merchant)."""
@@ -80,15 +83,18 @@ def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
     clause = _passive_clause(question)
     if clause is None:
         return []
-    aux, subject, verb = clause
+    aux, subject, verb, long = clause
     if not subject or not _has(sentence, subject[-1]):
         return []
     head, participle = subject[-1], question[verb]
-    auxiliaries = _auxiliaries(sentence, participle)
     phrase = f"{head} {question[aux]} {participle}"
+    if long:
+        uses = [k for k, w in enumerate(sentence) if w == participle]
+        return [phrase] if _long_subject_unsaid(sentence, subject, uses) else []
+    auxiliaries = _auxiliaries(sentence, participle)
     if auxiliaries:
         subjects = [at for at in auxiliaries if _may_be_subject(sentence, at, head)]
-        modifier = _modifier_elsewhere(sentence, subjects, subject[:-1])
+        modifier = _modifier_elsewhere(sentence, subjects, subject[:-1], head)
         if subjects and modifier is None:
             return []
         if modifier is not None:
@@ -98,14 +104,105 @@ def _passive_subject(question: list[str], sentence: list[str]) -> list[str]:
     return [phrase]
 
 
-def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
-    """A passive question's auxiliary, subject words and participle, else None.
+def _long_do_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's long subject that no use of its verb has (:func:`_long_subject_unsaid`).
+
+    "In what year did the new wing with a reading room and a billiard room open?" is not
+    said by "… planned a new wing containing a reading room and a billiard room, but the
+    scheme was abandoned after a rival establishment … opened in 1824". Read only where the
+    subject runs past the reach of :func:`_do_subject` (five words or more), as one noun
+    phrase (:func:`_noun_phrase_to`) up to its verb (:func:`_long_do_verb`); its head is
+    before its first preposition.
+    """
+    if _do_subject(question) is not None:
+        return []
+    aux = next((i for i, w in enumerate(question) if w in _DO_OR_MODAL), None)
+    if aux is None:
+        return []
+    verb = _noun_phrase_to(question, aux, lambda j: _long_do_verb(question, j), start=aux + 6)
+    if verb is None:
+        return []
+    words = question[aux + 1 : verb]
+    words = words[: next((i for i, w in enumerate(words) if i > 0 and w in _SUBJECT_CUTS), None)]
+    subject = [w for w in words if _content(w) and not _adverb(w)]
+    if not subject or not _has(sentence, subject[-1]):
+        return []
+    uses = [
+        k for k in _uses(sentence, question[verb])
+        if k == 0 or not (sentence[k - 1] in _DETERMINERS or sentence[k - 1] == "to")
+    ]
+    if _long_subject_unsaid(sentence, subject, uses):
+        return [f"{subject[-1]} {question[verb]}"]
+    return []
+
+
+def _long_do_verb(question: list[str], at: int) -> bool:
+    """Whether the word at ``at`` is a long do-question's verb.
+
+    A base form that ends the question ("… by way of Brindle Hill *open*?") or, if it may
+    not be a noun, has a determiner after it ("… *close* the factory"). A word that may be
+    a noun inside the phrase ("a billiard *room* and") is not read as one.
+    """
+    word = question[at]
+    if not _base_verb(word) or question[at - 1].endswith("'s"):
+        return False
+    return at == len(question) - 1 or (
+        question[at + 1] in _DETERMINERS and not _nominal(word)
+    )
+
+
+def _long_subject_unsaid(sentence: list[str], subject: list[str], uses: list[int]) -> bool:
+    """Whether no use of the verb (at ``uses``) has the long subject's head in its clause.
+
+    "When was Pennock's branch railway to the port of Saltmouth opened?" is not said by
+    "Pennock planned a branch railway to the port of Saltmouth, but …, and coal was sent
+    instead by the North Dunmere Railway from a siding opened in 1858": before "opened" in
+    its clause the only "railway" has no "branch" before it. A use has the subject where
+    the head, with the modifiers (not a possessive) the sentence states before it or in a
+    name after it ("the prototype Pellworth P.19 *Swift*"), stands in the verb's clause
+    before it (after the last :data:`_CLAUSE_OPENERS` word: "… abandoned
+    *after* a rival establishment … opened" is the establishment's), or a word that may
+    stand for it is just before it, or the head is its object or the subject of a passive
+    it is coordinated with. A participle that opens the sentence is about what follows.
+    """
+    head = subject[-1]
+    modifiers = [m for m in subject[:-1] if not m.endswith("'s") and _has(sentence, m)]
+    if not uses or 0 in uses:
+        return False
+    for k in uses:
+        at = next((k - s for s in (1, 2) if k - s >= 0 and sentence[k - s] in _BE_ANY), k)
+        start = max((i + 1 for i in range(at) if sentence[i] in _CLAUSE_OPENERS), default=0)
+        if (
+            _has(_object_words(sentence, k), head)
+            or _coordinated_passive(sentence, k, head)
+            or any(w in _STANDS_FOR for w in sentence[max(start, at - _WINDOW) : at])
+            or any(
+                _same(sentence[j], head)
+                and all(
+                    _has(sentence[max(0, j - _MODIFIER_REACH) : j + 1 + _WINDOW], m)
+                    for m in modifiers
+                )
+                for j in range(start, at)
+            )
+        ):
+            return False
+    return True
+
+
+_MODIFIER_REACH = 3
+"""Words before a head within which its modifiers stand ("Pennock's *branch* railway")."""
+
+
+def _passive_clause(question: list[str]) -> tuple[int, list[str], int, bool] | None:
+    """A passive question's auxiliary, subject words, participle and whether it is long.
 
     ("When *was* the wall *destroyed*?".) The participle is the first within five words
     after the subject's first word; one with its agent after it modifies the subject ("the
     building *designed by* Lisbet Ammacher destroyed"), and the question's verb is a later
     participle, if any. A participle after a relative word is the relative clause's. The
-    subject's words are :func:`_subject_words`.
+    subject's words are :func:`_subject_words`. A longer subject
+    (:func:`_noun_phrase_to`) ends its head at its first preposition (the railway
+    of "the railway to the port of Saltmouth"); it is read by :func:`_long_subject_unsaid`.
     """
     aux = next((i for i, w in enumerate(question[:4]) if w in _BE), None)
     if aux is None:
@@ -114,6 +211,9 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
         (j for j in range(aux + 2, min(len(question), aux + 7)) if _participle(question[j])),
         None,
     )
+    long = verb is None
+    if long:
+        verb = _noun_phrase_to(question, aux, lambda j: _participle(question[j]), start=aux + 7)
     if verb is None or _RELATIVES & set(question[aux + 1 : verb]):
         return None  # "Who was the engineer *who designed* the viaduct?": not a passive
     if verb - aux > 2 and _contact_relative(question, verb):
@@ -124,7 +224,41 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int] | None:
             (j for j in range(verb + 3, min(len(question), verb + 6)) if _participle(question[j])),
             verb,
         )
-    return aux, _subject_words(question[aux + 1 : end]), verb
+    words = question[aux + 1 : end]
+    if long:  # its head is before its first preposition ("the *railway* to the port")
+        words = words[: next((i for i, w in enumerate(words) if i and w in _SUBJECT_CUTS), None)]
+    return aux, _subject_words(words), verb, long
+
+
+_LONG_REACH = 12
+"""Words after a question's auxiliary within which a long subject's verb may stand ("When
+was Pennock's branch railway to the port of Saltmouth *opened*?")."""
+
+
+def _noun_phrase_to(
+    question: list[str], aux: int, is_verb: Callable[[int], bool], start: int
+) -> int | None:
+    """The first place from ``start`` that ``is_verb``, if the words before it are one phrase.
+
+    The words are those after ``aux`` up to it, within :data:`_LONG_REACH` words of
+    ``aux``. In one noun phrase a determiner or a possessive stands only first, or after a
+    preposition or "and" (else a relative clause without *that* may begin: "the name of the
+    town *the* railway reached"), and no relative word ("the restoration *that* returned
+    Ardery to steam … cost").
+    """
+    for j in range(start, min(len(question), aux + 2 + _LONG_REACH)):
+        if is_verb(j):
+            between = question[aux + 1 : j]
+            if _RELATIVES & set(between) or any(
+                (w in _DETERMINERS or w.endswith("'s"))
+                and i > 0
+                and between[i - 1] not in _SUBJECT_CUTS | {"and", "or"}
+                and not (w.endswith("'s") and between[i - 1] in _DETERMINERS)
+                for i, w in enumerate(between)
+            ):
+                return None
+            return j
+    return None
 
 
 def _contact_relative(question: list[str], verb: int) -> bool:
@@ -157,20 +291,33 @@ def _subject_words(subject: list[str]) -> list[str]:
 
 
 def _modifier_elsewhere(
-    sentence: list[str], subjects: list[int], modifiers: list[str]
+    sentence: list[str], subjects: list[int], modifiers: list[str], head: str
 ) -> str | None:
     """A modifier of the subject the sentence holds, but before none of its passive uses.
 
     "When are *carried-over* days lost?" is not said by "Up to five unused days may be
     carried over …; any *further* days are lost": the sentence's "days are lost" has no
-    "carried" before it, and "carried" elsewhere.
+    "carried" before it, and "carried" elsewhere. Before a use means in the words before
+    its auxiliary (:data:`_WINDOW`), or before the head there ("The *stone* pier, 300 yards
+    long, was finished").
     """
     for modifier in modifiers:
         if _has(sentence, modifier) and subjects and not any(
-            _has(sentence[max(0, at - _WINDOW) : at], modifier) for at in subjects
+            _has(sentence[_subject_start(sentence, at, head) : at], modifier) for at in subjects
         ):
             return modifier
     return None
+
+
+def _subject_start(sentence: list[str], at: int, head: str) -> int:
+    """Where a passive use's subject may start, before its auxiliary at ``at``.
+
+    :data:`_WINDOW` words before it, or :data:`_MODIFIER_REACH` words before the first
+    ``head`` among those.
+    """
+    start = max(0, at - _WINDOW)
+    j = next((j for j in range(start, at) if _same(sentence[j], head)), start)
+    return min(start, max(0, j - _MODIFIER_REACH))
 
 
 def _active_elsewhere(sentence: list[str], participle: str, head: str) -> bool:
@@ -380,7 +527,7 @@ def _do_subject(question: list[str]) -> tuple[tuple[str, ...], int] | None:
 @lru_cache(maxsize=4096)
 def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
     # "did the storm cost": "storm" is the subject, not a verb
-    found = _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4)
+    found = _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4, noun_subject=True)
     if found is None:
         return None
     if question[found[1]] in ("have", "has") and question[found[1] + 1 : found[1] + 2] == ("to",):
@@ -390,12 +537,15 @@ def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | N
 
 def _auxiliary_clause(
     question: Sequence[str], auxiliaries: frozenset[str], is_verb: Callable[[str], bool],
-    reach: int,
+    reach: int, *, noun_subject: bool = False,
 ) -> tuple[tuple[str, ...], int] | None:
     """The subject words and the verb's place of a question opened by an auxiliary.
 
     The first of ``auxiliaries``, then its subject's content words (not an adverb), then
-    the first word that ``is_verb`` within ``reach`` words after the subject's first.
+    the first word that ``is_verb`` within ``reach`` words after the subject's first. With
+    ``noun_subject``, a word that may be a noun is the subject's, not the verb, where every
+    word before it may be an adjective ("did the new *wing* … open", "did the General
+    *Strike* close": an adjective alone is no subject).
     """
     aux = next((i for i, w in enumerate(question) if w in auxiliaries), None)
     if aux is None:
@@ -404,6 +554,10 @@ def _auxiliary_clause(
         subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
         # a word after a possessive is its noun ("did Sir Gideon's *father* demolish")
         if subject and is_verb(question[verb]) and not question[verb - 1].endswith("'s"):
+            if noun_subject and _nominal(question[verb]) and not any(
+                _nominal(w) and "ADJ" not in _lemmas(w) for w in subject
+            ):
+                continue  # "did the old *mill* reopen": an adjective alone is no subject
             return subject, verb
     return None
 
@@ -757,11 +911,30 @@ def _relative_subject(question: list[str], sentence: list[str]) -> list[str]:
     if not _content(question[verb]):
         return []  # "have", "do": a light verb's relative clause is any owner's
     uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    given = _given_name(question, head, verb)
     if uses and _has(sentence, head) and all(
-        _relative_of_another(sentence, _past_auxiliaries(sentence, k), head) for k in uses
+        _relative_of_another(sentence, at, head) or _relative_of_namesake(sentence, at, head, given)
+        for at in (_past_auxiliaries(sentence, k) for k in uses)
     ):
         return [f"{head} {question[verb]}"]
     return []
+
+
+def _relative_of_namesake(sentence: list[str], at: int, head: str, given: str | None) -> bool:
+    """Whether a relative word before ``at`` stands for a namesake of the asked person.
+
+    "Where did *Josiah* Penhallow train?" is not said by "… succeeded by his son, *Arthur*
+    Penhallow, who had trained as an engineer": the noun phrase before "who" names the
+    surname only after another given name, and never the asked one (``given``).
+    """
+    k = at - 1
+    if given is None or k < 1 or sentence[k] not in _RELATIVES:
+        return False
+    phrase = _noun_phrase_before(sentence, k)
+    uses = _uses(phrase, head)
+    return bool(uses) and not _has(phrase, given) and all(
+        j > 0 and _name_word(phrase[j - 1]) for j in uses
+    )
 
 
 def _perfect_clause(question: list[str]) -> tuple[str, int] | None:
@@ -1136,7 +1309,14 @@ def _own_subject(clause: Sequence[str], at: int) -> bool:
     Auxiliaries and adverbs between are passed over ("ospreys *have* nested").
     """
     k = _before_verb_group(clause, at)
+    if k > 1 and clause[k][:1].isdigit() and clause[k - 1] in _DATE_PREPOSITIONS:
+        k -= 2  # "a dispute over piece rates *in 1931* closed": a date between
     return k >= 0 and _nominal(clause[k]) and clause[k] not in _STANDS_FOR
+
+
+_DATE_PREPOSITIONS = frozenset({"in", "on", "by", "from", "until", "during"})
+"""Prepositions of a date that may stand between a subject and its verb ("… *in 1931*
+closed")."""
 
 
 def _measured_elsewhere(question: list[str], sentence: list[str]) -> list[str]:
