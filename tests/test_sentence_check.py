@@ -764,6 +764,13 @@ _BOUND_ELSEWHERE = [
         id="a who-question's verb only a reduced passive, with no agent",
     ),
     pytest.param(
+        "Who drew up the plan to close the branch line?",
+        "A plan drawn up in 1958 to close the branch line was dropped in 1961.",
+        ("drew plan",),
+        None,
+        id="an irregular past only as a reduced passive, a particle after it",
+    ),
+    pytest.param(
         "Who built the chapel on Mill Lane?",
         "The congregation met in a barn until 1880, when a chapel was built on Mill Lane with "
         "money raised by a collection among the quarrymen.",

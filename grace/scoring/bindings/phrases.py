@@ -17,6 +17,7 @@ from grace.scoring.bindings.words import (
     _ARTICLES,
     _DETERMINERS,
     _OF_PHRASE,
+    _PARTICLES,
     _RELATIVES,
     _adverb,
     _after_determiners,
@@ -52,8 +53,6 @@ from grace.text import (
 
 _RANGE_ENDS = frozenset({"to", "until", "till"})
 """Words that end a from-phrase's range."""
-_PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
-"""Particles of phrasal verbs ("taken *over*", "set *up*")."""
 _REVERSED = {"from": frozenset({"to", "into"}), "to": frozenset({"from"}),
              "into": frozenset({"from"})}
 """Prepositions of a way and those of the way back."""

@@ -17,6 +17,7 @@ from grace.scoring.bindings.words import (
     _DETERMINERS,
     _DO,
     _OF_PHRASE,
+    _PARTICLES,
     _RELATIVES,
     _adverb,
     _after_determiners,
@@ -1130,13 +1131,14 @@ def _of_another_patient(sentence: list[str], at: int, phrase: Sequence[str]) -> 
 
 
 def _passive_uses(sentence: list[str], verb: str) -> list[int]:
-    """Where the sentence has ``verb`` as written, or a present verb's participle.
+    """Where the sentence has ``verb`` as written, or a present or past verb's participle.
 
-    "Who *selects* …?" is said by "are *selected*" too.
+    "Who *selects* …?" is said by "are *selected*" too, and "Who *drew* up …?" by "*drawn*
+    up" (an irregular past: a regular one is written as its participle).
     """
-    present = _present(verb)
+    other = _present(verb) or _participle(verb)
     return [k for k, w in enumerate(sentence)
-            if w == verb or (present and _participle(w) and _same(w, verb))]
+            if w == verb or (other and _participle(w) and _same(w, verb))]
 
 
 def _present(word: str) -> bool:
@@ -1153,14 +1155,16 @@ def _agentless(
 
     A form of *be* just before it, or a word of the question's object (``phrase``) right
     before it and a preposition after it (a reduced passive: "by the light of *candles
-    brought from* nearby houses", "the tree fern Cyathea *vellosa planted in* 1899"); and no
+    brought from* nearby houses", "the tree fern Cyathea *vellosa planted in* 1899", a
+    particle between: "a *plan drawn up in* 1968"); and no
     agent's *by* within the :data:`_AGENT_REACH` words after it: not one after another
     participle ("a band room was built … with money *raised by* a levy"), nor one before a
     number ("*by 2020* it had reached").
     """
+    after_verb = at + 2 if sentence[at + 1 : at + 2] and sentence[at + 1] in _PARTICLES else at + 1
     passive = any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) or (
         at > 0 and _has(phrase, sentence[at - 1])
-        and sentence[at + 1 : at + 2] != [] and sentence[at + 1] in _AFTER_PASSIVE
+        and sentence[after_verb : after_verb + 1] != [] and sentence[after_verb] in _AFTER_PASSIVE
     )
     after = [*sentence[at + 1 : at + 1 + _AGENT_REACH], ""]  # "" ends the window
     agents = [

@@ -21,6 +21,8 @@ __all__ = ["known_forms"]
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
 """Words that open a relative clause, whose verb is not the main clause's."""
+_PARTICLES = frozenset({"over", "up", "down", "out", "off", "away", "back"})
+"""Particles of phrasal verbs ("taken *over*", "set *up*")."""
 _ARTICLES = frozenset({"the", "a", "an"})
 """Articles: before a noun of an event that names no one ("*the* opening of")."""
 _BE = frozenset({"was", "were", "is", "are"})
