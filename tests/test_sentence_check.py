@@ -764,6 +764,13 @@ _BOUND_ELSEWHERE = [
         id="a who-question's verb only a reduced passive, with no agent",
     ),
     pytest.param(
+        "Who opened the new reading room in 1904?",
+        "The new reading room was opened in 1904 after an appeal by the vicar, Canon Hurd.",
+        ("opened room",),
+        None,
+        id="a by-phrase of an occasion's noun is no agent of the passive",
+    ),
+    pytest.param(
         "Who drew up the plan to close the branch line?",
         "A plan drawn up in 1958 to close the branch line was dropped in 1961.",
         ("drew plan",),
@@ -1651,6 +1658,10 @@ def test_a_relative_clause_of_a_namesake_is_not_the_asked_persons() -> None:
         assert check_sentence(question, sentence).holds, question
     founder = "The founder, Josiah Pellew, who had trained as a surveyor in Leeds, retired in 1880."
     assert check_sentence(asked, founder).holds
+    # a given name the lexicon knows as another word, and a perfect question
+    clement = sentence.replace("Arthur", "Clement")
+    perfect = "In which town had Josiah Pellew trained as a surveyor?"
+    assert check_sentence(perfect, clement).unbound == ("pellew trained",)
 
 
 def test_a_noun_after_an_adjective_alone_is_the_do_questions_subject() -> None:

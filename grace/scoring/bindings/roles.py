@@ -925,16 +925,19 @@ def _relative_of_namesake(sentence: list[str], at: int, head: str, given: str | 
     """Whether a relative word before ``at`` stands for a namesake of the asked person.
 
     "Where did *Josiah* Penhallow train?" is not said by "… succeeded by his son, *Arthur*
-    Penhallow, who had trained as an engineer": the noun phrase before "who" names the
-    surname only after another given name, and never the asked one (``given``).
+    Penhallow, who had trained as an engineer": the surname stands right before "who" after
+    another given name (a word the lexicon does not know, or knows as no noun: "*Clement*
+    Lissett"), and the asked one (``given``) is not in the phrase.
     """
     k = at - 1
-    if given is None or k < 1 or sentence[k] not in _RELATIVES:
+    if given is None or k < 2 or sentence[k] not in _RELATIVES or not _same(sentence[k - 1], head):
         return False
-    phrase = _noun_phrase_before(sentence, k)
-    uses = _uses(phrase, head)
-    return bool(uses) and not _has(phrase, given) and all(
-        j > 0 and _name_word(phrase[j - 1]) for j in uses
+    other = sentence[k - 2]
+    return (
+        _content(other)
+        and not _same(other, given)
+        and (_name_word(other) or not _nominal(other))
+        and not _has(_noun_phrase_before(sentence, k), given)
     )
 
 
@@ -1159,7 +1162,8 @@ def _agentless(
     particle between: "a *plan drawn up in* 1968"); and no
     agent's *by* within the :data:`_AGENT_REACH` words after it: not one after another
     participle ("a band room was built … with money *raised by* a levy"), nor one before a
-    number ("*by 2020* it had reached").
+    number ("*by 2020* it had reached"), nor the noun's of an occasion
+    (:data:`_OCCASIONS`).
     """
     after_verb = at + 2 if sentence[at + 1 : at + 2] and sentence[at + 1] in _PARTICLES else at + 1
     passive = any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) or (
@@ -1172,8 +1176,15 @@ def _agentless(
         if w == "by" and not after[i + 1][:1].isdigit()
         and not any(_participle(v) for v in after[:i])
         and not (means and _has(means, after[i + 1]))
+        and not (i >= 3 and after[i - 3] in _OCCASIONS and after[i - 2] in _DETERMINERS)
     ]
     return passive and not agents
+
+
+_OCCASIONS = frozenset({"after", "following", "despite", "through"})
+"""Prepositions of an occasion or a cause whose noun takes the *by* after it: "unveiled …
+*after a campaign by* the local historian" names the campaign's author, not the
+unveiler."""
 
 
 def _named_after(sentence: list[str], at: int, head: str, markers: frozenset[str]) -> bool:
