@@ -15,7 +15,8 @@ synset that is among the :data:`SENSES` most frequent senses of **both** words, 
 speech. WordNet orders a word's senses by how often each was tagged in a corpus (SemCor), so
 the link holds between the words' usual meanings: "establish" / "found" / "set up",
 "rent" / "lease", "begin" / "start"; not "start" / "first" (a rare sense of the noun "start")
-nor "give" / "make". Proper names (capitalised members) are left out. Each line is
+nor "give" / "make". Proper names (capitalised members) are left out, and so are the
+synsets of numbers ("fin" is not "five": a number is stated by a number). Each line is
 ``lemma<TAB>synonym synonym …``; a multi-word lemma joins its words with ``_`` as WordNet
 does. :mod:`grace.scoring.bindings.synonyms` reads it.
 """
@@ -60,16 +61,32 @@ def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
     return members
 
 
+def _numeric(senses: dict[str, list[str]], members: dict[str, list[str]]) -> set[str]:
+    """The synsets of a number.
+
+    Those with a numeral member ("five, 5, V, cinque, fin …"), and those with a member whose
+    most frequent sense is a number ("nine, baseball club").
+    """
+    numbers = {offset for offset, words in members.items() if any(w.isdigit() for w in words)}
+    named = {w for w, offsets in senses.items() if offsets[:1] and offsets[0] in numbers}
+    return numbers | {o for o, words in members.items() if named & set(words)}
+
+
 def synonym_links(dict_dir: Path) -> dict[str, set[str]]:
-    """Every lemma's synonyms: members of a synset among both words' first senses."""
+    """Every lemma's synonyms: members of a synset among both words' first senses.
+
+    Not a number's synset (:func:`_numeric`): a number is stated by a number, and a word's
+    sense as one ("fin" for five, "grand" for a thousand) is not its usual meaning.
+    """
     links: dict[str, set[str]] = defaultdict(set)
     for pos in _POS:
         senses, members = _senses(dict_dir, pos), _members(dict_dir, pos)
+        numeric = _numeric(senses, members)
         for lemma, offsets in senses.items():
             for offset in offsets[:SENSES]:
                 words = members.get(offset, [])
-                if lemma not in words:
-                    continue  # the lemma of a name ("a" of "A", the ångström)
+                if lemma not in words or offset in numeric:
+                    continue  # the lemma of a name ("a" of "A", the ångström); a number
                 for word in words:
                     if word != lemma and offset in senses.get(word, [])[:SENSES]:
                         links[lemma].add(word)

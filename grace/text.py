@@ -490,7 +490,7 @@ _EN_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
     (("frequency",), lazy(r"\bhow often\b", re.I)),
 ]
 _JA_MEASURE: list[tuple[tuple[Measure, ...], LazyPattern]] = [
-    (("length",), lazy(r"長さ|距離|全長|延長|高さ|標高|深さ|幅")),
+    (("length",), lazy(r"長さ|距離|全長|延長|高さ|標高|深さ|幅|寸法")),
     (("duration",), lazy(r"期間|何年間|何(?:か|ヶ|カ)月|何週間|何日間|何時間")),
     (("mass",), lazy(r"重さ|重量")),
     # a priced noun asks for money without naming the measure: matched empty, it is no

@@ -2011,6 +2011,18 @@ def test_a_sum_of_money_is_no_value_of_another_measure() -> None:
     assert check_sentence("How much did the stone pier cost?", "The stone pier cost £900.").holds
 
 
+def test_a_share_is_no_value_of_a_measure() -> None:
+    """"60 per cent of the road" and 「7割」 are shares: they state no length."""
+    assert check_sentence(
+        "How long was the Kell road?", "About 60 per cent of the Kell road was paved."
+    ).valueless == "length"
+    assert check_sentence("How long was the Kell road?", "The Kell road was 12 miles long.").holds
+    question = "組合が漉いた傘紙の寸法はどれくらいか。"
+    share = "組合が漉いた紙の7割以上は障子紙で、ほかに傘紙も漉いた。"
+    assert check_sentence(question, share).valueless == "length"
+    assert check_sentence(question, "組合が漉いた傘紙の寸法は縦60センチであった。").holds
+
+
 def test_a_money_noun_after_what_asks_for_a_money_value() -> None:
     """"What price …?" / "for what sum …?" ask for a price; a value in any currency says it."""
     question = "What price was each ribbed tumbler sold for?"

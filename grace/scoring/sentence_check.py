@@ -706,9 +706,10 @@ def _valueless(question: str, sentence: str) -> str | None:
     which the sentence must hold. A number that is not a year, or "once" / "twice", counts as
     one: the units a value is written in are more than :func:`grace.text.states_measure`
     knows ("30", "12 milliseconds"); a sum of money counts only for money ("for £900" is
-    no length). Not read for the bare answer types (a date, a number):
-    their question words are less sure ("what is the isotopic date applied to?", 「何人」 as
-    "which people") and their values are written more ways (「鎌倉時代」). A why-question's
+    no length), and a proportion for no measure ("60 per cent", 「7割」). Not read for the
+    bare answer types (a date, a number): their question words are less sure ("what is the
+    isotopic date applied to?", 「何人」 as "which people") and their values are written more
+    ways (「鎌倉時代」). A why-question's
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
     place (:func:`_placed`).
     """
@@ -723,6 +724,7 @@ def _valueless(question: str, sentence: str) -> str | None:
         return None
     if "money" not in measures:  # "for £900" is no length: a sum measures money only
         sentence = _SUM.sub(" ", sentence)
+    sentence = _SHARE.sub(" ", sentence)  # 「7割」, "60 per cent": a share, of no measure
     values = [
         v for v in _numbers(sentence, japanese=is_japanese(question))
         if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
@@ -732,6 +734,11 @@ def _valueless(question: str, sentence: str) -> str | None:
 
 _SUM = lazy(r"[$€£¥₩]\s?\d[\d,.]*|\d[\d,.]*\s?(?:万|億)?(?:円|ドル|ユーロ|ポンド)")
 """A sum of money written with its currency ("£900", 「4万5,000円」): a value of money only."""
+_SHARE = lazy(
+    r"\d[\d,.]*\s?(?:%|％|per\s?cent\b|percent\b)|[\d一二三四五六七八九十]+\s?割",
+    re.I,
+)
+"""A proportion ("60 per cent", 「7割」): the share of a whole, no value of any measure."""
 _WHERE = lazy(r"\s*where\b", re.I)
 """An English where-question: it asks for a place."""
 _PLACE_PHRASE = lazy(

@@ -22,6 +22,14 @@ def test_a_rare_sense_a_name_and_an_unknown_word_give_no_link() -> None:
     assert synonyms("zzzq") == frozenset() == synonyms("")
 
 
+def test_a_number_is_linked_to_no_word() -> None:
+    """A number is stated by a number: "fin" is not "five", nor "grand" a thousand."""
+    for number in ("five", "ten", "one", "twelve", "hundred", "thousand", "nine", "5"):
+        assert synonyms(number) == frozenset(), number
+    assert "five" not in synonyms("fin") and "thousand" not in synonyms("grand")
+    assert "social_club" in synonyms("club")  # the word's own senses stay
+
+
 def test_no_word_is_linked_to_an_opposite_of_a_closed_set() -> None:
     """The poles of the SILENT rule's closed sets (first / last, imports / exports …)."""
     for poles in _CONTRAST_SETS:
