@@ -764,6 +764,14 @@ _BOUND_ELSEWHERE = [
         id="a who-question's verb only a reduced passive, with no agent",
     ),
     pytest.param(
+        "What was the length of the goods shed built in 1881?",
+        "A new platform, with a length of 400 feet, was laid in 1879, and a goods shed with two "
+        "cranes was built in 1881.",
+        ("length of shed",),
+        "What was the length of the new platform?",
+        id="an of-phrase's value given in a clause without its noun",
+    ),
+    pytest.param(
         "Who opened the new reading room in 1904?",
         "The new reading room was opened in 1904 after an appeal by the vicar, Canon Hurd.",
         ("opened room",),

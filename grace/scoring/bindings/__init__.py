@@ -165,6 +165,7 @@ from grace.scoring.bindings.phrases import (
     _subject_apart,
     _subject_opposite,
     _unasserted,
+    _valued_apart,
     _whose_apposed,
     _year_of_another,
 )
@@ -273,6 +274,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _subject_apart(q, raw_s),
         _year_of_another(q, raw_s),
         _measured_apart(raw_q, raw_s),
+        _valued_apart(q, raw_s),
         _endpoint_only(raw_q, raw_s),
         _set_aside(q, raw_s),
         _across_concession(q, raw_s),

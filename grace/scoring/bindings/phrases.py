@@ -982,6 +982,45 @@ def _measured_apart(question: str, sentence: str) -> list[str]:
     ][:1]
 
 
+def _valued_apart(question: list[str], sentence: str) -> list[str]:
+    """A what-question's "N of X" whose value the sentence gives in a clause without X.
+
+    "What was the capacity of the retort house completed in 1874?" is not said by "A second
+    gasholder, with a capacity of 120,000 cubic feet, was erected in 1868, and a retort house
+    … was completed in 1874": the only "capacity" with a number after it (within three words,
+    not a year) is in the first coordinated clause, and the retort house only in the second.
+    Not where a clause with the value speaks of another's noun by a pronoun ("…, and *its*
+    capacity was …"), nor for X in the first clause's subject.
+    """
+    if question[:1] != ["what"] or "of" not in question[2:5]:
+        return []
+    at = question.index("of", 2)
+    noun = question[at - 1]
+    phrase = list(takewhile(_noun_phrase_word, question[_after_determiners(question, at + 1) :]))
+    if not _nominal(noun) or not phrase:
+        return []
+    head = phrase[-1]
+    clauses = _clause_words(sentence)
+    valued = [
+        any(_same(w, noun) and _number_after(c[k + 1 : k + 4]) for k, w in enumerate(c))
+        for c in clauses
+    ]
+    if len(clauses) < 2 or not any(valued) or _has(_subject_words(clauses[0]), head):
+        return []
+    if any(_PRONOUN_WORDS & set(c) for c, v in zip(clauses, valued, strict=True) if v):
+        return []
+    if any(_has(c, head) for c in clauses) and not any(
+        _has(c, head) for c, v in zip(clauses, valued, strict=True) if v
+    ):
+        return [f"{noun} of {head}"]
+    return []
+
+
+def _number_after(words: Sequence[str]) -> bool:
+    """Whether ``words`` hold a number that is not a year ("of *120,000* cubic feet")."""
+    return any(w[:1].isdigit() and not _YEAR.fullmatch(w) for w in words)
+
+
 _BETWEEN = lazy(r"\bbetween\b([^,;]*?)\band\b([^,;]*)", re.IGNORECASE)
 """A range "between X and Y"; Y is read as a noun phrase (:func:`_endpoints`)."""
 
