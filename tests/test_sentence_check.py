@@ -2057,6 +2057,45 @@ def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:
     assert term.valueless is None
 
 
+def test_a_who_question_of_a_role_needs_the_holders_name() -> None:
+    """"Who was the lock keeper?" is not said by "… kept by a lock keeper paid by the trust"."""
+    question = "Who was the lock keeper at Hobb's Lock?"
+    check = check_sentence(question, "Hobb's Lock was kept by a lock keeper paid by the trust.")
+    assert check.valueless == "name" and not check.holds
+    for named in (
+        "Hobb's Lock was kept by a lock keeper, Amos Dyer.",
+        "Amos Dyer, a lock keeper paid by the trust, kept Hobb's Lock.",
+        "The lock keeper at Hobb's Lock was Amos Dyer.",
+    ):
+        assert check_sentence(question, named).holds, named
+
+
+def test_a_japanese_doer_noun_before_doko_asks_who_did_it() -> None:
+    """「更新した業者はどこか」 is not said by 「…に更新され」: a passive that names no one.
+
+    The question's own 「…に」 (the goal of the change) is no agent in the sentence.
+    """
+    question = "2001年に照明をLED灯に更新した業者はどこか。"
+    check = check_sentence(question, "2001年に照明がLED灯に更新され、電気代は半分になった。")
+    assert check.unbound == ("誰が更新",)
+    assert check_sentence(question, "2001年に照明が汐浜電機によってLED灯に更新された。").holds
+
+
+def test_a_japanese_plan_is_not_made_real_by_its_cost() -> None:
+    """「移設する案が…見送られた」 with 「移設費用」 after it: the move was never made."""
+    question = "灯台が防波堤の先端へ移設されたのは何年か。"
+    planned = (
+        "灯台を防波堤の先端へ移設する案が検討されたが、移設費用が約1億円と見積もられ、"
+        "1967年に見送られた。"
+    )
+    assert check_sentence(question, planned).unbound == ("移設計画",)
+    moved = "灯台は1967年に防波堤の先端へ移設され、移設費用は約1億円であった。"
+    assert check_sentence(question, moved).holds
+    # a question about the plan itself is answered by it
+    why = "灯台を防波堤の先端へ移設する案が見送られたのは何年か。"
+    assert check_sentence(why, planned).unbound == ()
+
+
 def test_a_why_question_needs_a_reason_for_the_asked_fact() -> None:
     """"Why did the tannery close?" is not said by a sentence that only says it closed."""
     question = "Why did the Ellery tannery close in 1931?"

@@ -796,12 +796,17 @@ def _unnamed(question: str, sentence: str) -> bool:
     "What is the name of the rowing club that uses the basin?" is not said by "… the
     basin is used by a rowing club": an indefinite mention with no name in the words after
     it says there is such a club, not which ("a club, the Saltcote Rowers" names it). A
-    definite one may name it ("The property of being prime is called primality").
+    definite one may name it ("The property of being prime is called primality"). A
+    who-question of a role asks the same (:data:`_WHO_THE`: "Who was the toll clerk?" is
+    not said by "… kept by a toll clerk appointed by the company"), with a name near the
+    mention read as its holder's (:func:`_name_near`).
     """
     asked = _NAME_OF.search(question)
-    if asked is None:
+    who = None if asked else _WHO_THE.match(question)
+    found = asked or who
+    if found is None:
         return False
-    head = known_forms(asked.group(1).split()[-1])
+    head = known_forms(found.group(1).split()[-1])
     cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
@@ -809,8 +814,31 @@ def _unnamed(question: str, sentence: str) -> bool:
         any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
         and "the" not in words[max(0, i - 3) : i]
         and not _name_follows(cased, i + 1)
+        and not (who and _name_near(cased, i))
         for i in mentions
     )
+
+
+_WHO_THE = lazy(
+    r"\s*who (?:is|was|are|were) the ((?:[a-z-]+ ){0,2}?[a-z-]+?)"
+    r"(?= that| which| who| whose| where| when| in| at| on| of| for| by| to|[?,]|$)",
+    re.I,
+)
+"""A who-question of a role ("Who was *the toll clerk* at …?"): it asks the role's holder's
+name, as "What is the name of the toll clerk?" does."""
+
+
+def _name_near(cased: Sequence[str], at: int) -> bool:
+    """Whether a name stands near the mention at ``at`` of a who-question's role.
+
+    Right before its article ("John Pell, *a* toll clerk") or within four words after it
+    ("an architect from Leeds, Samuel Quarrie"): the role may be apposed to a name.
+    """
+    article = next(
+        (j for j in range(at - 1, max(-1, at - 4), -1) if cased[j].lower() in _INDEFINITE), None
+    )
+    before = article is not None and article > 0 and cased[article - 1][:1].isupper()
+    return before or any(t[:1].isupper() or t[:1] in "\"“" for t in cased[at + 1 : at + 5])
 
 
 _TOKEN = lazy(r"[\"“][^\"”]+[\"”]|[A-Za-z][\w'’-]*")

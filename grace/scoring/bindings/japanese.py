@@ -295,38 +295,51 @@ def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
 def _asked_agent(q: Morphemes) -> int | None:
     """Where the predicate stands whose doer a who-question asks.
 
-    「集めた**のは誰**」, 「**誰が**建てた」.
+    「集めた**のは誰**」, 「**誰が**建てた」, and a noun of a doer before 「は誰」 / 「はどこ」
+    (:data:`_DOERS`: 「更新した**業者はどこ**か」).
     """
-    who = next((i for i, (form, _) in enumerate(q) if form == "誰"), None)
+    who = next((i for i, (form, _) in enumerate(q) if form in ("誰", "どこ")), None)
     if who is None:
         return None
-    if who >= 3 and [f for f, _ in q[who - 2 : who]] == ["の", "は"]:
+    before = [f for f, _ in q[max(0, who - 2) : who]]
+    if who >= 3 and (
+        (before == ["の", "は"] and q[who][0] == "誰")
+        or (before[1:] == ["は"] and before[0] in _DOERS)
+    ):
         at = who - 3
         while at > 0 and q[at][0] in _SURU_TA | _CAUSATIVE | {"ます"}:
             at -= 1
         return at if _predicate(q, at) else None
-    if who + 1 < len(q) and q[who + 1][0] == "が":
+    if q[who][0] == "誰" and who + 1 < len(q) and q[who + 1][0] == "が":
         return next((j for j in range(who + 2, len(q)) if _predicate(q, j)), None)
     return None
+
+
+_DOERS = frozenset({"業者", "会社", "企業", "団体", "組織", "機関", "人物", "人"})
+"""Nouns of a doer: 「…した**業者**はどこか」 asks who did it, as 「…したのは誰か」 does."""
 
 
 _WHEN = frozenset({"年", "月", "日", "時", "頃", "代", "後", "前", "間", "時代", "世紀", "一時"})
 """Nouns that end a time phrase (「1600年に」, 「一時に」): a 「に」 after them dates a passive."""
 
 
-def _named_agent(m: Morphemes, at: int) -> bool:
+def _named_agent(m: Morphemes, at: int, goals: frozenset[str] = frozenset()) -> bool:
     """Whether a passive predicate at ``at`` has an agent right before it.
 
     「から」 (:func:`_agent_before`), 「により」 / 「によって」 anywhere before it (「篠原貞親
     によって、慶長9年から築かれた」), or 「に」 right before it after a noun that is not a time
-    (「藩主に建てられた」; not 「1600年に建てられた」).
+    (「藩主に建てられた」; not 「1600年に建てられた」) nor one the question itself marks with 「に」
+    (``goals``: 「メタルハライド灯に更新した」 makes the lamp the goal, not the doer).
     """
     before = [f for f, _ in m[max(0, at - 2) : at]]
     by = any(m[i][0] == "に" and m[i + 1][0] in ("よる", "因る") for i in range(at - 1))
     if _agent_before(m, at) or by:
         return True
     run = _run_before(m, at - 1) if before[-1:] == ["に"] else ()
-    return bool(run) and run[-1] not in _WHEN and not any(f[:1].isdigit() for f in run)
+    return (
+        bool(run) and run[-1] not in _WHEN and run[-1] not in goals
+        and not any(f[:1].isdigit() for f in run)
+    )
 
 
 def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
@@ -349,21 +362,24 @@ def _agent_unnamed(q: Morphemes, s: Morphemes) -> list[str]:
     uses = [j for j in range(1, len(s)) if _predicate(s, j) == verb]
     nominal = [j for j in range(1, len(s) - 1) if s[j][0] == verb and s[j + 1] == ("の", "助詞")]
     made = _causative_at(q, at)
-    if (uses or nominal) and all(_no_doer(s, j, made) for j in uses) and all(
+    goals = frozenset(
+        run[-1] for k in range(1, len(q)) if q[k] == ("に", "助詞") and (run := _run_before(q, k))
+    )
+    if (uses or nominal) and all(_no_doer(s, j, made, goals) for j in uses) and all(
         _timed_only(s, j) for j in nominal
     ):
         return [f"誰が{verb}"]
     return []
 
 
-def _no_doer(s: Morphemes, at: int, made: bool) -> bool:
+def _no_doer(s: Morphemes, at: int, made: bool, goals: frozenset[str] = frozenset()) -> bool:
     """Whether the predicate at ``at`` names no one who did it (see :func:`_agent_unnamed`).
 
     A passive with no agent, an active use with no subject (:func:`_subjectless`), or — for a
     causative question (``made``) — a plain use with the thing as its subject.
     """
     if _passive_at(s, at):
-        return not _named_agent(s, at)
+        return not _named_agent(s, at, goals)
     if made and not _causative_at(s, at) and s[at - 1] == ("が", "助詞"):
         return True
     return _subjectless(s, at)
@@ -524,13 +540,29 @@ def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
     (:data:`_PLAN`), right after it or after 「する」 / 「した」 (「移転する計画」), or by 「を」
     and a verb of giving up (「再建を断念し」). A use in the conjunctive form (「…を設立し、」)
     goes with the sentence's last predicate: 「…を設立し、…に集約する計画であった」 plans both.
+    A use inside a compound noun (:func:`_compound_at`) is no predicate and is not read; nor
+    is a predicate the question itself asks of as a plan (「…を建設する案が放棄されたのはなぜか」).
     """
     out = []
     for verb in _question_predicates(q):
-        uses = [i for i, (form, _) in enumerate(s) if form == verb]
+        if any(form == verb and _unrealised_at(q, i + 1) for i, (form, _) in enumerate(q)):
+            continue  # the question asks about the plan itself (「建設する案が放棄されたのは」)
+        uses = [
+            i for i, (form, _) in enumerate(s)
+            if form == verb and not _compound_at(s, i + 1)
+        ]
         if uses and all(_unrealised_at(s, i + 1) for i in uses):
             out.append(f"{verb}計画")
     return out
+
+
+def _compound_at(s: Morphemes, at: int) -> bool:
+    """Whether the noun before ``at`` heads no predicate.
+
+    Another noun, not one of planning, follows it: 「**移設**費用が…見積もられ」 says what the
+    move would cost, not that it was made.
+    """
+    return at < len(s) and s[at][1] == "名詞" and s[at][0] not in _PLAN
 
 
 def _unrealised_at(s: Morphemes, at: int) -> bool:
