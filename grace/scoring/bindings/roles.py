@@ -72,8 +72,8 @@ _NP_PREPOSITIONS = frozenset({"of", "at", "in", "on"})
 """Prepositions inside a noun phrase a relative word may stand for ("the mill at Hollin
 Ford, which …")."""
 _SUBJECT_CUTS = _NP_PREPOSITIONS | {"to", "with", "from", "for"}
-"""Prepositions that end a passive question's subject before its head ("the *railway* to
-the port", "the *wing* with a reading room")."""
+"""Prepositions after a long question's subject head, passive or do ("the *railway* to the
+port", "the *wing* with a reading room")."""
 _POSTMODIFIERS = _NP_PREPOSITIONS | {"from"}
 """Prepositions of a noun phrase before a relative word: those above, and *from* ("a grain
 merchant from Dunmouth, who …" is the merchant)."""
@@ -1321,7 +1321,8 @@ def _before_verb_group(words: Sequence[str], at: int) -> int:
 def _own_subject(clause: Sequence[str], at: int) -> bool:
     """Whether the verb at ``at`` has a noun (not a word that may stand for another) as subject.
 
-    Auxiliaries and adverbs between are passed over ("ospreys *have* nested").
+    Auxiliaries and adverbs between are passed over ("ospreys *have* nested"), and a date
+    after the subject ("a dispute over piece rates *in 1931* closed").
     """
     k = _before_verb_group(clause, at)
     if k > 1 and clause[k][:1].isdigit() and clause[k - 1] in _DATE_PREPOSITIONS:
