@@ -1639,6 +1639,19 @@ def test_a_passive_questions_subject_must_be_the_verbs() -> None:
             id="do-question",
         ),
         pytest.param(
+            "When was the quarrel with the Dacre family finally settled?",
+            "A new wharf at Kell Point was planned in 1871, but the scheme was shelved after a "
+            "quarrel with the landowner, the Dacre family, and was finally settled in 1880.",
+            ("quarrel was settled",),
+            (
+                "The quarrel with the Dacre family dragged on for years and was finally settled "
+                "in 1880.",
+                "The quarrel with the Dacre family was taken to court and was finally settled "
+                "in 1880.",
+            ),
+            id="a coordinated predicate has the subject of the one before it",
+        ),
+        pytest.param(
             "For how long did the old foundry close in 1931?",
             "In 1926 the old foundry joined the General Strike for nine days, and a separate "
             "dispute over overtime in 1931 closed the rolling mill for six weeks.",

@@ -164,30 +164,38 @@ def _long_subject_unsaid(sentence: list[str], subject: list[str], uses: list[int
     before it (after the last :data:`_CLAUSE_OPENERS` word: "… abandoned
     *after* a rival establishment … opened" is the establishment's), or a word that may
     stand for it is just before it, or the head is its object or the subject of a passive
-    it is coordinated with. A participle that opens the sentence is about what follows.
+    it is coordinated with. A predicate after "and" / "or" with no subject of its own has the
+    one before it ("the scheme was postponed after a dispute …, and was finally dropped" drops
+    the scheme). A participle that opens the sentence is about what follows.
     """
     head = subject[-1]
     modifiers = [m for m in subject[:-1] if not m.endswith("'s") and _has(sentence, m)]
     if not uses or 0 in uses:
         return False
-    for k in uses:
-        at = next((k - s for s in (1, 2) if k - s >= 0 and sentence[k - s] in _BE_ANY), k)
-        start = max((i + 1 for i in range(at) if sentence[i] in _CLAUSE_OPENERS), default=0)
-        if (
-            _has(_object_words(sentence, k), head)
-            or _coordinated_passive(sentence, k, head)
-            or any(w in _STANDS_FOR for w in sentence[max(start, at - _WINDOW) : at])
-            or any(
-                _same(sentence[j], head)
-                and all(
-                    _has(sentence[max(0, j - _MODIFIER_REACH) : j + 1 + _WINDOW], m)
-                    for m in modifiers
-                )
-                for j in range(start, at)
-            )
-        ):
-            return False
-    return True
+    return not any(
+        _has(_object_words(sentence, k), head)
+        or _coordinated_passive(sentence, k, head)
+        or _subject_in_clause(sentence, k, head, modifiers)
+        for k in uses
+    )
+
+
+def _subject_in_clause(sentence: list[str], k: int, head: str, modifiers: list[str]) -> bool:
+    """Whether the verb at ``k`` has ``head`` (with ``modifiers``) or a word for it before it.
+
+    In its clause (see :func:`_long_subject_unsaid`), past its auxiliary, or the auxiliary
+    of the predicate it is coordinated with.
+    """
+    at = next((k - s for s in (1, 2) if k - s >= 0 and sentence[k - s] in _BE_ANY), k)
+    earlier = [i for i in range(at - 1) if sentence[i] in _BE_ANY]
+    if at > 1 and sentence[at - 1] in ("and", "or") and earlier:
+        at = earlier[-1]  # "… was postponed …, and was finally dropped": its subject
+    start = max((i + 1 for i in range(at) if sentence[i] in _CLAUSE_OPENERS), default=0)
+    return any(w in _STANDS_FOR for w in sentence[max(start, at - _WINDOW) : at]) or any(
+        _same(sentence[j], head)
+        and all(_has(sentence[max(0, j - _MODIFIER_REACH) : j + 1 + _WINDOW], m) for m in modifiers)
+        for j in range(start, at)
+    )
 
 
 _MODIFIER_REACH = 3
