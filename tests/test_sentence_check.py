@@ -216,6 +216,16 @@ def test_words_that_frame_the_answer_are_not_required() -> None:
     assert not check_sentence("How many ships sank?", "Three boats sank.").holds
 
 
+def test_a_who_questions_naming_verb_with_an_object_is_a_term() -> None:
+    """"Who *called* the meeting?" asks who called it; "What is the hall called?" a name."""
+    question = "Who called the meeting at which the guild was founded?"
+    founded = "The guild was founded at a meeting in the Corn Exchange in 1894."
+    assert check_sentence(question, founded).missing == ("called",)
+    said = "The vicar, John Marle, called the meeting at which the guild was founded."
+    assert check_sentence(question, said).holds
+    assert check_sentence("What is the hall called?", "The hall is known as the Exchange.").holds
+
+
 def test_old_long_and_far_frame_the_answer_only_after_how() -> None:
     # "how old" / "how long" ask for a value: the sentence gives the value, not the word …
     assert check_sentence("How long is the nave?", "Its nave is 240 feet in length.").holds

@@ -263,7 +263,8 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
         if question and word in WH_HEADS:
             continue
         if question and (
-            word in ANSWER_SLOT_WORDS or (word in HOW_SLOT_WORDS and words[i - 1 : i] == ["how"])
+            (word in ANSWER_SLOT_WORDS and not _naming_act(words, i))
+            or (word in HOW_SLOT_WORDS and words[i - 1 : i] == ["how"])
         ):
             continue
         if word in _NUMBER_WORDS or len(word) < 2 or not (tokenize(word) or _verb_own(words, i)):
@@ -273,6 +274,22 @@ def _english_terms(text: str, *, question: bool = False) -> list[str]:
 
 
 _POSSESSIVE_DETERMINERS = frozenset({"my", "your", "his", "her", "its", "our", "their", "whose"})
+_NAMING_VERBS = frozenset({"called", "call", "named", "termed"})
+_OBJECT_STARTS = frozenset({"the", "a", "an", "this", "that"}) | _POSSESSIVE_DETERMINERS
+
+
+def _naming_act(words: Sequence[str], at: int) -> bool:
+    """Whether a naming word at ``at`` is a who-question's verb, not a frame.
+
+    "Who *called* the meeting?" and "Who *named* the shrub?" ask who did it: the word is the
+    relation, with its object after it; "What is the shrub *called*?" frames the answer.
+    """
+    return (
+        words[:1] == ["who"]
+        and words[at] in _NAMING_VERBS
+        and words[at + 1 : at + 2] != []
+        and words[at + 1] in _OBJECT_STARTS
+    )
 
 
 def _verb_own(words: Sequence[str], at: int) -> bool:
