@@ -782,6 +782,14 @@ _BOUND_ELSEWHERE = [
         id="an of-phrase's value given in a clause without its noun",
     ),
     pytest.param(
+        "How much did the Kell Trust pay for the mill?",
+        "In 1962 the owner proposed selling the mill to the Kell Trust for £4,000, but the "
+        "sale fell through.",
+        ("proposed selling",),
+        None,
+        id="a converse verb said only as an intention",
+    ),
+    pytest.param(
         "Who opened the new reading room in 1904?",
         "The new reading room was opened in 1904 after an appeal by the vicar, Canon Hurd.",
         ("opened room",),

@@ -12,7 +12,13 @@ from functools import lru_cache
 from itertools import takewhile
 
 from grace.patterns import lazy
-from grace.scoring.bindings.roles import _do_clause, _own_subject, _perfect_clause
+from grace.scoring.bindings.roles import (
+    _converse,
+    _do_clause,
+    _own_subject,
+    _perfect_clause,
+    _verb_lemmas,
+)
 from grace.scoring.bindings.words import (
     _ARTICLES,
     _DETERMINERS,
@@ -612,8 +618,10 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     "In which year was the market moved to the industrial estate?" is not said by "a
     proposal in 1999 to move it to the Millfield industrial estate was abandoned": every use
     of the verb is an infinitive or a gerund after a word of intention, attempt or refusal
-    (:func:`_intended_at`). Not where the question says such a word itself ("the plan to
-    move", "when was the phase to reopen it announced").
+    (:func:`_intended_at`); a verb the sentence does not use is read through its converse
+    ("proposed *selling* the pier to Castellan Holdings" for "did Castellan Holdings pay").
+    Not where the question says such a word itself ("the plan to move", "when was the
+    phase to reopen it announced").
     """
     if any(w in _INTENT or w in _PLANNED for w in question):
         return []
@@ -622,8 +630,11 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
         if not (_content(word) and "VERB" in _lemmas(word)):
             continue
         # a use after a preposition or a determiner is a noun ("captured *in March*")
+        said = _uses(sentence, word) or [  # "proposed selling … to X" for "did X pay"
+            k for k, w in enumerate(sentence) if _verb_lemmas(w) & _converse(_verb_lemmas(word))[1]
+        ]
         uses = [
-            k for k in _uses(sentence, word)
+            k for k in said
             if k == 0 or not (sentence[k - 1] in _NOUN_BEFORE or sentence[k - 1] in _DETERMINERS)
         ]
         if uses and all(_intended_at(sentence, k) for k in uses):
