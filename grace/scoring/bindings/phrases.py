@@ -630,9 +630,7 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
         if not (_content(word) and "VERB" in _lemmas(word)):
             continue
         # a use after a preposition or a determiner is a noun ("captured *in March*")
-        said = _uses(sentence, word) or [  # "proposed selling … to X" for "did X pay"
-            k for k, w in enumerate(sentence) if _verb_lemmas(w) & _converse(_verb_lemmas(word))[1]
-        ]
+        said = _uses(sentence, word) or _converse_uses(sentence, word)
         uses = [
             k for k in said
             if k == 0 or not (sentence[k - 1] in _NOUN_BEFORE or sentence[k - 1] in _DETERMINERS)
@@ -641,6 +639,12 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
             k = uses[0]  # as the sentence says it: "to move", "proposed merging"
             out.append(f"{sentence[k - 1]} {sentence[k]}")
     return out[:1]
+
+
+def _converse_uses(sentence: list[str], word: str) -> list[int]:
+    """Where the sentence has a converse of the verb ``word`` ("selling" for "pay")."""
+    other = _converse(_verb_lemmas(word))[1]
+    return [k for k, w in enumerate(sentence) if other & _verb_lemmas(w)] if other else []
 
 
 _INTENT_REACH = 7

@@ -124,8 +124,7 @@ def _long_do_subject(question: list[str], sentence: list[str]) -> list[str]:
     if verb is None:
         return []
     words = question[aux + 1 : verb]
-    words = words[: next((i for i, w in enumerate(words) if i > 0 and w in _SUBJECT_CUTS), None)]
-    subject = [w for w in words if _content(w) and not _adverb(w)]
+    subject = [w for w in _before_cut(words) if _content(w) and not _adverb(w)]
     if not subject or not _has(sentence, subject[-1]):
         return []
     uses = [
@@ -187,9 +186,9 @@ def _subject_in_clause(sentence: list[str], k: int, head: str, modifiers: list[s
     of the predicate it is coordinated with.
     """
     at = next((k - s for s in (1, 2) if k - s >= 0 and sentence[k - s] in _BE_ANY), k)
-    earlier = [i for i in range(at - 1) if sentence[i] in _BE_ANY]
-    if at > 1 and sentence[at - 1] in ("and", "or") and earlier:
-        at = earlier[-1]  # "… was postponed …, and was finally dropped": its subject
+    if at > 1 and sentence[at - 1] in ("and", "or"):
+        # "… was postponed …, and was finally dropped": the earlier predicate's subject
+        at = next((i for i in range(at - 2, -1, -1) if sentence[i] in _BE_ANY), at)
     start = max((i + 1 for i in range(at) if sentence[i] in _CLAUSE_OPENERS), default=0)
     return any(w in _STANDS_FOR for w in sentence[max(start, at - _WINDOW) : at]) or any(
         _same(sentence[j], head)
@@ -234,9 +233,16 @@ def _passive_clause(question: list[str]) -> tuple[int, list[str], int, bool] | N
             verb,
         )
     words = question[aux + 1 : end]
-    if long:  # its head is before its first preposition ("the *railway* to the port")
-        words = words[: next((i for i, w in enumerate(words) if i and w in _SUBJECT_CUTS), None)]
-    return aux, _subject_words(words), verb, long
+    return aux, _subject_words(_before_cut(words) if long else words), verb, long
+
+
+def _before_cut(words: list[str]) -> list[str]:
+    """A long subject's words up to its first preposition (:data:`_SUBJECT_CUTS`).
+
+    Not its first word; its head is the last content word before it ("the *railway* to the
+    port").
+    """
+    return words[: next((i for i, w in enumerate(words) if i and w in _SUBJECT_CUTS), None)]
 
 
 _LONG_REACH = 12
