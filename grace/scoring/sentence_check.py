@@ -80,7 +80,7 @@ from functools import lru_cache
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_inflections, all_lemmas
-from grace.retrieval.synonyms import synonyms
+from grace.retrieval.synonyms import person_kinds, synonyms
 from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
 from grace.retrieval.tokenize_sudachi import (
     CONTENT_POS,
@@ -678,14 +678,18 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
     if missing:
         missing = _unframed(q, s, missing, japanese=ja)
+    # an opposite of a missing term is already named by it ("imports" missing)
+    opposites = () if ja else tuple(
+        pair for pair in contrasts(q, s) if pair.split("≠")[0] not in missing
+    )
+    if not ja:  # a kind of person the sentence calls another, unless named as its opposite
+        opposed = {pair.split("≠")[0] for pair in opposites}
+        missing += tuple(word for word in _classed_otherwise(q, s) if word not in opposed)
     return SentenceCheck(
         missing=missing,
         numbers=tuple(token for value, token in asked.items() if value not in held),
         negation=_negation(q, s),
-        # an opposite of a missing term is already named by it ("imports" missing)
-        opposites=() if ja else tuple(
-            pair for pair in contrasts(q, s) if pair.split("≠")[0] not in missing
-        ),
+        opposites=opposites,
         unbound=() if missing else (
             unbound_phrases_ja(_morphemes(q), _morphemes(s)) if ja else unbound_phrases(q, s)
         ),
@@ -712,6 +716,81 @@ def _unframed(
         form for word in _english_terms(framing) for form in known_forms(word)
     }
     return tuple(word for word in missing if word not in said)
+
+
+def _classed_otherwise(question: str, sentence: str) -> tuple[str, ...]:
+    """A which-question's kind of person, where the sentence calls its people other kinds.
+
+    The noun after *which* / *what* names the answer's class and need not be stated
+    (:func:`_answer_class`): "Which architect designed the hall?" is said by "The hall was
+    designed by John Pell". Not when the sentence names people only as other kinds
+    (:func:`_kinds_named`), none of which is that kind (WordNet's hypernyms,
+    :func:`~grace.retrieval.synonyms.person_kinds`): "Which *violinist* led the
+    orchestra?" is not said by "… under the *conductor* Matthias Orrel, who led it"; "Which
+    musician …" is (a conductor is a musician).
+    """
+    words = ENGLISH_WORD.findall(normalise_text(question))
+    framed = answer_class_indices(words)
+    kept = sorted(_answer_class(words, framed, question)) if framed else []
+    head = next((i for i in kept if i + 1 not in kept), -1)
+    noun = None if head < 0 else _person_noun(words[head])
+    if noun is None:
+        return ()
+    sentence_words = ENGLISH_WORD.findall(normalise_text(sentence))
+    said = {form for word in sentence_words for form in known_forms(word)}
+    if said & (known_forms(noun) | synonyms(noun)):
+        return ()
+    asked = {form for word in words for form in known_forms(word)}
+    kinds = _kinds_named(sentence, asked)
+    if not kinds or any(noun == kind or noun in (person_kinds(kind) or ()) for kind in kinds):
+        return ()
+    return (words[head],)
+
+
+def _person_noun(word: str) -> str | None:
+    """The lemma of ``word`` as a noun of a kind of person ("brewers" → "brewer"), if it is one."""
+    for lemma in (word, *all_lemmas(word).get("NOUN", ())):
+        if person_kinds(lemma) is not None:
+            return lemma
+    return None
+
+
+def _kinds_named(sentence: str, asked: set[str]) -> set[str]:
+    """The kinds of person the sentence gives a name ("the *conductor* Matthias Orrel").
+
+    A noun of a kind of person right before a name, or after an article or possessive that
+    follows one ("Josiah Pellow, a corn *merchant*"); not a word of the question
+    (``asked``: its words' forms), which names someone the question already names.
+    """
+    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    kinds = set()
+    for i, token in enumerate(cased):
+        if token != token.lower() or known_forms(token) & asked:
+            continue
+        noun = _person_noun(token)
+        if noun is not None and (_name_follows_at(cased, i + 1) or _name_before(cased, i)):
+            kinds.add(noun)
+    return kinds
+
+
+def _name_follows_at(cased: Sequence[str], at: int) -> bool:
+    """Whether the token at ``at`` is a capitalised word that is no stopword ("Matthias")."""
+    return (
+        at < len(cased) and cased[at][:1].isupper() and cased[at].lower() not in ENGLISH_STOPWORDS
+    )
+
+
+def _name_before(cased: Sequence[str], at: int) -> bool:
+    """Whether a name stands before the article or possessive of the noun at ``at``."""
+    article = next(
+        (
+            j
+            for j in range(at - 1, max(-1, at - 4), -1)
+            if cased[j].lower() in _INDEFINITE | _POSSESSIVE_DETERMINERS | {"the"}
+        ),
+        None,
+    )
+    return article is not None and article > 0 and _name_follows_at(cased, article - 1)
 
 
 def _valueless(question: str, sentence: str) -> str | None:

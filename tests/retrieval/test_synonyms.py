@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 
-from grace.retrieval.synonyms import TABLE, synonyms
+from grace.retrieval.synonyms import KINDS, TABLE, person_kinds, synonyms
 from grace.text import _CONTRAST_SETS
 
 
@@ -45,3 +45,22 @@ def test_the_table_is_sorted_and_every_link_is_mutual() -> None:
     table = {line.split("\t")[0]: set(line.split("\t")[1].split()) for line in lines}
     assert all(lemma in table.get(word, ()) for lemma, words in table.items() for word in words)
     assert (TABLE.parent / "LICENSE").read_text().startswith("WordNet Release 3.0")
+
+
+def test_a_kind_of_person_knows_the_kinds_above_it() -> None:
+    """WordNet's ``noun.person`` hypernyms: a conductor is a musician, not a violinist."""
+    assert {"musician", "artist"} <= (person_kinds("conductor") or set())
+    assert "violinist" not in (person_kinds("conductor") or set())
+    assert "musician" in (person_kinds("violinist") or set())
+    assert person_kinds("treasurer") == frozenset()  # a kind of person with none above it here
+    for no_person in ("type", "bridge", "person", "conductors", "zzzq"):
+        assert person_kinds(no_person) is None, no_person  # "type": a person in sense 2 only
+
+
+def test_the_kinds_table_is_sorted_and_holds_one_word_nouns() -> None:
+    lines = gzip.decompress(KINDS.read_bytes()).decode().splitlines()
+    nouns = [line.split("\t")[0] for line in lines]
+    assert nouns == sorted(nouns) and len(nouns) > 10_000
+    above = {kind for line in lines for kind in line.partition("\t")[2].split()}
+    assert all(word == word.lower() and "_" not in word for word in {*nouns, *above})
+    assert "musician" in above and "violinist" in nouns
