@@ -439,7 +439,7 @@ def run_ablation(dataset: Path) -> list[tuple[str, dict[str, float]]]:
     chunks: list[tuple[str, str, str]] = []
     for path in sorted((dataset / "corpus").glob("*")):
         doc = load_document(path)
-        chunks.extend((doc.source, doc.title, c) for c in split_paragraphs(doc.text))
+        chunks.extend((doc.source, doc.title, c) for c, _ in split_paragraphs(doc.text))
     questions = _questions(dataset)
     plain = Tokenizer()
     dropped = Tokenizer(drop_interrogatives=True)
