@@ -15,7 +15,7 @@ local-mode store; the dataset is read in place, never copied.
 - latency: p50 / p95 of ``CorpusStore.search`` over a collection padded with ``--scale``
   synthetic chunks; ingestion rate in chunks/s of those chunks.
 - ``--encoder edge-bm25``: the same figures with Qdrant Edge's built-in ``Bm25`` encoder
-  instead of GRACE's (measured, not adopted: see ``grace.retrieval.backends.edge_bm25``).
+  instead of GRACE's (measured, not adopted: see :mod:`bench.edge_bm25`).
 - ``--ablation``: recall and AUROC of candidate ranking methods (pseudo-relevance feedback,
   neighbour / title context, document-score interpolation, kanji unigrams, Japanese
   question-word removal) on an in-memory mirror of the store's scoring (same chunks, tokens,
@@ -95,7 +95,7 @@ def _percentile(values: list[float], q: float) -> float:
 def _store(path: Path, args: argparse.Namespace) -> CorpusStore:
     sparse: SparseEncoder
     if getattr(args, "encoder", "grace") == "edge-bm25":
-        from grace.retrieval.backends.edge_bm25 import EdgeBm25Embeddings
+        from bench.edge_bm25 import EdgeBm25Embeddings
 
         sparse = EdgeBm25Embeddings(avg_len=args.avgdl)
     else:
@@ -439,7 +439,7 @@ def run_ablation(dataset: Path) -> list[tuple[str, dict[str, float]]]:
     chunks: list[tuple[str, str, str]] = []
     for path in sorted((dataset / "corpus").glob("*")):
         doc = load_document(path)
-        chunks.extend((doc.source, doc.title, c) for c in split_paragraphs(doc.text))
+        chunks.extend((doc.source, doc.title, c) for c, _ in split_paragraphs(doc.text))
     questions = _questions(dataset)
     plain = Tokenizer()
     dropped = Tokenizer(drop_interrogatives=True)

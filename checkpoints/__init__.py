@@ -11,7 +11,9 @@ use; these factories only open it::
     ):
         graph = builder.compile(checkpointer=saver, store=store)
 
-Every factory returns a (sync or async) context manager; leaving it closes the connection.
+Its ``__all__`` is public API: docs/python.md and docs/deployment.md open these savers for a
+graph of one's own (``make_graph(checkpointer=…)``), sync and async. Every factory returns a
+(sync or async) context manager; leaving it closes the connection.
 Missing settings raise ``ValueError`` naming the setting; a missing postgres extra raises
 ``ImportError`` with the install command.
 """

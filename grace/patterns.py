@@ -16,7 +16,7 @@ from typing import Any
 
 __all__ = ["LazyPattern", "lazy"]
 
-_METHODS = ("search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split")
+_METHODS = ("search", "match", "fullmatch", "findall", "finditer", "sub", "split")
 
 
 class LazyPattern:
@@ -64,12 +64,6 @@ class LazyPattern:
     def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
         """:meth:`re.Pattern.sub`."""
         return self.compiled().sub(repl, string, count)
-
-    def subn(
-        self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0
-    ) -> tuple[str, int]:
-        """:meth:`re.Pattern.subn`."""
-        return self.compiled().subn(repl, string, count)
 
     def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
         """:meth:`re.Pattern.split`."""

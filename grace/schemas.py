@@ -9,11 +9,10 @@ from pathlib import PurePath
 from pydantic import BaseModel, ConfigDict, Field
 
 from confidence.evaluation_types import Criterion, EvaluationType, RubricBand
-from confidence.types import ActionDecision, ConfidenceScore, InterventionLevel
+from confidence.types import InterventionLevel
 
 __all__ = [
     "ExecutionPlan",
-    "ExecutionResult",
     "InterventionRecord",
     "PlanStep",
     "QualityCheck",
@@ -279,30 +278,3 @@ class QualityCheck(BaseModel):
     """True for the attempt whose answer the run goes on with."""
     error: str | None = None
     """Why the attempt could not be evaluated or regenerated."""
-
-
-class ExecutionResult(BaseModel):
-    """The public result of a run."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    answer: str
-    """Final answer (or the best partial answer, with a note)."""
-    confidence: float
-    """Overall confidence 0–1."""
-    level: InterventionLevel
-    """Decision on the overall confidence."""
-    decision: ActionDecision | None = None
-    """The final decision with its reason."""
-    sources: list[Source] = Field(default_factory=list)
-    """Sources cited by the answer."""
-    step_results: list[StepResult] = Field(default_factory=list)
-    """Every step's result in plan order."""
-    scores: dict[str, ConfidenceScore] = Field(default_factory=dict)
-    """Each step's confidence score with breakdown and penalties."""
-    interventions: list[InterventionRecord] = Field(default_factory=list)
-    """Pauses for a person."""
-    replans: list[ReplanRecord] = Field(default_factory=list)
-    """Replannings."""
-    usage: TokenUsage = Field(default_factory=TokenUsage)
-    """Total model calls and tokens."""

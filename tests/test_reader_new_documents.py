@@ -392,7 +392,7 @@ BIKES_HTML = (
 def _chunks(text: str, source: str, title: str) -> list[Source]:
     """The document's chunks as ingestion stores them: one per paragraph, with its heading."""
     out = []
-    for i, chunk in enumerate(split_paragraphs(text)):
+    for i, (chunk, _) in enumerate(split_paragraphs(text)):
         heading = chunk.split("\n", 1)[0].lstrip("#").strip() if chunk.startswith("#") else ""
         out.append(Source(
             source_id=f"{source}#{i}", source=source, title=title, chunk_index=i,
@@ -581,7 +581,7 @@ def test_a_question_line_of_its_own_goes_with_the_paragraph_after_it() -> None:
         "\n\n**Do I need to bring a board?**\n\nNo. The club lends boards to every member."
         "\n\nThe club was founded in 1987."
     )
-    chunks = split_paragraphs(text)
+    chunks = [c for c, _ in split_paragraphs(text)]
     assert chunks[0] == (
         "**Q: When do you meet?**\nA: Every Tuesday evening from 7 pm in the library hall."
     )

@@ -4,6 +4,10 @@ The sample dataset under ``sample/`` is a small, original, MIT-licensed corpus a
 invented places (the city of Lumen Bay and the town of 霧ヶ丘) plus 30 questions in the same
 JSONL format as the development benchmark. It lets the agent, the tests and the notebooks run
 offline without any download. See ``sample/README.md`` for the format.
+
+The path helpers below (``__all__``) are public API: ``sample/README.md`` and the notebooks
+locate the dataset with them, and :mod:`grace.retrieval.sample` seeds a new data directory from
+:func:`sample_corpus_dir`.
 """
 
 from __future__ import annotations

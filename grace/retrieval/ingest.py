@@ -669,18 +669,6 @@ def _splitter(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSpli
     )
 
 
-def split_paragraphs(
-    text: str,
-    *,
-    chunk_size: int = 800,
-    chunk_overlap: int = 100,
-    splitter: RecursiveCharacterTextSplitter | None = None,
-) -> list[str]:
-    """Paragraph chunks: one per paragraph, headings joined to what follows, long ones split."""
-    splitter = splitter or _splitter(chunk_size, chunk_overlap)
-    return [chunk for chunk, _ in _located_paragraphs(text, chunk_size, splitter)]
-
-
 def _heading_title(line: str) -> tuple[int, str]:
     """``## Safety ##`` → ``(2, "Safety")``."""
     marks = line.lstrip()
@@ -703,21 +691,26 @@ def _blocks(text: str) -> Iterator[str]:
     yield text[start:]
 
 
-def _located_paragraphs(
+def split_paragraphs(
     text: str,
-    chunk_size: int,
-    splitter: RecursiveCharacterTextSplitter,
+    *,
+    chunk_size: int = 800,
+    chunk_overlap: int = 100,
+    splitter: RecursiveCharacterTextSplitter | None = None,
     max_chunks: int | None = None,
 ) -> list[tuple[str, str]]:
-    """:func:`split_paragraphs`' chunks, each with the heading path it sits under.
+    """Paragraph chunks, each with the heading path it sits under.
 
-    The path is the Markdown headings in force, outermost first: ``Safety > Fire exits``. A
-    paragraph that is one FAQ question line (:func:`~grace.text.question_line`: ``Q: …?``,
-    ``**…?**``) is joined to the paragraph after it, as a heading is — its answer — but is no
-    heading of the path.
+    One chunk per paragraph, headings joined to what follows; a paragraph over ``chunk_size``
+    is split by ``splitter`` (default: at line, sentence and word boundaries, pieces
+    overlapping by ``chunk_overlap``). The path is the Markdown headings in force, outermost
+    first: ``Safety > Fire exits``. A paragraph that is one FAQ question line
+    (:func:`~grace.text.question_line`: ``Q: …?``, ``**…?**``) is joined to the paragraph
+    after it, as a heading is — its answer — but is no heading of the path.
     Past ``max_chunks`` chunks it stops at once (``_DocumentLoadError``): a file of a
     million one-word paragraphs is refused while it is split, not after.
     """
+    splitter = splitter or _splitter(chunk_size, chunk_overlap)
     chunks: list[tuple[str, str]] = []
     heading: list[str] = []
     path: list[tuple[int, str]] = []
@@ -779,7 +772,9 @@ def _chunk_document(
     Stops past ``max_chunks`` (``_DocumentLoadError`` naming the setting).
     """
     if not doc.sections:
-        paragraphs = _located_paragraphs(doc.text, chunk_size, splitter, max_chunks)
+        paragraphs = split_paragraphs(
+            doc.text, chunk_size=chunk_size, splitter=splitter, max_chunks=max_chunks
+        )
         if not doc.is_markdown:  # plain text: no headings to locate by
             return [(chunk, {}) for chunk, _ in paragraphs]
         return [(chunk, _heading_location(where)) for chunk, where in paragraphs]
@@ -789,7 +784,9 @@ def _chunk_document(
         if section.location:
             located["location"] = section.location
         left = None if max_chunks is None else max_chunks - len(chunks)
-        pieces = _located_paragraphs(section.text, chunk_size, splitter, left)
+        pieces = split_paragraphs(
+            section.text, chunk_size=chunk_size, splitter=splitter, max_chunks=left
+        )
         chunks.extend((piece, located) for piece, _ in pieces)
     return chunks
 

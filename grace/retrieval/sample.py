@@ -7,9 +7,9 @@ ingestion code and its document converters.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grace.data import sample_corpus_dir
 from grace.retrieval.store import CorpusStore
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SAMPLE_CORPUS_DIR", "ensure_sample_corpus"]
 
-SAMPLE_CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "sample" / "corpus"
+SAMPLE_CORPUS_DIR = sample_corpus_dir()
 """The bundled sample corpus (English and Japanese Markdown documents)."""
 
 

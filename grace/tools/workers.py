@@ -50,11 +50,6 @@ class DaemonWorkers:
         inbox.put(job)
         return future
 
-    def idle(self) -> int:
-        """How many workers wait for a call."""
-        with self._lock:
-            return len(self._idle)
-
     def _work(self, inbox: queue.SimpleQueue[_Job]) -> None:
         """Run the calls handed to ``inbox`` until idle for ``idle_seconds``."""
         while True:

@@ -36,7 +36,7 @@ from confidence.correctness_model import LearnedModel, ModelThresholds, probabil
 from grace.schemas import Source
 from grace.scoring.features import FEATURE_NAMES, RunSignals, run_features, signals_of
 from grace.scoring.sentence_check import run_check
-from graph.evaluation.answers import match_answer
+from graph.evaluation.answers import is_correct
 from graph.evaluation.certify import (
     ARGUMENT,
     MixCertificate,
@@ -136,7 +136,7 @@ def _correct(run: dict[str, Any]) -> bool:
     q = run["question"]
     if not q["answerable"] or not run["answered"]:
         return False
-    return match_answer(run["answer"], q["answers"], q["lang"], q.get("patterns") or ()).correct
+    return is_correct(run["answer"], q["answers"], q["lang"], q.get("patterns") or ())
 
 
 def _wrong(run: dict[str, Any]) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from confidence.risk_control import clopper_pearson_lower, clopper_pearson_upper
-from graph.evaluation.answers import match_answer
+from graph.evaluation.answers import is_correct
 from graph.evaluation.certify import StratumCounts, mix_bound, worst_mix_risk
 from graph.evaluation.record import RunRecord
 
@@ -35,7 +35,7 @@ def is_correct_run(record: RunRecord) -> bool:
     q = record.question
     if not q.answerable or not record.answered:
         return False
-    return match_answer(record.answer, q.answers, q.lang, q.patterns).correct
+    return is_correct(record.answer, q.answers, q.lang, q.patterns)
 
 
 def is_right(record: RunRecord) -> bool:

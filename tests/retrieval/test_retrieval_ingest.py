@@ -66,7 +66,7 @@ def test_bad_files_reported_and_rest_ingested(store: CorpusStore, tmp_path: Path
 
 def test_split_paragraphs_headings_and_long_paragraphs() -> None:
     text = "## Section\n\nFirst paragraph.\n\n" + "word " * 400
-    chunks = split_paragraphs(text, chunk_size=300, chunk_overlap=50)
+    chunks = [c for c, _ in split_paragraphs(text, chunk_size=300, chunk_overlap=50)]
     assert chunks[0] == "## Section\nFirst paragraph."
     assert len(chunks) > 3 and all(len(c) <= 300 for c in chunks)
 

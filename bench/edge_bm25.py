@@ -3,7 +3,7 @@
 Measured against GRACE's own encoder on the dev set (``python -m bench.retrieval_recall
 DATASET --encoder edge-bm25``) and not adopted: it lost recall@1 in English and recall@5 in
 Japanese, and lowered the answerable-vs-unanswerable AUROC of the top score (figures in the
-README, "Document store"). Kept for that comparison.
+documentation, "Document store"). Kept here, beside that comparison, and out of the product.
 """
 
 from __future__ import annotations
