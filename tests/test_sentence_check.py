@@ -102,6 +102,11 @@ def test_a_negation_that_dates_its_event_does_not_deny_it() -> None:
     assert check_sentence(
         "Which samples were not examined until 1886?", late
     ).negation is None
+    # … and a negation that dates its event denies nothing the question denies
+    assert check_sentence(
+        "Why were the fairs not cancelled in 1866?",
+        "In 1866 the fairs were cancelled, and the market did not reopen until the spring.",
+    ).negation == "the question is negated, the sentence is not"
 
 
 def test_a_colon_ends_the_clause_a_negation_is_in() -> None:
@@ -381,6 +386,13 @@ def test_a_name_or_a_verb_in_the_class_phrase_must_be_stated() -> None:
             "Which architect built the theatre for the brewer Tom Ames?",
             "Josiah Pellow built the theatre for the brewer Tom Ames.",
             (),
+        ),
+        # the question's own word, said of someone the question does not name
+        (
+            "Which conductor was also organist of St Aidan's Church?",
+            "The organist, Walter Pym, who was also organist of St Aidan's Church, played "
+            "for the society.",
+            ("conductor",),
         ),
         # a class that is no kind of person: "type" is a person only in its second sense
         (

@@ -372,8 +372,13 @@ def _denies(clause: str) -> bool:
 
 
 def _negation(question: str, sentence: str) -> str | None:
-    asked = is_negated(question)
-    stated = is_negated(sentence) if asked or is_japanese(question) else _negated_about(
+    """Where the question and the sentence disagree on negation; ``None`` where they agree.
+
+    A negation that dates its event is none, on either side (:func:`_denies`): "the market
+    did not reopen until the spring" does not say that "the fairs were not cancelled".
+    """
+    asked = _denies(question)
+    stated = _denies(sentence) if asked or is_japanese(question) else _negated_about(
         question, sentence
     )
     if asked == stated:
@@ -724,7 +729,8 @@ def _classed_otherwise(question: str, sentence: str) -> tuple[str, ...]:
     The noun after *which* / *what* names the answer's class and need not be stated
     (:func:`_answer_class`): "Which architect designed the hall?" is said by "The hall was
     designed by John Pell". Not when the sentence names people only as other kinds
-    (:func:`_kinds_named`), none of which is that kind (WordNet's hypernyms,
+    (:func:`_kinds_named`), none of which is that kind or one the question gives a name of
+    its own (WordNet's hypernyms,
     :func:`~grace.retrieval.synonyms.person_kinds`): "Which *violinist* led the
     orchestra?" is not said by "… under the *conductor* Matthias Orrel, who led it"; "Which
     musician …" is (a conductor is a musician).
@@ -740,8 +746,7 @@ def _classed_otherwise(question: str, sentence: str) -> tuple[str, ...]:
     said = {form for word in sentence_words for form in known_forms(word)}
     if said & (known_forms(noun) | synonyms(noun)):
         return ()
-    asked = {form for word in words for form in known_forms(word)}
-    kinds = _kinds_named(sentence, asked)
+    kinds = _kinds_named(sentence, _kinds_named(question, set()))
     if not kinds or any(noun == kind or noun in (person_kinds(kind) or ()) for kind in kinds):
         return ()
     return (words[head],)
@@ -755,20 +760,20 @@ def _person_noun(word: str) -> str | None:
     return None
 
 
-def _kinds_named(sentence: str, asked: set[str]) -> set[str]:
-    """The kinds of person the sentence gives a name ("the *conductor* Matthias Orrel").
+def _kinds_named(text: str, apart: set[str]) -> set[str]:
+    """The kinds of person a text gives a name ("the *conductor* Matthias Orrel").
 
     A noun of a kind of person right before a name, or after an article or possessive that
-    follows one ("Josiah Pellow, a corn *merchant*"); not a word of the question
-    (``asked``: its words' forms), which names someone the question already names.
+    follows one ("Josiah Pellow, a corn *merchant*"); not one of ``apart`` — the kinds the
+    question gives its own names ("… for the *brewer* Tom Ames?"), someone it already names.
     """
-    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    cased = _TOKEN.findall(unicodedata.normalize("NFKC", text))
     kinds = set()
     for i, token in enumerate(cased):
-        if token != token.lower() or known_forms(token) & asked:
+        noun = None if token != token.lower() else _person_noun(token)
+        if noun is None or noun in apart:
             continue
-        noun = _person_noun(token)
-        if noun is not None and (_name_follows_at(cased, i + 1) or _name_before(cased, i)):
+        if _name_follows_at(cased, i + 1) or _name_before(cased, i):
             kinds.add(noun)
     return kinds
 
