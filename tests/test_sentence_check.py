@@ -409,6 +409,63 @@ def test_a_which_questions_kind_of_person_the_sentence_calls_another(
     assert check_sentence(question, sentence).missing == missing
 
 
+@pytest.mark.parametrize(
+    ("question", "sentence", "unbound"),
+    [
+        # the value stands in another item of the sentence's list
+        (
+            "How many storeys did the brick auction ring have?",
+            "The site had 320 iron pens, a weighbridge, a brick auction ring with a slate "
+            "roof, and a two-storey office building.",
+            ("ring / storeys",),
+        ),
+        (
+            "How many volumes were in the library's lending department?",
+            "It opened in 1891 with a lending department, a newsroom and a reference library "
+            "of 18,000 volumes.",
+            ("department / volumes",),
+        ),
+        (
+            "How many horses could the small rowing boat carry?",
+            "In 1790 the ferry used a small rowing boat for foot passengers and a flat-bottomed "
+            "horse boat, rowed by two men, which could carry four horses.",
+            ("boat / horses",),
+        ),
+        # the asked item holds the value
+        (
+            "How many storeys was the office building?",
+            "The site had 320 iron pens, a weighbridge, a brick auction ring with a slate "
+            "roof, and a two-storey office building.",
+            (),
+        ),
+        # a value of the verb's ("for £3,400"), not of the last item
+        (
+            "How much did the council pay for the mill?",
+            "In 1902 the council bought the mill and its water rights for £3,400.",
+            (),
+        ),
+        # an apposition is no item ("…, an open-air walk 320 yards long, …"), nor a count
+        # after a count ("of three tiers and 880 seats")
+        (
+            "How long was the first ropewalk?",
+            "The first ropewalk, an open-air walk 320 yards long, was laid out in 1790.",
+            (),
+        ),
+        (
+            "How many seats did the new auditorium have?",
+            "The building was rebuilt in 1823 with a new auditorium of three tiers and 880 "
+            "seats.",
+            (),
+        ),
+    ],
+)
+def test_a_value_said_of_another_item_of_a_list(
+    question: str, sentence: str, unbound: tuple[str, ...]
+) -> None:
+    """"How many storeys did the ring have?": not said by "… a ring, and a two-storey office"."""
+    assert check_sentence(question, sentence).unbound == unbound
+
+
 def test_a_ranked_superlative_is_not_the_superlative() -> None:
     check = check_sentence(
         "What is the largest city of Ostria?", "Velmora is the second-largest city of Ostria."

@@ -49,9 +49,12 @@ from grace.scoring.bindings.words import (
     _verb_form,
 )
 from grace.text import (
+    Measure,
     answer_class_indices,
     answer_measures,
     contrasts,
+    counted_noun,
+    counts,
     in_closed_set,
     measure_words,
     states_measure,
@@ -1029,6 +1032,174 @@ def _valued_apart(question: list[str], sentence: str) -> list[str]:
     ):
         return [f"{noun} of {head}"]
     return []
+
+
+_LIST_SPLIT = lazy(r"(,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+"""Where a list of noun phrases parts its items: a comma, "and" / "or"."""
+_ITEM_STARTS = frozenset({"a", "an", "the", "its", "their", "his", "her"})
+"""Words a list's item begins with (and a number: "320 iron pens")."""
+_ITEM_GOES_ON = frozenset({"which", "that", "who", "whose", "where", "with"})
+"""Words a part of the sentence begins with that goes on with the item before it."""
+_ITEM_HEAD_ENDS = frozenset(
+    {"with", "of", "for", "that", "which", "who", "whose", "where", "in", "at", "on", "from",
+     "by", "to"}
+)
+"""Words after an item's head noun ("a brick auction *ring* with a slate roof")."""
+_MEASURED = frozenset({"long", "high", "wide", "deep", "tall", "thick", "across", "old", "length",
+                       "height", "width", "depth", "diameter", "apart", "away"})
+"""Last words of a measure said of the item before it ("a north pier, 300 metres *long*")."""
+
+
+def _listed_apart(question: str, sentence: str) -> list[str]:
+    """A number question's subject the sentence lists as one item, the value in another.
+
+    "How many storeys did the brick auction ring have?" is not said by "The site had 320
+    iron pens, a weighbridge, a brick auction ring with a slate roof, and a two-storey
+    office building": a value stands in the item it is said of (its noun phrase, with the
+    phrases and relative clause after it), and the asked ring is another item of the list.
+    Read where the words of an item's noun phrase up to its head are all terms of the
+    question, and those of no item with the value are (a name of the question, capitalised
+    there, is no term here: "the Baildon *Library*'s lending department" against "a
+    reference *library* of 18,000 volumes").
+    """
+    measures, counted = answer_measures(question), counted_noun(question)
+    if not measures and counted is None:
+        return []
+    named = measure_words(question)
+    terms = [
+        w.lower() for w in _cased(question)
+        if w == w.lower() and _content(w) and w not in named
+        and not (counted and _same(w, counted))
+    ]
+    for items in _lists(sentence):
+        head = _asked_item(items, [_valued(item, measures, counted) for item in items], terms)
+        if head:
+            return [f"{head} / {counted or ' '.join(named) or 'value'}"]
+    return []
+
+
+def _asked_item(items: Sequence[str], valued: Sequence[bool], terms: Sequence[str]) -> str:
+    """The head of the item the question asks about, where the value is another's.
+
+    An item without the value whose words are all ``terms``, where no item with the value
+    has only such words; ``""`` if there is none.
+    """
+    asked = [_item_words(i) for i, v in zip(items, valued, strict=True) if not v]
+    others = [_item_words(i) for i, v in zip(items, valued, strict=True) if v]
+    asked = [words for words in asked if words and all(_has(terms, w) for w in words)]
+    if not asked or not others or any(all(_has(terms, w) for w in o) for o in others):
+        return ""
+    return asked[0][-1]
+
+
+def _valued(item: str, measures: tuple[Measure, ...], counted: str | None) -> bool:
+    """Whether a list's item says a value of the asked measure, or a count of ``counted``."""
+    own = _own(item)
+    if counted is None:
+        return states_measure(own, measures)
+    return any(_has(found.lower().split(), counted) for found in counts(own, counted))
+
+
+_VERB_PHRASES = lazy(
+    r"\s(?:for|from|at|in|on|by|to|during|between|after|before|until|since)\s.*", re.I
+)
+"""A phrase after an item that may be its verb's ("bought the mill and its water rights
+*from the Pell family for £3,400*": the price is the purchase's, not the rights')."""
+
+
+def _own(item: str) -> str:
+    """What a list's item says of itself.
+
+    Its noun phrase with of- and with-phrases, and the parts that go on with it
+    (:func:`_goes_on`), not a phrase that may be the verb's.
+    """
+    base, comma, rest = item.partition(", ")
+    return _VERB_PHRASES.sub("", base) + comma + rest
+
+
+def _lists(sentence: str) -> list[list[str]]:
+    """The lists of noun phrases in ``sentence``: two items or more, the last after "and" / "or".
+
+    An item begins with an article, a possessive or a number (:data:`_ITEM_STARTS`); the
+    first one may end a part of the sentence that begins otherwise, or a clause ("… opened
+    with *a lending department*", "The site had *320 iron pens*"). A part goes on with the
+    item before it (:func:`_goes_on`), and so do the parts after the last "and" / "or"
+    item: a phrase after a comma alone is an apposition ("The first ropewalk, *an open-air
+    walk 320 yards long*, …"), not an item. A clause is known by its *be* / *have* only:
+    "The ferry used a small boat" is read as one item, and its list goes unread.
+    """
+    pieces = _LIST_SPLIT.split(sentence.rstrip(". "))
+    found: list[list[str]] = []
+    items: list[str] = []
+    joined: list[bool] = []  # whether "and" / "or" introduced the item
+    for part, sep in zip(pieces[0::2], ["", *pieces[1::2]], strict=True):
+        words = _words(part)
+        if items and words and _goes_on(words, items[-1]):
+            items[-1] = f"{items[-1]}, {part}"
+        elif len(words) > 1 and _item_start(words[0]) and not _clause(words):
+            items.append(part)
+            joined.append(sep.strip(", ") in {"and", "or"})
+        else:
+            found.extend(_closed(items, joined))
+            tail = _tail(part, words)
+            items, joined = ([tail], [False]) if tail else ([], [])
+    return found + _closed(items, joined)
+
+
+def _item_start(word: str) -> bool:
+    return word in _ITEM_STARTS or _counts_value(word)
+
+
+def _clause(words: Sequence[str]) -> bool:
+    """Whether a part that begins like an item is a clause ("The site *had* 320 pens")."""
+    return any(w in _BE_HAVE for w in words[1:])
+
+
+_BE_HAVE = frozenset({"was", "were", "is", "are", "had", "has", "have"})
+
+
+def _tail(part: str, words: Sequence[str]) -> str:
+    """The item a part of the sentence ends with: after a clause's verb, or its last article."""
+    cased = _cased(part)
+    if len(cased) != len(words):
+        return ""
+    verb = next((k for k, w in enumerate(words) if w in _BE_HAVE), None)
+    if verb is not None:
+        start = next((k for k in range(verb + 1, len(words)) if _item_start(words[k])), None)
+    else:
+        start = max((k for k, w in enumerate(words) if w in _ITEM_STARTS), default=None)
+    return " ".join(cased[start:]) if start is not None and start < len(words) - 1 else ""
+
+
+def _closed(items: list[str], joined: list[bool]) -> list[list[str]]:
+    """A run of items as a list, if "and" / "or" brings in one of them (none: appositions)."""
+    if True not in joined:
+        return []
+    last = len(joined) - 1 - joined[::-1].index(True)
+    kept = items[: last + 1]
+    kept[-1] = ", ".join([kept[-1], *items[last + 1 :]])  # an apposition to the last
+    return [kept]
+
+
+def _goes_on(words: Sequence[str], before: str) -> bool:
+    """Whether a part of a list (``words``) goes on with the item before it.
+
+    A relative word or "with" ("a horse boat, *which could carry four horses*"), a
+    participle and its agent ("*rowed by* two men"), a measure ("*300 metres long*"), or a
+    count after a count ("an auditorium of three tiers *and 880 seats*").
+    """
+    return (
+        words[0] in _ITEM_GOES_ON
+        or (words[0].endswith("ed") and words[1:2] == ["by"])
+        or (_counts_value(words[0]) and len(words) <= 6 and words[-1] in _MEASURED)
+        or (_counts_value(words[0]) and any(_counts_value(w) for w in _words(before)[-4:]))
+    )
+
+
+def _item_words(item: str) -> list[str]:
+    """The content words of a list's item up to its head noun ("brick auction ring")."""
+    words = _words(item.split(",")[0])
+    return [w for w in takewhile(lambda w: w not in _ITEM_HEAD_ENDS, words) if _content(w)]
 
 
 def _number_after(words: Sequence[str]) -> bool:
