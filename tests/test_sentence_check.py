@@ -438,6 +438,20 @@ def test_a_which_questions_kind_of_person_the_sentence_calls_another(
             "roof, and a two-storey office building.",
             (),
         ),
+        # a list of phrases after one preposition
+        (
+            "How many arches did the wooden trestle have?",
+            "The line crossed the river twice, on a wooden trestle at Ashford and on a stone "
+            "viaduct of seven arches at Lenning.",
+            ("trestle / arches",),
+        ),
+        # phrases after other prepositions are no items: "at a cost of" is the pier's
+        (
+            "How much did the timber pier cost?",
+            "In 1886 the trustees built a timber pier, on the north side, at a cost of £2,300, "
+            "and a matching pier followed in 1893.",
+            (),
+        ),
         # a value of the verb's ("for £3,400"), not of the last item
         (
             "How much did the council pay for the mill?",
@@ -2100,6 +2114,19 @@ def test_a_sum_of_money_is_no_value_of_another_measure() -> None:
     measured = "The stone pier, 300 yards long, was finished in 1851 at a cost of £900."
     assert check_sentence(question, measured).holds
     assert check_sentence("How much did the stone pier cost?", "The stone pier cost £900.").holds
+
+
+def test_a_number_of_things_is_no_sum_of_money() -> None:
+    """"312 inmates" and 「5年」 count things: they state no price."""
+    question = "How much did the nephew pay for the chapel?"
+    counted = "The chapel was paid for by the nephew, and by 1890 the asylum had 312 inmates."
+    assert check_sentence(question, counted).valueless == "money"
+    assert check_sentence(question, "The nephew paid 3,400 for the chapel.").holds  # bare sum
+    assert check_sentence(question, "The nephew paid 300 guineas for the chapel.").holds
+    ja = "1986年に市はいくらで両棟を取得したか。"
+    years = "1986年に市が両棟を取得し、5年にわたる改修工事を経て開館した。"
+    assert check_sentence(ja, years).valueless == "money"
+    assert check_sentence(ja, "1986年に市が両棟を3,000万円で取得した。").holds
 
 
 def test_a_share_is_no_value_of_a_measure() -> None:

@@ -807,7 +807,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     which the sentence must hold. A number that is not a year, or "once" / "twice", counts as
     one: the units a value is written in are more than :func:`grace.text.states_measure`
     knows ("30", "12 milliseconds"); a sum of money counts only for money ("for £900" is
-    no length), and a proportion for no measure ("60 per cent", 「7割」). Not read for the
+    no length), a number of things not for money ("312 inmates", 「5年」: a sum is written
+    with its currency), and a proportion for no measure ("60 per cent", 「7割」). Not read for the
     bare answer types (a date, a number): their question words are less sure ("what is the
     isotopic date applied to?", 「何人」 as "which people") and their values are written more
     ways (「鎌倉時代」). A why-question's
@@ -825,6 +826,8 @@ def _valueless(question: str, sentence: str) -> str | None:
         return None
     if "money" not in measures:  # "for £900" is no length: a sum measures money only
         sentence = _SUM.sub(" ", sentence)
+    else:  # a sum is written with its currency: "312 inmates", 「5年」 count other things
+        sentence = _COUNTED_THINGS.sub(" ", sentence)
     sentence = _SHARE.sub(" ", sentence)  # 「7割」, "60 per cent": a share, of no measure
     values = [
         v for v in _numbers(sentence, japanese=is_japanese(question))
@@ -833,6 +836,13 @@ def _valueless(question: str, sentence: str) -> str | None:
     return None if values or _ONCE.search(sentence) else measures[0]
 
 
+_COUNTED_THINGS = lazy(
+    r"\b\d[\d,.]*\s+(?!(?:million|billion|thousand|hundred|m|bn|k)\b)[a-z][a-z-]*s\b"
+    r"|\d[\d,.]*(?:万|億|千)?(?=[^\d\s,.万億千円銭ドルユーロポンド$€£¥A-Za-z])"
+)
+"""A number and the plural noun or the counter it counts ("312 inmates", 「5年」,
+「3棟」): no sum of money, which :func:`grace.text.states_measure` reads with its currency
+("£3,100", "30 guineas", 「8万円」)."""
 _SUM = lazy(r"[$€£¥₩]\s?\d[\d,.]*|\d[\d,.]*\s?(?:万|億)?(?:円|ドル|ユーロ|ポンド)")
 """A sum of money written with its currency ("£900", 「4万5,000円」): a value of money only."""
 _SHARE = lazy(

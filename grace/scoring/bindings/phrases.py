@@ -1120,7 +1120,10 @@ def _own(item: str) -> str:
 def _lists(sentence: str) -> list[list[str]]:
     """The lists of noun phrases in ``sentence``: two items or more, the last after "and" / "or".
 
-    An item begins with an article, a possessive or a number (:data:`_ITEM_STARTS`); the
+    An item begins with an article, a possessive or a number (:data:`_ITEM_STARTS`), and
+    in a list of phrases with one preposition, after it (:data:`_ITEM_PREPOSITIONS`: "on a
+    wooden trestle … and on a stone viaduct"; a phrase with another preposition ends a list:
+    "a timber pier, on the Inchcorran side, at a cost of £2,300"); the
     first one may end a part of the sentence that begins otherwise, or a clause ("… opened
     with *a lending department*", "The site had *320 iron pens*"). A part goes on with the
     item before it (:func:`_goes_on`), and so do the parts after the last "and" / "or"
@@ -1132,18 +1135,32 @@ def _lists(sentence: str) -> list[list[str]]:
     found: list[list[str]] = []
     items: list[str] = []
     joined: list[bool] = []  # whether "and" / "or" introduced the item
+    run: str | None = None  # the preposition every item of the run comes after, if any
     for part, sep in zip(pieces[0::2], ["", *pieces[1::2]], strict=True):
         words = _words(part)
-        if items and words and _goes_on(words, items[-1]):
+        prep = words[0] if sep and _prepositional(words) else None
+        if prep:
+            part, words = part.split(None, 1)[1], words[1:]  # "on a stone viaduct …"
+        if items and words and prep == run and _goes_on(words, items[-1]):
             items[-1] = f"{items[-1]}, {part}"
-        elif len(words) > 1 and _item_start(words[0]) and not _clause(words):
+        elif len(words) > 1 and _item_start(words[0]) and not _clause(words) and prep == run:
             items.append(part)
             joined.append(sep.strip(", ") in {"and", "or"})
         else:
             found.extend(_closed(items, joined))
-            tail = _tail(part, words)
-            items, joined = ([tail], [False]) if tail else ([], [])
+            tail = part if prep else _tail(part, words)
+            items, joined, run = ([tail], [False], prep) if tail else ([], [], None)
     return found + _closed(items, joined)
+
+
+def _prepositional(words: Sequence[str]) -> bool:
+    """Whether a part of a list is a preposition and an item ("on a stone viaduct …")."""
+    return len(words) > 2 and words[0] in _ITEM_PREPOSITIONS and _item_start(words[1])
+
+
+_ITEM_PREPOSITIONS = frozenset({"on", "in", "at", "by", "with", "for", "from", "to", "over"})
+"""Prepositions a list of phrases repeats before each item ("*on* a wooden trestle … and
+*on* a stone viaduct of seven arches"): the item is the noun phrase after it."""
 
 
 def _item_start(word: str) -> bool:
