@@ -984,6 +984,13 @@ _BOUND_ELSEWHERE = [
         id="a do-question's subject only in the opening adverbial clause",
     ),
     pytest.param(
+        "When did Brogan's sons build a larger ferry?",
+        "Brogan, whose sons continued the lease after his death in 1874, built a larger ferry.",
+        ("sons build",),
+        "When did Brogan build a larger ferry?",
+        id="a subject's owner is the subject, past its whose-clause",
+    ),
+    pytest.param(
         "Whose niece was the diver Ivy Carr?",
         "Two members swam for Britain: Kemble's niece Joan Tress, who reached a semi-final, "
         "and the diver Ivy Carr.",

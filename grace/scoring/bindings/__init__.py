@@ -168,6 +168,7 @@ from grace.scoring.bindings.phrases import (
     _unasserted,
     _valued_apart,
     _whose_apposed,
+    _whose_subject,
     _year_of_another,
 )
 from grace.scoring.bindings.roles import (
@@ -282,6 +283,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _across_concession(q, raw_s),
         _name_suffixes(raw_q, raw_s),
         _whose_apposed(raw_q, raw_s),
+        _whose_subject(q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     # the coarsest reading: only where no finer one has named what is apart

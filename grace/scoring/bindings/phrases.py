@@ -1436,6 +1436,35 @@ def _whose_apposed(question: str, sentence: str) -> list[str]:
     return [f"whose {noun}"]
 
 
+_WHOSE_CLAUSE = lazy(
+    r"\b([A-Z][\w'’-]*),\s+whose\s+([a-z][\w-]*)\b([^,;]*),\s+((?:[a-z]+\s+){0,2}[a-z]+)"
+)
+"""A name with a whose-clause after it, and the words after the clause's comma ("*Brogan*,
+whose *sons* continued the lease …, *built*")."""
+
+
+def _whose_subject(question: list[str], sentence: str) -> list[str]:
+    """A do-question's subject "A's N" where the sentence's verb is A's, after "A, whose N …".
+
+    "When did Brogan's sons build a larger ferry?" is not said by "Brogan, whose sons
+    continued the lease after his death, built a larger ferry": the whose-clause says what
+    the sons did, and the verb after its comma has the name before it for its subject. Not
+    where the whose-clause has the verb itself.
+    """
+    clause = _do_clause(question)
+    if clause is None or clause[1] < 2 or not question[clause[1] - 2].endswith(("'s", "’s")):
+        return []
+    head, verb = clause[0], question[clause[1]]
+    owner = question[clause[1] - 2][:-2]
+    for found in _WHOSE_CLAUSE.finditer(sentence):
+        name, noun, inside, after = (found.group(k).lower() for k in range(1, 5))
+        if name == owner and _same(noun, head) and not _has(_words(inside), verb) and _has(
+            after.split(), verb
+        ):
+            return [f"{head} {verb}"]
+    return []
+
+
 _APPOSED_REACH = 5
 """Words after a noun within which the name apposed to it stands ("Crabb's brother-in-law,
 *the solicitor Henry Pask*")."""
