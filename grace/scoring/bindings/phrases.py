@@ -1038,6 +1038,11 @@ _LIST_SPLIT = lazy(r"(,\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 """Where a list of noun phrases parts its items: a comma, "and" / "or"."""
 _ITEM_STARTS = frozenset({"a", "an", "the", "its", "their", "his", "her"})
 """Words a list's item begins with (and a number: "320 iron pens")."""
+_ITEM_PREPOSITIONS = frozenset({"on", "in", "at", "by", "with", "for", "from", "to", "over"})
+"""Prepositions a list of phrases repeats before each item ("*on* a wooden trestle … and
+*on* a stone viaduct of seven arches"): the item is the noun phrase after it."""
+
+
 _ITEM_GOES_ON = frozenset({"which", "that", "who", "whose", "where", "with"})
 """Words a part of the sentence begins with that goes on with the item before it."""
 _ITEM_HEAD_ENDS = frozenset(
@@ -1158,21 +1163,18 @@ def _prepositional(words: Sequence[str]) -> bool:
     return len(words) > 2 and words[0] in _ITEM_PREPOSITIONS and _item_start(words[1])
 
 
-_ITEM_PREPOSITIONS = frozenset({"on", "in", "at", "by", "with", "for", "from", "to", "over"})
-"""Prepositions a list of phrases repeats before each item ("*on* a wooden trestle … and
-*on* a stone viaduct of seven arches"): the item is the noun phrase after it."""
-
-
 def _item_start(word: str) -> bool:
+    """Whether an item may begin with ``word``: an article, a possessive or a number."""
     return word in _ITEM_STARTS or _counts_value(word)
+
+
+_BE_HAVE = frozenset({"was", "were", "is", "are", "had", "has", "have"})
+"""The verbs a clause is known by in a list (:func:`_clause`)."""
 
 
 def _clause(words: Sequence[str]) -> bool:
     """Whether a part that begins like an item is a clause ("The site *had* 320 pens")."""
     return any(w in _BE_HAVE for w in words[1:])
-
-
-_BE_HAVE = frozenset({"was", "were", "is", "are", "had", "has", "have"})
 
 
 def _tail(part: str, words: Sequence[str]) -> str:
