@@ -34,6 +34,7 @@ import argparse
 import gzip
 import shutil
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 SENSES = 2
@@ -57,17 +58,22 @@ def _senses(dict_dir: Path, pos: str) -> dict[str, list[str]]:
     return senses
 
 
-def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
-    """Each synset's member words (lower-cased), proper names left out."""
-    members: dict[str, list[str]] = {}
+def _synsets(dict_dir: Path, pos: str) -> Iterator[tuple[list[str], list[str]]]:
+    """Each synset line of ``data.<pos>``: its fields, and its member words as written."""
     for line in (dict_dir / f"data.{_POS[pos]}").read_text(encoding="latin-1").splitlines():
         if line.startswith(" "):
-            continue
+            continue  # the licence header
         fields = line.split()
         count = int(fields[3], 16)
-        words = [fields[4 + 2 * i].split("(")[0] for i in range(count)]
-        members[fields[0]] = [word for word in words if word == word.lower()]
-    return members
+        yield fields, [fields[4 + 2 * i].split("(")[0] for i in range(count)]
+
+
+def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
+    """Each synset's member words (lower-cased), proper names left out."""
+    return {
+        fields[0]: [word for word in words if word == word.lower()]
+        for fields, words in _synsets(dict_dir, pos)
+    }
 
 
 def _numeric(senses: dict[str, list[str]], members: dict[str, list[str]]) -> set[str]:
@@ -105,13 +111,8 @@ def synonym_links(dict_dir: Path) -> dict[str, set[str]]:
 def _person_synsets(dict_dir: Path) -> dict[str, tuple[list[str], list[str]]]:
     """Each ``noun.person`` synset's one-word members and its hypernyms in that file."""
     synsets: dict[str, tuple[list[str], list[str], int]] = {}
-    for line in (dict_dir / "data.noun").read_text(encoding="latin-1").splitlines():
-        if line.startswith(" "):
-            continue
-        fields = line.split()
-        count = int(fields[3], 16)
-        words = [fields[4 + 2 * i].split("(")[0] for i in range(count)]
-        at = 4 + 2 * count
+    for fields, words in _synsets(dict_dir, "n"):
+        at = 4 + 2 * len(words)
         pointers = [fields[at + 1 + 4 * j : at + 4 + 4 * j] for j in range(int(fields[at]))]
         hypernyms = [o for symbol, o, pos in pointers if symbol in {"@", "@i"} and pos == "n"]
         one_word = [w for w in words if w == w.lower() and "_" not in w]

@@ -51,8 +51,7 @@ def synonyms(lemma: str) -> frozenset[str]:
     >>> sorted(synonyms("establish"))
     ['found', 'institute', 'launch', 'set_up']
     """
-    lines = table_lines(_table(), lemma, separator=b"\t")
-    return frozenset(lines[0].split("\t")[1].split()) if lines else frozenset()
+    return _row(_table(), lemma) or frozenset()
 
 
 @lru_cache(maxsize=4_096)
@@ -67,5 +66,10 @@ def person_kinds(noun: str) -> frozenset[str] | None:
     >>> person_kinds("bridge") is None
     True
     """
-    lines = table_lines(_kinds(), noun, separator=b"\t")
+    return _row(_kinds(), noun)
+
+
+def _row(table: bytes, key: str) -> frozenset[str] | None:
+    """The words of ``key``'s line in a ``key<TAB>word word …`` table; ``None`` without one."""
+    lines = table_lines(table, key, separator=b"\t")
     return frozenset(lines[0].partition("\t")[2].split()) if lines else None

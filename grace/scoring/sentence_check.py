@@ -773,7 +773,7 @@ def _kinds_named(text: str, apart: set[str]) -> set[str]:
         noun = None if token != token.lower() else _person_noun(token)
         if noun is None or noun in apart:
             continue
-        if _name_follows_at(cased, i + 1) or _name_before(cased, i):
+        if _name_follows_at(cased, i + 1) or _name_apposed_before(cased, i):
             kinds.add(noun)
     return kinds
 
@@ -785,7 +785,7 @@ def _name_follows_at(cased: Sequence[str], at: int) -> bool:
     )
 
 
-def _name_before(cased: Sequence[str], at: int) -> bool:
+def _name_apposed_before(cased: Sequence[str], at: int) -> bool:
     """Whether a name stands before the article or possessive of the noun at ``at``."""
     article = next(
         (
