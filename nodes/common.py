@@ -14,13 +14,13 @@ from confidence import InterventionLevel
 from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.planning.blocks import pin_searches, template_plan
+from grace.planning.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 from grace.planning.validation import validate_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
 from grace.services import Services
 from grace.state import State
 from grace.storage.names import check_collection_name
-from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 
 __all__ = [
     "EmptyQuestionError",

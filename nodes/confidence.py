@@ -51,6 +51,7 @@ from grace.hitl.reply import (
 from grace.notes.events import emit
 from grace.notes.models import failed_roles, note_of
 from grace.notes.runs import gate_note
+from grace.planning.roles import is_ask, is_search
 from grace.schemas import (
     ExecutionPlan,
     PlanStep,
@@ -78,7 +79,6 @@ from grace.scoring.sentence_check import cap_silent
 from grace.scoring.user_thresholds import alearned_thresholds, learned_thresholds, user_of
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import ReplanRequest, State, StepConfidence
-from grace.tools.roles import is_ask, is_search
 from nodes.common import (
     answer_step,
     low_confidence_replan_due,

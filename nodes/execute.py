@@ -45,11 +45,11 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.errors import ModelUnreachableError
 from grace.notes.events import emit
+from grace.planning.roles import is_ask
 from grace.schemas import PlanStep, StepResult, StepStatus, ToolResult
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, StepTask
 from grace.tools import ToolCall, ToolEnv
-from grace.tools.roles import is_ask
 from grace.tools.workers import TOOL_WORKERS
 from nodes.common import is_done, pending_steps
 

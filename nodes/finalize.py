@@ -25,13 +25,13 @@ from grace.hitl.reply import (
 from grace.notes.events import emit
 from grace.notes.models import no_answer_text
 from grace.notes.runs import notes_for_final
+from grace.planning.roles import Roles, is_answer
 from grace.schemas import Source, StepResult, StepStatus
 from grace.scoring.decision import calibrated_decision
 from grace.scoring.sentence_check import cap_silent
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
 from grace.text import cited_keys
-from grace.tools.roles import Roles, is_answer
 from nodes.common import answer_step, is_done
 
 __all__ = ["afinalize", "finalize"]

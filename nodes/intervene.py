@@ -31,11 +31,11 @@ from grace.hitl.request import (
 from grace.hitl.resolve import aresolve_requested, resolve_requested
 from grace.notes.events import emit
 from grace.notes.models import model_errors
+from grace.planning.roles import BUILT_IN_ROLES, Roles, is_ask
 from grace.schemas import InterventionRecord, StepResult
 from grace.scoring.user_thresholds import arecord_outcome, record_outcome
 from grace.services import ServicesSource, aservices_for, services_for
 from grace.state import InterveneInput, PauseInput, ReplanRequest
-from grace.tools.roles import BUILT_IN_ROLES, Roles, is_ask
 from nodes.common import answer_step, validate_question
 
 __all__ = ["aintervene", "build_interrupt", "intervene", "pause"]

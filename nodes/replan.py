@@ -36,11 +36,11 @@ from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.patterns import lazy
 from grace.planning.blocks import broadened_queries, keyword_query
+from grace.planning.roles import ANSWER, ASK, SEARCH, Roles, is_answer, is_search
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, ReplanRecord, StepStatus
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
-from grace.tools.roles import ANSWER, ASK, SEARCH, Roles, is_answer, is_search
 from nodes.common import (
     answer_step,
     emit_plan_ready,

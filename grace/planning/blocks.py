@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from grace.patterns import lazy
+from grace.planning.roles import ANSWER, ASK, BUILT_IN_ROLES, SEARCH, Roles, is_search
 from grace.schemas import ExecutionPlan, PlanStep
-from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, SEARCH, Roles, is_search
 
 __all__ = [
     "broadened_queries",

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from grace.planning.blocks import template_plan
+from grace.planning.roles import ANSWER, ASK, BUILT_IN_ROLES, Roles, is_search
 from grace.schemas import ExecutionPlan, PlanStep
-from grace.tools.roles import ANSWER, ASK, BUILT_IN_ROLES, Roles, is_search
 
 __all__ = ["validate_plan"]
 

@@ -10,7 +10,7 @@ from confidence.model_log import ModelLog
 from grace.schemas import ExecutionPlan, Source, TokenUsage
 
 if TYPE_CHECKING:
-    from grace.tools.roles import Role
+    from grace.planning.roles import Role
 
 __all__ = [
     "PlanOutcome",

@@ -41,13 +41,13 @@ from confidence import AnswerJudgement, EvaluationResult, QualityEvaluator
 from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.notes.events import emit
+from grace.planning.roles import is_answer
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
 from grace.services import Services
 from grace.settings import QualityGateSettings
 from grace.state import State
 from grace.tools import ToolCall
-from grace.tools.roles import is_answer
 
 __all__ = [
     "GateOutcome",

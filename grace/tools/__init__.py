@@ -4,10 +4,7 @@ Register any LangChain tool as a plan action with ``services.tools.register(my_t
 role="search")`` (see ``docs/architecture.md`` §8).
 """
 
-from grace.tools.base import Tool, ToolCall, ToolEnv
-from grace.tools.langchain import LangChainTool
-from grace.tools.registry import ToolRegistry, default_registry
-from grace.tools.roles import (
+from grace.planning.roles import (
     ANSWER,
     ASK,
     SEARCH,
@@ -17,6 +14,9 @@ from grace.tools.roles import (
     is_search,
     role_of,
 )
+from grace.tools.base import Tool, ToolCall, ToolEnv
+from grace.tools.langchain import LangChainTool
+from grace.tools.registry import ToolRegistry, default_registry
 
 __all__ = [
     "ANSWER",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from grace.planning.roles import ASK, Role
 from grace.schemas import ToolResult
 from grace.tools.base import ToolCall, ToolEnv
-from grace.tools.roles import ASK, Role
 
 __all__ = ["AskUserTool"]
 

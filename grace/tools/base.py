@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from confidence.model_log import ModelLog
+from grace.planning.roles import Role
 from grace.providers.base import Reader
 from grace.retrieval import CorpusStore
 from grace.schemas import PlanStep, Source, StepResult, ToolResult
-from grace.tools.roles import Role
 
 __all__ = ["Tool", "ToolCall", "ToolEnv"]
 
@@ -56,7 +56,7 @@ class Tool(Protocol):
     """One line for planners (listed in the planner's prompt) and docs."""
     role: Role
     """What the step is for: ``search`` steps are scored by search quality, ``answer``
-    steps are judged and gated, ``ask`` steps pause for the person (:mod:`grace.tools.roles`)."""
+    steps are judged and gated, ``ask`` steps pause for the person (:mod:`grace.planning.roles`)."""
     signals: tuple[str, ...]
     """Names of the confidence signals the tool reports in ``ToolResult.confidence_factors``
     (read by registered confidence factors through ``ConfidenceFactors.signals``)."""

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from grace.planning.roles import Role
 from grace.schemas import Source, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
-from grace.tools.roles import Role
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
@@ -36,7 +36,7 @@ class LangChainTool:
     tool: BaseTool
     """The wrapped tool; its name and description are the action's."""
     role: Role = "other"
-    """What the step is for (:mod:`grace.tools.roles`)."""
+    """What the step is for (:mod:`grace.planning.roles`)."""
     signals: tuple[str, ...] = ()
     """Confidence signals the tool reports (numbers of a ``dict`` return value)."""
 

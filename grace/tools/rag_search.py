@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from grace.planning.roles import SEARCH, Role
 from grace.retrieval import SearchResult
 from grace.schemas import Source, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
-from grace.tools.roles import SEARCH, Role
 
 __all__ = ["RagSearchTool"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from grace.planning.roles import ANSWER, Role
 from grace.providers.base import ReaderAnswer
 from grace.schemas import Source, StepStatus, ToolResult
 from grace.tools.base import ToolCall, ToolEnv
-from grace.tools.roles import ANSWER, Role
 
 __all__ = ["ReasoningTool", "gather_passages"]
 

@@ -7,12 +7,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from grace.planning.roles import BUILT_IN_ROLES, Role
 from grace.tools.ask_user import AskUserTool
 from grace.tools.base import Tool
 from grace.tools.langchain import LangChainTool
 from grace.tools.rag_search import RagSearchTool
 from grace.tools.reasoning import ReasoningTool
-from grace.tools.roles import BUILT_IN_ROLES, Role
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from grace.planning.roles import is_answer, is_search
 from grace.schemas import ExecutionPlan, Source, StepResult, StepStatus
-from grace.tools.roles import is_answer, is_search
 from graph.evaluation.dataset import Question
 
 __all__ = ["Chunk", "RunRecord", "StepRecord", "build_record"]

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from confidence.model_log import ModelLog, calls_made
 from grace.planning.blocks import estimate_complexity
+from grace.planning.roles import ANSWER, ASK, SEARCH
 from grace.providers.base import PlanOutcome, PlanRequest, usage_from_message
 from grace.providers.llm.streaming import Budget
 from grace.providers.llm.structured import (
@@ -22,7 +23,6 @@ from grace.providers.models import DEFAULT_METHODS
 from grace.providers.prompts import PLANNER_SYSTEM
 from grace.providers.reach import ModelCall, model_call
 from grace.schemas import ExecutionPlan, PlanStep, TokenUsage
-from grace.tools.roles import ANSWER, ASK, SEARCH
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 from confidence.model_log import ModelLog
 from grace.planning.blocks import estimate_complexity, split_subquestions, template_plan
+from grace.planning.roles import BUILT_IN_ROLES, SEARCH, Role, role_of
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.providers.offline.word_forms import match_tokens
 from grace.schemas import PlanStep
-from grace.tools.roles import BUILT_IN_ROLES, SEARCH, Role, role_of
 
 __all__ = ["RuleBasedPlanner", "choose_collection", "matching_tools"]
 
