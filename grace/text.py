@@ -28,6 +28,7 @@ from grace.patterns import LazyPattern, lazy
 __all__ = [
     "AnswerType",
     "Measure",
+    "ENGLISH_STOPWORDS",
     "ENGLISH_WORD",
     "WH_HEADS",
     "agrees",
@@ -557,6 +558,24 @@ def states_lifespan(sentence: str) -> bool:
 
 ENGLISH_WORD = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,]*(?:\.\d+)?", re.UNICODE)
 """A word (with an apostrophe's ending) or a number of a text."""
+ENGLISH_STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't down during each few for from further had hadn't has hasn't have
+    haven't having he he'd he'll he's her here here's hers herself him himself his how how's
+    i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my
+    myself no nor not of off on once only or other ought our ours ourselves out over own same
+    shan't she she'd she'll she's should shouldn't so some such than that that's the their
+    theirs them themselves then there there's these they they'd they'll they're they've this
+    those through to too under until up very was wasn't we we'd we'll we're we've were
+    weren't what what's when when's where where's which while who who's whom why why's with
+    won't would wouldn't you you'd you'll you're you've your yours yourself yourselves
+    s t d ll m o re ve y also
+    """.split()
+)
+"""Snowball's English stopword list (question words included) plus clitic fragments."""
+
 WH_HEADS = frozenset({"what", "which", "whose"})
 """Question words that head a noun phrase naming the answer's class."""
 
@@ -568,8 +587,6 @@ def answer_class_indices(words: list[str]) -> set[int]:
     class of the answer ("which *grind step*", "what *year*"), not a fact the answer's
     sentence must state; a stopword or a number ends it.
     """
-    from grace.retrieval.tokenize import ENGLISH_STOPWORDS  # the tokenizer's; loaded on use
-
     framed: set[int] = set()
     heading = 0
     for i, word in enumerate(words):

@@ -7,6 +7,7 @@ import re
 from grace.patterns import lazy
 from grace.planning.roles import ANSWER, ASK, BUILT_IN_ROLES, SEARCH, Roles, is_search
 from grace.schemas import ExecutionPlan, PlanStep
+from grace.text import ENGLISH_STOPWORDS
 
 __all__ = [
     "broadened_queries",
@@ -53,8 +54,6 @@ def keyword_query(query: str) -> str:
     order ("When did the horse tram open?" → "horse tram open"); a Japanese question loses
     its interrogative ending (…ですか？). Falls back to the stripped question.
     """
-    from grace.retrieval.tokenize import ENGLISH_STOPWORDS
-
     text = query.strip()
     words = _WORD.findall(text)
     if words and all(w.isascii() for w in words):

@@ -44,10 +44,9 @@ from functools import lru_cache
 
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
-from grace.retrieval.tokenize import ENGLISH_STOPWORDS
 from grace.retrieval.tokenize_sudachi import thread_tokenizer
 from grace.scoring.bindings import known_forms
-from grace.text import is_japanese
+from grace.text import ENGLISH_STOPWORDS, is_japanese
 
 __all__ = ["asks_reason", "states_reason"]
 

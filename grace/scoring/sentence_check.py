@@ -81,7 +81,7 @@ from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_inflections, all_lemmas
 from grace.retrieval.synonyms import person_kinds, synonyms
-from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
+from grace.retrieval.tokenize import tokenize
 from grace.retrieval.tokenize_sudachi import (
     CONTENT_POS,
     JA_STOP,
@@ -99,6 +99,7 @@ from grace.scoring.bindings import (
 )
 from grace.scoring.reasons import asks_reason, states_reason
 from grace.text import (
+    ENGLISH_STOPWORDS,
     ENGLISH_WORD,
     WH_HEADS,
     answer_class_indices,

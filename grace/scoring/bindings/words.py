@@ -13,8 +13,8 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from grace.retrieval.lemmas import all_lemmas
-from grace.retrieval.tokenize import ENGLISH_STOPWORDS, tokenize
-from grace.text import ENGLISH_WORD
+from grace.retrieval.tokenize import tokenize
+from grace.text import ENGLISH_STOPWORDS, ENGLISH_WORD
 
 __all__ = ["known_forms"]
 
