@@ -26,6 +26,11 @@ whose second sense is "a person of a specified kind"), each with the one-word me
 every synset above its senses in that file among its :data:`SENSES` most frequent (their
 hypernyms, followed to the top): "conductor" is a kind of "musician", not of
 "violinist". Each line is ``lemma<TAB>kind kind …`` (the kinds may be empty).
+
+``money.tsv.gz`` holds the nouns of a sum of money ("wage", "fee", "toll", "rent"): one-word
+lemmas whose most frequent sense is, or is below, one of the synsets of :data:`SUMS` (a
+payment, a cost, a sum of money, a monetary value), each with the one it is below
+("wage<TAB>payment").
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ _POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 _PERSON = 18
 """The lexicographer file ``noun.person`` (WordNet's ``lexnames``)."""
 _OUT = Path(__file__).resolve().parents[1] / "grace" / "data" / "wordnet"
+SUMS = (("payment", 1), ("cost", 1), ("sum", 1), ("monetary_value", 1))
+"""The noun senses (lemma, sense number) that are sums of money: "a sum of money paid", "the
+total spent for goods or services", "a quantity of money", "the property of having material
+worth" (a price)."""
 
 
 def _senses(dict_dir: Path, pos: str) -> dict[str, list[str]]:
@@ -66,6 +75,13 @@ def _synsets(dict_dir: Path, pos: str) -> Iterator[tuple[list[str], list[str]]]:
         fields = line.split()
         count = int(fields[3], 16)
         yield fields, [fields[4 + 2 * i].split("(")[0] for i in range(count)]
+
+
+def _above(fields: list[str], words: list[str]) -> list[str]:
+    """A noun synset line's hypernyms (an instance's class included)."""
+    at = 4 + 2 * len(words)
+    pointers = [fields[at + 1 + 4 * j : at + 4 + 4 * j] for j in range(int(fields[at]))]
+    return [o for symbol, o, pos in pointers if symbol in {"@", "@i"} and pos == "n"]
 
 
 def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
@@ -112,9 +128,7 @@ def _person_synsets(dict_dir: Path) -> dict[str, tuple[list[str], list[str]]]:
     """Each ``noun.person`` synset's one-word members and its hypernyms in that file."""
     synsets: dict[str, tuple[list[str], list[str], int]] = {}
     for fields, words in _synsets(dict_dir, "n"):
-        at = 4 + 2 * len(words)
-        pointers = [fields[at + 1 + 4 * j : at + 4 + 4 * j] for j in range(int(fields[at]))]
-        hypernyms = [o for symbol, o, pos in pointers if symbol in {"@", "@i"} and pos == "n"]
+        hypernyms = _above(fields, words)
         one_word = [w for w in words if w == w.lower() and "_" not in w]
         synsets[fields[0]] = (one_word, hypernyms, int(fields[1]))
     return {
@@ -142,6 +156,30 @@ def person_kinds(dict_dir: Path) -> dict[str, set[str]]:
     return kinds
 
 
+def _hypernyms(dict_dir: Path) -> dict[str, list[str]]:
+    """Each noun synset's hypernyms."""
+    return {fields[0]: _above(fields, words) for fields, words in _synsets(dict_dir, "n")}
+
+
+def money_nouns(dict_dir: Path) -> dict[str, set[str]]:
+    """Every one-word noun whose most frequent sense is a sum of money, with its :data:`SUMS`."""
+    senses, above = _senses(dict_dir, "n"), _hypernyms(dict_dir)
+    sums = {senses[lemma][number - 1]: lemma for lemma, number in SUMS}
+    money: dict[str, set[str]] = {}
+    for lemma, offsets in senses.items():
+        if "_" in lemma or not offsets:
+            continue
+        seen: set[str] = set()
+        todo = [offsets[0]]
+        while todo:
+            offset = todo.pop()
+            seen.add(offset)
+            todo.extend(h for h in above[offset] if h not in seen)
+        if sums.keys() & seen:
+            money[lemma] = {sums[offset] for offset in sums.keys() & seen}
+    return money
+
+
 def _write(name: str, table: dict[str, set[str]]) -> None:
     """One sorted ``lemma<TAB>word word …`` table, gzipped with mtime 0 (the same bytes again)."""
     lines = "".join(f"{lemma}\t{' '.join(sorted(table[lemma]))}\n" for lemma in sorted(table))
@@ -158,6 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     _OUT.mkdir(parents=True, exist_ok=True)
     _write("synonyms.tsv.gz", synonym_links(args.dict_dir))
     _write("kinds.tsv.gz", person_kinds(args.dict_dir))
+    _write("money.tsv.gz", money_nouns(args.dict_dir))
     shutil.copyfile(args.dict_dir / "LICENSE", _OUT / "LICENSE")
 
 

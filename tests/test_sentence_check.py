@@ -2124,7 +2124,7 @@ def test_a_sum_of_money_is_no_value_of_another_measure() -> None:
 
 
 def test_a_number_of_things_is_no_sum_of_money() -> None:
-    """"312 inmates" and 「5年」 count things: they state no price."""
+    """"312 inmates", 「5年」 and 「二代目」 count things: they state no price."""
     question = "How much did the nephew pay for the chapel?"
     counted = "The chapel was paid for by the nephew, and by 1890 the asylum had 312 inmates."
     assert check_sentence(question, counted).valueless == "money"
@@ -2134,6 +2134,10 @@ def test_a_number_of_things_is_no_sum_of_money() -> None:
     years = "1986年に市が両棟を取得し、5年にわたる改修工事を経て開館した。"
     assert check_sentence(ja, years).valueless == "money"
     assert check_sentence(ja, "1986年に市が両棟を3,000万円で取得した。").holds
+    # a kanji numeral counts as digits do: 「二代目」 is no sum, 「三千円」 is
+    heir = "1930年の不況で組合は売掛金の回収に苦しみ、二代目組合長が山林を売却した。"
+    assert check_sentence("組合の売掛金はいくらか。", heir).valueless == "money"
+    assert check_sentence("組合の売掛金はいくらか。", "組合の売掛金は三千円に上った。").holds
 
 
 def test_a_share_is_no_value_of_a_measure() -> None:
@@ -2157,6 +2161,25 @@ def test_a_money_noun_after_what_asks_for_a_money_value() -> None:
         "For what sum did the college sell its manuscripts?",
         "The college sold its manuscripts to a London bookseller for 40 guineas.",
     ).holds
+
+
+def test_a_noun_of_a_sum_of_money_after_what_asks_for_a_money_value() -> None:
+    """WordNet's sums of money ("wage", "toll"), after *what* or an adjective, ask for money."""
+    question = "What annual wage was paid to the lock keeper when the post was created in 1928?"
+    post = "The lock keeper, a paid post created in 1928, is the only member of staff."
+    assert check_sentence(question, post).valueless == "money"
+    paid = "The post of lock keeper, created in 1928, was paid £120 a year."
+    assert check_sentence(question, paid).holds
+    toll = "What toll did the bridge company charge for a cart?"
+    assert check_sentence(toll, "The bridge company charged carts from 1840.").valueless == "money"
+    assert check_sentence(toll, "The bridge company charged 2d for a cart.").holds
+    # not a sum: "controls" is no adjective; "grant" is a gift first in WordNet
+    assert check_sentence(
+        "What controls wages in a planned economy?", "In a planned economy the state sets wages."
+    ).valueless is None
+    assert check_sentence(
+        "What grant did the town receive?", "The town received a grant from the state."
+    ).valueless is None
 
 
 def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:

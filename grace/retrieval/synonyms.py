@@ -13,7 +13,8 @@ an uncompressed copy in the cache, searched by bisection, no dictionary built.
 :func:`person_kinds` reads ``kinds.tsv.gz`` beside it, the same way: for a noun of a kind of
 person ("conductor"), the kinds above it in WordNet's ``noun.person`` hierarchy ("musician",
 "performer"), so a sentence that calls someone a conductor calls them a musician, and not a
-violinist.
+violinist. :func:`money_kinds` reads ``money.tsv.gz``: the nouns of a sum of money ("wage",
+"toll", "rent"), so "What annual wage …?" asks for an amount of money.
 
 Japanese synonyms come from SudachiDict's synonym groups
 (:func:`grace.retrieval.tokenize_sudachi.synonyms_said`).
@@ -26,12 +27,14 @@ from pathlib import Path
 
 from grace.retrieval.lemmas import sorted_table, table_lines
 
-__all__ = ["KINDS", "TABLE", "person_kinds", "synonyms"]
+__all__ = ["KINDS", "MONEY", "TABLE", "money_kinds", "person_kinds", "synonyms"]
 
 TABLE = Path(__file__).resolve().parents[1] / "data" / "wordnet" / "synonyms.tsv.gz"
 """The synonym table (``lemma<TAB>synonym synonym …`` lines, sorted by lemma)."""
 KINDS = TABLE.with_name("kinds.tsv.gz")
 """The kinds of person (``noun<TAB>kind kind …`` lines, sorted by noun)."""
+MONEY = TABLE.with_name("money.tsv.gz")
+"""The nouns of a sum of money (``noun<TAB>sum sum …`` lines, sorted by noun)."""
 
 
 @lru_cache(maxsize=1)
@@ -42,6 +45,11 @@ def _table() -> bytes:
 @lru_cache(maxsize=1)
 def _kinds() -> bytes:
     return sorted_table(KINDS, "wordnet")
+
+
+@lru_cache(maxsize=1)
+def _money() -> bytes:
+    return sorted_table(MONEY, "wordnet")
 
 
 @lru_cache(maxsize=16_384)
@@ -67,6 +75,21 @@ def person_kinds(noun: str) -> frozenset[str] | None:
     True
     """
     return _row(_kinds(), noun)
+
+
+@lru_cache(maxsize=1_024)
+def money_kinds(noun: str) -> frozenset[str] | None:
+    """The sums of money a lower-case one-word ``noun`` names; ``None`` if it names none.
+
+    Only a noun whose most frequent sense is, or is below, a payment, a cost, a sum of money
+    or a price in WordNet ("wage", "toll", "fee"; not "grant", a gift first).
+
+    >>> sorted(money_kinds("wage"))
+    ['cost', 'payment']
+    >>> money_kinds("bridge") is None
+    True
+    """
+    return _row(_money(), noun)
 
 
 def _row(table: bytes, key: str) -> frozenset[str] | None:

@@ -80,7 +80,7 @@ from functools import lru_cache
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_inflections, all_lemmas
-from grace.retrieval.synonyms import person_kinds, synonyms
+from grace.retrieval.synonyms import money_kinds, person_kinds, synonyms
 from grace.retrieval.tokenize import tokenize
 from grace.retrieval.tokenize_sudachi import (
     CONTENT_POS,
@@ -822,7 +822,7 @@ def _valueless(question: str, sentence: str) -> str | None:
         return None if states_reason(question, sentence) else "reason"
     if _WHERE.match(question) and not _placed(question, sentence):
         return "place"
-    measures = answer_measures(question)
+    measures = answer_measures(question) or (("money",) if _money_asked(question) else ())
     if not measures or states_measure(sentence, measures):
         return None
     if "money" not in measures:  # "for £900" is no length: a sum measures money only
@@ -837,13 +837,42 @@ def _valueless(question: str, sentence: str) -> str | None:
     return None if values or _ONCE.search(sentence) else measures[0]
 
 
+_WHAT_PHRASE = lazy(r"\bwhat\s+([a-z-]+)(?:\s+([a-z-]+))?", re.I)
+"""The two words after an English *what*: the asked phrase's head, or a modifier and it."""
+
+
+def _money_asked(question: str) -> bool:
+    """Whether an English question asks for a sum of money by its noun: "What *annual wage* …?".
+
+    The noun after *what* (or after one word that can be an adjective) names a sum of money
+    in WordNet (:func:`~grace.retrieval.synonyms.money_kinds`: a payment, a cost, a sum, a
+    price): the answer is an amount, as "What price …?" asks (:func:`grace.text.answer_type`).
+    "What controls wages …?" asks no sum: *controls* is no adjective.
+    """
+    m = None if is_japanese(question) else _WHAT_PHRASE.search(question)
+    if m is None:
+        return False
+    head, after = m.group(1).lower(), (m.group(2) or "").lower()
+    if _names_money(head):
+        return True
+    return bool(after) and "ADJ" in all_lemmas(head) and _names_money(after)
+
+
+def _names_money(word: str) -> bool:
+    """Whether ``word`` (any inflection) is a noun of a sum of money."""
+    nouns = all_lemmas(word).get("NOUN", ()) or (word,)
+    return any(money_kinds(noun) is not None for noun in nouns)
+
+
 _COUNTED_THINGS = lazy(
     r"\b\d[\d,.]*\s+(?!(?:million|billion|thousand|hundred|m|bn|k)\b)[a-z][a-z-]*s\b"
-    r"|\d[\d,.]*(?:万|億|千)?(?=[^\d\s,.万億千円銭ドルユーロポンド$€£¥A-Za-z])"
+    r"|(?:\d[\d,.]*|[〇一二三四五六七八九十百千]+)(?:万|億|千)?"
+    r"(?=[^\d\s,.〇一二三四五六七八九十百千万億円銭ドルユーロポンド$€£¥A-Za-z])"
 )
 """A number and the plural noun or the counter it counts ("312 inmates", 「5年」,
-「3棟」): no sum of money, which :func:`grace.text.states_measure` reads with its currency
-("£3,100", "30 guineas", 「8万円」)."""
+「3棟」, 「二代目」 in digits or in kanji): no sum of money, which
+:func:`grace.text.states_measure` reads with its currency ("£3,100", "30 guineas",
+「8万円」, 「三千円」)."""
 _SUM = lazy(r"[$€£¥₩]\s?\d[\d,.]*|\d[\d,.]*\s?(?:万|億)?(?:円|ドル|ユーロ|ポンド)")
 """A sum of money written with its currency ("£900", 「4万5,000円」): a value of money only."""
 _SHARE = lazy(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 
-from grace.retrieval.synonyms import KINDS, TABLE, person_kinds, synonyms
+from grace.retrieval.synonyms import KINDS, MONEY, TABLE, money_kinds, person_kinds, synonyms
 from grace.text import _CONTRAST_SETS
 
 
@@ -64,3 +64,15 @@ def test_the_kinds_table_is_sorted_and_holds_one_word_nouns() -> None:
     above = {kind for line in lines for kind in line.partition("\t")[2].split()}
     assert all(word == word.lower() and "_" not in word for word in {*nouns, *above})
     assert "musician" in above and "violinist" in nouns
+
+
+def test_a_noun_of_a_sum_of_money_knows_its_sum() -> None:
+    """WordNet's payments, costs, sums and prices: a wage is a payment; a grant is a gift first."""
+    assert "payment" in (money_kinds("wage") or set())
+    assert money_kinds("toll") == frozenset({"cost"})
+    assert money_kinds("price") == frozenset({"monetary_value"})
+    for no_sum in ("grant", "bridge", "wages", "zzzq"):
+        assert money_kinds(no_sum) is None, no_sum  # "wages": the table holds lemmas only
+    lines = gzip.decompress(MONEY.read_bytes()).decode().splitlines()
+    nouns = [line.split("\t")[0] for line in lines]
+    assert nouns == sorted(nouns) and all(line.split("\t")[1] for line in lines)
