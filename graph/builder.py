@@ -28,7 +28,7 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.notes.models import with_model_notes
 from grace.providers.base import Reader
-from grace.providers.model_time import RunBudgets
+from graph.run_budgets import RunBudgets
 from grace.retrieval import CorpusStore
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.state import InputState, InterveneInput, OutputState, PauseInput, State, changed_only
@@ -115,7 +115,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         """Bind the two bodies, the graph's services and its runs' model time.
 
         ``budgets`` is the graph's one table, shared by all its nodes
-        (``grace.providers.model_time``): a node with a table of its own would start a second
+        (``graph.run_budgets``): a node with a table of its own would start a second
         budget for the same run.
         """
         self.func, self.afunc, self.name, self.services = func, afunc, name, services
