@@ -142,6 +142,10 @@ class Services:
                 )
             return self._variants[spec]
 
+    def with_settings(self, settings: GraceSettings) -> Services:
+        """These services with ``settings`` instead (a plan step's own quality gate)."""
+        return replace(self, settings=settings)
+
     def ready_with_model(self, spec: str | None) -> Services | None:
         """:meth:`with_model` if it needs no building (async callers build in a thread)."""
         if spec is None or self._is_own_model(spec):

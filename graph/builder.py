@@ -28,7 +28,6 @@ from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.notes.models import with_model_notes
 from grace.providers.base import Reader
-from graph.run_budgets import RunBudgets
 from grace.retrieval import CorpusStore
 from grace.services import LazyServices, Services, ServicesSource, build_services
 from grace.state import InputState, InterveneInput, OutputState, PauseInput, State, changed_only
@@ -43,6 +42,7 @@ from graph.routing import (
     intervene_router,
     steps_or_confidence,
 )
+from graph.run_budgets import RunBudgets
 from nodes import confidence, execute, finalize, intervene, plan, replan
 from nodes.confidence import aconfidence
 from nodes.execute import aexecute, is_transient_error, step_failed

@@ -511,7 +511,7 @@ def _update(
     """The node's update: the batch's scores, the decision and any replan request."""
     plan = state.plan
     assert plan is not None, "confidence runs after plan"
-    user = user_of(services, runtime, state.user_id)
+    user = user_of(services.settings, runtime, state.user_id)
     batch = [scored.results[s] for s in scored.batch]
     update: dict[str, Any] = {
         # Only the batch's entries: the state merges them in by step id.
@@ -562,8 +562,8 @@ def confidence(
     scored = _scored(services, state, batch, answer)
     thresholds = state.thresholds
     if thresholds is None:
-        user = user_of(services, runtime, state.user_id)
-        thresholds = learned_thresholds(services, runtime, user)
+        user = user_of(services.settings, runtime, state.user_id)
+        thresholds = learned_thresholds(services.settings, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)
 
 
@@ -580,6 +580,6 @@ async def aconfidence(
     scored = _scored(services, state, batch, answer)
     thresholds = state.thresholds
     if thresholds is None:
-        user = user_of(services, runtime, state.user_id)
-        thresholds = await alearned_thresholds(services, runtime, user)
+        user = user_of(services.settings, runtime, state.user_id)
+        thresholds = await alearned_thresholds(services.settings, runtime, user)
     return _update(services, runtime, state, scored, thresholds, log)

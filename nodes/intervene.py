@@ -196,7 +196,7 @@ def intervene(
             raise
         request, reply = build_interrupt(state, services.tools.roles), _RESOLVED
     learned = record_outcome(
-        services, runtime, request.confidence, reply.type, thread_user=state.user_id
+        services.settings, runtime, request.confidence, reply.type, thread_user=state.user_id
     )
     return _update(state, request, reply, learned)
 
@@ -217,7 +217,9 @@ async def aintervene(
             raise
         request, reply = build_interrupt(state, services.tools.roles), _RESOLVED
     score, kind = request.confidence, reply.type
-    learned = await arecord_outcome(services, runtime, score, kind, thread_user=state.user_id)
+    learned = await arecord_outcome(
+        services.settings, runtime, score, kind, thread_user=state.user_id
+    )
     return _update(state, request, reply, learned)
 
 

@@ -102,7 +102,7 @@ def test_config_shows_what_the_users_thresholds_learned_from(
     with GraceApp.open(settings) as app:
         assert app.store is not None
         services = app.services.get()
-        learner = learner_for(services, app.store)
+        learner = learner_for(services.settings, app.store)
         for outcome, score in (("accept", 0.7), ("accept", 0.8), ("edit", 0.9), ("ignore", 0.5)):
             learner.record(settings.user_id, score, outcome)  # type: ignore[arg-type]
     report = json.loads(invoke_cli("config", "--json").stdout)

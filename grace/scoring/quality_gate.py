@@ -32,25 +32,25 @@ policy) only repeats model calls, never a person's question or a store write.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
 
 from langgraph.runtime import Runtime
 
-from confidence import AnswerJudgement, EvaluationResult, QualityEvaluator
+from confidence import AnswerJudge, AnswerJudgement, EvaluationResult, QualityEvaluator
 from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
 from grace.notes.events import emit
 from grace.planning.roles import is_answer
 from grace.providers.judge_passages import judge_passage
 from grace.schemas import PlanStep, QualityCheck, StepResult, StepStatus, TokenUsage, ToolResult
-from grace.services import Services
-from grace.settings import QualityGateSettings
+from grace.settings import GraceSettings, QualityGateSettings
 from grace.state import State
-from grace.tools import ToolCall
+from grace.tools import ToolCall, ToolEnv, ToolRegistry
 
 __all__ = [
     "GateOutcome",
+    "GateServices",
     "Judged",
     "agate",
     "ajudge",
@@ -60,6 +60,38 @@ __all__ = [
     "judge",
     "judge_usage",
 ]
+
+class GateServices(Protocol):
+    """What the gate uses of a run's services (:class:`grace.services.Services` has it all)."""
+
+    @property
+    def settings(self) -> GraceSettings:
+        """The settings in force (``quality_gate``)."""
+        ...
+
+    @property
+    def tools(self) -> ToolRegistry:
+        """The tool registry (the answer step's tool and its role)."""
+        ...
+
+    @property
+    def judge(self) -> AnswerJudge:
+        """The judge of each attempt."""
+        ...
+
+    @property
+    def evaluator(self) -> QualityEvaluator:
+        """The evaluator block."""
+        ...
+
+    def tool_env(self, context: GraceContext, log: ModelLog | None = None) -> ToolEnv:
+        """The environment a regeneration's tool call runs in."""
+        ...
+
+    def with_settings(self, settings: GraceSettings) -> Self:
+        """These services with other settings (a step's own gate)."""
+        ...
+
 
 _SUGGESTIONS = (
     "Answer exactly what the question asks, every part of it.",
@@ -102,7 +134,7 @@ def judge_usage(judgement: AnswerJudgement) -> TokenUsage:
     )
 
 
-def gate_applies(services: Services, result: StepResult) -> bool:
+def gate_applies(services: GateServices, result: StepResult) -> bool:
     """Whether the gate evaluates this answer step result.
 
     Only a completed ``reasoning`` answer is gated: an abstention ("the documents do not
@@ -171,19 +203,21 @@ def _judged(result: StepResult, judgement: AnswerJudgement) -> Judged:
     return Judged(result=result, judgement=judgement, usage=usage)
 
 
-def judge(services: Services, question: str, result: StepResult, log: ModelLog) -> Judged:
+def judge(services: GateServices, question: str, result: StepResult, log: ModelLog) -> Judged:
     """The judge's verdict on ``result``'s answer to ``question`` (``judge.judge``)."""
     passages = _passages(result)
     return _judged(result, services.judge.judge(question, result.output, passages, log=log))
 
 
-async def ajudge(services: Services, question: str, result: StepResult, log: ModelLog) -> Judged:
+async def ajudge(
+    services: GateServices, question: str, result: StepResult, log: ModelLog
+) -> Judged:
     """Async :func:`judge` (``judge.ajudge``)."""
     verdict = await services.judge.ajudge(question, result.output, _passages(result), log=log)
     return _judged(result, verdict)
 
 
-def _uses_evaluator(services: Services) -> bool:
+def _uses_evaluator(services: GateServices) -> bool:
     """Whether the evaluator block evaluates each attempt (not the judge's self-evaluation)."""
     gate = services.settings.quality_gate
     return gate.evaluation == "evaluator" or gate.type in ("criteria", "rubric")
@@ -219,7 +253,7 @@ def _evaluation(
 
 
 def _check(
-    services: Services,
+    services: GateServices,
     result: StepResult,
     judgement: AnswerJudgement,
     evaluation: EvaluationResult | None,
@@ -262,7 +296,7 @@ def _check(
 
 
 def _evaluate(
-    services: Services,
+    services: GateServices,
     question: str,
     result: StepResult,
     judgement: AnswerJudgement,
@@ -281,7 +315,7 @@ def _evaluate(
 
 
 async def _aevaluate(
-    services: Services,
+    services: GateServices,
     question: str,
     result: StepResult,
     judgement: AnswerJudgement,
@@ -315,7 +349,7 @@ _Attempt = tuple[StepResult, AnswerJudgement, QualityCheck]
 class _Gate:
     """One answer's gate: what every regeneration reads, and the attempts so far."""
 
-    services: Services
+    services: GateServices
     runtime: Runtime[GraceContext] | None
     state: State
     question: str
@@ -446,7 +480,7 @@ async def _aregenerations(g: _Gate) -> None:
 
 
 def _gate(
-    services: Services,
+    services: GateServices,
     runtime: Runtime[GraceContext] | None,
     state: State,
     question: str,
@@ -468,7 +502,7 @@ def _gate(
     )
 
 
-def for_step(services: Services, step: PlanStep) -> Services:
+def for_step(services: GateServices, step: PlanStep) -> GateServices:
     """``services`` whose quality gate is the step's own config, where the plan gave one.
 
     The step's ``evaluation`` (type, criteria, rubric, pass threshold) replaces the settings'
@@ -486,11 +520,11 @@ def for_step(services: Services, step: PlanStep) -> Services:
     except ValueError:
         return services
     settings = services.settings.model_copy(update={"quality_gate": gate})
-    return replace(services, settings=settings)
+    return services.with_settings(settings)
 
 
 def gate(
-    services: Services,
+    services: GateServices,
     runtime: Runtime[GraceContext] | None,
     state: State,
     question: str,
@@ -519,7 +553,7 @@ def gate(
 
 
 async def agate(
-    services: Services,
+    services: GateServices,
     runtime: Runtime[GraceContext] | None,
     state: State,
     question: str,

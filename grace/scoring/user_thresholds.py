@@ -25,7 +25,7 @@ from langgraph.store.base import BaseStore
 
 from confidence import Outcome, ThresholdLearner, Thresholds
 from grace.context import GraceContext, context_of
-from grace.services import Services
+from grace.settings import GraceSettings
 
 __all__ = [
     "alearned_thresholds",
@@ -44,7 +44,7 @@ T = TypeVar("T")
 
 
 def user_of(
-    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+    settings: GraceSettings, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
 ) -> str:
     """The run's user: ``GraceContext.user_id``, else the thread's user, else the settings'.
 
@@ -52,45 +52,45 @@ def user_of(
     not keep the context across a resume, so a resume that names no user still learns for
     the person whose run it is.
     """
-    return context_of(runtime).user_id or thread_user or services.settings.user_id
+    return context_of(runtime).user_id or thread_user or settings.user_id
 
 
-def learner_for(services: Services, store: BaseStore) -> ThresholdLearner:
+def learner_for(settings: GraceSettings, store: BaseStore) -> ThresholdLearner:
     """A learner over ``store`` with the settings' base thresholds and ``learning`` group."""
-    learning = services.settings.learning
+    learning = settings.learning
     return ThresholdLearner(
         store,
-        services.settings.confidence.thresholds,
+        settings.confidence.thresholds,
         target_error=learning.target_error,
         step=learning.step,
         max_shift=learning.max_shift,
     )
 
 
-def _store(services: Services, runtime: Runtime[GraceContext] | None) -> BaseStore | None:
-    if not services.settings.learning.enabled or runtime is None:
+def _store(settings: GraceSettings, runtime: Runtime[GraceContext] | None) -> BaseStore | None:
+    if not settings.learning.enabled or runtime is None:
         return None
     return runtime.store
 
 
 def learned_thresholds(
-    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+    settings: GraceSettings, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
 ) -> Thresholds:
     """The user's learned thresholds when the graph has a store, else the settings' ones."""
-    base = services.settings.confidence.thresholds
-    store = _store(services, runtime)
+    base = settings.confidence.thresholds
+    store = _store(settings, runtime)
     if store is None:
         return base
     try:
-        user = user_of(services, runtime, thread_user)
-        return learner_for(services, store).thresholds_for(user)
+        user = user_of(settings, runtime, thread_user)
+        return learner_for(settings, store).thresholds_for(user)
     except Exception:  # a store failure must not fail the run: use the configured ones
         log.warning("learned thresholds unavailable; using the configured ones", exc_info=True)
         return base
 
 
 def record_outcome(
-    services: Services,
+    settings: GraceSettings,
     runtime: Runtime[GraceContext] | None,
     score: float,
     outcome: str,
@@ -100,7 +100,7 @@ def record_outcome(
     """Feed the person's reply at an intervention to the threshold learner.
 
     Args:
-        services: The run's services (settings).
+        settings: The run's settings (``learning``, the base thresholds).
         runtime: The node's runtime (store and context).
         score: The score the person was asked about (the decision's score).
         outcome: ``accept``, ``edit``, ``response`` or ``ignore``.
@@ -112,13 +112,13 @@ def record_outcome(
         disabled, unknown outcome, or a store failure, which is logged).
 
     """
-    store = _store(services, runtime)
+    store = _store(settings, runtime)
     if store is None or outcome not in _OUTCOMES:
         return None
     score = min(1.0, max(0.0, score))
     try:
-        return learner_for(services, store).record(
-            user_of(services, runtime, thread_user), score, cast(Outcome, outcome)
+        return learner_for(settings, store).record(
+            user_of(settings, runtime, thread_user), score, cast(Outcome, outcome)
         )
     except Exception:  # learning is best effort: the person's reply still takes effect
         log.warning("could not record the intervention outcome", exc_info=True)
@@ -134,16 +134,16 @@ async def _async_or_thread(call: Callable[[], Awaitable[T]], fallback: Callable[
 
 
 async def alearned_thresholds(
-    services: Services, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
+    settings: GraceSettings, runtime: Runtime[GraceContext] | None, thread_user: str | None = None
 ) -> Thresholds:
     """Async :func:`learned_thresholds` (``store.aget``: nothing blocks the event loop)."""
-    base = services.settings.confidence.thresholds
-    store = _store(services, runtime)
+    base = settings.confidence.thresholds
+    store = _store(settings, runtime)
     if store is None:
         return base
     try:
-        user = user_of(services, runtime, thread_user)
-        learner = learner_for(services, store)
+        user = user_of(settings, runtime, thread_user)
+        learner = learner_for(settings, store)
         return await _async_or_thread(
             lambda: learner.athresholds_for(user), lambda: learner.thresholds_for(user)
         )
@@ -153,7 +153,7 @@ async def alearned_thresholds(
 
 
 async def arecord_outcome(
-    services: Services,
+    settings: GraceSettings,
     runtime: Runtime[GraceContext] | None,
     score: float,
     outcome: str,
@@ -161,13 +161,13 @@ async def arecord_outcome(
     thread_user: str | None = None,
 ) -> Thresholds | None:
     """Async :func:`record_outcome` (``store.aget`` / ``aput``)."""
-    store = _store(services, runtime)
+    store = _store(settings, runtime)
     if store is None or outcome not in _OUTCOMES:
         return None
     score = min(1.0, max(0.0, score))
     try:
-        learner = learner_for(services, store)
-        user, kind = user_of(services, runtime, thread_user), cast(Outcome, outcome)
+        learner = learner_for(settings, store)
+        user, kind = user_of(settings, runtime, thread_user), cast(Outcome, outcome)
         return await _async_or_thread(
             lambda: learner.arecord(user, score, kind), lambda: learner.record(user, score, kind)
         )

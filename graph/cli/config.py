@@ -198,7 +198,7 @@ def gather(app: GraceApp) -> dict[str, Any]:
     in_force = base
     learned: dict[str, Any] | None = None
     if settings.learning.enabled and app.store is not None:
-        learner = learner_for(services, app.store)
+        learner = learner_for(services.settings, app.store)
         state = learner.state_for(settings.user_id)  # one read: the thresholds and the record
         in_force = learner.apply(state)
         learned = {

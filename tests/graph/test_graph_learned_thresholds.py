@@ -90,11 +90,11 @@ class Runner:
 
     def thresholds(self, user: str) -> Thresholds:
         assert self.store is not None
-        return learner_for(self.services, self.store).thresholds_for(user)
+        return learner_for(self.services.settings, self.store).thresholds_for(user)
 
     def state(self, user: str) -> LearnedThresholdState:
         assert self.store is not None
-        return learner_for(self.services, self.store).state_for(user)
+        return learner_for(self.services.settings, self.store).state_for(user)
 
 
 def ordered(t: Thresholds) -> bool:
@@ -273,8 +273,8 @@ def test_grace_app_learns_across_app_instances(make_services: Any, tmp_path: Pat
         assert outcome.status == "interrupted"
         app.resume(outcome.thread_id, {"type": "accept"})  # no context: the thread's user
         assert app.store is not None
-        learned = learner_for(services, app.store).thresholds_for("ana")
+        learned = learner_for(services.settings, app.store).thresholds_for("ana")
     assert learned.confirm == pytest.approx(0.39)
     with GraceApp.open(settings, services=services) as again:
         assert again.store is not None
-        assert learner_for(services, again.store).thresholds_for("ana") == learned
+        assert learner_for(services.settings, again.store).thresholds_for("ana") == learned
