@@ -14,8 +14,9 @@ from langgraph.types import Overwrite
 
 from confidence.model_log import ModelLog
 from grace.context import GraceContext, context_of
-from grace.planning.followup import astandalone, rewrite_note, standalone
+from grace.planning.followup import rewrite_note
 from grace.providers.base import PlanOutcome, PlanRequest
+from grace.providers.followup import astandalone, standalone
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State, new_turn
 from grace.storage.transcript import Moved, turns_to_move
@@ -137,8 +138,8 @@ def plan(
 ) -> dict[str, Any]:
     """Plan the run's question: a follow-up made standalone, then the planner's proposal.
 
-    Offline the follow-up rule (:mod:`grace.planning.followup`); with a chat model one rewrite call,
-    made only when the question needs the conversation.
+    Offline the follow-up rule (:mod:`grace.planning.followup`); with a chat model one rewrite
+    call (:mod:`grace.providers.followup`), made only when the question needs the conversation.
     """
     services = services_for(runtime, services)
     ctx = context_of(runtime)

@@ -219,7 +219,7 @@ def test_a_rewrite_whose_model_cannot_be_reached_stops_the_run() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from grace.errors import ModelUnreachableError
-    from grace.planning.followup import standalone
+    from grace.providers.followup import standalone
     from tests.fakes import ScriptedChatModel
 
     down = ScriptedChatModel.replying(ConnectionRefusedError(111, "Connection refused"))
@@ -238,7 +238,7 @@ def test_a_rewrite_keeps_to_the_run_model_time() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from confidence.model_log import ModelBudget, ModelLog
-    from grace.planning.followup import standalone
+    from grace.providers.followup import standalone
     from tests.fakes import ScriptedChatModel
 
     model = ScriptedChatModel.of(answers=[MODEL_READ])
@@ -264,7 +264,7 @@ async def test_a_slow_rewrite_is_closed_when_the_run_time_runs_out() -> None:
     from langchain_openai import ChatOpenAI
 
     from confidence.model_log import ModelBudget, ModelLog
-    from grace.planning.followup import astandalone, standalone
+    from grace.providers.followup import astandalone, standalone
     from grace.providers.llm.streaming import Budget
     from tests.providers.openai_server import fake_openai
 
