@@ -58,6 +58,7 @@ __all__ = [
     "split_sentences",
     "states_lifespan",
     "states_measure",
+    "without_other_measures",
     "typed_candidates",
     "without_citations",
 ]
@@ -643,6 +644,29 @@ def states_measure(sentence: str, measures: tuple[Measure, ...]) -> bool:
     if not _NUMBER.search(text):
         return False
     return any(_MEASURE_UNITS[m].search(text) for m in measures)
+
+
+_UNIT_AFTER = lazy(r"\d[\d,.]*(?:\s*-\s*|\s*)(?:[^\W\d_][\w'-]*|[^\x00-\x7f]{1,4})?")
+"""A number and the word (or up to four Japanese characters) after it: its unit, if any."""
+
+
+def without_other_measures(sentence: str, measures: tuple[Measure, ...]) -> str:
+    """``sentence`` with each value of a measure other than ``measures`` blanked.
+
+    "a pool measuring 75 feet by 30 feet" holds no price: a number whose unit is another
+    measure's (:data:`_MEASURE_UNITS`) is no value of the asked one; a unit that is also one
+    of ``measures``' ("75 pounds": money or mass) keeps its number.
+    """
+    own = [_MEASURE_UNITS[m] for m in measures]
+    others = [p for m, p in _MEASURE_UNITS.items() if m not in measures and m != "frequency"]
+
+    def blank(match: re.Match[str]) -> str:
+        span = match.group(0)
+        if any(p.search(span) for p in own) or not any(p.search(span) for p in others):
+            return span
+        return " "
+
+    return _UNIT_AFTER.sub(blank, sentence)
 
 
 _EN_COUNTED = lazy(r"\bhow many ([a-z]{3,})\b", re.I)

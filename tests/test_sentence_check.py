@@ -17,6 +17,7 @@ from confidence import (
     Thresholds,
 )
 from grace.schemas import Source
+from grace.scoring.bindings import unbound_phrases
 from grace.scoring.sentence_check import (
     applies,
     cap_silent,
@@ -82,7 +83,20 @@ def test_negation_must_agree_both_ways() -> None:
     assert check_sentence("Who carved out a state for himself?", failed).negation is not None
     assert check_sentence(
         "Who did not attend the meeting?", "Most members attended the meeting, but Jones did not."
-    ).negation is None  # a negated question: the whole sentence
+    ).negation is None  # a negated question: an elided verb phrase is denied
+    # … but a negation in a clause of its own, with none of its terms, denies nothing asked
+    supported = (
+        "A plan in 1937 to reopen the mine was supported by the county council, but it was "
+        "abandoned when its backers failed to raise the capital."
+    )
+    assert check_sentence(
+        "Why was the 1937 plan to reopen the mine not supported by the county council?", supported
+    ).negation == "the question is negated, the sentence is not"
+    assert check_sentence(
+        "Why was the 1937 plan to reopen the mine not carried out?",
+        "A plan in 1937 to reopen the mine was supported by the county council, but it was not "
+        "carried out.",
+    ).negation is None
     numbered = "Three locomotives were scrapped, but locomotive No. 2 was preserved."
     assert check_sentence(
         "Which locomotives were not preserved?", numbered
@@ -417,7 +431,7 @@ def test_a_which_questions_kind_of_person_the_sentence_calls_another(
             "How many storeys did the brick auction ring have?",
             "The site had 320 iron pens, a weighbridge, a brick auction ring with a slate "
             "roof, and a two-storey office building.",
-            ("ring / storeys",),
+            ("ring have", "ring / storeys"),  # the site had it, and the office its storeys
         ),
         (
             "How many volumes were in the library's lending department?",
@@ -773,7 +787,7 @@ _BOUND_ELSEWHERE = [
     pytest.param(
         "How many looms did the Hadley mill run in 1900?",
         "In 1900 the company ran 640 looms, twice as many as the Hadley mill.",
-        ("twice as many as hadley",),
+        ("mill run", "twice as many as hadley"),
         "How many looms did the company run in 1900?",
         id="a term said only as the standard of a comparison (as many as)",
     ),
@@ -854,6 +868,13 @@ _BOUND_ELSEWHERE = [
         id="a verb said only as an intention",
     ),
     pytest.param(
+        "In what year did the trust restore the branch to Corran Lock?",
+        "The trust has said that it hopes eventually to restore the branch to Corran Lock.",
+        ("to restore",),
+        None,
+        id="a verb said only as a hope (any inflection of a verb of intention)",
+    ),
+    pytest.param(
         "How many cottages were built on the quarry site?",
         "A scheme in 1964 to fill the quarry and build 40 cottages on the site was rejected.",
         ("and build",),
@@ -906,6 +927,22 @@ _BOUND_ELSEWHERE = [
         ("otters nested",),
         "Since what year have ospreys nested beside the loch?",
         id="a do-question's subject in another clause than its verb, which has its own",
+    ),
+    pytest.param(
+        "How many signatures did the council gather?",
+        "In 2003 the council announced that the baths would close, but a campaign gathered "
+        "12,000 signatures.",
+        ("council gather",),
+        "How many signatures did the campaign gather?",
+        id="a do-question's last word its verb, though its subject may modify a noun",
+    ),
+    pytest.param(
+        "What did the competition board try to buy in 1999?",
+        "Corvane, which also owns a radio station, had tried to buy the Valdmark Herald in 1999, "
+        "but the bid was blocked by the competition board.",
+        ("board try",),
+        "What did Corvane try to buy in 1999?",
+        id="a do-question's noun before a verb is its subject's, not the verb",
     ),
     pytest.param(
         "Who brought candles from nearby houses?",
@@ -2056,12 +2093,13 @@ def test_a_japanese_predicate_said_only_as_a_plan() -> None:
     [
         ("両市は共同で協議会を設立し、施設を駅前に集約する計画であった。", False),
         ("市長は協議会の設立を断念し、予算を福祉に回した。", False),
+        ("両市はいずれ共同で協議会を設立したいとしている。", False),
         ("両市は共同で協議会を設立し、施設を駅前に集約した。", True),
     ],
-    ids=["conjunctive under a final plan", "given up", "done"],
+    ids=["conjunctive under a final plan", "given up", "wished", "done"],
 )
 def test_a_japanese_predicate_planned_at_the_end_or_given_up(sentence: str, holds: bool) -> None:
-    """「…を設立し、…する計画であった」 plans both; 「設立を断念し」 gives it up."""
+    """「…する計画であった」 plans both; 「設立を断念し」 gives it up; 「…たい」 wishes."""
     assert check_sentence("協議会が設立されたのはいつか。", sentence).holds is holds
 
 
@@ -2182,6 +2220,19 @@ def test_a_noun_of_a_sum_of_money_after_what_asks_for_a_money_value() -> None:
     ).valueless is None
 
 
+def test_a_value_of_another_measure_is_no_value_of_the_asked_one() -> None:
+    """"40 feet" states no price; "75 pounds" may (money or mass): its number is kept."""
+    question = "How much did the nephew pay for the chapel?"
+    long = "The chapel, 40 feet long, was paid for by the nephew."
+    assert check_sentence(question, long).valueless == "money"
+    assert check_sentence(question, long.replace(".", " with 75 pounds.")).holds
+    # "what is the <modifier> <sum>": after a determiner, a noun may modify the sum
+    priced = "What was the admission price of the first-class pool?"
+    pool = "The first-class pool, 75 feet long, charged admission from 1890."
+    assert check_sentence(priced, pool).valueless == "money"
+    assert check_sentence(priced, pool.replace("admission", "an admission price of 6d")).holds
+
+
 def test_a_name_question_needs_the_thing_named_not_a_mention_of_one() -> None:
     """"What is the name of the choir …?" is not said by "… a choir"; a definite one may be."""
     question = "What is the name of the choir that uses the chapel?"
@@ -2208,6 +2259,28 @@ def test_a_who_question_of_a_role_needs_the_holders_name() -> None:
         "The lock keeper at Hobb's Lock was Amos Dyer.",
     ):
         assert check_sentence(question, named).holds, named
+
+
+def test_an_owners_kin_named_with_the_subjects_own_name_is_the_subject() -> None:
+    """"Rusk's son George" is George Rusk; "Rusk's nephew, Geoffrey" is not Samuel Rusk."""
+    built = "Rusk's son George, who managed the firm from 1869, built a row of 24 cottages."
+    assert check_sentence("How many cottages did George Rusk build?", built).holds
+    nephew = "Rusk's nephew, Geoffrey, built a row of 24 cottages."
+    assert unbound_phrases("How many cottages did Samuel Rusk build?", nephew) == ("rusk's",)
+
+
+def test_a_name_apposed_to_another_persons_kin_is_not_the_roles() -> None:
+    """"Martha Quayle, the widow of its last landlord" names the widow, not the landlord."""
+    widow = "The inn was sold by Martha Quayle, the widow of its last landlord."
+    asked = ("Who was the last landlord of the inn?", "What was the name of its last landlord?")
+    for question in asked:
+        assert check_sentence(question, widow).valueless == "name", question
+    for named in (
+        "The inn was sold by the widow of its last landlord, Tom Quayle.",  # a name after it
+        "Tom Quayle, the last landlord of the inn, sold it.",
+        "The inn was sold by Tom Quayle, the last landlord of the inn.",  # the asked kind
+    ):
+        assert check_sentence("Who was the last landlord of the inn?", named).holds, named
 
 
 def test_a_japanese_doer_noun_before_doko_asks_who_did_it() -> None:

@@ -114,6 +114,7 @@ from grace.text import (
     split_sentences,
     states_measure,
     without_citations,
+    without_other_measures,
 )
 
 __all__ = [
@@ -379,8 +380,8 @@ def _negation(question: str, sentence: str) -> str | None:
     did not reopen until the spring" does not say that "the fairs were not cancelled".
     """
     asked = _denies(question)
-    stated = _denies(sentence) if asked or is_japanese(question) else _negated_about(
-        question, sentence
+    stated = _denies(sentence) if is_japanese(question) else _negated_about(
+        question, sentence, elided=asked
     )
     if asked == stated:
         return None
@@ -610,14 +611,26 @@ def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[st
     return tuple(word for word in missing if word not in said)
 
 
-def _negated_about(question: str, sentence: str) -> bool:
+_ELLIPSIS = lazy(
+    r"\b(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|"
+    r"might|must)\s*(?:not\b|n't)\W*(?:either\W*)?$",
+    re.I,
+)
+"""A clause that ends on a negated auxiliary ("but Jones did not"): its verb phrase is the
+one before it, left out."""
+
+
+def _negated_about(question: str, sentence: str, *, elided: bool = False) -> bool:
     """Whether an English sentence negates a clause that holds a term of the question.
 
     "… with 38 keys, *which meant that the typist could not see the text*" does not deny
     anything "How many keys did the No. 1 have?" asks: a negation in a clause of its own
     with none of the question's terms is about something else — unless it has no words of
-    its own ("…, but failed": it denies the clause before it). (A negated question is
-    compared with the whole sentence: "Jones did not" may deny the asked verb by ellipsis.)
+    its own ("…, but failed": it denies the clause before it). For a negated question
+    (``elided``) a clause that ends on a negated auxiliary denies too: "…, but Jones did
+    not" stands for the verb phrase before it (:data:`_ELLIPSIS`). "Why was the plan not
+    supported by the council?" is not said by "The plan was supported by the council, but
+    it was abandoned when its backers failed to raise the capital".
     """
     clauses = _NEGATION_SCOPE.split(sentence)
     if len(clauses) < 2:
@@ -629,6 +642,8 @@ def _negated_about(question: str, sentence: str) -> bool:
         own = [word for word in _english_terms(clause) if not is_negated(word)]
         # an elliptical clause ("…, but failed") negates the clause before it
         if not own or any(known_forms(word) & terms for word in own):
+            return True
+        if elided and _ELLIPSIS.search(clause):
             return True
         if i and _unrealised(clause) and any(
             known_forms(word) & terms for word in _english_terms(clauses[i - 1])
@@ -823,7 +838,10 @@ def _valueless(question: str, sentence: str) -> str | None:
     if _WHERE.match(question) and not _placed(question, sentence):
         return "place"
     measures = answer_measures(question) or (("money",) if _money_asked(question) else ())
-    if not measures or states_measure(sentence, measures):
+    if not measures:
+        return None
+    sentence = without_other_measures(sentence, measures)  # "75 feet" is no price
+    if states_measure(sentence, measures):
         return None
     if "money" not in measures:  # "for £900" is no length: a sum measures money only
         sentence = _SUM.sub(" ", sentence)
@@ -837,17 +855,21 @@ def _valueless(question: str, sentence: str) -> str | None:
     return None if values or _ONCE.search(sentence) else measures[0]
 
 
-_WHAT_PHRASE = lazy(r"\bwhat\s+([a-z-]+)(?:\s+([a-z-]+))?", re.I)
-"""The two words after an English *what*: the asked phrase's head, or a modifier and it."""
+_WHAT_PHRASE = lazy(
+    r"\bwhat\s+(?:(?:is|was|are|were)\s+the\s+)?([a-z-]+)(?:\s+([a-z-]+))?", re.I
+)
+"""The two words after an English *what* (or *what is the*): the asked phrase's head, or a
+modifier and it."""
 
 
 def _money_asked(question: str) -> bool:
     """Whether an English question asks for a sum of money by its noun: "What *annual wage* …?".
 
-    The noun after *what* (or after one word that can be an adjective) names a sum of money
-    in WordNet (:func:`~grace.retrieval.synonyms.money_kinds`: a payment, a cost, a sum, a
-    price): the answer is an amount, as "What price …?" asks (:func:`grace.text.answer_type`).
-    "What controls wages …?" asks no sum: *controls* is no adjective.
+    The noun after *what* (or after one word that can be an adjective; after *what is the*,
+    any one word: "What was the *admission price* of …?") names a sum of money in WordNet
+    (:func:`~grace.retrieval.synonyms.money_kinds`: a payment, a cost, a sum, a price): the
+    answer is an amount, as "What price …?" asks (:func:`grace.text.answer_type`). "What
+    controls wages …?" asks no sum: *controls* is no adjective.
     """
     m = None if is_japanese(question) else _WHAT_PHRASE.search(question)
     if m is None:
@@ -855,7 +877,8 @@ def _money_asked(question: str) -> bool:
     head, after = m.group(1).lower(), (m.group(2) or "").lower()
     if _names_money(head):
         return True
-    return bool(after) and "ADJ" in all_lemmas(head) and _names_money(after)
+    defined = m.group(0).lower().split()[2:3] == ["the"]  # after a determiner: a modifier
+    return bool(after) and (defined or "ADJ" in all_lemmas(head)) and _names_money(after)
 
 
 def _names_money(word: str) -> bool:
@@ -952,12 +975,30 @@ def _unnamed(question: str, sentence: str) -> bool:
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
     return bool(mentions) and all(
-        any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
-        and "the" not in words[max(0, i - 3) : i]
+        (
+            any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
+            and "the" not in words[max(0, i - 3) : i]
+            and not (who and _name_near(cased, i))
+            or _of_another_person(words, i, head)
+        )
         and not _name_follows(cased, i + 1)
-        and not (who and _name_near(cased, i))
         for i in mentions
     )
+
+
+def _of_another_person(words: Sequence[str], at: int, head: frozenset[str]) -> bool:
+    """Whether the mention at ``at`` completes another person's noun ("the widow *of* …").
+
+    "The widow of its last landlord" names the widow; a name apposed to it ("Martha
+    Quayle, the widow of its last landlord") is hers, not the landlord's. The noun before
+    *of* (within three words of the mention) is a kind of person in WordNet
+    (:func:`~grace.retrieval.synonyms.person_kinds`) and not the asked one.
+    """
+    for k in range(at - 1, max(0, at - 4), -1):
+        if words[k] == "of":
+            noun = words[k - 1]
+            return person_kinds(noun) is not None and not known_forms(noun) & head
+    return False
 
 
 _WHO_THE = lazy(

@@ -613,6 +613,21 @@ _INTENT = frozenset({
 })
 """Words after which an infinitive is not said to have happened ("a proposal *to move* it",
 "failed *to win*"): an intention, an attempt or a refusal."""
+_INTENT_VERBS = frozenset({
+    "propose", "plan", "attempt", "bid", "offer", "intend", "hope", "seek", "try", "fail",
+    "refuse", "consider", "suggest",
+})
+"""The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying")."""
+
+
+@lru_cache(maxsize=4096)
+def _intent(word: str) -> bool:
+    """Whether ``word`` is one of intention, attempt or refusal (:data:`_INTENT`), in any form.
+
+    "The trust *hopes* eventually *to restore* the branch" says no restoring happened, as
+    "hoped to" does.
+    """
+    return word in _INTENT or bool(_verb_lemmas(word) & _INTENT_VERBS)
 
 
 def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
@@ -626,7 +641,7 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     Not where the question says such a word itself ("the plan to move", "when was the
     phase to reopen it announced").
     """
-    if any(w in _INTENT or w in _PLANNED for w in question):
+    if any(_intent(w) or w in _PLANNED for w in question):
         return []
     out = []
     for word in question:
@@ -665,12 +680,12 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     """
     if at == 0:
         return False
-    if sentence[at - 1] in _INTENT:
+    if _intent(sentence[at - 1]):
         return sentence[at].endswith("ing")
     if sentence[at - 1] in ("and", "or"):
         return _coordinated_intent(sentence, at - 1, gerund=sentence[at].endswith("ing"))
     return sentence[at - 1] == "to" and (
-        any(w in _INTENT for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1])
+        any(_intent(w) for w in sentence[max(0, at - 1 - _INTENT_REACH) : at - 1])
         or _planned_after(sentence, at)
         or (at >= 2 and sentence[at - 2] in ("and", "or") and _coordinated_intent(sentence, at - 2))
     )
@@ -687,7 +702,7 @@ def _coordinated_intent(sentence: list[str], conjunction: int, *, gerund: bool =
     for k in range(conjunction - 1, max(-1, conjunction - 1 - _COORDINATED_REACH), -1):
         if sentence[k] == "to":
             return _intended_at(sentence, k + 1)  # its verb
-        if gerund and k > 0 and sentence[k].endswith("ing") and sentence[k - 1] in _INTENT:
+        if gerund and k > 0 and sentence[k].endswith("ing") and _intent(sentence[k - 1]):
             return True
     return False
 

@@ -560,21 +560,33 @@ def _auxiliary_clause(
     the first word that ``is_verb`` within ``reach`` words after the subject's first. With
     ``noun_subject``, a word that may be a noun is the subject's, not the verb, where every
     word before it may be an adjective ("did the new *wing* … open", "did the General
-    *Strike* close": an adjective alone is no subject).
+    *Strike* close": an adjective alone is no subject), nor where a verb that is no adjective
+    or adverb follows it ("did the competition *board* try": a base form is not followed by
+    another; "did Orrery capture *near* Oporto" has a preposition) — unless it ends the
+    question ("did the council *gather*?": no other word is the verb).
     """
     aux = next((i for i, w in enumerate(question) if w in auxiliaries), None)
     if aux is None:
         return None
+    skipped = None
     for verb in range(aux + 2, min(len(question), aux + 2 + reach)):
         subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
         # a word after a possessive is its noun ("did Sir Gideon's *father* demolish")
         if subject and is_verb(question[verb]) and not question[verb - 1].endswith("'s"):
-            if noun_subject and _nominal(question[verb]) and not any(
-                _nominal(w) and "ADJ" not in _lemmas(w) for w in subject
+            if noun_subject and _nominal(question[verb]) and (
+                not any(_nominal(w) and "ADJ" not in _lemmas(w) for w in subject)
+                or verb + 1 < len(question) and _verb_only(question[verb + 1], is_verb)
             ):
+                if verb == len(question) - 1:
+                    skipped = (subject, verb)  # the last word: no other can be the verb
                 continue  # "did the old *mill* reopen": an adjective alone is no subject
             return subject, verb
-    return None
+    return skipped
+
+
+def _verb_only(word: str, is_verb: Callable[[str], bool]) -> bool:
+    """Whether ``word`` is a verb and no adjective or adverb ("try", not "near" or "open")."""
+    return is_verb(word) and not {"ADJ", "ADV"} & set(_lemmas(word))
 
 
 def _coordinated_object(question: list[str], sentence: list[str]) -> list[str]:
@@ -850,18 +862,20 @@ def _owner_only(question: list[str], cased: list[str]) -> list[str]:
     army …": the sentence says "Robert" only in "Robert's", before a noun that a name of
     its own follows (the nephew, Geoffrey): Robert is not the one who led it. Without that
     name the owner may act through what it owns ("Fred Singer's policy project held a press
-    event" for "Where did Singer hold a press event?"). ``cased``: the sentence's words as
-    written.
+    event" for "Where did Singer hold a press event?"), nor where that name is the
+    subject's own ("*Rusk's* son George" for "did George Rusk build"). ``cased``: the
+    sentence's words as written.
     """
-    clause = _do_clause(question)
-    if clause is None:
+    found = _do_subject(question)
+    if found is None:
         return []
-    head, verb = clause
+    subject, verb = found
+    head = subject[-1]
     sentence = [w.lower() for w in cased]
     said = _uses(sentence, head)
     if said and _uses(sentence, question[verb]) and all(
         sentence[k] == f"{head}'s" and k + 2 < len(sentence) and _content(sentence[k + 1])
-        and _proper(cased[k + 2])
+        and _proper(cased[k + 2]) and sentence[k + 2] not in subject
         for k in said
     ):
         return [f"{head}'s"]
