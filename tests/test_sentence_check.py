@@ -945,6 +945,22 @@ _BOUND_ELSEWHERE = [
         id="a do-question's noun before a verb is its subject's, not the verb",
     ),
     pytest.param(
+        "How many visitors a year does the toll office that serves as the headquarters receive?",
+        "Today the basin receives about 35,000 visitors a year, and the toll office serves as "
+        "the headquarters.",
+        ("office receive",),
+        "How many visitors a year does the basin receive?",
+        id="a do-question's subject with a relative clause, its verb after the clause",
+    ),
+    pytest.param(
+        "How many terms as mayor did the vicar serve?",
+        "The appeal was led by the vicar and by Josiah Harbage, a corn merchant who later "
+        "served three terms as mayor.",
+        ("vicar serve",),
+        "How many terms as mayor did Josiah Harbage serve?",
+        id="a relative word, an adverb between it and the verb, stands for another noun",
+    ),
+    pytest.param(
         "Who brought candles from nearby houses?",
         "The quartet finished its programme by the light of candles brought from nearby houses.",
         ("brought candles",),
@@ -2318,7 +2334,11 @@ def test_a_why_question_needs_a_reason_for_the_asked_fact() -> None:
     # "since" before a year dates, it gives no reason
     dated = "Since 1990 a museum has shown the Ellery tannery, which closed in 1931."
     assert check_sentence(question, dated).valueless == "reason"
+    # "after" a span of time tells when, not why
+    spent = "The Ellery tannery closed in 1931 after sixty-two years in the Hale family."
+    assert check_sentence(question, spent).valueless == "reason"
     for stated in (
+        "The Ellery tannery closed in 1931 after three years of losses.",
         "The Ellery tannery closed in 1931 because of a fall in the price of hides.",
         "The Ellery tannery closed in 1931 after its owner, Ruth Hale, went bankrupt.",
         "The Ellery tannery closed in 1931 to make way for a new road.",

@@ -46,7 +46,7 @@ from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize_sudachi import thread_tokenizer
 from grace.scoring.bindings import known_forms
-from grace.text import ENGLISH_STOPWORDS, is_japanese
+from grace.text import ENGLISH_STOPWORDS, is_japanese, states_measure
 
 __all__ = ["asks_reason", "states_reason"]
 
@@ -170,7 +170,7 @@ def _reason_at(
         return True
     following = lower[at + 1] if at + 1 < len(lower) else ""
     if word in _TIME_AS_CAUSE:
-        return _new_clause(lower, at + 1, asked) and not (
+        return _new_clause(lower, at + 1, asked) and not _span_of_time(lower, at + 1) and not (
             word == "since" and (not following[:1].isalpha() or following in _MONTHS)
         )
     if word == "to":  # a purpose infinitive: "to pay death duties"
@@ -180,6 +180,18 @@ def _reason_at(
     if word == "too":  # "judged too expensive"
         return bool(all_lemmas(following).get("ADJ"))
     return word == "that" and at >= 1 and lower[at - 1] == after  # "objected that …"
+
+
+def _span_of_time(lower: Sequence[str], start: int) -> bool:
+    """Whether the words at ``start`` are a span of time: "after *twenty-eight years* as matron".
+
+    A time clause that only measures the time gone by tells when, not why; one that goes on
+    with what filled it ("after three years *of losses*") may tell why.
+    """
+    for end in range(start + 1, min(len(lower), start + 3) + 1):
+        if states_measure(" ".join(lower[start:end]), ("duration",)):
+            return lower[end : end + 1] != ["of"]
+    return False
 
 
 def _new_clause(lower: Sequence[str], start: int, asked: frozenset[str]) -> bool:

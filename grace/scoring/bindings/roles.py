@@ -544,6 +544,8 @@ def _do_subject_of(question: tuple[str, ...]) -> tuple[tuple[str, ...], int] | N
     # "did the storm cost": "storm" is the subject, not a verb
     found = _auxiliary_clause(question, _DO_OR_MODAL, _base_verb, 4, noun_subject=True)
     if found is None:
+        found = _past_relative(question)
+    if found is None:
         return None
     if question[found[1]] in ("have", "has") and question[found[1] + 1 : found[1] + 2] == ("to",):
         return None  # "did each scholar *have to* be ordained": a modal, not the verb
@@ -582,6 +584,29 @@ def _auxiliary_clause(
                 continue  # "did the old *mill* reopen": an adjective alone is no subject
             return subject, verb
     return skipped
+
+
+def _past_relative(question: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
+    """A do-question's subject with a relative clause, and its verb after that clause.
+
+    "How many visitors does the toll office *that serves as the trust's headquarters*
+    receive?": the relative word follows the subject's noun and an inflected verb follows
+    it ("serves"); the question's verb is the first base form after that which is only a
+    verb ("receive").
+    """
+    aux = next((i for i, w in enumerate(question) if w in _DO_OR_MODAL), None)
+    rel = next((
+        k for k in range(aux + 2, len(question) - 1)
+        if question[k] in _RELATIVES and _inflected_verb(question[k + 1])
+    ), None) if aux is not None else None
+    if aux is None or rel is None:
+        return None
+    subject = tuple(w for w in question[aux + 1 : rel] if _content(w) and not _adverb(w))
+    verb = next((
+        j for j in range(rel + 2, len(question))
+        if _base_verb(question[j]) and set(_lemmas(question[j])) == {"VERB"}
+    ), None)
+    return (subject, verb) if subject and verb is not None else None
 
 
 def _verb_only(word: str, is_verb: Callable[[str], bool]) -> bool:
@@ -983,12 +1008,20 @@ def _perfect_clause(question: list[str]) -> tuple[str, int] | None:
 def _past_auxiliaries(sentence: list[str], at: int) -> int:
     """Where the verb group of the verb at ``at`` starts: before its auxiliaries.
 
-    ("who *had* finished", "who *had previously* worked": an adverb within the group).
+    ("who *had* finished", "who *had previously* worked", "who *later* served": an adverb
+    within the group, or a word that is an adverb or an adjective only).
     """
     while at > 0 and (sentence[at - 1] in _BE_ANY or sentence[at - 1] in _HAVE
-                      or sentence[at - 1] in _MODALS or _adverb(sentence[at - 1])):
+                      or sentence[at - 1] in _MODALS or _adverb(sentence[at - 1])
+                      or _adverbial(sentence[at - 1])):
         at -= 1
     return at
+
+
+def _adverbial(word: str) -> bool:
+    """A word that is an adverb and otherwise only an adjective ("later", "then", "only")."""
+    lemmas = set(_lemmas(word))
+    return "ADV" in lemmas and lemmas <= {"ADV", "ADJ"}
 
 
 def _subject_after(question: list[str], sentence: list[str]) -> list[str]:
