@@ -875,6 +875,14 @@ _BOUND_ELSEWHERE = [
         id="a verb said only as a hope (any inflection of a verb of intention)",
     ),
     pytest.param(
+        "In what year did the school become independent?",
+        "The governors proposed instead that the school become independent, but they could "
+        "not raise the money.",
+        ("school become",),
+        None,
+        id="a base form in a that-clause of a proposal (subjunctive)",
+    ),
+    pytest.param(
         "How many cottages were built on the quarry site?",
         "A scheme in 1964 to fill the quarry and build 40 cottages on the site was rejected.",
         ("and build",),

@@ -680,6 +680,8 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     """
     if at == 0:
         return False
+    if _proposed_that(sentence, at):
+        return True
     if _intent(sentence[at - 1]):
         return sentence[at].endswith("ing")
     if sentence[at - 1] in ("and", "or"):
@@ -689,6 +691,21 @@ def _intended_at(sentence: list[str], at: int) -> bool:
         or _planned_after(sentence, at)
         or (at >= 2 and sentence[at - 2] in ("and", "or") and _coordinated_intent(sentence, at - 2))
     )
+
+
+def _proposed_that(sentence: list[str], at: int) -> bool:
+    """Whether the verb at ``at`` is a base form in a that-clause of a word of intention.
+
+    "The governors proposed instead *that* St Aldric's *become* an independent school": the
+    subjunctive after a proposal says what was proposed, not that it happened ("records
+    suggest that the mill *closed*" states a past fact: not a base form).
+    """
+    if sentence[at] not in _lemmas(sentence[at]).get("VERB", ()):
+        return False
+    for j in range(at - 1, max(0, at - 1 - _INTENT_REACH), -1):
+        if sentence[j] == "that":
+            return any(_intent(w) for w in sentence[max(0, j - 2) : j])
+    return False
 
 
 def _coordinated_intent(sentence: list[str], conjunction: int, *, gerund: bool = False) -> bool:
