@@ -27,6 +27,10 @@ every synset above its senses in that file among its :data:`SENSES` most frequen
 hypernyms, followed to the top): "conductor" is a kind of "musician", not of
 "violinist". Each line is ``lemma<TAB>kind kind …`` (the kinds may be empty).
 
+``antonyms.tsv.gz`` holds the verbs WordNet gives an antonym ("raise" / "lower", "buy" /
+"sell"): one-word lemmas linked by an antonym pointer between senses among the
+:data:`SENSES` most frequent of both, each line ``verb<TAB>antonym antonym …``.
+
 ``money.tsv.gz`` holds the nouns of a sum of money ("wage", "fee", "toll", "rent"): one-word
 lemmas whose most frequent sense is, or is below, one of the synsets of :data:`SUMS` (a
 payment, a cost, a sum of money, a monetary value), each with the one it is below
@@ -180,6 +184,31 @@ def money_nouns(dict_dir: Path) -> dict[str, set[str]]:
     return money
 
 
+def verb_antonyms(dict_dir: Path) -> dict[str, set[str]]:
+    """Every one-word verb's antonyms, between senses among the two words' most frequent.
+
+    Linked both ways: the pointer back may start from another synset of the word.
+    """
+    senses = _senses(dict_dir, "v")
+    synsets = {fields[0]: (fields, words) for fields, words in _synsets(dict_dir, "v")}
+    antonyms: dict[str, set[str]] = defaultdict(set)
+    for offset, (fields, words) in synsets.items():
+        at = 4 + 2 * len(words)
+        for j in range(int(fields[at])):
+            symbol, other, pos, ends = fields[at + 1 + 4 * j : at + 5 + 4 * j]
+            if symbol != "!" or pos != "v":
+                continue
+            word = words[int(ends[:2], 16) - 1].lower()
+            opposite = synsets[other][1][int(ends[2:], 16) - 1].lower()
+            if "_" in word + opposite:
+                continue
+            usual = senses.get(word, [])[:SENSES], senses.get(opposite, [])[:SENSES]
+            if offset in usual[0] and other in usual[1]:
+                antonyms[word].add(opposite)
+                antonyms[opposite].add(word)  # the pointer back may leave another synset
+    return antonyms
+
+
 def _write(name: str, table: dict[str, set[str]]) -> None:
     """One sorted ``lemma<TAB>word word …`` table, gzipped with mtime 0 (the same bytes again)."""
     lines = "".join(f"{lemma}\t{' '.join(sorted(table[lemma]))}\n" for lemma in sorted(table))
@@ -197,6 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     _write("synonyms.tsv.gz", synonym_links(args.dict_dir))
     _write("kinds.tsv.gz", person_kinds(args.dict_dir))
     _write("money.tsv.gz", money_nouns(args.dict_dir))
+    _write("antonyms.tsv.gz", verb_antonyms(args.dict_dir))
     shutil.copyfile(args.dict_dir / "LICENSE", _OUT / "LICENSE")
 
 

@@ -969,6 +969,14 @@ _BOUND_ELSEWHERE = [
         id="a relative word, an adverb between it and the verb, stands for another noun",
     ),
     pytest.param(
+        "By how much did the society lower the level of the cattle lines?",
+        "The lower third of the field floods, and in 1927 the society raised the level of the "
+        "cattle lines by two feet.",
+        ("lower level",),
+        "By how much did the society raise the level of the cattle lines?",
+        id="a verb's object paired with its WordNet antonym",
+    ),
+    pytest.param(
         "Who brought candles from nearby houses?",
         "The quartet finished its programme by the light of candles brought from nearby houses.",
         ("brought candles",),

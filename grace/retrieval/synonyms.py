@@ -13,8 +13,10 @@ an uncompressed copy in the cache, searched by bisection, no dictionary built.
 :func:`person_kinds` reads ``kinds.tsv.gz`` beside it, the same way: for a noun of a kind of
 person ("conductor"), the kinds above it in WordNet's ``noun.person`` hierarchy ("musician",
 "performer"), so a sentence that calls someone a conductor calls them a musician, and not a
-violinist. :func:`money_kinds` reads ``money.tsv.gz``: the nouns of a sum of money ("wage",
-"toll", "rent"), so "What annual wage …?" asks for an amount of money.
+violinist. :func:`antonyms` reads ``antonyms.tsv.gz``: a verb's opposites in its usual
+senses ("raise" / "lower", "buy" / "sell"). :func:`money_kinds` reads ``money.tsv.gz``: the
+nouns of a sum of money ("wage", "toll", "rent"), so "What annual wage …?" asks for an amount
+of money.
 
 Japanese synonyms come from SudachiDict's synonym groups
 (:func:`grace.retrieval.tokenize_sudachi.synonyms_said`).
@@ -27,12 +29,23 @@ from pathlib import Path
 
 from grace.retrieval.lemmas import sorted_table, table_lines
 
-__all__ = ["KINDS", "MONEY", "TABLE", "money_kinds", "person_kinds", "synonyms"]
+__all__ = [
+    "ANTONYMS",
+    "KINDS",
+    "MONEY",
+    "TABLE",
+    "antonyms",
+    "money_kinds",
+    "person_kinds",
+    "synonyms",
+]
 
 TABLE = Path(__file__).resolve().parents[1] / "data" / "wordnet" / "synonyms.tsv.gz"
 """The synonym table (``lemma<TAB>synonym synonym …`` lines, sorted by lemma)."""
 KINDS = TABLE.with_name("kinds.tsv.gz")
 """The kinds of person (``noun<TAB>kind kind …`` lines, sorted by noun)."""
+ANTONYMS = TABLE.with_name("antonyms.tsv.gz")
+"""The verbs' antonyms (``verb<TAB>antonym antonym …`` lines, sorted by verb)."""
 MONEY = TABLE.with_name("money.tsv.gz")
 """The nouns of a sum of money (``noun<TAB>sum sum …`` lines, sorted by noun)."""
 
@@ -45,6 +58,11 @@ def _table() -> bytes:
 @lru_cache(maxsize=1)
 def _kinds() -> bytes:
     return sorted_table(KINDS, "wordnet")
+
+
+@lru_cache(maxsize=1)
+def _antonyms() -> bytes:
+    return sorted_table(ANTONYMS, "wordnet")
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +93,18 @@ def person_kinds(noun: str) -> frozenset[str] | None:
     True
     """
     return _row(_kinds(), noun)
+
+
+@lru_cache(maxsize=4_096)
+def antonyms(verb: str) -> frozenset[str]:
+    """The antonyms of a lower-case verb lemma in its usual senses (WordNet's).
+
+    >>> sorted(antonyms("raise"))
+    ['lower']
+    >>> antonyms("build")
+    frozenset()
+    """
+    return _row(_antonyms(), verb) or frozenset()
 
 
 @lru_cache(maxsize=1_024)

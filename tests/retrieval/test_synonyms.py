@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import gzip
 
-from grace.retrieval.synonyms import KINDS, MONEY, TABLE, money_kinds, person_kinds, synonyms
+from grace.retrieval.synonyms import (
+    ANTONYMS,
+    KINDS,
+    MONEY,
+    TABLE,
+    antonyms,
+    money_kinds,
+    person_kinds,
+    synonyms,
+)
 from grace.text import _CONTRAST_SETS
 
 
@@ -76,3 +85,14 @@ def test_a_noun_of_a_sum_of_money_knows_its_sum() -> None:
     lines = gzip.decompress(MONEY.read_bytes()).decode().splitlines()
     nouns = [line.split("\t")[0] for line in lines]
     assert nouns == sorted(nouns) and all(line.split("\t")[1] for line in lines)
+
+
+def test_a_verbs_antonyms_in_its_usual_senses_both_ways() -> None:
+    """WordNet's antonym pointers between the two words' most frequent senses."""
+    assert antonyms("raise") == frozenset({"lower"}) and "raise" in antonyms("lower")
+    assert "sell" in antonyms("buy") and "buy" in antonyms("sell")
+    assert antonyms("build") == frozenset() == antonyms("zzzq")
+    lines = gzip.decompress(ANTONYMS.read_bytes()).decode().splitlines()
+    table = {line.split("\t")[0]: set(line.split("\t")[1].split()) for line in lines}
+    assert list(table) == sorted(table)
+    assert all(verb in table.get(other, ()) for verb, others in table.items() for other in others)

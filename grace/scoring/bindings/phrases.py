@@ -12,6 +12,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from grace.patterns import lazy
+from grace.retrieval.synonyms import antonyms
 from grace.scoring.bindings.roles import (
     _converse,
     _do_clause,
@@ -284,20 +285,28 @@ def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
 
     "How many times did Rovers *lose* the national league?" is not said by "Rovers *won*
     the national league three times, … and reached the cup final, which they lost": the
-    league follows "won", an opposite of "lose" (:func:`grace.text.contrasts`), and never
-    "lost".
+    league follows "won", an opposite of "lose" (:func:`grace.text.contrasts`, or WordNet's
+    antonyms of the verb, :func:`grace.retrieval.synonyms.antonyms`: "*raised* the level"
+    for "did they *lower* the level"), and never "lost".
     """
     out = []
     for i, verb in enumerate(question[:-1]):
         obj = _object_after(question, i)
-        if not (in_closed_set(verb) and _content(obj)):
+        opposites = _verb_antonyms(verb)
+        if not ((in_closed_set(verb) or opposites) and _content(obj)):
             continue
         follows = [k for k in range(len(sentence) - 1) if _same(_object_after(sentence, k), obj)]
-        if any(contrasts(verb, sentence[k]) for k in follows) and not any(
-            _same(sentence[k], verb) for k in follows
-        ):
+        if any(
+            contrasts(verb, sentence[k]) or opposites & _verb_lemmas(sentence[k]) for k in follows
+        ) and not any(_same(sentence[k], verb) for k in follows):
             out.append(f"{verb} {obj}")
     return out
+
+
+@lru_cache(maxsize=4096)
+def _verb_antonyms(word: str) -> frozenset[str]:
+    """The antonyms of ``word``'s verb lemmas in WordNet ("lower" for "raised")."""
+    return frozenset(a for lemma in _verb_lemmas(word) for a in antonyms(lemma))
 
 
 def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
