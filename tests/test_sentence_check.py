@@ -883,6 +883,14 @@ _BOUND_ELSEWHERE = [
         id="a base form in a that-clause of a proposal (subjunctive)",
     ),
     pytest.param(
+        "Whom did the river board prosecute over the pollution?",
+        "Members poured milk into the river, which led the river board to threaten "
+        "prosecution over the pollution.",
+        ("threaten prosecution",),
+        None,
+        id="a verb's noun after a word of intention (a threat)",
+    ),
+    pytest.param(
         "How many cottages were built on the quarry site?",
         "A scheme in 1964 to fill the quarry and build 40 cottages on the site was rejected.",
         ("and build",),

@@ -624,9 +624,10 @@ _INTENT = frozenset({
 "failed *to win*"): an intention, an attempt or a refusal."""
 _INTENT_VERBS = frozenset({
     "propose", "plan", "attempt", "bid", "offer", "intend", "hope", "seek", "try", "fail",
-    "refuse", "consider", "suggest",
+    "refuse", "consider", "suggest", "threaten",
 })
-"""The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying")."""
+"""The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying"), and
+*threaten* (a threat states an intention, not the act: "threaten prosecution")."""
 
 
 @lru_cache(maxsize=4096)
@@ -683,7 +684,8 @@ def _intended_at(sentence: list[str], at: int) -> bool:
     """Whether the verb at ``at`` is an infinitive or a gerund of intention.
 
     "to" with a word of :data:`_INTENT` in the :data:`_INTENT_REACH` words before it, or a
-    gerund right after one ("the chapter *proposed merging* the school"). A verb coordinated
+    gerund or the verb's noun right after one ("the chapter *proposed merging* the school",
+    "led the river board to *threaten prosecution*"). A verb coordinated
     with such an infinitive shares its "to" ("a plan to demolish the ropewalk *and build* 60
     houses"), or repeats it ("proposed to turn it into a weekly *and to move* its printing").
     """
@@ -691,8 +693,8 @@ def _intended_at(sentence: list[str], at: int) -> bool:
         return False
     if _proposed_that(sentence, at):
         return True
-    if _intent(sentence[at - 1]):
-        return sentence[at].endswith("ing")
+    if _intent(sentence[at - 1]):  # "proposed merging", "threaten prosecution"
+        return sentence[at].endswith("ing") or set(_lemmas(sentence[at])) == {"NOUN"}
     if sentence[at - 1] in ("and", "or"):
         return _coordinated_intent(sentence, at - 1, gerund=sentence[at].endswith("ing"))
     return sentence[at - 1] == "to" and (
