@@ -58,9 +58,9 @@ __all__ = [
     "split_sentences",
     "states_lifespan",
     "states_measure",
-    "without_other_measures",
     "typed_candidates",
     "without_citations",
+    "without_other_measures",
 ]
 
 AnswerType = Literal["date", "number", "name"]
