@@ -81,11 +81,16 @@ def _synsets(dict_dir: Path, pos: str) -> Iterator[tuple[list[str], list[str]]]:
         yield fields, [fields[4 + 2 * i].split("(")[0] for i in range(count)]
 
 
+def _pointers(fields: list[str], words: list[str]) -> list[list[str]]:
+    """A synset line's pointers: symbol, target offset, part of speech, source/target words."""
+    at = 4 + 2 * len(words)
+    return [fields[at + 1 + 4 * j : at + 5 + 4 * j] for j in range(int(fields[at]))]
+
+
 def _above(fields: list[str], words: list[str]) -> list[str]:
     """A noun synset line's hypernyms (an instance's class included)."""
-    at = 4 + 2 * len(words)
-    pointers = [fields[at + 1 + 4 * j : at + 4 + 4 * j] for j in range(int(fields[at]))]
-    return [o for symbol, o, pos in pointers if symbol in {"@", "@i"} and pos == "n"]
+    pointers = _pointers(fields, words)
+    return [o for symbol, o, pos, _ in pointers if symbol in {"@", "@i"} and pos == "n"]
 
 
 def _members(dict_dir: Path, pos: str) -> dict[str, list[str]]:
@@ -193,9 +198,7 @@ def verb_antonyms(dict_dir: Path) -> dict[str, set[str]]:
     synsets = {fields[0]: (fields, words) for fields, words in _synsets(dict_dir, "v")}
     antonyms: dict[str, set[str]] = defaultdict(set)
     for offset, (fields, words) in synsets.items():
-        at = 4 + 2 * len(words)
-        for j in range(int(fields[at])):
-            symbol, other, pos, ends = fields[at + 1 + 4 * j : at + 5 + 4 * j]
+        for symbol, other, pos, ends in _pointers(fields, words):
             if symbol != "!" or pos != "v":
                 continue
             word = words[int(ends[:2], 16) - 1].lower()

@@ -50,24 +50,10 @@ MONEY = TABLE.with_name("money.tsv.gz")
 """The nouns of a sum of money (``noun<TAB>sum sum …`` lines, sorted by noun)."""
 
 
-@lru_cache(maxsize=1)
-def _table() -> bytes:
-    return sorted_table(TABLE, "wordnet")
-
-
-@lru_cache(maxsize=1)
-def _kinds() -> bytes:
-    return sorted_table(KINDS, "wordnet")
-
-
-@lru_cache(maxsize=1)
-def _antonyms() -> bytes:
-    return sorted_table(ANTONYMS, "wordnet")
-
-
-@lru_cache(maxsize=1)
-def _money() -> bytes:
-    return sorted_table(MONEY, "wordnet")
+@lru_cache(maxsize=4)
+def _loaded(table: Path) -> bytes:
+    """One of the tables, as :func:`~grace.retrieval.lemmas.sorted_table` serves it."""
+    return sorted_table(table, "wordnet")
 
 
 @lru_cache(maxsize=16_384)
@@ -77,7 +63,7 @@ def synonyms(lemma: str) -> frozenset[str]:
     >>> sorted(synonyms("establish"))
     ['found', 'institute', 'launch', 'set_up']
     """
-    return _row(_table(), lemma) or frozenset()
+    return _row(_loaded(TABLE), lemma) or frozenset()
 
 
 @lru_cache(maxsize=4_096)
@@ -92,7 +78,7 @@ def person_kinds(noun: str) -> frozenset[str] | None:
     >>> person_kinds("bridge") is None
     True
     """
-    return _row(_kinds(), noun)
+    return _row(_loaded(KINDS), noun)
 
 
 @lru_cache(maxsize=4_096)
@@ -104,7 +90,7 @@ def antonyms(verb: str) -> frozenset[str]:
     >>> antonyms("build")
     frozenset()
     """
-    return _row(_antonyms(), verb) or frozenset()
+    return _row(_loaded(ANTONYMS), verb) or frozenset()
 
 
 @lru_cache(maxsize=1_024)
@@ -119,7 +105,7 @@ def money_kinds(noun: str) -> frozenset[str] | None:
     >>> money_kinds("bridge") is None
     True
     """
-    return _row(_money(), noun)
+    return _row(_loaded(MONEY), noun)
 
 
 def _row(table: bytes, key: str) -> frozenset[str] | None:
