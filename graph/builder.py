@@ -10,6 +10,7 @@ checkpointer, or use :class:`graph.app.GraceApp`.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
@@ -78,6 +79,27 @@ ERROR_HANDLERS: dict[str, tuple[_Handler, str]] = {"execute": (step_failed, "con
 """The failure path of a node's tasks, by node: the handler LangGraph calls with a task's input
 and its error once the node's ``RetryPolicy`` gives up (``add_node(error_handler=…)``), and
 the node the run goes on to — the failed node's edge, which a handler's writes do not take."""
+
+
+_KEPT_ERRORS = 1024
+"""How many of the most recent handled node errors :func:`_keep_alive` keeps."""
+_HANDLED_ERRORS: deque[BaseException] = deque(maxlen=_KEPT_ERRORS)
+
+
+def _keep_alive(error: BaseException) -> None:
+    """Keep an error LangGraph handed to an error handler from being freed while its run goes on.
+
+    LangGraph's runner (1.2) remembers an error it routed to a node's ``error_handler`` by
+    its ``id()`` for the rest of the invocation, and takes a later exception with the same
+    id as already handled. CPython gives a freed object's id to the next object allocated
+    there, so the ``GraphInterrupt`` of a pause later in the same run (the pause after a
+    failed search) could take the freed error's id and be dropped: the caller is shown the
+    pause, the run does not stop there, and a resume finds nothing to resume — the turn is
+    lost (about once in 40 such runs under thread jitter). While the error object lives its
+    id cannot be reused. The most recent :data:`_KEPT_ERRORS` are kept, process-wide: far
+    more than the failed steps of the runs that can overlap one invocation.
+    """
+    _HANDLED_ERRORS.append(error)
 
 
 def _written(update: dict[str, Any], input: Any, log: ModelLog) -> dict[str, Any]:
@@ -149,6 +171,7 @@ class Node(Runnable[Any, dict[str, Any]]):
         """
 
         def handler(input: Any, error: NodeError, runtime: Runtime[GraceContext]) -> Command[str]:
+            _keep_alive(error.error)
             log = ModelLog(self.budgets.get(runtime, self.services))
             update = body(input, error.error, runtime, self.services, log)
             return Command(update=_written(update, input, log), goto=then)

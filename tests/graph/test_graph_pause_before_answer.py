@@ -147,6 +147,44 @@ def test_a_failed_search_pauses_before_the_answer_once_replans_are_used(
     assert out["answer"]
 
 
+def test_a_handled_step_error_outlives_its_run(
+    offline_services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The error LangGraph routed to ``execute``'s handler is still alive when the run ends.
+
+    LangGraph's runner remembers a handled error by ``id()`` for the whole invocation; were
+    the error freed, the pause's ``GraphInterrupt`` could be given its id, be taken as
+    handled and dropped, and the resume above would find nothing to resume (it did, about
+    once in 40 runs under thread jitter: ``graph.builder._keep_alive``).
+    """
+    import gc
+    import weakref
+
+    from graph import builder as graph_builder
+    from nodes.execute import StepFailedError, step_failed
+
+    seen: list[weakref.ref[BaseException]] = []
+
+    def spy(task: Any, error: BaseException | str, *rest: Any) -> dict[str, Any]:
+        assert isinstance(error, StepFailedError)
+        seen.append(weakref.ref(error))
+        return step_failed(task, error, *rest)
+
+    monkeypatch.setitem(graph_builder.ERROR_HANDLERS, "execute", (spy, "confidence"))
+    search = Wrapped(
+        offline_services.tools.get("rag_search"), fail=lambda n, c: ValueError("index corrupt")
+    )
+    services = with_tools(
+        make_services(offline_services, run={"max_replans": 0}), rag_search=search
+    )
+    app = _app(services)
+    assert app.invoke({"query": ANSWERABLE}, cfg("kept"))["__interrupt__"]
+    del app
+    gc.collect()
+    assert len(seen) == 1
+    assert seen[0]() is not None
+
+
 def test_going_on_names_the_thresholds_that_will_decide_the_run(offline_services: Any) -> None:
     # A search scored 0.77 goes on to the draft answer; its notice names the thresholds the
     # run's level is decided at (the learned model's), not the configured 0.98 / 0.6 / 0.4.
