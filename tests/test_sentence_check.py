@@ -2883,3 +2883,67 @@ def test_an_answer_quoting_two_sentences_rests_on_both() -> None:
         check_sentence("What did Ghana grow when exports rose in 2004?",
                        "Ghana grows cocoa. Ghana's exports rose to 5 billion in 2004.")
     )
+
+
+def test_a_source_asked_by_its_preposition_needs_a_from() -> None:
+    """"From whom did the guild buy the hall?" is not said by "… bought the hall for £900".
+
+    A question that asks from whom (its *from* fronted or left at the end) asks where a thing
+    came from; a sentence names that only with a *from* of its own.
+    """
+    unsaid = "In 1902 the Weavers' Guild, led by its warden Amos Tull, bought the hall for £900."
+    for question in (
+        "From whom did the Weavers' Guild buy the hall in 1902?",
+        "Who did the Weavers' Guild buy the hall from in 1902?",
+    ):
+        check = check_sentence(question, unsaid)
+        assert check.valueless == "source", question
+        assert "the sentence states no source" in check.notice()
+    said = "In 1902 the Weavers' Guild bought the hall from the Marsh family for £900."
+    assert check_sentence("From whom did the Weavers' Guild buy the hall in 1902?", said).holds
+    # only a person asked as the source: a material is said with "of" as often
+    for question in (
+        "Who did the Weavers' Guild buy the hall for?",
+        "What material is the hall's statue made from?",
+    ):
+        assert check_sentence(question, unsaid).valueless is None, question
+    assert check_sentence(
+        "What material is the statue made from?", "The statue is made of Portland stone."
+    ).holds
+
+
+def test_an_embedded_whether_question_states_nothing() -> None:
+    """"disputed *whether* the gate had been locked before the fire began" does not say it was."""
+    sentence = (
+        "At the inquest in 1911, the keeper and his son disputed whether the gate had been "
+        "locked before the fire began."
+    )
+    check = check_sentence("Before what event had the gate been locked?", sentence)
+    assert check.unbound == ("whether gate",)
+    assert check_sentence(
+        "Before what event had the gate been locked?",
+        "The keeper had locked the gate before the fire began.",
+    ).holds
+    # the question that asks the dispute itself is said
+    assert check_sentence(
+        "What did the keeper and his son dispute at the inquest in 1911?", sentence
+    ).unbound == ()
+
+
+def test_a_span_of_time_before_after_dates_the_fact_and_gives_no_reason() -> None:
+    """"closed in 1931, *three years after* the owner's death" says when, not why."""
+    why = "Why did the tannery close in 1931?"
+    assert check_sentence(
+        why, "The tannery closed in 1931, three years after the owner's death."
+    ).valueless == "reason"
+    assert check_sentence(why, "The tannery closed in 1931 after the owner's death.").holds
+    debts = "The tannery closed in 1931, a year after a flood ruined its pits, because of debts."
+    assert check_sentence(why, debts).holds
+
+
+def test_a_japanese_passive_predicate_before_a_plan_noun_is_a_plan() -> None:
+    """「解体される予定であった」 plans the demolition; it does not say it happened."""
+    question = "旧倉庫が解体されたのは何年か。"
+    planned = "旧倉庫は1970年に解体される予定であったが、市民の反対によって保存された。"
+    assert check_sentence(question, planned).unbound == ("解体計画",)
+    assert check_sentence(question, "旧倉庫は1970年に解体された。").holds

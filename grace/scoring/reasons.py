@@ -171,6 +171,8 @@ def _reason_at(
     following = lower[at + 1] if at + 1 < len(lower) else ""
     if word in _TIME_AS_CAUSE:
         return _new_clause(lower, at + 1, asked) and not _span_of_time(lower, at + 1) and not (
+            _span_of_time_before(lower, at)
+        ) and not (
             word == "since" and (not following[:1].isalpha() or following in _MONTHS)
         )
     if word == "to":  # a purpose infinitive: "to pay death duties"
@@ -192,6 +194,18 @@ def _span_of_time(lower: Sequence[str], start: int) -> bool:
         if states_measure(" ".join(lower[start:end]), ("duration",)):
             return lower[end : end + 1] != ["of"]
     return False
+
+
+def _span_of_time_before(lower: Sequence[str], at: int) -> bool:
+    """Whether a span of time stands right before the time word at ``at``: "*two years* after".
+
+    "merged back in 1948, *two years after* Hebden's death" dates the merger by the death; it
+    does not say the death caused it (as "merged back *after* Hebden's death" may).
+    """
+    return any(
+        states_measure(" ".join(lower[start:at]), ("duration",))
+        for start in range(max(0, at - 3), at)
+    )
 
 
 def _new_clause(lower: Sequence[str], start: int, asked: frozenset[str]) -> bool:

@@ -204,8 +204,9 @@ class SentenceCheck:
     :func:`grace.scoring.bindings.unbound_phrases`)."""
     valueless: str | None = None
     """The measure the question asks for ("money", "length"), when the sentence states no
-    value of it; ``"name"``, ``"reason"`` or ``"place"`` when it asks for a name, a reason or
-    a place the sentence does not give (:func:`_valueless`)."""
+    value of it; ``"name"``, ``"reason"``, ``"place"`` or ``"source"`` when it asks for a name,
+    a reason, a place or where a thing came from ("from whom") that the sentence does not
+    give (:func:`_valueless`)."""
 
     @property
     def holds(self) -> bool:
@@ -228,7 +229,7 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
-        if self.valueless in ("name", "reason", "place"):
+        if self.valueless in ("name", "reason", "place", "source"):
             parts.append(f"the sentence states no {self.valueless}")
         elif self.valueless:
             parts.append(f"the sentence states no {self.valueless} value")
@@ -829,7 +830,9 @@ def _valueless(question: str, sentence: str) -> str | None:
     isotopic date applied to?", 「何人」 as "which people") and their values are written more
     ways (「鎌倉時代」). A why-question's
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
-    place (:func:`_placed`).
+    place (:func:`_placed`); a question asked by its preposition *from* ("From whom did the
+    trust buy the site?"), a source, which the sentence states only with a *from* of its own
+    ("bought the site for £14,500" names no seller).
     """
     if not is_japanese(question) and _unnamed(question, sentence):
         return "name"
@@ -837,6 +840,8 @@ def _valueless(question: str, sentence: str) -> str | None:
         return None if states_reason(question, sentence) else "reason"
     if _WHERE.match(question) and not _placed(question, sentence):
         return "place"
+    if _SOURCE_ASKED.search(question) and not _FROM.search(sentence):
+        return "source"
     measures = answer_measures(question) or (("money",) if _money_asked(question) else ())
     if not measures:
         return None
@@ -905,6 +910,16 @@ _SHARE = lazy(
 """A proportion ("60 per cent", 「7割」): the share of a whole, no value of any measure."""
 _WHERE = lazy(r"\s*where\b", re.I)
 """An English where-question: it asks for a place."""
+_SOURCE_ASKED = lazy(
+    r"^\s*from\s+whom\b"
+    r"|^\s*(?:who|whom)\b[^?]*\bfrom\s*(?:\?|$|(?:in|on|at|during|before|after|by)\b)",
+    re.I,
+)
+"""An English question that asks from whom a thing came: "*From whom* did the trust buy the
+site?", "Who did the trust buy it *from* (in 1984)?" (a *from* left without its object, at the
+end or before another preposition). Only a person: "What is the replica made *from*?" asks
+for a material, which a sentence gives with "of" or "in" as often."""
+_FROM = lazy(r"\bfrom\b", re.I)
 _PLACE_PHRASE = lazy(
     r"\b(?:in|at|on|near|from|into|onto|to|outside|inside|beside|across|along|behind|"
     r"opposite|within|beyond|between|off|above|below|beneath|under|over|around|through)\s+"

@@ -515,6 +515,8 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
 
 _PLAN = frozenset({"計画", "構想", "案", "予定", "方針", "計画案", "提案", "意向"})
 """Nouns that make what goes before them a plan, not an event (「誘致計画」, 「移転する構想」)."""
+_VOICE = frozenset({"れる", "られる", "せる", "させる"})
+"""Auxiliaries of voice: 「取り壊される予定」 plans the passive of 「取り壊す」."""
 _WISH = frozenset({"たい", "たがる"})
 """Auxiliaries of wish: 「整備したいとしている」 says a wish, not that it was done."""
 
@@ -540,7 +542,8 @@ def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
     「2016年に誘致された…ホテル」 is not said by 「2016年に持ち上がった…ホテルの誘致計画は…撤回
     された」: every use of the predicate in the sentence is followed by a noun of planning
     (:data:`_PLAN`) or an auxiliary of wish (:data:`_WISH`: 「整備したい」), right after it or
-    after 「する」 / 「した」 (「移転する計画」), or by 「を」 and a verb of giving up
+    after 「する」 / 「した」 (「移転する計画」) and an auxiliary of voice (:data:`_VOICE`:
+    「取り壊される予定」), or by 「を」 and a verb of giving up
     (「再建を断念し」). A use in the conjunctive form (「…を設立し、」)
     goes with the sentence's last predicate: 「…を設立し、…に集約する計画であった」 plans both.
     A use inside a compound noun (:func:`_compound_at`) is no predicate and is not read; nor
@@ -573,6 +576,8 @@ def _unrealised_at(s: Morphemes, at: int) -> bool:
     if at + 1 < len(s) and s[at][0] == "を" and s[at + 1][0] in _GIVEN_UP:
         return True
     at = _past_suru(s, at)
+    while at < len(s) and s[at][0] in _VOICE and s[at][1] == "助動詞":
+        at += 1
     if at < len(s) and (s[at][0] in _PLAN or s[at][0] in _WISH and s[at][1] == "助動詞"):
         return True
     return at < len(s) and s[at][0] == "、" and _ends_as_plan(s, at)

@@ -574,13 +574,15 @@ def _named_apart(word: str, names: list[str], parts: list[list[str]]) -> list[st
 
 
 _SET_ASIDE = lazy(
-    r"\b(unless|unlike|instead of|rather than|distinguished from|as opposed to|excluding)"
+    r"\b(unless|unlike|instead of|rather than|distinguished from|as opposed to|excluding|whether)"
     r"\b([^;]*)",
     re.IGNORECASE,
 )
 """A phrase that sets its words aside: "unless" to the clause's end; "unlike", "instead of",
 "rather than", "distinguished from", "as opposed to", "excluding" to the next comma or "by"
-("from the smooth newt *by* the orange stripe": the stripe is what distinguishes). Not
+("from the smooth newt *by* the orange stripe": the stripe is what distinguishes); "whether"
+too, to the same end: an embedded question ("disputed *whether* his flag had fallen") asks
+what it says, it does not state it. Not
 "except" or "apart from": after a negation they say the opposite ("no longer used, *except
 in* steam locomotives" says where they are used)."""
 _ASIDE_END = lazy(r",|\bby\b")
