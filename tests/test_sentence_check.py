@@ -2947,3 +2947,24 @@ def test_a_japanese_passive_predicate_before_a_plan_noun_is_a_plan() -> None:
     planned = "旧倉庫は1970年に解体される予定であったが、市民の反対によって保存された。"
     assert check_sentence(question, planned).unbound == ("解体計画",)
     assert check_sentence(question, "旧倉庫は1970年に解体された。").holds
+
+
+def test_a_do_questions_verb_after_an_adjective_like_subject_with_words_after_it() -> None:
+    """"did the council gather *in 1987*": the verb need not end the question.
+
+    "council" may be an adjective ("a council house"), so "gather" was read as the verb only
+    when it ended the question; a verb followed by words none of which can be the verb of
+    its clause (a date, another clause) is the verb too.
+    """
+    sentence = (
+        "In 1987 the council announced that the library would close, but a petition organised "
+        "by the Friends of the Library gathered 9,000 signatures."
+    )
+    for question in (
+        "How many signatures did the council gather in 1987?",
+        "How many signatures did the council gather after announcing that the library would close?",
+    ):
+        assert check_sentence(question, sentence).unbound == ("council gather",), question
+    assert check_sentence(
+        "How many signatures did the Friends of the Library gather in 1987?", sentence
+    ).holds

@@ -564,8 +564,9 @@ def _auxiliary_clause(
     word before it may be an adjective ("did the new *wing* … open", "did the General
     *Strike* close": an adjective alone is no subject), nor where a verb that is no adjective
     or adverb follows it ("did the competition *board* try": a base form is not followed by
-    another; "did Orrery capture *near* Oporto" has a preposition) — unless it ends the
-    question ("did the council *gather*?": no other word is the verb).
+    another; "did Orrery capture *near* Oporto" has a preposition) — unless no other word of
+    its clause can be the verb (:func:`_no_verb_after`: "did the council *gather*?", "did the
+    council *gather* in 2003", "… *gather* after announcing …").
     """
     aux = next((i for i, w in enumerate(question) if w in auxiliaries), None)
     if aux is None:
@@ -579,11 +580,26 @@ def _auxiliary_clause(
                 not any(_nominal(w) and "ADJ" not in _lemmas(w) for w in subject)
                 or verb + 1 < len(question) and _verb_only(question[verb + 1], is_verb)
             ):
-                if verb == len(question) - 1:
-                    skipped = (subject, verb)  # the last word: no other can be the verb
+                if skipped is None:
+                    skipped = (subject, verb)
                 continue  # "did the old *mill* reopen": an adjective alone is no subject
             return subject, verb
-    return skipped
+    return skipped if skipped and _no_verb_after(question, skipped[1], is_verb) else None
+
+
+def _no_verb_after(question: Sequence[str], at: int, is_verb: Callable[[str], bool]) -> bool:
+    """Whether no word after ``at`` in its clause can be its verb.
+
+    The question ends, or a conjunction or relative word opens another clause before any
+    word that ``is_verb`` ("did the council gather *after* announcing … that the baths would
+    *close*": *close* is another clause's).
+    """
+    for word in question[at + 1 :]:
+        if word in _CLAUSE_OPENERS or word in _RELATIVES:
+            return True
+        if is_verb(word):
+            return False
+    return True
 
 
 def _past_relative(question: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
