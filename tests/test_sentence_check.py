@@ -2968,3 +2968,27 @@ def test_a_do_questions_verb_after_an_adjective_like_subject_with_words_after_it
     assert check_sentence(
         "How many signatures did the Friends of the Library gather in 1987?", sentence
     ).holds
+
+
+def test_a_span_of_years_goes_together() -> None:
+    """"from 1870 to 1902" is not said by "from 1881 to 1902 …, who had arrived in 1870"."""
+    sentence = (
+        "The harbour's pilot master from 1881 to 1902 was Elias Brock, who had arrived in the "
+        "town as a ship's boy in 1870."
+    )
+    check = check_sentence("Who was the harbour's pilot master from 1870 to 1902?", sentence)
+    assert check.numbers == ("1870 to 1902",)
+    assert "'1870 to 1902'" in check.notice()
+    for said in (
+        "Who was the harbour's pilot master from 1881 to 1902?",
+        "Who was the harbour's pilot master between 1881 and 1902?",
+    ):
+        assert check_sentence(said, sentence).holds, said
+    # a sentence with no span of its own is not read this way; "1881–97" states 1897
+    assert check_sentence(
+        "Who served as pilot master from 1870 to 1902?",
+        "Elias Brock served as pilot master, appointed in 1870 and retired in 1902.",
+    ).numbers == ()
+    assert check_sentence(
+        "Who was pilot master in 1897?", "Elias Brock (pilot master 1881–97) was the last."
+    ).numbers == ()

@@ -354,6 +354,42 @@ def _numbers(text: str, *, japanese: bool = False) -> dict[float, str]:
     return found
 
 
+_SPAN = lazy(
+    r"\b(?:from|between)\s+(\d{3,4})\s+(?:to|and|until|till)\s+(\d{3,4})\b"
+    r"|\b(\d{4})\s*[-–—]\s*(\d{2,4})\b",
+    re.I,
+)
+"""A span of years or numbers: "from 1904 to 1947", "between 1860 and 1872", "1919–1947"."""
+
+
+def _spans(text: str) -> set[tuple[str, str]]:
+    """The spans :data:`_SPAN` finds in ``text``, as (first, last) ("1919–47": ("1919", "1947"))."""
+    out = set()
+    for match in _SPAN.finditer(text):
+        first, last = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+        last = first[: len(first) - len(last)] + last
+        if int(last) >= int(first):  # a span runs forward ("1881–02" is no span of 1881)
+            out.add((first, last))
+    return out
+
+
+def _span_unsaid(question: str, sentence: str) -> tuple[str, ...]:
+    """A span the question names whose one end the sentence ends another span with.
+
+    "Who was the chief supervisor *from 1904 to 1947*?" is not said by "The chief supervisor
+    *from 1919 to 1947* was Agnes Holroyd, who had joined … in 1904": a span's two ends go
+    together, and the sentence states another span to the same end (1904 is only another
+    fact's year). A sentence that gives no span of its own is not read ("joined in 1904 and
+    retired in 1947").
+    """
+    stated = _spans(sentence)
+    return tuple(
+        f"{first} to {last}" for first, last in sorted(_spans(question))
+        if (first, last) not in stated
+        and any((a == first) != (b == last) for a, b in stated)
+    )
+
+
 _NEGATION_SCOPE = lazy(
     COORDINATED_CLAUSE_PATTERN + r"|,\s+(?:which|who|where|when|so that)\s+|:\s+"
 )
@@ -698,6 +734,8 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     if missing and not ja:
         s, missing = _reread(q, s, missing)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
+    if not ja:  # "1904–47" states 1947
+        held.update((float(end), end) for span in _spans(s) for end in span)
     if missing:
         missing = _unframed(q, s, missing, japanese=ja)
     # an opposite of a missing term is already named by it ("imports" missing)
@@ -709,7 +747,8 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
         missing += tuple(word for word in _classed_otherwise(q, s) if word not in opposed)
     return SentenceCheck(
         missing=missing,
-        numbers=tuple(token for value, token in asked.items() if value not in held),
+        numbers=tuple(token for value, token in asked.items() if value not in held)
+        + (() if ja else _span_unsaid(q, s)),
         negation=_negation(q, s),
         opposites=opposites,
         unbound=() if missing else (

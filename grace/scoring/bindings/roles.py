@@ -576,15 +576,27 @@ def _auxiliary_clause(
         subject = tuple(w for w in question[aux + 1 : verb] if _content(w) and not _adverb(w))
         # a word after a possessive is its noun ("did Sir Gideon's *father* demolish")
         if subject and is_verb(question[verb]) and not question[verb - 1].endswith("'s"):
-            if noun_subject and _nominal(question[verb]) and (
-                not any(_nominal(w) and "ADJ" not in _lemmas(w) for w in subject)
-                or verb + 1 < len(question) and _verb_only(question[verb + 1], is_verb)
-            ):
+            if noun_subject and _subjects_noun(question, verb, subject, is_verb):
                 if skipped is None:
                     skipped = (subject, verb)
                 continue  # "did the old *mill* reopen": an adjective alone is no subject
             return subject, verb
     return skipped if skipped and _no_verb_after(question, skipped[1], is_verb) else None
+
+
+def _subjects_noun(
+    question: Sequence[str], at: int, subject: Sequence[str], is_verb: Callable[[str], bool]
+) -> bool:
+    """Whether the word at ``at``, which may be a verb, is rather the subject's noun.
+
+    It may be a noun, and every subject word before it may be an adjective ("did the new
+    *wing* … open"), or a verb that is no adjective or adverb follows it ("did the
+    competition *board* try"). See :func:`_auxiliary_clause`.
+    """
+    return _nominal(question[at]) and (
+        not any(_nominal(w) and "ADJ" not in _lemmas(w) for w in subject)
+        or at + 1 < len(question) and _verb_only(question[at + 1], is_verb)
+    )
 
 
 def _no_verb_after(question: Sequence[str], at: int, is_verb: Callable[[str], bool]) -> bool:
