@@ -36,3 +36,38 @@ def test_tied_hits_are_the_same_whatever_the_ingest_order(tmp_path: Path, kind: 
         assert len({h.raw_score for h in hits}) == 1, "the ten chunks must tie"
         seen.append([h.source for h in hits])
     assert seen[0] == seen[1] == ["note-00.md", "note-01.md", "note-02.md"]
+
+
+def test_scores_equal_but_in_the_engines_last_digit_tie() -> None:
+    """Two chunks that score the same but in the engine's last (single-precision) digit.
+
+    The engine's last digit is not the same on every run of one search, so such hits came
+    back in either order and the reader answered from either: they are ranked as a tie
+    (document, then position). A difference in the sixth digit still ranks.
+    """
+    from grace.retrieval.backends.common import TIE_DIGITS, _rank_key
+    from grace.retrieval.types import RetrievedChunk
+
+    def hit(raw: float, chunk: int) -> RetrievedChunk:
+        return RetrievedChunk(
+            chunk_id=f"c{chunk}", text="", source="mill.md", title="Mill", chunk_index=chunk,
+            collection="notes", score=0.5, raw_score=raw,
+        )
+
+    assert TIE_DIGITS == 6
+    noisy = [hit(6.3993616104125980, 10), hit(6.3993611335754395, 4)]
+    assert [h.chunk_index for h in sorted(noisy, key=_rank_key)] == [4, 10]
+    apart = [hit(6.39936, 10), hit(6.39926, 4)]
+    assert [h.chunk_index for h in sorted(apart, key=_rank_key)] == [10, 4]
+
+
+def test_a_hits_scores_are_kept_to_the_ranking_digits() -> None:
+    """A hit's scores are the same on every run: the engine's noisy last digit is dropped."""
+    from grace.retrieval.backends.common import chunk_from_payload, stable_score
+
+    hit = chunk_from_payload(
+        {"page_content": "x", "metadata": {"source": "mill.md"}}, "p1", "notes",
+        0.55172704503758, 6.399361610412598,
+    )
+    assert (hit.score, hit.raw_score) == (0.551727, 6.39936)
+    assert stable_score(6.3993616104125980) == stable_score(6.3993611335754395)

@@ -32,6 +32,10 @@ __all__ = [
 TIE_SLACK = 8
 """Hits a lexical search asks for beyond ``k``, so that chunks tied at the k-th place are all
 seen and ordered the same way on every run (:meth:`StoreBase._ranked`)."""
+TIE_DIGITS = 6
+"""Significant digits of a raw score that rank hits (:meth:`StoreBase._ranked`): the engine
+sums in single precision (about seven digits), and the last of them is not the same on every
+run of one search."""
 CONTENT_KEY = "page_content"
 """Payload key of the chunk text (langchain-qdrant's default)."""
 METADATA_KEY = "metadata"
@@ -75,7 +79,13 @@ def payload_of(text: str, metadata: dict[str, Any]) -> dict[str, Any]:
 def chunk_from_payload(
     payload: dict[str, Any] | None, point_id: str, collection: str, score: float, raw: float
 ) -> RetrievedChunk:
-    """A search hit as a :class:`RetrievedChunk` (score clamped to [0, 1])."""
+    """A search hit as a :class:`RetrievedChunk` (score clamped to [0, 1]).
+
+    Both scores are kept to :data:`TIE_DIGITS` significant digits: the engine's last digit is
+    not the same on every run of one search, and a reader choosing between two passages that
+    tie chose by it (:func:`stable_score`).
+    """
+    score, raw = stable_score(score), stable_score(raw)
     payload = payload or {}
     meta = payload.get(METADATA_KEY) or {}
     return RetrievedChunk(
@@ -89,6 +99,16 @@ def chunk_from_payload(
         score=min(1.0, max(0.0, score)),
         raw_score=raw,
     )
+
+
+def stable_score(value: float) -> float:
+    """``value`` to :data:`TIE_DIGITS` significant digits: the same on every run of a search."""
+    return float(f"{value:.{TIE_DIGITS}g}")
+
+
+def _rank_key(hit: RetrievedChunk) -> tuple[float, str, int]:
+    """A lexical hit's place: its score (:func:`stable_score`), then document and position."""
+    return -stable_score(hit.raw_score), hit.source, hit.chunk_index
 
 
 class StoreBase:
@@ -197,13 +217,16 @@ class StoreBase:
         Chunks with equal scores come back from the engine in the order their points happen to
         sit in (which depends on the order an ingest wrote them), so a tie at the k-th place
         let two runs of one question see different fifth passages. A lexical search asks for
-        :data:`TIE_SLACK` more and breaks ties by document and position. Hybrid search keeps
-        the engine's order: its fused ranking depends on the prefetch size.
+        :data:`TIE_SLACK` more and breaks ties by document and position. Scores are compared
+        to :data:`TIE_DIGITS` significant digits: two chunks with the same words score the
+        same but in the engine's last digit, which differs from run to run (the two came back
+        in either order, and the reader answered from either). Hybrid search keeps the
+        engine's order: its fused ranking depends on the prefetch size.
         """
         if mode != "sparse":
             return self._search_hits(query, name, k, mode)
         hits = self._search_hits(query, name, k + TIE_SLACK, mode)
-        return sorted(hits, key=lambda h: (-h.raw_score, h.source, h.chunk_index))[:k]
+        return sorted(hits, key=_rank_key)[:k]
 
     async def asearch(
         self,
