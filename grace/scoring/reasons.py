@@ -170,10 +170,11 @@ def _reason_at(
         return True
     following = lower[at + 1] if at + 1 < len(lower) else ""
     if word in _TIME_AS_CAUSE:
-        return _new_clause(lower, at + 1, asked) and not _span_of_time(lower, at + 1) and not (
-            _span_of_time_before(lower, at)
-        ) and not (
-            word == "since" and (not following[:1].isalpha() or following in _MONTHS)
+        return (
+            _new_clause(lower, at + 1, asked)
+            and not _span_of_time(lower, at + 1)
+            and not _span_of_time_before(lower, at)
+            and not (word == "since" and (not following[:1].isalpha() or following in _MONTHS))
         )
     if word == "to":  # a purpose infinitive: "to pay death duties"
         return following in all_lemmas(following).get("VERB", ()) and following not in asked
