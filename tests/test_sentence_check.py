@@ -2992,3 +2992,23 @@ def test_a_span_of_years_goes_together() -> None:
     assert check_sentence(
         "Who was pilot master in 1897?", "Elias Brock (pilot master 1881–97) was the last."
     ).numbers == ()
+
+
+def test_a_thing_asked_for_is_not_said_to_have_happened() -> None:
+    """"petitioned the council *for a ban* on night trawling" does not say the council banned it."""
+    sentence = (
+        "In 1894 the fishermen's society petitioned the council for a ban on night trawling in "
+        "the bay, but the petition was rejected."
+    )
+    check = check_sentence("When did the council ban night trawling in the bay?", sentence)
+    assert check.unbound == ("for ban",)
+    assert "'for ban' in another relation" in check.notice()
+    # the question that asks of the request, and a sentence that also states the act
+    assert check_sentence(
+        "When did the fishermen's society petition the council for a ban on night trawling?",
+        "In 1894 the fishermen's society petitioned the council for a ban on night trawling.",
+    ).holds
+    assert check_sentence(
+        "When did the council ban night trawling in the bay?",
+        "The council banned night trawling in the bay in 1901, after a petition for a ban.",
+    ).holds

@@ -161,6 +161,7 @@ from grace.scoring.bindings.phrases import (
     _poles_apart,
     _possessives,
     _proper_modifiers,
+    _requested_only,
     _set_aside,
     _standard_elsewhere,
     _subject_apart,
@@ -244,6 +245,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _subject_opposite,
     _standard_elsewhere,
     _unasserted,
+    _requested_only,
 )
 """The constructions read, in the order their phrases are reported."""
 

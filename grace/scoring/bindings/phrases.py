@@ -671,6 +671,51 @@ def _unasserted(question: list[str], sentence: list[str]) -> list[str]:
     return out[:1]
 
 
+_REQUEST_VERBS = frozenset({"petition", "apply", "ask", "call", "campaign", "lobby", "appeal"})
+"""Verbs of asking for a thing ("*petitioned* Parliament for a ban"), in any form."""
+_REQUEST_NOUNS = frozenset({"petition", "petitions", "application", "applications", "request",
+                            "requests", "appeal", "appeals", "campaign", "campaigns"})
+"""Nouns of asking for a thing ("a *petition* for its closure")."""
+_REQUEST_REACH = 5
+"""Words before the *for* where its word of asking may stand ("petitioned *Parliament* for")."""
+
+
+def _request(word: str) -> bool:
+    """Whether ``word`` asks for a thing (:data:`_REQUEST_VERBS`, :data:`_REQUEST_NOUNS`)."""
+    return word in _REQUEST_NOUNS or bool(_verb_lemmas(word) & _REQUEST_VERBS)
+
+
+def _requested_only(question: list[str], sentence: list[str]) -> list[str]:
+    """A question's verb that the sentence says only as the noun of a thing asked for.
+
+    "In what year did Parliament *ban* drift nets?" is not said by "the company petitioned
+    Parliament *for a ban* on drift nets, but the petition failed": asking for a thing is not
+    getting it, as a word of intention before an infinitive says no act (:func:`_unasserted`).
+    Read where every use of the verb's word in the sentence is a noun after *for* (and a
+    determiner) with a verb or noun of asking within :data:`_REQUEST_REACH` words before
+    it; not where the question asks of the request itself ("Who petitioned for the ban?").
+    """
+    if any(_request(w) for w in question):
+        return []
+    for word in question:
+        if not (_content(word) and "VERB" in _lemmas(word)):
+            continue
+        uses = _uses(sentence, word)
+        if uses and all(_asked_for(sentence, k) for k in uses):
+            return [f"for {sentence[uses[0]]}"]
+    return []
+
+
+def _asked_for(sentence: list[str], at: int) -> bool:
+    """Whether the word at ``at`` is the noun of a *for* after a word of asking."""
+    k = at - 1
+    if k >= 0 and sentence[k] in _DETERMINERS:
+        k -= 1
+    if k < 0 or sentence[k] != "for":
+        return False
+    return any(_request(w) for w in sentence[max(0, k - _REQUEST_REACH) : k])
+
+
 def _converse_uses(sentence: list[str], word: str) -> list[int]:
     """Where the sentence has a converse of the verb ``word`` ("selling" for "pay")."""
     other = _converse(_verb_lemmas(word))[1]
