@@ -373,16 +373,15 @@ def _spans(text: str) -> set[tuple[str, str]]:
     return out
 
 
-def _span_unsaid(question: str, sentence: str) -> tuple[str, ...]:
+def _span_unsaid(question: str, stated: set[tuple[str, str]]) -> tuple[str, ...]:
     """A span the question names whose one end the sentence ends another span with.
 
     "Who was the chief supervisor *from 1904 to 1947*?" is not said by "The chief supervisor
     *from 1919 to 1947* was Agnes Holroyd, who had joined … in 1904": a span's two ends go
     together, and the sentence states another span to the same end (1904 is only another
     fact's year). A sentence that gives no span of its own is not read ("joined in 1904 and
-    retired in 1947").
+    retired in 1947"). ``stated``: the sentence's spans (:func:`_spans`).
     """
-    stated = _spans(sentence)
     return tuple(
         f"{first} to {last}" for first, last in sorted(_spans(question))
         if (first, last) not in stated
@@ -734,8 +733,8 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     if missing and not ja:
         s, missing = _reread(q, s, missing)
     asked, held = _numbers(q, japanese=ja), _numbers(s, japanese=ja)
-    if not ja:  # "1904–47" states 1947
-        held.update((float(end), end) for span in _spans(s) for end in span)
+    spans = set() if ja else _spans(s)
+    held.update((float(end), end) for span in spans for end in span)  # "1904–47" states 1947
     if missing:
         missing = _unframed(q, s, missing, japanese=ja)
     # an opposite of a missing term is already named by it ("imports" missing)
@@ -748,7 +747,7 @@ def check_sentence(question: str, sentence: str, title: str = "") -> SentenceChe
     return SentenceCheck(
         missing=missing,
         numbers=tuple(token for value, token in asked.items() if value not in held)
-        + (() if ja else _span_unsaid(q, s)),
+        + (() if ja else _span_unsaid(q, spans)),
         negation=_negation(q, s),
         opposites=opposites,
         unbound=() if missing else (

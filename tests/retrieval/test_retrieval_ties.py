@@ -45,13 +45,13 @@ def test_scores_equal_but_in_the_engines_last_digit_tie() -> None:
     back in either order and the reader answered from either: they are ranked as a tie
     (document, then position). A difference in the sixth digit still ranks.
     """
-    from grace.retrieval.backends.common import TIE_DIGITS, _rank_key
+    from grace.retrieval.backends.common import TIE_DIGITS, _rank_key, chunk_from_payload
     from grace.retrieval.types import RetrievedChunk
 
-    def hit(raw: float, chunk: int) -> RetrievedChunk:
-        return RetrievedChunk(
-            chunk_id=f"c{chunk}", text="", source="mill.md", title="Mill", chunk_index=chunk,
-            collection="notes", score=0.5, raw_score=raw,
+    def hit(raw: float, chunk: int) -> RetrievedChunk:  # as the store makes it
+        meta = {"source": "mill.md", "title": "Mill", "chunk_index": chunk}
+        return chunk_from_payload(
+            {"page_content": "", "metadata": meta}, f"c{chunk}", "notes", 0.5, raw
         )
 
     assert TIE_DIGITS == 6

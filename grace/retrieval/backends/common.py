@@ -107,8 +107,12 @@ def stable_score(value: float) -> float:
 
 
 def _rank_key(hit: RetrievedChunk) -> tuple[float, str, int]:
-    """A lexical hit's place: its score (:func:`stable_score`), then document and position."""
-    return -stable_score(hit.raw_score), hit.source, hit.chunk_index
+    """A lexical hit's place: its score, then document and position.
+
+    The score is already :func:`stable_score`'s: every hit is made by
+    :func:`chunk_from_payload`.
+    """
+    return -hit.raw_score, hit.source, hit.chunk_index
 
 
 class StoreBase:
