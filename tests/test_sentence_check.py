@@ -3012,3 +3012,51 @@ def test_a_thing_asked_for_is_not_said_to_have_happened() -> None:
         "When did the council ban night trawling in the bay?",
         "The council banned night trawling in the bay in 1901, after a petition for a ban.",
     ).holds
+
+
+def test_a_declined_act_is_not_said_to_have_happened() -> None:
+    """"declined to take over the mill" is a refusal, as "refused to" is: no taking over."""
+    sentence = (
+        "His nephew Robert, who had managed the warehouse since 1902, declined to take over "
+        "the mill when the old man retired."
+    )
+    check = check_sentence("When did Robert take over the mill?", sentence)
+    assert check.unbound == ("to take",)
+    assert not check.holds
+    # the act stated, and "declined" as a fall ("declined to 400": no verb after its "to")
+    assert check_sentence(
+        "When did Robert take over the mill?",
+        "His nephew Robert took over the mill in 1911 when the old man retired.",
+    ).holds
+    assert check_sentence(
+        "To what number did the parish's population fall?",
+        "The parish's population declined to 400 by 1900, when the mill closed.",
+    ).unbound == ()
+
+
+def test_a_replaced_thing_is_not_what_replaced_it() -> None:
+    """A question joining a term of the replaced thing with one of its replacement mixes them."""
+    sentence = (
+        "A brick engine house with two boilers was built beside the dock in 1888, replacing "
+        "a timber shed that had stood there since 1851."
+    )
+    check = check_sentence("How many boilers did the timber shed have?", sentence)
+    assert check.unbound == ("replacing timber",)
+    assert not check.holds
+    # all the question's terms in the replaced phrase, or none, or the question asks of it
+    for said in (
+        "Since when had the timber shed stood there?",
+        "How many boilers did the brick engine house have?",
+        "What did the brick engine house replace?",
+    ):
+        assert check_sentence(said, sentence).unbound == (), said
+
+
+def test_a_japanese_name_in_kana_is_a_term() -> None:
+    """「さよは…」: Sudachi reads the kana name as particles; the sentence must still state it."""
+    sentence = "1962年には長女のきくが町の無形文化財保持者に認定された。"
+    check = check_sentence("さよは何年に町の無形文化財保持者に認定されたか。", sentence)
+    assert check.missing == ("さよ",)
+    assert not check.holds
+    named = check_sentence("きくは何年に町の無形文化財保持者に認定されたか。", sentence)
+    assert named.missing == ()

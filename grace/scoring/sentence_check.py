@@ -637,9 +637,34 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     return out
 
 
+_JA_TOPIC_MARKERS = frozenset({"は", "が", "も"})
+_HIRAGANA_WORD = lazy(r"[\u3041-\u309f]{2,}")
+
+
+def _kana_name(question: str) -> str | None:
+    """A word in hiragana that opens ``question`` and that Sudachi read as particles.
+
+    「とよは何年に…」: no sentence opens on a particle, so a run of particles before the
+    question's topic marker (は / が / も) is a word the dictionary does not know — a name
+    written in kana (とよ, read as と + よ). It is a term like any other: the sentence states
+    it only by its letters.
+    """
+    morphemes = list(thread_tokenizer("B").tokenize(question))
+    run = 0
+    while run < len(morphemes) and morphemes[run].part_of_speech()[0] in ("助詞", "助動詞"):
+        run += 1
+    if run < 3 or morphemes[run - 1].surface() not in _JA_TOPIC_MARKERS:
+        return None
+    word = "".join(m.surface() for m in morphemes[: run - 1])
+    return word if _HIRAGANA_WORD.fullmatch(word) else None
+
+
 def _missing_japanese(question: str, sentence: str, title: str = "") -> tuple[str, ...]:
     stated = set(_japanese_terms(sentence)) | (set(_japanese_terms(title)) if title else set())
     missing: list[str] = []
+    name = _kana_name(question)
+    if name is not None and name not in sentence and name not in title:
+        missing.append(name)
     for word in _japanese_terms(question, question=True):
         if word not in stated and word not in missing:
             missing.append(word)

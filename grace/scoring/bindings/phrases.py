@@ -626,10 +626,12 @@ _INTENT = frozenset({
 "failed *to win*"): an intention, an attempt or a refusal."""
 _INTENT_VERBS = frozenset({
     "propose", "plan", "attempt", "bid", "offer", "intend", "hope", "seek", "try", "fail",
-    "refuse", "consider", "suggest", "threaten",
+    "refuse", "decline", "consider", "suggest", "threaten",
 })
-"""The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying"), and
-*threaten* (a threat states an intention, not the act: "threaten prosecution")."""
+"""The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying"),
+*decline* (a refusal, as *refuse*: "declined to take over the business"; "declined to 400" has
+no verb after its "to") and *threaten* (a threat states an intention, not the act: "threaten
+prosecution")."""
 
 
 @lru_cache(maxsize=4096)
@@ -866,6 +868,37 @@ def _set_aside(question: list[str], sentence: str) -> list[str]:
             and _has(words, w) and not _has(rest, w)
         )
     return out[:1]
+
+
+_REPLACED = lazy(r"\b(replacing|in place of)\s+([^;]*)", re.IGNORECASE)
+"""What a clause's subject replaced ("sheds …, *replacing canvas lines* that had been used
+since 1924"), to the next comma or "by"."""
+_REPLACE = frozenset({"replace", "place"})
+
+
+def _replaced_mixed(question: list[str], sentence: str) -> list[str]:
+    """A question that asks of the replaced thing what the sentence says of what replaced it.
+
+    "How many stalls were there in the *canvas* cattle lines used from 1924?" is not said by
+    "Permanent cattle sheds with 340 stalls were built …, *replacing canvas lines* that had
+    been used since 1924": a thing replaced is another thing than the one that replaced it,
+    so a question that joins a term said only of the one ("canvas") with a term said only of
+    the other ("stalls") mixes the two. A question whose terms are all in the replaced
+    phrase asks about it ("How long had the canvas lines been used?"); one that says
+    *replace* itself asks about the replacing ("What did the sheds replace?").
+    """
+    if any(_verb_lemmas(w) & _REPLACE for w in question):
+        return []
+    for match in _REPLACED.finditer(sentence):
+        aside = _ASIDE_END.split(match.group(2))[0]
+        start = match.start(2)
+        words = _words(aside)
+        rest = _words(sentence[:start] + sentence[start + len(aside) :])
+        terms = [w for w in question if _content(w)]
+        apart = [w for w in terms if _has(words, w) and not _has(rest, w)]
+        if apart and any(_has(rest, w) and not _has(words, w) for w in terms):
+            return [f"{match.group(1).lower()} {apart[0]}"]
+    return []
 
 
 _CONCESSION = lazy(r",\s+(?:although|though|whereas|while)\s+", re.IGNORECASE)
