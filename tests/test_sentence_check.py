@@ -3060,3 +3060,88 @@ def test_a_japanese_name_in_kana_is_a_term() -> None:
     assert not check.holds
     named = check_sentence("きくは何年に町の無形文化財保持者に認定されたか。", sentence)
     assert named.missing == ()
+
+
+def test_a_count_question_needs_a_count() -> None:
+    """"How many …?" is answered by a count: a sentence with none (a year is no count) fails."""
+    question = "How many looms were moved to the new shed at Colby Bridge?"
+    check = check_sentence(
+        question, "In 1911 the looms were moved to the new shed at Colby Bridge, and the old mill "
+        "was let as a warehouse."
+    )
+    assert check.valueless == "count"
+    assert "the sentence states no count value" in check.notice()
+    for said in (
+        "In 1911 some 1,400 looms were moved to the new shed at Colby Bridge.",
+        "In 1911 forty looms were moved to the new shed at Colby Bridge.",
+        "In 1911 both looms were moved to the new shed at Colby Bridge.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_the_name_of_a_thing_said_only_by_its_role() -> None:
+    """"the name of the local newspaper" is not given by "estimated by the local newspaper"."""
+    question = "What was the name of the newspaper that reported the fire at the mill?"
+    check = check_sentence(
+        question, "The fire at the mill in 1884 was reported by the newspaper the next morning."
+    )
+    assert check.valueless == "name"
+    for said in (
+        "The fire at the mill was reported by the newspaper, the Colby Courier, next morning.",
+        "The fire at the mill was reported by the Colby Courier, the newspaper of the town.",
+        "The fire at the mill was reported by the weekly newspaper called the Colby Courier.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_who_question_is_not_answered_by_a_pronoun() -> None:
+    """"Who sold the mill?" is not answered by "In 1911 *she* sold the mill": no one is named."""
+    question = "Who sold the mill to the Colby Spinning Company in 1911?"
+    check = check_sentence(question, "In 1911 she sold the mill to the Colby Spinning Company.")
+    assert check.valueless == "name"
+    assert check_sentence(
+        question, "In 1911 she later sold the mill to the Colby Spinning Company."
+    ).valueless == "name"
+    assert check_sentence(
+        question, "In 1911 Ada Pym sold the mill to the Colby Spinning Company."
+    ).valueless is None
+    # an auxiliary after "who" is no verb of the doer's
+    assert check_sentence(
+        "Who was the mill sold to in 1911?", "In 1911 she sold the mill to Ada Pym."
+    ).valueless is None
+
+
+def test_a_japanese_merger_only_proposed_did_not_happen() -> None:
+    """「合併を申し入れたが…断った」: a proposed merger is no merger (as 「計画」 or 「断念」)."""
+    sentence = (
+        "1931年、小池商店は隣村の酒造元である角屋との合併を申し入れたが、角屋はこれを断った。"
+    )
+    check = check_sentence("小池商店と角屋が合併したのは何年か。", sentence)
+    assert check.unbound == ("合併計画",)
+    # the question that asks of the proposal itself
+    assert check_sentence("小池商店が角屋との合併を申し入れたのは何年か。", sentence).holds
+
+
+def test_japanese_noun_phrases_joined_by_to_keep_their_own_modifiers() -> None:
+    """「AのX と、BのY」: a question taking A's word with B's mixes the two."""
+    sentence = (
+        "主な納入先は、明治以来の取引がある川口町の「山一」と、1968年に契約を結んだ名古屋の問屋"
+        "「松栄堂」であった。"
+    )
+    check = check_sentence("1968年に契約を結んだ川口町の納入先はどこか。", sentence)
+    assert check.unbound and not check.holds
+    assert check_sentence("1968年に契約を結んだ名古屋の納入先はどこか。", sentence).holds
+    # after a predicate 「と、」 is "when": no noun phrases are joined
+    assert check_sentence(
+        "寒気団とともに冬の天候を作り出しているのは何か。",
+        "冬になると、シベリア気団は寒気団とともに冬の天候を作り出している。",
+    ).unbound == ()
+    # a pair asked as a pair (「AとBとの合併」), the answer's type (どの会社), two clauses
+    assert check_sentence(
+        "川口紡績はどの会社と合併しましたか？",
+        "1950年、川口紡績と、隣町の大和織物株式会社との合併が決まった。",
+    ).unbound == ()
+    assert check_sentence(
+        "1912年の協定で、会社が漁協に支払うことになった補償金はいくらか。",
+        "1912年、会社が漁協に総額3万円の補償金を支払うことと、港に防波堤を築くことで協定が結ばれた。",
+    ).unbound == ()

@@ -897,17 +897,12 @@ def _valueless(question: str, sentence: str) -> str | None:
     trust buy the site?"), a source, which the sentence states only with a *from* of its own
     ("bought the site for £14,500" names no seller).
     """
-    if not is_japanese(question) and _unnamed(question, sentence):
-        return "name"
-    if asks_reason(question):
-        return None if states_reason(question, sentence) else "reason"
-    if _WHERE.match(question) and not _placed(question, sentence):
-        return "place"
-    if _SOURCE_ASKED.search(question) and not _FROM.search(sentence):
-        return "source"
+    kind = _kind_unstated(question, sentence)
+    if kind is not None or asks_reason(question):
+        return kind
     measures = answer_measures(question) or (("money",) if _money_asked(question) else ())
     if not measures:
-        return None
+        return "count" if _HOW_MANY.match(question) and not _counts(sentence) else None
     sentence = without_other_measures(sentence, measures)  # "75 feet" is no price
     if states_measure(sentence, measures):
         return None
@@ -921,6 +916,24 @@ def _valueless(question: str, sentence: str) -> str | None:
         if not (1000 <= v <= 2099 and v.is_integer())  # a year dates, it does not measure
     ]
     return None if values or _ONCE.search(sentence) else measures[0]
+
+
+def _kind_unstated(question: str, sentence: str) -> str | None:
+    """A name, reason, place or source the question asks for and the sentence does not give.
+
+    See :func:`_valueless`; ``None`` also for a why-question whose sentence gives a reason.
+    """
+    if not is_japanese(question) and (
+        _unnamed(question, sentence) or _doer_unnamed(question, sentence)
+    ):
+        return "name"
+    if asks_reason(question):
+        return None if states_reason(question, sentence) else "reason"
+    if _WHERE.match(question) and not _placed(question, sentence):
+        return "place"
+    if _SOURCE_ASKED.search(question) and not _FROM.search(sentence):
+        return "source"
+    return None
 
 
 _WHAT_PHRASE = lazy(
@@ -971,6 +984,38 @@ _SHARE = lazy(
     re.I,
 )
 """A proportion ("60 per cent", 「7割」): the share of a whole, no value of any measure."""
+_HOW_MANY = lazy(r"(?:.*[\s,])?how many\b", re.I)
+"""An English question that asks for a count ("How many plants were moved …?")."""
+_SUM_SCALED = lazy(
+    rf"(?:{_SUM.pattern})(?:\s*(?:million|billion|thousand|m|bn|k)\b)?", re.I
+)
+"""A sum of money with its scale word ("£3.6 million"): no count."""
+_COUNT_WORDS = frozenset(
+    {*_NUMBER_WORDS, "hundred", "hundreds", "thousand", "thousands", "million", "millions",
+     "dozen", "dozens", "score", "scores", "both", "pair", "couple", "several", "few", "many",
+     "single", "sole", "only", "no", "none", "all", "every", "each", "once", "twice", "thrice"}
+)
+"""Words that give a count without a digit ("a dozen", "both", "several", "no", "twice")."""
+
+
+def _counts(sentence: str) -> bool:
+    """Whether an English sentence gives a count.
+
+    A number that is not a year, a sum or a share, or a word of :data:`_COUNT_WORDS`.
+
+    "How many plants were moved to the temporary houses?" is not said by "the plants were
+    moved to temporary houses at the garden's nursery": a count question is answered by a
+    count, which the sentence must hold in some form.
+    """
+    text = _SHARE.sub(" ", _SUM_SCALED.sub(" ", unicodedata.normalize("NFKC", sentence)))
+    if any(w.lower() in _COUNT_WORDS for w in ENGLISH_WORD.findall(text)):
+        return True
+    return any(
+        not (1000 <= value <= 2099 and token.rstrip(",.").isdigit())  # "1,400" counts; 1874 dates
+        for value, token in _numbers(text).items()
+    )
+
+
 _WHERE = lazy(r"\s*where\b", re.I)
 """An English where-question: it asks for a place."""
 _SOURCE_ASKED = lazy(
@@ -1052,16 +1097,70 @@ def _unnamed(question: str, sentence: str) -> bool:
     cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    named_anywhere = _NAMING.search(sentence) is not None
     return bool(mentions) and all(
         (
             any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
             and "the" not in words[max(0, i - 3) : i]
             and not (who and _name_near(cased, i))
             or _of_another_person(words, i, head)
+            or (asked is not None and not named_anywhere and _bare_definite(cased, i))
         )
         and not _name_follows(cased, i + 1)
         for i in mentions
     )
+
+
+_WHO_DID = lazy(r"\s*who\s+([a-z]+)\b", re.I)
+_PERSONAL = frozenset({"he", "she", "they"})
+_AUXILIARIES = frozenset({
+    "is", "was", "are", "were", "be", "been", "has", "had", "have", "did", "does", "do",
+    "will", "would", "could", "can", "should", "may", "might", "must",
+})
+
+
+def _doer_unnamed(question: str, sentence: str) -> bool:
+    """Whether a who-question's verb has only *he* / *she* / *they* for its subject.
+
+    "Who refused the Combine's offer of £38,000 in 1929?" is not answered by "In 1929 *she*
+    refused an offer of £38,000 from the Combine": the pronoun leaves the person to the
+    sentences before it, so the answer names no one. Only where the question's verb comes
+    right after *who* (the asked person is its subject) and every use of it in the sentence
+    has the pronoun right before it, or one adverb apart ("she later sold").
+    """
+    found = _WHO_DID.match(unicodedata.normalize("NFKC", question))
+    if found is None or found.group(1).lower() in _AUXILIARIES:
+        return False
+    verb = known_forms(found.group(1).lower())
+    words = [w.lower() for w in ENGLISH_WORD.findall(normalise_text(sentence))]
+    uses = [i for i, word in enumerate(words) if i > 0 and known_forms(word) & verb]
+    return bool(uses) and all(
+        words[i - 1] in _PERSONAL
+        or (i > 1 and words[i - 2] in _PERSONAL and words[i - 1].endswith("ly"))
+        or (i > 1 and words[i - 2] in _PERSONAL and words[i - 1] in ("then", "also", "later"))
+        for i in uses
+    )
+
+
+_NAMING = lazy(r"\b(?:called|named|known as|titled|entitled|renamed)\b", re.I)
+"""Words that give a thing its name anywhere in a sentence."""
+
+
+def _bare_definite(cased: Sequence[str], at: int) -> bool:
+    """Whether the mention at ``at`` is "the" and common words only, with no name in them.
+
+    "What was the name of the local newspaper that estimated the crowd?" is not said by "a
+    crowd estimated by *the local newspaper* at 3,000": the phrase says which newspaper only
+    by its role, and no name follows it, stands apposed before it ("the Thornleigh Courier,
+    the local newspaper") or is given to anything in the sentence (:data:`_NAMING`).
+    """
+    start = at
+    while start > 0 and cased[start - 1].lower() != "the" and at - start < 3:
+        start -= 1
+    if start == 0 or cased[start - 1].lower() != "the":
+        return False
+    apposed = start >= 2 and cased[start - 2][:1].isupper()  # "the Courier, the local paper"
+    return not apposed and all(token[:1].islower() for token in cased[start : at + 1])
 
 
 def _of_another_person(words: Sequence[str], at: int, head: frozenset[str]) -> bool:

@@ -53,7 +53,7 @@ a data set's errors; docs/decisions.md records how they were checked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 __all__ = ["JA_INTERROGATIVE", "before_suru", "interrogative", "unbound_phrases_ja"]
 
@@ -533,6 +533,12 @@ def _question_predicates(q: Morphemes) -> list[str]:
 
 _GIVEN_UP = frozenset({"断念", "中止", "見送る", "諦める", "撤回", "見合わせる", "取りやめる"})
 """Verbs of giving up: 「再建を断念し」 says the rebuilding did not happen."""
+_ASKED_FOR = frozenset({
+    "申し入れる", "申し込む", "提案", "打診", "求める", "要請", "要求", "依頼", "持ち掛ける",
+    "願い出る", "請願", "陳情", "申請",
+})
+"""Verbs of proposing or asking for: 「合併を申し入れた」 says the merger was proposed, not made
+(as "petitioned the council *for a ban*")."""
 _COPULA = frozenset({"だ", "です", "有る", "た"})
 
 
@@ -544,8 +550,9 @@ def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
     (:data:`_PLAN`) or an auxiliary of wish (:data:`_WISH`: 「整備したい」), right after it or
     after 「する」 / 「した」 (「移転する計画」) and an auxiliary of voice (:data:`_VOICE`:
     「取り壊される予定」), or by 「を」 and a verb of giving up
-    (「再建を断念し」). A use in the conjunctive form (「…を設立し、」)
-    goes with the sentence's last predicate: 「…を設立し、…に集約する計画であった」 plans both.
+    (「再建を断念し」) or of proposing or asking for (:data:`_ASKED_FOR`: 「合併を申し入れた」).
+    A use in the conjunctive form (「…を設立し、」) goes with the sentence's last predicate:
+    「…を設立し、…に集約する計画であった」 plans both.
     A use inside a compound noun (:func:`_compound_at`) is no predicate and is not read; nor
     is a predicate the question itself asks of as a plan (「…を建設する案が放棄されたのはなぜか」).
     """
@@ -573,7 +580,7 @@ def _compound_at(s: Morphemes, at: int) -> bool:
 
 def _unrealised_at(s: Morphemes, at: int) -> bool:
     """Whether the predicate before ``at`` is a plan or given up (see :func:`_planned_only`)."""
-    if at + 1 < len(s) and s[at][0] == "を" and s[at + 1][0] in _GIVEN_UP:
+    if at + 1 < len(s) and s[at][0] == "を" and s[at + 1][0] in _GIVEN_UP | _ASKED_FOR:
         return True
     at = _past_suru(s, at)
     while at < len(s) and s[at][0] in _VOICE and s[at][1] == "助動詞":
@@ -688,7 +695,13 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
         if phrase and phrase not in found:
             found.append(phrase)
     for reading in (
-        _dated_apart, _planned_only, _agent_unnamed, _goal_swap, _object_swap, _summed
+        _dated_apart,
+        _planned_only,
+        _agent_unnamed,
+        _goal_swap,
+        _object_swap,
+        _summed,
+        _conjuncts_mixed,
     ):
         found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)
@@ -724,3 +737,73 @@ def _summed(q: Morphemes, s: Morphemes) -> list[str]:
             return [f"{said[-1]}合わせる"]
     return []
 
+
+
+_CONJUNCT_END = frozenset({"、", "。", "は", "が"})
+"""Where a conjunct of 「AのX と、BのY」 begins (after the one before it) or ends."""
+
+
+def _conjuncts(s: Morphemes) -> Iterator[tuple[Morphemes, Morphemes]]:
+    """(left, right) of each pair of noun phrases joined by 「と、」 in ``s`` (after a noun).
+
+    The left one runs back to the 「、」 or topic / subject particle before it, the right one
+    on to the next 「、」, 「。」, auxiliary (「…「浪速堂」であった」) or 「と」 (「AとBとの統合」).
+    """
+    for i in range(1, len(s) - 1):
+        if s[i] != ("と", "助詞") or s[i + 1][0] != "、" or not _ends_noun(s, i):
+            continue
+        start = max((j + 1 for j in range(i) if s[j][0] in _CONJUNCT_END), default=0)
+        end = next(
+            (
+                j for j in range(i + 2, len(s))
+                if s[j][0] in _CONJUNCT_END or s[j][1] == "助動詞" or s[j] == ("と", "助詞")
+            ),
+            len(s),
+        )
+        yield s[start:i], s[i + 2 : end]
+
+
+def _ends_noun(s: Morphemes, at: int) -> bool:
+    """Whether a noun (or a quoted name: 「丸喜」) ends right before ``at``.
+
+    After a predicate 「と、」 is a conjunction of condition (「即位すると、」, 「春になると、」),
+    which joins no noun phrases.
+    """
+    if s[at - 1][0] in _FORMAL_NOUNS:
+        return False  # 「支払うことと、…建てることで合意」: two clauses of one predicate
+    return s[at - 1][1] in _NOUN or s[at - 1][0] in ("」", "』", ")", "）")
+
+
+_FORMAL_NOUNS = frozenset({"事", "こと", "の", "物", "もの", "所", "ところ"})
+"""Nouns that make a clause a noun (「…を支払う**こと**」): what they join are clauses."""
+
+
+def _after_question_word(m: Morphemes, at: int) -> bool:
+    """Whether the noun at ``at`` is in the noun run right after a question word (どの**学校**)."""
+    k = at
+    while k > 0 and m[k - 1][1] in _NOUN and not interrogative(m[k - 1][0]):
+        k -= 1
+    return k > 0 and interrogative(m[k - 1][0])
+
+
+def _conjuncts_mixed(q: Morphemes, s: Morphemes) -> list[str]:
+    """A question that joins a term of one of two coordinated noun phrases with the other's.
+
+    「1970年に共同出荷の契約を結んだ弓張町の取引先はどこか」 is not said by 「取引先は、創業以来の
+    取引がある弓張町の「丸喜」と、1970年に契約を結んだ大阪の文具卸「浪速堂」であった」: each noun
+    phrase joined by 「と、」 has its own modifiers, so a question that takes a content word only
+    one of them says (弓張町) with one only the other says (契約) mixes two things. A question
+    whose terms are all in one of them, or in the rest of the sentence, asks about that one;
+    the answer's type (どの**学校**) is no term of either.
+    """
+    typed = {i for i in range(1, len(q)) if q[i][1] in _NOUN and _after_question_word(q, i)}
+    terms = [
+        f for i, (f, p) in enumerate(q)
+        if p in _CONTENT and f not in _LIGHT_VERBS and not interrogative(f) and i not in typed
+    ]
+    for left, right in _conjuncts(s):
+        only_left = [t for t in terms if _has(left, t) and not _has(right, t)]
+        only_right = [t for t in terms if _has(right, t) and not _has(left, t)]
+        if only_left and only_right:
+            return [f"{only_left[0]}と{only_right[0]}"]
+    return []
