@@ -3145,3 +3145,89 @@ def test_japanese_noun_phrases_joined_by_to_keep_their_own_modifiers() -> None:
         "1912年の協定で、会社が漁協に支払うことになった補償金はいくらか。",
         "1912年、会社が漁協に総額3万円の補償金を支払うことと、港に防波堤を築くことで協定が結ばれた。",
     ).unbound == ()
+
+
+def test_a_role_apposed_to_one_person_is_not_another_s() -> None:
+    """"… chose Edwin Vale, *librarian of the reading society* at Dunmore": the role is Vale's."""
+    sentence = (
+        "The first secretary, Thomas Orde, served as librarian until 1871, when the committee "
+        "chose Edwin Vale, librarian of the reading society at Dunmore."
+    )
+    check = check_sentence("Of which reading society had Thomas Orde been librarian?", sentence)
+    assert check.unbound == ("librarian of reading",)
+    for said in (
+        "Of which reading society had Edwin Vale been librarian?",
+        "Who was librarian of the reading society at Dunmore?",
+    ):
+        assert check_sentence(said, sentence).unbound == (), said
+
+
+def test_two_names_from_two_clauses_join_two_facts() -> None:
+    """A question that takes one name from each of two coordinated clauses mixes them."""
+    sentence = (
+        "The lodge at the Kelby gate was rebuilt in 1841 in a Tudor style; the older lodge at "
+        "the Ashby gate was pulled down in 1869."
+    )
+    check = check_sentence(
+        "In what year was the lodge at the Ashby gate rebuilt in a Tudor style?", sentence
+    )
+    assert check.unbound == ("tudor / ashby",)
+    for said in (
+        "In what year was the lodge at the Kelby gate rebuilt in a Tudor style?",
+        "In what year was the lodge at the Ashby gate pulled down?",
+    ):
+        assert check_sentence(said, sentence).unbound == (), said
+    # a pronoun may stand for the other clause's noun: not read
+    assert check_sentence(
+        "In what year was the lodge at the Ashby gate rebuilt in a Tudor style?",
+        "The lodge at the Kelby gate was rebuilt in 1841 in a Tudor style; its twin at the "
+        "Ashby gate was pulled down in 1869.",
+    ).unbound == ()
+
+
+def test_an_invitation_is_not_the_act() -> None:
+    """"was invited to play at the festival … but declined" does not say the band played there."""
+    sentence = (
+        "The band was invited to play at the coronation festival in Leeds in 1911 but declined "
+        "because its cornet players were on strike."
+    )
+    check = check_sentence("At which festival in Leeds did the band play in 1911?", sentence)
+    assert check.unbound == ("to play",)
+    assert check_sentence(
+        "To which festival in Leeds was the band invited in 1911?", sentence
+    ).unbound == ()
+
+
+def test_its_noun_is_the_clause_s_own_name_s() -> None:
+    """"…, and Ashby Moor because *its* catchment was too small": the catchment is Ashby Moor's."""
+    sentence = (
+        "Kelby was rejected because of old mine shafts under the valley, and Ashby Moor because "
+        "its catchment of 1,800 acres was judged too small."
+    )
+    check = check_sentence("How large is the catchment of the Kelby valley?", sentence)
+    assert check.unbound == ("catchment of valley",)
+    assert check_sentence("How large is the catchment of Ashby Moor?", sentence).unbound == ()
+
+
+def test_the_asked_object_named_as_the_subject() -> None:
+    """"His nephew, Walter Pym, succeeded him as organist": Pym is the successor, not succeeded."""
+    sentence = "His nephew, Walter Pym, succeeded him as organist in 1902."
+    check = check_sentence("Who succeeded Walter Pym as organist?", sentence)
+    assert check.unbound == ("pym succeeded",)
+    # the question that asks whom he succeeded
+    assert check_sentence("Who did Walter Pym succeed as organist?", sentence).unbound == ()
+    # a name that is not right before the verb may be the one succeeded
+    assert check_sentence(
+        "Who succeeded Walter Pym as organist?",
+        "After Walter Pym died, his pupil Ada Crane succeeded him as organist.",
+    ).unbound == ()
+
+
+def test_japanese_no_binds_its_noun_to_the_next() -> None:
+    """「朱色の地」と「黒塗りの椀」: 黒塗り is the 椀's, so 「黒塗りの地」 is not stated."""
+    sentence = (
+        "輸出品の多くは朱色の地に銀の蒔絵で鳥を描いたもので、国内向けの黒塗りの盆とは異なっていた。"
+    )
+    check = check_sentence("輸出品の多くは、黒塗りの地に銀の蒔絵で何を描いたものか。", sentence)
+    assert check.unbound == ("黒塗りの地",)
+    assert check_sentence("輸出品の多くは、朱色の地に銀の蒔絵で何を描いたものか。", sentence).holds

@@ -702,6 +702,7 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
         _object_swap,
         _summed,
         _conjuncts_mixed,
+        _genitive_swap,
     ):
         found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)
@@ -807,3 +808,45 @@ def _conjuncts_mixed(q: Morphemes, s: Morphemes) -> list[str]:
         if only_left and only_right:
             return [f"{only_left[0]}と{only_right[0]}"]
     return []
+
+
+def _genitive_swap(q: Morphemes, s: Morphemes) -> list[str]:
+    """A question's 「XのY」 whose sentence gives Y another 「の」 modifier and X another noun.
+
+    「黒塗りの地に金の蒔絵で何を描いたか」 is not said by 「朱色の地に金の蒔絵で草花を描いたもので、
+    国内向けの黒塗りの椀とは…異なっていた」: 「の」 binds its noun to the one after it, so the
+    sentence's 地 is 朱色's and its 黒塗り is the 椀's. X and Y are whole noun runs (「所属事務所」
+    is one noun); X is the sentence's when they share a word (「松本の」 for 「松本人志の」, a
+    name shortened); a date (「2011年の」) is no owner. Read where every 「の」 before Y in the
+    sentence has another noun than X, and every 「Xの」 another noun than Y after it.
+    """
+    out = []
+    for x, y in _genitives(q):
+        if x[0][:1].isdigit() or any(interrogative(w) for w in (*x, *y)):
+            continue  # 「2011年の」 dates the noun: no owner
+        pairs = _genitives(s)
+        of_y = [a for a, b in pairs if b == y]
+        x_of = [b for a, b in pairs if _same_owner(a, x)]
+        if of_y and x_of and not any(_same_owner(a, x) for a in of_y) and y not in x_of:
+            out.append(f"{''.join(x)}の{''.join(y)}")
+    return out
+
+
+def _same_owner(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two noun runs share a word of two characters or more (「松本」, 「松本人志」)."""
+    return any(len(w) > 1 for w in set(a) & set(b))
+
+
+def _genitives(m: Morphemes) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(X, Y) of each 「XのY」 of ``m``, X and Y its noun runs."""
+    out = []
+    for i in range(1, len(m) - 1):
+        if m[i] != ("の", "助詞"):
+            continue
+        x = _run_before(m, i)
+        end = i + 1
+        while end < len(m) and m[end][1] in _NOUN:
+            end += 1
+        if x and end > i + 1:
+            out.append((x, tuple(f for f, _ in m[i + 1 : end])))
+    return out

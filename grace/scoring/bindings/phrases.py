@@ -626,12 +626,13 @@ _INTENT = frozenset({
 "failed *to win*"): an intention, an attempt or a refusal."""
 _INTENT_VERBS = frozenset({
     "propose", "plan", "attempt", "bid", "offer", "intend", "hope", "seek", "try", "fail",
-    "refuse", "decline", "consider", "suggest", "threaten",
+    "refuse", "decline", "consider", "suggest", "threaten", "invite",
 })
 """The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying"),
 *decline* (a refusal, as *refuse*: "declined to take over the business"; "declined to 400" has
-no verb after its "to") and *threaten* (a threat states an intention, not the act: "threaten
-prosecution")."""
+no verb after its "to"), *invite* (an invitation is an offer: "was invited to sing at the
+jubilee service … but declined") and *threaten* (a threat states an intention, not the act:
+"threaten prosecution")."""
 
 
 @lru_cache(maxsize=4096)
@@ -1476,7 +1477,7 @@ def _named_clause_apart(question: str, sentence: str) -> list[str]:
     names = [w.lower() for w in cased[1:] if w[:1].isupper()]
     found = _name_clause(_clause_words(sentence), names)
     if found is None:
-        return []
+        return _names_split(tuple(tuple(_words(c)) for c in sentence.split(";")), names)
     own, others = found
     terms = _clause_terms([w.lower() for w in cased], set(names))
     if not all(_has(own, t) or any(_has(c, t) for c in others) for t in terms):
@@ -1485,6 +1486,29 @@ def _named_clause_apart(question: str, sentence: str) -> list[str]:
     if _ASKS_TIME.search(question) and not _dated(own) and any(_dated(c) for c in others):
         apart.append("year")
     return [f"{names[0]} / {t}" for t in apart]
+
+
+def _names_split(clauses: Sequence[Sequence[str]], names: list[str]) -> list[str]:
+    """Two names of the question that the sentence says only in two clauses apart.
+
+    ``clauses``: the sentence's clauses between semicolons (a clause after ", and" / ",
+    but" often names the first one's subject again by a noun: "Clay had been dug at Wexley …,
+    but production began when the canal reached *the village*"). "In what year was the
+    tollhouse at the *Cotterill* end rebuilt in a *Gothic* style?" is not said by "The
+    tollhouse at the Harrowmere end was rebuilt in 1838 in a Gothic style; the older
+    tollhouse at the Cotterill end was demolished in 1870": each clause (each opening on its
+    own subject, with no pronoun) states its own fact, and a question that takes a name from
+    each joins two facts.
+    """
+    if len(clauses) < 2 or not all(_plain_clause(c) for c in clauses):
+        return []
+    where = {n: [i for i, c in enumerate(clauses) if _has(c, n)] for n in dict.fromkeys(names)}
+    placed = {n: found[0] for n, found in where.items() if len(found) == 1}
+    for first, here in placed.items():
+        for second, there in placed.items():
+            if here < there:
+                return [f"{first} / {second}"]
+    return []
 
 
 def _name_clause(
@@ -1588,6 +1612,115 @@ def _whose_subject(question: list[str], sentence: str) -> list[str]:
         ):
             return [f"{head} {verb}"]
     return []
+
+
+_ITS = frozenset({"its", "their"})
+
+
+def _its_of_another(question: str, sentence: str) -> list[str]:
+    """A question's "N of X" (X a name) where the sentence says only "its N" of another.
+
+    "How large is the catchment of the Linthwaite valley?" is not said by "Linthwaite was
+    rejected because of old lead workings …, and Coldby Beck because *its catchment* of
+    2,900 acres was judged too small": a possessive stands for the name its own clause opens
+    on, so the catchment is Coldby Beck's. Read where each "its N" / "their N" is in a
+    coordinated clause that opens on another name, X is named only in other clauses, and the
+    sentence says "N of X" or "X's N" nowhere.
+    """
+    cased_q = _cased(question)
+    capitals = {w.lower() for w in cased_q[1:] if w[:1].isupper()}
+    clauses = [_cased(c) for c in _COORDINATED_CLAUSE.split(sentence)]
+    if len(clauses) < 2:
+        return []
+    for noun, name, label in _owned([w.lower() for w in cased_q]):
+        owner = set(name) & capitals
+        if not owner:
+            continue
+        held = [c for c in clauses if _possessed(c, noun)]
+        if held and all(_opens_on_other(c, owner) for c in held) and not any(
+            owner & {w.lower() for w in c} for c in held
+        ) and any(owner & {w.lower() for w in c} for c in clauses):
+            return [label]
+    return []
+
+
+def _possessed(clause: Sequence[str], noun: str) -> bool:
+    """Whether ``clause`` says "its N" / "their N"."""
+    words = [w.lower() for w in clause]
+    return any(words[k] in _ITS and _same(words[k + 1], noun) for k in range(len(words) - 1))
+
+
+def _opens_on_other(clause: Sequence[str], owner: set[str]) -> bool:
+    """Whether ``clause`` opens (past its determiners) on a name that is not ``owner``'s."""
+    start = 0
+    while start < len(clause) and clause[start].lower() in _DETERMINERS:
+        start += 1
+    return start < len(clause) and clause[start][:1].isupper() and clause[
+        start
+    ].lower() not in owner
+
+
+_ROLE_APPOSED = lazy(
+    r"((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*),\s+(?:the\s+|a\s+|an\s+)?"
+    r"([a-z][\w-]*)\s+of\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)"
+)
+"""A name with a role of something apposed to it ("Harold Brisk, *curator of the botanic
+garden* at Wareford"): the name, the role noun and the words after its "of"."""
+
+
+def _role_of_another(question: str, sentence: str) -> list[str]:
+    """A question's "N of M" asked of one person, which the sentence apposes to another.
+
+    "Of which botanic garden had Agnes Merriden been curator?" is not said by "… acted as
+    curator for eight months, but the council … appointed *Harold Brisk, curator of the
+    botanic garden at Wareford*": the role with its of-phrase is an apposition to Brisk, so
+    it is his. Read where the question says someone is (or was) the N ("been", "was",
+    "served" …), names that person as its subject (:func:`_subject_names`), the apposition
+    does not name them and the sentence does elsewhere, and the sentence says "N of M"
+    nowhere else.
+    """
+    q_words = [w.lower() for w in _cased(question)]
+    if not _BEING_ASKED & set(q_words):
+        return []  # "Who led the partnership of merchants …?": no one is said to be the N
+    q_names = _subject_names(_cased(question))
+    s_words = {w.lower() for w in _cased(sentence)}
+    for found in _ROLE_APPOSED.finditer(sentence):
+        name = {w.lower() for w in _cased(found.group(1))}
+        noun = found.group(2).lower()
+        phrase = _APPOSITION_END.split(sentence[found.start(3) :])[0]  # "… garden at Wareford"
+        owned = [w for w in _words(phrase) if _content(w) and _has(q_words, w)]
+        if not _has(q_words, noun) or not owned or name & q_names:
+            continue
+        subject = (q_names & s_words) - set(_words(phrase))  # a person the sentence names
+        rest = sentence[: found.start(2)] + sentence[found.start(3) + len(phrase) :]
+        if subject and not re.search(rf"\b{re.escape(noun)}\s+of\b", rest, re.I):
+            return [f"{noun} of {owned[0]}"]
+    return []
+
+
+_APPOSITION_END = lazy(r"[,;:.]")
+_SUBJECT_AFTER = frozenset({"had", "has", "was", "is", "were", "did", "does"})
+
+
+def _subject_names(cased: Sequence[str]) -> set[str]:
+    """The capitalised words right after a question's auxiliary: its subject's name.
+
+    "Of which garden *had Agnes Merriden* been curator?"; not a name after a preposition
+    ("the flight of nine locks *at Harrowmere*").
+    """
+    out: set[str] = set()
+    for k in range(1, len(cased)):
+        if cased[k - 1].lower() not in _SUBJECT_AFTER:
+            continue
+        start = k  # past an article and a role before the name ("the rope-maker Thomas Ambery")
+        while start < min(k + 3, len(cased)) and cased[start][:1].islower() and (
+            cased[start].lower() not in _ITEM_PREPOSITIONS | {"of"}
+        ):
+            start += 1
+        out.update(w.lower() for w in takewhile(lambda w: w[:1].isupper(), cased[start:]))
+    return out
+_BEING_ASKED = frozenset({"was", "is", "been", "became", "become", "served"})
+"""Verbs by which a question says its person is (or was) the role ("had X *been* curator")."""
 
 
 _APPOSED_REACH = 5

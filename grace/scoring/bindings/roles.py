@@ -908,6 +908,35 @@ def _roles_reversed(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+_OBJECT_PRONOUNS = frozenset({"him", "her", "them", "it"})
+
+
+def _object_made_subject(question: list[str], sentence: list[str]) -> list[str]:
+    """A wh-subject question's object that the sentence names as the verb's subject.
+
+    "Who succeeded Frederick Larch as master?" is not said by "His son, *Frederick Larch,
+    succeeded him* as master": the name stands right before the verb, as its subject, and
+    the verb's object is a pronoun for another. Read where every active use of the verb has
+    the question's object (its words after the verb, up to a preposition) right before it
+    and *him* / *her* / *them* / *it* right after it.
+    """
+    verb = _wh_subject_verb(question)
+    if verb is None:
+        return []
+    start = _after_determiners(question, verb + 1)
+    obj = list(takewhile(_content, question[start : start + 3]))
+    n = len(obj)
+    uses = [k for k in _uses(sentence, question[verb]) if _inflected_verb(sentence[k])]
+    if n and uses and all(
+        k >= n
+        and sentence[k - n : k] == obj
+        and sentence[k + 1 : k + 2] != [] and sentence[k + 1] in _OBJECT_PRONOUNS
+        for k in uses
+    ):
+        return [f"{obj[-1]} {question[verb]}"]
+    return []
+
+
 def _owner_only(question: list[str], cased: list[str]) -> list[str]:
     """A do-question's subject the sentence names only as the owner of another, named one.
 
