@@ -3231,3 +3231,29 @@ def test_japanese_no_binds_its_noun_to_the_next() -> None:
     check = check_sentence("輸出品の多くは、黒塗りの地に銀の蒔絵で何を描いたものか。", sentence)
     assert check.unbound == ("黒塗りの地",)
     assert check_sentence("輸出品の多くは、朱色の地に銀の蒔絵で何を描いたものか。", sentence).holds
+
+
+def test_a_verb_in_a_whose_clause_is_not_the_owner_s() -> None:
+    """"Ada Pym, *whose sister Jane Pym had run the school*": Jane ran it, not Ada."""
+    sentence = (
+        "The post went to the teacher Ada Pym, whose sister Jane Pym had run the village school "
+        "from 1890 to 1904."
+    )
+    check = check_sentence("Which school did Ada Pym run from 1890 to 1904?", sentence)
+    assert check.unbound == ("whose sister run",)
+    assert check_sentence(
+        "Which school did Jane Pym run from 1890 to 1904?", sentence
+    ).unbound == ()
+
+
+def test_the_buyer_is_the_one_sold_to() -> None:
+    """"£200 given to the Reading Room, and the hall was *sold to the parish* for £900"."""
+    sentence = (
+        "The funds were shared among the members, except for £200 given to the Reading Room, "
+        "and the hall was sold to the parish council for £900."
+    )
+    check = check_sentence("How much did the Reading Room pay for the hall?", sentence)
+    assert check.unbound == ("room pay",)
+    assert check_sentence(
+        "How much did the parish council pay for the hall?", sentence
+    ).unbound == ()

@@ -172,6 +172,7 @@ from grace.scoring.bindings.phrases import (
     _unasserted,
     _valued_apart,
     _whose_apposed,
+    _whose_doer,
     _whose_subject,
     _year_of_another,
 )
@@ -200,6 +201,7 @@ from grace.scoring.bindings.roles import (
     _relative_subject,
     _roles_crossed,
     _roles_reversed,
+    _sold_to_another,
     _source_only,
     _subject_after,
 )
@@ -243,6 +245,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _caused_of_another,
     _clause_subject_swapped,
     _converse_subject,
+    _sold_to_another,
     _source_only,
     _roles_reversed,
     _object_made_subject,
@@ -294,6 +297,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _role_of_another(raw_q, raw_s),
         _its_of_another(raw_q, raw_s),
         _whose_subject(q, raw_s),
+        _whose_doer(q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     # the coarsest reading: only where no finer one has named what is apart

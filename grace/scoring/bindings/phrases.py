@@ -1723,6 +1723,43 @@ _BEING_ASKED = frozenset({"was", "is", "been", "became", "become", "served"})
 """Verbs by which a question says its person is (or was) the role ("had X *been* curator")."""
 
 
+_WHOSE_INSIDE = lazy(
+    r"\b((?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*),\s+whose\s+([a-z][\w-]*)\b([^,;]*)"
+)
+"""A name and the whose-clause after it, to the next comma ("*Lionel Ashdown*, whose
+*brother* Cecil Ashdown had captained the county …")."""
+
+
+def _whose_doer(question: list[str], sentence: str) -> list[str]:
+    """A do-question's verb that the sentence says only in a whose-clause of its subject.
+
+    "Which county did Lionel Ashdown captain?" is not said by "… Lionel Ashdown, *whose
+    brother Cecil Ashdown had captained the county* from 1885 to 1890": the whose-clause's
+    verb has the owner's brother for its subject, not the owner. Read where every use of the
+    verb is inside such a clause after the subject's name, every word of which the name
+    before *whose* holds ("Cecil Ashdown" is not "Lionel Ashdown").
+    """
+    clause = _do_clause(question)
+    if clause is None:
+        return []
+    verb = question[clause[1]]
+    aux = max((i for i in range(clause[1]) if question[i] in ("did", "does", "do")), default=-1)
+    subject = {w for w in question[aux + 1 : clause[1]] if _content(w)}
+    inside = [
+        found for found in _WHOSE_INSIDE.finditer(sentence)
+        if subject and subject <= {w.lower() for w in _cased(found.group(1))}
+        and _has(_words(found.group(3)), verb)
+    ]
+    if not inside:
+        return []
+    rest = sentence
+    for found in reversed(inside):
+        rest = rest[: found.start(2)] + rest[found.end(3) :]
+    if _has(_words(rest), verb):
+        return []
+    return [f"whose {inside[0].group(2).lower()} {verb}"]
+
+
 _APPOSED_REACH = 5
 """Words after a noun within which the name apposed to it stands ("Crabb's brother-in-law,
 *the solicitor Henry Pask*")."""

@@ -823,6 +823,35 @@ def _source_only(question: list[str], sentence: list[str]) -> list[str]:
     return []
 
 
+_BUYING = frozenset({"pay", "buy", "purchase", "acquire"})
+
+
+def _sold_to_another(question: list[str], sentence: list[str]) -> list[str]:
+    """A buyer's do-question whose subject the sentence does not name as the one sold to.
+
+    "How much did the Cottage Hospital pay for the Providence Hall?" is not said by "…
+    £500 given to the Cottage Hospital, and the Providence Hall was *sold to the town
+    council* for £2,300": who paid is the party after *sold to*. Read where the question's
+    verb after its *did* is a buyer's (pay, buy, purchase, acquire; found by its lemma, as a
+    name's word may be a verb: "Oxley *Fold*"), the sentence says *sold to*, and the
+    subject's last word is named in the sentence but never within :data:`_SOURCE_REACH`
+    words after a *sold to*.
+    """
+    aux = next((i for i, w in enumerate(question) if w in ("did", "does", "do")), None)
+    verb = None if aux is None else next(
+        (i for i in range(aux + 2, len(question)) if _verb_lemmas(question[i]) & _BUYING), None
+    )
+    sold = [k for k in range(len(sentence) - 1) if sentence[k : k + 2] == ["sold", "to"]]
+    if aux is None or verb is None or not sold:
+        return []
+    head = question[verb - 1]  # the subject's last word, right before the verb
+    if not _content(head) or not _uses(sentence, head):
+        return []
+    if any(_has(sentence[k + 2 : k + 2 + _SOURCE_REACH], head) for k in sold):
+        return []
+    return [f"{head} {question[verb]}"]
+
+
 def _after_source(before: list[str]) -> bool:
     """Whether ``before`` (the words before a name) hold a source mark."""
     return any(
