@@ -895,7 +895,9 @@ def _valueless(question: str, sentence: str) -> str | None:
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
     place (:func:`_placed`); a question asked by its preposition *from* ("From whom did the
     trust buy the site?"), a source, which the sentence states only with a *from* of its own
-    ("bought the site for £14,500" names no seller).
+    ("bought the site for £14,500" names no seller). A who-question is not answered by *she*
+    alone (:func:`_doer_unnamed`), and an English how-many question needs a count
+    (:func:`_counts`).
     """
     kind = _kind_unstated(question, sentence)
     if kind is not None or asks_reason(question):

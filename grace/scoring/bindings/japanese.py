@@ -739,7 +739,6 @@ def _summed(q: Morphemes, s: Morphemes) -> list[str]:
     return []
 
 
-
 _CONJUNCT_END = frozenset({"、", "。", "は", "が"})
 """Where a conjunct of 「AのX と、BのY」 begins (after the one before it) or ends."""
 

@@ -1639,9 +1639,20 @@ def _its_of_another(question: str, sentence: str) -> list[str]:
         held = [c for c in clauses if _possessed(c, noun)]
         if held and all(_opens_on_other(c, owner) for c in held) and not any(
             owner & {w.lower() for w in c} for c in held
-        ) and any(owner & {w.lower() for w in c} for c in clauses):
+        ) and any(owner & {w.lower() for w in c} for c in clauses) and not _said_of(
+            _words(sentence), noun, owner
+        ):
             return [label]
     return []
+
+
+def _said_of(words: list[str], noun: str, owner: set[str]) -> bool:
+    """Whether ``words`` say "N of … X" (within :data:`_OF_PHRASE` words) or "X's N"."""
+    return any(
+        _same(words[k], noun) and words[k + 1] == "of"
+        and owner & set(words[k + 2 : k + 2 + _OF_PHRASE])
+        for k in range(len(words) - 1)
+    ) or any(_precedes(words, name, noun) for name in owner)
 
 
 def _possessed(clause: Sequence[str], noun: str) -> bool:
