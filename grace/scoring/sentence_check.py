@@ -641,13 +641,14 @@ _JA_TOPIC_MARKERS = frozenset({"は", "が", "も"})
 _HIRAGANA_WORD = lazy(r"[\u3041-\u309f]{2,}")
 
 
+@lru_cache(maxsize=4096)
 def _kana_name(question: str) -> str | None:
     """A word in hiragana that opens ``question`` and that Sudachi read as particles.
 
     「とよは何年に…」: no sentence opens on a particle, so a run of particles before the
     question's topic marker (は / が / も) is a word the dictionary does not know — a name
     written in kana (とよ, read as と + よ). It is a term like any other: the sentence states
-    it only by its letters.
+    it only by its letters. Cached: one question is checked against many sentences.
     """
     morphemes = list(thread_tokenizer("B").tokenize(question))
     run = 0

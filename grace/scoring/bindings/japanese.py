@@ -820,10 +820,10 @@ def _genitive_swap(q: Morphemes, s: Morphemes) -> list[str]:
     sentence has another noun than X, and every 「Xの」 another noun than Y after it.
     """
     out = []
+    pairs = _genitives(s)
     for x, y in _genitives(q):
         if x[0][:1].isdigit() or any(interrogative(w) for w in (*x, *y)):
             continue  # 「2011年の」 dates the noun: no owner
-        pairs = _genitives(s)
         of_y = [a for a, b in pairs if b == y]
         x_of = [b for a, b in pairs if _same_owner(a, x)]
         if of_y and x_of and not any(_same_owner(a, x) for a in of_y) and y not in x_of:

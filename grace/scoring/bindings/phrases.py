@@ -23,6 +23,7 @@ from grace.scoring.bindings.roles import (
 from grace.scoring.bindings.words import (
     _ARTICLES,
     _DETERMINERS,
+    _DO,
     _OF_PHRASE,
     _PARTICLES,
     _RELATIVES,
@@ -192,14 +193,19 @@ def _possessives(question: list[str], sentence: list[str]) -> list[str]:
         owner = name[-1]
         # the owner's name may have words before it ("Varlowe's pupil *Ingrid Sollen*")
         apposed = any(_apposed(sentence, noun, name[-m:]) for m in range(1, 4))
-        of_owner = any(
-            sentence[k + 1] == "of" and _same(sentence[k], noun)
-            and _has(sentence[k + 2 : k + 2 + _OF_PHRASE], owner)
-            for k in range(len(sentence) - 1)
-        )
+        of_owner = _of_owner(sentence, noun, owner)
         if apposed and not of_owner and not _precedes(sentence, owner, noun):
             out.append(label)
     return out
+
+
+def _of_owner(words: Sequence[str], noun: str, owner: str) -> bool:
+    """Whether ``words`` say "noun of … owner" (the owner within :data:`_OF_PHRASE` words)."""
+    return any(
+        words[k + 1] == "of" and _same(words[k], noun)
+        and _has(words[k + 2 : k + 2 + _OF_PHRASE], owner)
+        for k in range(len(words) - 1)
+    )
 
 
 def _owned(question: list[str]) -> Iterator[tuple[str, list[str], str]]:
@@ -1647,12 +1653,8 @@ def _its_of_another(question: str, sentence: str) -> list[str]:
 
 
 def _said_of(words: list[str], noun: str, owner: set[str]) -> bool:
-    """Whether ``words`` say "N of … X" (within :data:`_OF_PHRASE` words) or "X's N"."""
-    return any(
-        _same(words[k], noun) and words[k + 1] == "of"
-        and owner & set(words[k + 2 : k + 2 + _OF_PHRASE])
-        for k in range(len(words) - 1)
-    ) or any(_precedes(words, name, noun) for name in owner)
+    """Whether ``words`` say "N of … X" (:func:`_of_owner`) or "X's N" of a word of X."""
+    return any(_of_owner(words, noun, name) or _precedes(words, name, noun) for name in owner)
 
 
 def _possessed(clause: Sequence[str], noun: str) -> bool:
@@ -1663,9 +1665,7 @@ def _possessed(clause: Sequence[str], noun: str) -> bool:
 
 def _opens_on_other(clause: Sequence[str], owner: set[str]) -> bool:
     """Whether ``clause`` opens (past its determiners) on a name that is not ``owner``'s."""
-    start = 0
-    while start < len(clause) and clause[start].lower() in _DETERMINERS:
-        start += 1
+    start = _after_determiners([w.lower() for w in clause], 0)
     return start < len(clause) and clause[start][:1].isupper() and clause[
         start
     ].lower() not in owner
@@ -1754,7 +1754,7 @@ def _whose_doer(question: list[str], sentence: str) -> list[str]:
     if clause is None:
         return []
     verb = question[clause[1]]
-    aux = max((i for i in range(clause[1]) if question[i] in ("did", "does", "do")), default=-1)
+    aux = max((i for i in range(clause[1]) if question[i] in _DO), default=-1)
     subject = {w for w in question[aux + 1 : clause[1]] if _content(w)}
     inside = [
         found for found in _WHOSE_INSIDE.finditer(sentence)

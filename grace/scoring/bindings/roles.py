@@ -837,7 +837,7 @@ def _sold_to_another(question: list[str], sentence: list[str]) -> list[str]:
     subject's last word is named in the sentence but never within :data:`_SOURCE_REACH`
     words after a *sold to*.
     """
-    aux = next((i for i, w in enumerate(question) if w in ("did", "does", "do")), None)
+    aux = next((i for i, w in enumerate(question) if w in _DO), None)
     verb = None if aux is None else next(
         (i for i in range(aux + 2, len(question)) if _verb_lemmas(question[i]) & _BUYING), None
     )
