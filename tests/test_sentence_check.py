@@ -3257,3 +3257,72 @@ def test_the_buyer_is_the_one_sold_to() -> None:
     assert check_sentence(
         "How much did the parish council pay for the hall?", sentence
     ).unbound == ()
+
+
+def test_a_month_or_a_day_asked_needs_one_stated() -> None:
+    """"In what month …?" is not answered by a year; 「4月の何日か」 not by a month."""
+    check = check_sentence(
+        "In what month did the Sowden Valley Railway open?",
+        "The Sowden Valley Railway opened between Brackwell and Hollin in 1847.",
+    )
+    assert check.valueless == "month"
+    assert check.notice() == "the sentence states no month"
+    assert check_sentence(
+        "In what month did the Sowden Valley Railway open?",
+        "The Sowden Valley Railway opened in May 1847.",
+    ).holds
+    assert check_sentence(
+        "On what date was the company founded?", "The company was founded in 1858."
+    ).valueless == "month"
+    assert check_sentence(
+        "When was the company founded?", "The company was founded in 1858."
+    ).holds  # a year answers when
+    assert check_sentence(
+        "What date is carved on the panel?", "The pier bears a panel carved with the date 1796."
+    ).holds  # without *on*, a date may be a year
+    sentence = "村長の石堂が船頭17人を説得し、1889年4月に鳴瀬渡船組合が発足した。"
+    asked_day = "鳴瀬渡船組合が発足したのは1889年4月の何日か。"
+    assert check_sentence(asked_day, sentence).valueless == "day"
+    asked_month = "鳴瀬渡船組合が発足したのは1889年の何月か。"
+    assert check_sentence(asked_month, sentence).valueless is None
+    assert check_sentence("鳴瀬渡船組合が発足したのは何月何日か。", sentence).valueless == "day"
+
+
+def test_a_japanese_counted_question_word_leaves_its_topic_a_term() -> None:
+    """「定員は何人か」 asks a count of people: 定員 is asked about, not the answer's type."""
+    sentence = "1934年9月21日、増水の中で運航していた渡船が転覆し、乗客23人のうち7人が死亡した。"
+    check = check_sentence("1934年に転覆した渡船の定員は何人だったか。", sentence)
+    assert check.missing == ("定員",)
+    assert check_sentence("1934年に転覆した渡船の乗客は何人だったか。", sentence).holds
+    # the number 何人 counts is the answer's type: 「従業員数」 needs no 数 stated
+    assert check_sentence(
+        "1912年の製糸場の従業員数は何人か。", "1912年には製糸場の従業員は約420人となった。"
+    ).holds
+    # a question word with no counter still leaves the topic as the answer's type
+    assert check_sentence("大会の主催国はどこか。", "大会を主催したのはフランスである。").holds
+
+
+def test_a_japanese_noun_after_the_counter_is_a_term() -> None:
+    """何メートル「上流」: メートル is the answer's type, 上流 a term (下流 does not state it)."""
+    sentence = "1921年、芦戸側の船着場は護岸工事のため約150メートル下流へ移された。"
+    check = check_sentence("1921年に芦戸側の船着場は何メートル上流へ移されたか。", sentence)
+    assert check.missing == ("上流",)
+    assert check_sentence("1921年に芦戸側の船着場は何メートル下流へ移されたか。", sentence).holds
+
+
+def test_a_subject_said_only_as_another_verb_s_agent() -> None:
+    """"accepted by the weavers but rejected by the manufacturers": the weavers accepted."""
+    sentence = (
+        "A proposal by the mayor for a conference was accepted by the weavers but rejected by "
+        "the manufacturers on 18 April."
+    )
+    check = check_sentence("On what date did the weavers reject the proposal?", sentence)
+    assert check.unbound == ("weavers reject",)
+    assert check_sentence(
+        "On what date did the manufacturers reject the proposal?", sentence
+    ).unbound == ()
+    # a verb with no agent of its own is not read ("drafted by the council, was rejected")
+    assert check_sentence(
+        "When did the council reject the plan?",
+        "The plan, drafted by the council, was rejected on 3 May 1901.",
+    ).unbound == ()

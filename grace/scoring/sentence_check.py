@@ -229,7 +229,7 @@ class SentenceCheck:
             parts.append(f"the sentence says '{stated}' where the question says '{asked}'")
         for phrase in self.unbound:
             parts.append(f"the sentence has the words of '{phrase}' in another relation")
-        if self.valueless in ("name", "reason", "place", "source"):
+        if self.valueless in ("name", "reason", "place", "source", "month", "day"):
             parts.append(f"the sentence states no {self.valueless}")
         elif self.valueless:
             parts.append(f"the sentence states no {self.valueless} value")
@@ -576,6 +576,31 @@ _JA_TYPED_QUESTION_WORDS = frozenset({"誰", "いつ", "いくら", "いくつ"}
 count): the topic before them is what is asked about, not the answer's type."""
 
 
+def _counted_question_word(word: str) -> bool:
+    """何 with its counter in one word (「何人」, 「何色」, 「何年」): it names the answer's kind.
+
+    「渡船の定員は何人か」 asks a count of people, so 定員 is what is asked about — a term
+    the sentence must state — not the answer's type; but 「従業員数は何人か」 asks the 数 that
+    何人 counts (:func:`_topic_head`).
+    """
+    return len(word) > 1 and word[0] == "何"
+
+
+@lru_cache(maxsize=4096)
+def _type_words(text: str) -> frozenset[int]:
+    """Indices of the morphemes of ``text`` that count or qualify a number.
+
+    Numerals, counters and suffixes (「万」, 「メートル」, 「人」, 「目」): after a question
+    word they are the answer's type (「何万人」, 「何メートル」); a noun after them is not
+    (「何メートル**上流**へ」).
+    """
+    return frozenset(
+        i
+        for i, m in enumerate(thread_tokenizer("B").tokenize(text))
+        if (pos := m.part_of_speech())[0] == "接尾辞" or pos[1] == "数詞" or pos[2] == "助数詞可能"
+    )
+
+
 @lru_cache(maxsize=4096)
 def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
     """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B).
@@ -601,6 +626,10 @@ def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:
             rest = morphemes[i + 1 :]
             if any(f in _JA_TYPED_QUESTION_WORDS for f, _ in rest):
                 return -1
+            if any(_counted_question_word(f) for f, _ in rest) and not (
+                morphemes[i - 1][0].endswith("数")
+            ):
+                return -1
             if all(p in _JA_FUNCTION_POS or interrogative(f) for f, p in rest):
                 return i - 1 if morphemes[i - 1][1] in ("名詞", "接尾辞") else -1
             return -1
@@ -617,14 +646,8 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
     morphemes = _morphemes(text)
     head = _topic_head(morphemes) if question else -1
     out: list[str] = []
-    after_question_word = False
-    for i, (form, pos) in enumerate(morphemes):
-        if interrogative(form):
-            after_question_word = True
-            continue
-        if after_question_word and pos in ("名詞", "接尾辞") and not before_suru(morphemes, i):
-            continue  # 何「市」, 何万「人」: the answer's type (何部「発行」された: a predicate)
-        after_question_word = False
+    for i in _past_answer_types(text, morphemes):
+        form, pos = morphemes[i]
         if pos not in CONTENT_POS or pos == "代名詞" or form in JA_STOP or form[:1].isdigit():
             continue
         if (len(form) == 1 and "\u3040" <= form <= "\u309f") or (
@@ -635,6 +658,30 @@ def _japanese_terms(text: str, *, question: bool = False) -> list[str]:
             continue
         out.append(form)
     return out
+
+
+def _past_answer_types(text: str, morphemes: Sequence[tuple[str, str]]) -> list[int]:
+    """Indices of the morphemes of ``text`` but its question words and the answer's type.
+
+    The nouns a question word heads name the answer's type: 何「市」, 何万「人」, 何「大学」
+    (何部「発行」された: a predicate). After a counter, a noun is a term again: 何メートル
+    「上流」へ.
+    """
+    kept: list[int] = []
+    after_question_word, counted = False, False
+    for i, (form, pos) in enumerate(morphemes):
+        if interrogative(form):
+            after_question_word, counted = True, False
+            continue
+        if (
+            after_question_word and pos in ("名詞", "接尾辞") and not before_suru(morphemes, i)
+            and (not counted or i in _type_words(text))  # read only after a question word
+        ):
+            counted = True
+            continue
+        after_question_word = False
+        kept.append(i)
+    return kept
 
 
 _JA_TOPIC_MARKERS = frozenset({"は", "が", "も"})
@@ -894,7 +941,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     isotopic date applied to?", 「何人」 as "which people") and their values are written more
     ways (「鎌倉時代」). A why-question's
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
-    place (:func:`_placed`); a question asked by its preposition *from* ("From whom did the
+    place (:func:`_placed`); a month or a day asked for, a month or a day of the month
+    (:func:`_calendar_unstated`); a question asked by its preposition *from* ("From whom did the
     trust buy the site?"), a source, which the sentence states only with a *from* of its own
     ("bought the site for £14,500" names no seller). A who-question is not answered by *she*
     alone (:func:`_doer_unnamed`), and an English how-many question needs a count
@@ -936,6 +984,39 @@ def _kind_unstated(question: str, sentence: str) -> str | None:
         return "place"
     if _SOURCE_ASKED.search(question) and not _FROM.search(sentence):
         return "source"
+    return _calendar_unstated(question, sentence)
+
+
+_ASKS_MONTH = lazy(r"\b(?:what|which)\s+month\b|\bon\s+(?:what|which)\s+date\b|何月", re.I)
+"""A question that asks for a month ("In what month …?", 「何月」) or a day ("*On* what date
+…?": *on* dates a day, as *in* dates a year — "What date is carved on the panel?" may ask a
+year)."""
+_ASKS_DAY = lazy(r"何日")
+"""A Japanese question that asks for a day of the month, or a number of days (「何日」)."""
+_MONTH_STATED = lazy(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
+    r"|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b"
+    r"|(?:\d+|[一二三四五六七八九十]+|正)月(?!曜)",
+    re.I,
+)
+"""A month in a sentence: its name or abbreviation, a date written in figures, 「4月」."""
+_DAY_STATED = lazy(r"(?:\d+|[一二三四五六七八九十]+)日")
+"""A day or a number of days in a Japanese sentence (「21日」, 「三日」)."""
+
+
+def _calendar_unstated(question: str, sentence: str) -> str | None:
+    """``"month"`` or ``"day"`` when the question asks for one and the sentence gives none.
+
+    "In what month did the railway open?" is not answered by "The railway opened … in 1847":
+    a month (or a date, which names its month) is a part of the calendar finer than the
+    year, and a sentence that gives only the year does not state it; nor does 「1889年4月に
+    発足した」 state the day 「4月の何日か」 asks for. *When* asks for no part: a year answers it.
+    """
+    if _ASKS_MONTH.search(question) and not _MONTH_STATED.search(sentence):
+        return "month"
+    if _ASKS_DAY.search(question) and not _DAY_STATED.search(sentence):
+        return "day"
     return None
 
 

@@ -179,6 +179,7 @@ from grace.scoring.bindings.phrases import (
 from grace.scoring.bindings.roles import (
     _active_roles,
     _agent_object,
+    _agent_of_another,
     _agent_unstated,
     _amount_unattached,
     _caused_of_another,
@@ -226,6 +227,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _pronoun_subject,
     _agent_unstated,
     _agent_object,
+    _agent_of_another,
     _event_noun_only,
     _filler_swapped,
     _amount_unattached,

@@ -852,6 +852,42 @@ def _sold_to_another(question: list[str], sentence: list[str]) -> list[str]:
     return [f"{head} {question[verb]}"]
 
 
+def _agent_of_another(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's subject that the sentence names only as another verb's passive agent.
+
+    "On what date did the weavers *reject* the proposal?" is not said by "the proposal was
+    accepted by the weavers but *rejected by the manufacturers* on 18 April": read in the
+    active voice, the weavers accepted it and the manufacturers rejected it. Read where every
+    use of the question's verb in the sentence is a participle with its own *by* phrase that
+    does not hold the subject's last word, and every use of that word stands in the *by*
+    phrase (within :data:`_SOURCE_REACH` words after *by*) of another participle.
+    """
+    found = _do_subject(question)
+    if found is None:
+        return []
+    subject, at = found
+    head, verb = subject[-1], question[at]
+    uses = [k for k, w in enumerate(sentence) if _participle(w) and _same(w, verb)]
+    heads = _uses(sentence, head)
+    if not uses or not heads or not _content(head):
+        return []
+    if not all(_agent_phrase(sentence, k) and not _has(_agent_phrase(sentence, k), head)
+               for k in uses):
+        return []
+    agents = [k for k in range(1, len(sentence)) if sentence[k] == "by"
+              and _participle(sentence[k - 1]) and not _same(sentence[k - 1], verb)]
+    if all(any(0 < j - b <= _SOURCE_REACH for b in agents) for j in heads):
+        return [f"{head} {verb}"]
+    return []
+
+
+def _agent_phrase(sentence: list[str], at: int) -> list[str]:
+    """The words of the *by* phrase right after the participle at ``at`` (empty: none)."""
+    if sentence[at + 1 : at + 2] != ["by"]:
+        return []
+    return sentence[at + 2 : at + 2 + _SOURCE_REACH]
+
+
 def _after_source(before: list[str]) -> bool:
     """Whether ``before`` (the words before a name) hold a source mark."""
     return any(
