@@ -1,23 +1,30 @@
 """Helpers shared by the nodes: the run's question, context defaults, the final step.
 
 Also what two nodes need alike, so that no node imports another: the planner's request and
-the validated plan (``plan`` and ``replan``), and whether an ESCALATE decision replans
-(decided by ``confidence``, acted on by ``replan``).
+the validated plan (``plan`` and ``replan``), whether an ESCALATE decision replans
+(decided by ``confidence``, acted on by ``replan``), and the run's decision
+(:func:`decide_run`: taken by ``confidence`` after the last step, by ``finalize`` only for a
+run a person finished before it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from confidence import InterventionLevel
+from confidence import ActionDecision, ConfidenceScore, InterventionLevel, Thresholds
 from grace.context import GraceContext, context_of
+from grace.hitl.reply import answered_from_person, person_decision, rests_on_the_person
 from grace.notes.events import emit
 from grace.planning.blocks import pin_searches, template_plan
 from grace.planning.roles import BUILT_IN_ROLES, Roles, is_ask, is_search
 from grace.planning.validation import validate_plan
 from grace.providers.base import PlanOutcome, PlanRequest
 from grace.schemas import ExecutionPlan, PlanStep, StepResult, StepStatus
+from grace.scoring.decision import calibrated_decision, learned_decision, model_scores
+from grace.scoring.sentence_check import cap_silent
 from grace.services import Services
 from grace.state import State
 from grace.storage.names import check_collection_name
@@ -26,6 +33,7 @@ __all__ = [
     "EmptyQuestionError",
     "InvalidQuestionError",
     "answer_step",
+    "decide_run",
     "emit_plan_ready",
     "finish_plan",
     "low_confidence_replan_due",
@@ -103,9 +111,7 @@ def answer_step(plan: ExecutionPlan, roles: Roles = BUILT_IN_ROLES) -> PlanStep 
     ``roles``: the run's tool registry's (``services.tools.roles``).
     """
     depended = {d for s in plan.steps for d in s.depends_on}
-    finals = [
-        s for s in plan.steps if s.step_id not in depended and not is_search(s.action, roles)
-    ]
+    finals = [s for s in plan.steps if s.step_id not in depended and not is_search(s.action, roles)]
     return finals[-1] if finals else None
 
 
@@ -210,9 +216,7 @@ def replans_of(state: State, trigger: str, strategy: str | None = None) -> int:
     )
 
 
-def low_confidence_replan_due(
-    state: State, allowance: int, roles: Roles = BUILT_IN_ROLES
-) -> bool:
+def low_confidence_replan_due(state: State, allowance: int, roles: Roles = BUILT_IN_ROLES) -> bool:
     """Whether an ESCALATE decision should replan instead of asking the person (yet).
 
     Only when budget is left (``replan_count < replan_budget``), fewer than ``allowance``
@@ -228,3 +232,48 @@ def low_confidence_replan_due(
         return False
     batch = [state.results[s] for s in state.last_batch if s in state.results]
     return not any(is_ask(r.action, roles) for r in batch)
+
+
+def decide_run(
+    services: Services,
+    plan: ExecutionPlan,
+    scores: Mapping[str, ConfidenceScore],
+    results: Mapping[str, StepResult],
+    thresholds: Thresholds,
+    answer: StepResult | None,
+) -> tuple[float, ActionDecision]:
+    """The run's overall confidence and THE decision on it, with ``answer`` as its answer.
+
+    The one function that decides a run's level. ``confidence`` calls it after the last
+    step (``answer``: the answer step's result); ``finalize`` only for a run that ended
+    before that — a person finished it at a pause before its last step (``answer``: the
+    answer the run reports, if any). P(correct) from the learned model when it scores this
+    engine's runs, else the calibrated aggregate of the plan's step scores (skipped steps
+    left out); an answer from the person's reply is theirs; a SILENT answer passes the
+    sentence check.
+    """
+    ordered = [
+        scores[s.step_id].score
+        for s in plan.steps
+        if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
+    ]
+    if answer is not None and answer.step_id in scores and rests_on_the_person(answer.sources):
+        # Searches the answer did not use are no evidence for or against it.
+        ordered = [scores[answer.step_id].score]
+    model = services.calculator.config.model
+    if model is not None and model_scores(model, services.provider, answer):
+        executed = [results[s.step_id] for s in plan.steps if s.step_id in results]
+        step_scores = {k: (v.score, v.breakdown) for k, v in scores.items()}
+        overall, decision = learned_decision(
+            model, services.calculator, plan.original_query, executed, step_scores, thresholds
+        )
+    else:
+        raw = services.aggregator.aggregate(ordered)
+        overall, decision = calibrated_decision(
+            services.calculator, services.provider, raw, thresholds
+        )
+    if answer is not None and answered_from_person(answer.sources):
+        decision = person_decision(overall, answer.sources)
+    elif answer is not None and not rests_on_the_person(answer.sources):
+        decision = cap_silent(decision, plan.original_query, answer.output, answer.sources)
+    return overall, decision

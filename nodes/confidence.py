@@ -18,9 +18,10 @@ before the answer — a mediocre search goes on to a draft answer, which the per
 actually review and which the answer's judge can score; ``always`` lets the batch's weakest
 step decide (per-step gating), ``never`` pauses only for ``ask_user``. Thresholds are the
 user's learned ones (:mod:`grace.scoring.user_thresholds`) when the graph has a store, read
-once a turn (``State.thresholds``). The run's decision is taken once, by :func:`decide_run`,
-and recorded (``run_decision``, ``level``, ``confidence``): ``finalize`` reports it and decides
-nothing.
+once a turn (``State.thresholds``). The run's decision is taken once, by
+:func:`nodes.common.decide_run`, and recorded (``run_decision``, ``level``, ``confidence``):
+``finalize`` reports it (it calls the same function only for a run a person finished at a
+pause before its last step, which this node never decided).
 """
 
 from __future__ import annotations
@@ -43,10 +44,7 @@ from confidence import (
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.hitl.reply import (
-    answered_from_person,
     is_from_person,
-    person_decision,
-    rests_on_the_person,
 )
 from grace.notes.events import emit
 from grace.notes.models import failed_roles, note_of
@@ -61,9 +59,6 @@ from grace.schemas import (
     TokenUsage,
 )
 from grace.scoring.decision import (
-    calibrated_decision,
-    learned_decision,
-    model_scores,
     thresholds_in_force,
 )
 from grace.scoring.quality_gate import (
@@ -75,12 +70,12 @@ from grace.scoring.quality_gate import (
     gate_applies,
     judge,
 )
-from grace.scoring.sentence_check import cap_silent
 from grace.scoring.user_thresholds import alearned_thresholds, learned_thresholds, user_of
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import ReplanRequest, State, StepConfidence
 from nodes.common import (
     answer_step,
+    decide_run,
     low_confidence_replan_due,
     pending_steps,
 )
@@ -89,7 +84,6 @@ __all__ = [
     "aconfidence",
     "confidence",
     "decide_before_answer",
-    "decide_run",
     "factors_for",
 ]
 
@@ -370,45 +364,6 @@ def _score_batch(
     return out
 
 
-def decide_run(
-    services: Services, plan: ExecutionPlan, scored: _Scored, thresholds: Thresholds
-) -> tuple[float, ActionDecision]:
-    """After the last step: the run's overall confidence and THE decision on it.
-
-    The one place a run's level is decided (``finalize`` reports it): P(correct) from the
-    learned model when it scores this engine's runs, else the calibrated aggregate; an
-    answer from the person's reply is theirs; a SILENT answer passes the sentence check.
-    """
-    scores, results = scored.scores, scored.results
-    ordered = [
-        scores[s.step_id].score
-        for s in plan.steps
-        if s.step_id in scores and results[s.step_id].status != StepStatus.SKIPPED
-    ]
-    final = answer_step(plan, services.tools.roles)
-    drafted = results.get(final.step_id) if final is not None else None
-    if final is not None and drafted is not None and rests_on_the_person(drafted.sources):
-        # Searches the answer did not use are no evidence for or against it.
-        ordered = [scores[final.step_id].score]
-    model = services.calculator.config.model
-    if model is not None and model_scores(model, services.provider, drafted):
-        executed = [results[s.step_id] for s in plan.steps if s.step_id in results]
-        step_scores = {k: (v.score, v.breakdown) for k, v in scores.items()}
-        overall, decision = learned_decision(
-            model, services.calculator, plan.original_query, executed, step_scores, thresholds
-        )
-    else:
-        raw = services.aggregator.aggregate(ordered)
-        overall, decision = calibrated_decision(
-            services.calculator, services.provider, raw, thresholds
-        )
-    if drafted is not None and answered_from_person(drafted.sources):
-        decision = person_decision(overall, drafted.sources)
-    elif drafted is not None and not rests_on_the_person(drafted.sources):
-        decision = cap_silent(decision, plan.original_query, drafted.output, drafted.sources)
-    return overall, decision
-
-
 def _asks_the_person(
     services: Services, batch: list[StepResult], decision: ActionDecision
 ) -> ActionDecision:
@@ -529,7 +484,11 @@ def _update(
     if state.thresholds is None:
         update["thresholds"] = thresholds  # read once a turn (``intervene`` writes new ones)
     if not pending_steps(plan, scored.results):
-        update["confidence"], decision = decide_run(services, plan, scored, thresholds)
+        final = answer_step(plan, services.tools.roles)
+        drafted = scored.results.get(final.step_id) if final is not None else None
+        update["confidence"], decision = decide_run(
+            services, plan, scored.scores, scored.results, thresholds, drafted
+        )
         decision = _reviewed_after_model_failure(state, decision, log)
         update["level"], update["run_decision"] = decision.level, decision
     else:

@@ -1,7 +1,8 @@
 """``finalize``: the answer, its sources and the overall confidence.
 
 It reports the decision ``confidence`` took after the last step (``State.run_decision``)
-and decides nothing again.
+and decides nothing again; a run a person finished at a pause before its last step is
+decided here, by the same function (:func:`nodes.common.decide_run`).
 """
 
 from __future__ import annotations
@@ -12,27 +13,19 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
-from confidence import ActionDecision
 from confidence.model_log import ModelLog
 from grace.context import GraceContext
 from grace.hitl.chat import answer_message
-from grace.hitl.reply import (
-    answered_from_person,
-    person_decision,
-    person_source,
-    rests_on_the_person,
-)
+from grace.hitl.reply import answered_from_person, person_decision, person_source
 from grace.notes.events import emit
 from grace.notes.models import no_answer_text
 from grace.notes.runs import notes_for_final
 from grace.planning.roles import Roles, is_answer
 from grace.schemas import Source, StepResult, StepStatus
-from grace.scoring.decision import calibrated_decision
-from grace.scoring.sentence_check import cap_silent
 from grace.services import Services, ServicesSource, aservices_for, services_for
 from grace.state import State
 from grace.text import cited_keys
-from nodes.common import answer_step, is_done
+from nodes.common import answer_step, decide_run, is_done
 
 __all__ = ["afinalize", "finalize"]
 
@@ -97,28 +90,6 @@ def _persons_answer(state: State, drafted: Sequence[Source]) -> dict[str, Any]:
     }
 
 
-def _undecided_run(
-    state: State, services: Services, best: StepResult | None
-) -> tuple[float, ActionDecision]:
-    """The decision of a run that ended before ``confidence`` decided it.
-
-    A person finished it at a pause before its last step (or its answer was never scored):
-    the calibrated aggregate of the plan's step scores, at the turn's thresholds, the
-    sentence check on a SILENT answer.
-    """
-    scored = [
-        s.score
-        for sid, s in state.scores.items()
-        if state.plan is not None and sid in {p.step_id for p in state.plan.steps}
-    ]
-    thresholds = state.thresholds or services.settings.confidence.thresholds
-    raw = services.aggregator.aggregate(scored)
-    overall, decision = calibrated_decision(services.calculator, services.provider, raw, thresholds)
-    if best is not None and state.plan is not None and not rests_on_the_person(best.sources):
-        decision = cap_silent(decision, state.plan.original_query, best.output, best.sources)
-    return overall, decision
-
-
 def _output(state: State, services: Services) -> dict[str, Any]:
     """The run's output: the person's edited answer, else the best answer on the run's decision.
 
@@ -140,7 +111,12 @@ def _output(state: State, services: Services) -> dict[str, Any]:
         )
     overall, decision = state.confidence, state.run_decision
     if overall is None or decision is None or (best is not None and best.confidence is None):
-        overall, decision = _undecided_run(state, services, best)
+        # a person finished the run at a pause before its last step: decided here, once
+        assert state.plan is not None, "finalize runs after plan"
+        thresholds = state.thresholds or services.settings.confidence.thresholds
+        overall, decision = decide_run(
+            services, state.plan, state.scores, state.results, thresholds, best
+        )
     if answered_from_person(sources):
         decision = person_decision(overall, sources)
         cited = ", ".join(s.source_id for s in sources)
