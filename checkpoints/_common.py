@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
+
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection, Connection
+    from psycopg.rows import DictRow
 
 __all__ = [
     "POSTGRES_EXTRA_HINT",
@@ -11,6 +17,8 @@ __all__ = [
     "SQLITE_PATH_ENV",
     "STORE_SQLITE_PATH_HINT",
     "BackendKind",
+    "apostgres_connection",
+    "postgres_connection",
     "postgres_import_error",
     "prepare_sqlite_path",
     "require_postgres_url",
@@ -109,3 +117,33 @@ def postgres_import_error(what: str, exc: ImportError) -> ImportError:
         f"postgres {what} needs langgraph-checkpoint-postgres and psycopg, which are not "
         f"installed ({exc}); install the postgres extra: {POSTGRES_EXTRA_HINT}"
     )
+
+
+@contextmanager
+def postgres_connection(url: str) -> Iterator[Connection[DictRow]]:
+    """A psycopg connection as LangGraph's Postgres saver and store need it, closed on exit.
+
+    Autocommit (their ``setup`` runs its own migrations), no server-side prepared statements
+    (``prepare_threshold=0``: safe behind a connection pooler) and rows as dicts. Call it
+    after importing the saver or store class, whose ``ImportError`` names the missing extra
+    (:func:`postgres_import_error`).
+    """
+    from psycopg import Connection
+    from psycopg.rows import dict_row
+
+    with Connection.connect(
+        url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+    ) as conn:
+        yield conn
+
+
+@asynccontextmanager
+async def apostgres_connection(url: str) -> AsyncIterator[AsyncConnection[DictRow]]:
+    """Async :func:`postgres_connection` (psycopg's ``AsyncConnection``)."""
+    from psycopg import AsyncConnection
+    from psycopg.rows import dict_row
+
+    async with await AsyncConnection.connect(
+        url, autocommit=True, prepare_threshold=0, row_factory=dict_row
+    ) as conn:
+        yield conn

@@ -41,6 +41,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from checkpoints._common import (
     BackendKind,
+    apostgres_connection,
+    postgres_connection,
     postgres_import_error,
     prepare_sqlite_path,
     require_postgres_url,
@@ -185,17 +187,12 @@ def _async_sqlite_saver(path: Path) -> AbstractAsyncContextManager[BaseCheckpoin
 def _postgres_saver(url: str) -> AbstractContextManager[BaseCheckpointSaver[str]]:
     try:
         from langgraph.checkpoint.postgres import PostgresSaver
-        from psycopg import Connection
-        from psycopg.rows import DictRow, dict_row
     except ImportError as exc:
         raise postgres_import_error(_WHAT, exc) from exc
 
     @contextmanager
     def _open() -> Iterator[BaseCheckpointSaver[str]]:
-        conn: Connection[DictRow]
-        with Connection.connect(
-            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
-        ) as conn:
+        with postgres_connection(url) as conn:
             saver = guarded(PostgresSaver(conn))
             saver.setup()
             yield saver
@@ -206,17 +203,12 @@ def _postgres_saver(url: str) -> AbstractContextManager[BaseCheckpointSaver[str]
 def _async_postgres_saver(url: str) -> AbstractAsyncContextManager[BaseCheckpointSaver[str]]:
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-        from psycopg import AsyncConnection
-        from psycopg.rows import DictRow, dict_row
     except ImportError as exc:
         raise postgres_import_error(_WHAT, exc) from exc
 
     @asynccontextmanager
     async def _open() -> AsyncIterator[BaseCheckpointSaver[str]]:
-        conn: AsyncConnection[DictRow]
-        async with await AsyncConnection.connect(
-            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
-        ) as conn:
+        async with apostgres_connection(url) as conn:
             saver = guarded(AsyncPostgresSaver(conn))
             await saver.setup()
             yield saver

@@ -35,6 +35,8 @@ from langgraph.store.memory import InMemoryStore
 from checkpoints._common import (
     STORE_SQLITE_PATH_HINT,
     BackendKind,
+    apostgres_connection,
+    postgres_connection,
     postgres_import_error,
     prepare_sqlite_path,
     require_postgres_url,
@@ -202,17 +204,12 @@ def _async_sqlite_store(path: Path) -> AbstractAsyncContextManager[BaseStore]:
 def _postgres_store(url: str) -> AbstractContextManager[BaseStore]:
     try:
         from langgraph.store.postgres import PostgresStore
-        from psycopg import Connection
-        from psycopg.rows import DictRow, dict_row
     except ImportError as exc:
         raise postgres_import_error(_WHAT, exc) from exc
 
     @contextmanager
     def _open() -> Iterator[BaseStore]:
-        conn: Connection[DictRow]
-        with Connection.connect(
-            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
-        ) as conn:
+        with postgres_connection(url) as conn:
             store = PostgresStore(conn)
             store.setup()
             yield store
@@ -223,17 +220,12 @@ def _postgres_store(url: str) -> AbstractContextManager[BaseStore]:
 def _async_postgres_store(url: str) -> AbstractAsyncContextManager[BaseStore]:
     try:
         from langgraph.store.postgres.aio import AsyncPostgresStore
-        from psycopg import AsyncConnection
-        from psycopg.rows import DictRow, dict_row
     except ImportError as exc:
         raise postgres_import_error(_WHAT, exc) from exc
 
     @asynccontextmanager
     async def _open() -> AsyncIterator[BaseStore]:
-        conn: AsyncConnection[DictRow]
-        async with await AsyncConnection.connect(
-            url, autocommit=True, prepare_threshold=0, row_factory=dict_row
-        ) as conn:
+        async with apostgres_connection(url) as conn:
             async with AsyncPostgresStore(conn) as store:
                 await store.setup()
                 yield store

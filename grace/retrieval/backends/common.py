@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -24,6 +24,7 @@ __all__ = [
     "METADATA_KEY",
     "SOURCE_KEY",
     "QueryCache",
+    "ChunkPoint",
     "StoreBase",
     "chunk_from_payload",
     "payload_of",
@@ -115,6 +116,10 @@ def _rank_key(hit: RetrievedChunk) -> tuple[float, str, int]:
     return -hit.raw_score, hit.source, hit.chunk_index
 
 
+ChunkPoint = tuple[str, dict[str, Any], dict[str, Any]]
+"""A chunk as a point: its id, its named vectors and its payload."""
+
+
 class StoreBase:
     """The backend-independent half of :class:`~grace.retrieval.store.CorpusStore`.
 
@@ -158,18 +163,53 @@ class StoreBase:
         """Whether collection ``name`` holds dense vectors."""
         raise NotImplementedError
 
+    def ensure_collection(self, name: str) -> None:
+        """Create collection ``name`` if it does not exist."""
+        raise NotImplementedError
+
+    def _sparse_vector(self, indices: list[int], values: list[float]) -> Any:
+        """The backend's sparse vector of ``indices`` and ``values``."""
+        raise NotImplementedError
+
+    def _upsert(self, collection: str, points: Sequence[ChunkPoint]) -> None:
+        """Write the points to ``collection``, in batches."""
+        raise NotImplementedError
+
+    def add_chunks(
+        self,
+        collection: str,
+        texts: Sequence[str],
+        metadatas: Sequence[dict[str, Any]],
+        ids: Sequence[str],
+    ) -> None:
+        """Upsert chunks with their metadata under the given (deterministic) point ids.
+
+        The same steps on every backend (the collection made ready, each chunk's vectors and
+        payload); the backend writes the points (``_upsert``).
+        """
+        if not texts:
+            return
+        self.ensure_collection(collection)
+        vectors = self._chunk_vectors(collection, texts, metadatas)
+        self._upsert(
+            collection,
+            [
+                (pid, vector, payload_of(text, meta))
+                for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+            ],
+        )
+
     def _chunk_vectors(
         self,
         collection: str,
         texts: Sequence[str],
         metadatas: Sequence[dict[str, Any]],
-        sparse_type: Callable[[list[int], list[float]], Any],
     ) -> list[dict[str, Any]]:
         """Each chunk's named vectors: sparse with its title, dense when the collection has one.
 
         The sparse vector holds the document title's tokens
-        (:func:`~grace.retrieval.sparse.embed_chunks`); ``sparse_type`` makes the backend's
-        sparse vector from indices and values.
+        (:func:`~grace.retrieval.sparse.embed_chunks`), in the backend's type
+        (``_sparse_vector``).
         """
         titles = [str(m.get("title", "")) for m in metadatas]
         sparse = embed_chunks(self.sparse_embeddings, texts, titles)
@@ -180,7 +220,9 @@ class StoreBase:
         )
         out: list[dict[str, Any]] = []
         for i, vec in enumerate(sparse):
-            vector: dict[str, Any] = {SPARSE_VECTOR_NAME: sparse_type(vec.indices, vec.values)}
+            vector: dict[str, Any] = {
+                SPARSE_VECTOR_NAME: self._sparse_vector(vec.indices, vec.values)
+            }
             if dense is not None:
                 vector[DENSE_VECTOR_NAME] = dense[i]
             out.append(vector)

@@ -50,10 +50,10 @@ from qdrant_edge import (
 from grace.retrieval.backends.common import (
     METADATA_KEY,
     SOURCE_KEY,
+    ChunkPoint,
     QueryCache,
     StoreBase,
     chunk_from_payload,
-    payload_of,
 )
 from grace.retrieval.backends.edge_shards import ShardPool
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
@@ -214,22 +214,13 @@ class EdgeStore(StoreBase):
 
     # ------------------------------------------------------------------ writes
 
-    def add_chunks(
-        self,
-        collection: str,
-        texts: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-        ids: Sequence[str],
-    ) -> None:
-        """Upsert chunks with their metadata under the given (deterministic) point ids."""
-        if not texts:
-            return
-        self.ensure_collection(collection)
-        vectors = self._chunk_vectors(collection, texts, metadatas, SparseVector)
-        points = [
-            Point(pid, vector, payload_of(text, meta))
-            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
-        ]
+    def _sparse_vector(self, indices: list[int], values: list[float]) -> SparseVector:
+        """Qdrant Edge's sparse vector."""
+        return SparseVector(indices, values)
+
+    def _upsert(self, collection: str, chunks: Sequence[ChunkPoint]) -> None:
+        """Upsert the points into the collection's shard, :data:`_WRITE_BATCH` at a time."""
+        points = [Point(pid, vector, payload) for pid, vector, payload in chunks]
         with self.shards.use(
             collection, create=self._config, write=True, points=len(points)
         ) as shard:

@@ -24,10 +24,10 @@ from qdrant_client import QdrantClient, models
 from grace.retrieval.backends.common import (
     METADATA_KEY,
     SOURCE_KEY,
+    ChunkPoint,
     QueryCache,
     StoreBase,
     chunk_from_payload,
-    payload_of,
 )
 from grace.retrieval.scoring import hybrid_score, idf, normalise_sparse
 from grace.retrieval.sparse import LexicalSparseEmbeddings, SparseEncoder
@@ -191,26 +191,15 @@ class ServerStore(StoreBase):
 
     # ------------------------------------------------------------------ writes
 
-    def add_chunks(
-        self,
-        collection: str,
-        texts: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-        ids: Sequence[str],
-    ) -> None:
-        """Upsert chunks with their metadata under the given (deterministic) point ids."""
-        if not texts:
-            return
-        self.ensure_collection(collection)
-        vectors = self._chunk_vectors(
-            collection,
-            texts,
-            metadatas,
-            lambda indices, values: models.SparseVector(indices=indices, values=values),
-        )
+    def _sparse_vector(self, indices: list[int], values: list[float]) -> models.SparseVector:
+        """The Qdrant client's sparse vector."""
+        return models.SparseVector(indices=indices, values=values)
+
+    def _upsert(self, collection: str, chunks: Sequence[ChunkPoint]) -> None:
+        """Upsert the points through the client, :data:`_WRITE_BATCH` at a time."""
         points = [
-            models.PointStruct(id=pid, vector=vector, payload=payload_of(text, meta))
-            for text, meta, pid, vector in zip(texts, metadatas, ids, vectors, strict=True)
+            models.PointStruct(id=pid, vector=vector, payload=payload)
+            for pid, vector, payload in chunks
         ]
         for start in range(0, len(points), _WRITE_BATCH):
             self.client.upsert(collection, points=points[start : start + _WRITE_BATCH])
