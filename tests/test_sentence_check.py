@@ -3326,3 +3326,24 @@ def test_a_subject_said_only_as_another_verb_s_agent() -> None:
         "When did the council reject the plan?",
         "The plan, drafted by the council, was rejected on 3 May 1901.",
     ).unbound == ()
+
+
+def test_a_perfect_buyer_s_question_named_as_the_seller() -> None:
+    """"purchased from the Denholm family": the family was paid, whatever the tense asks."""
+    sentence = (
+        "The site was a former brickfield on Mill Lane, purchased from the Denholm family for "
+        "£1,150."
+    )
+    check = check_sentence("How much had the Denholm family paid for the brickfield?", sentence)
+    assert check.unbound == ("denholm paid",)
+    other = check_sentence("How much had the council paid for the brickfield?", sentence)
+    assert other.unbound == ()
+
+
+def test_a_japanese_subject_of_another_predicate() -> None:
+    """「伝右衛門は…死去し、…清一郎が…継いだ」: 死去 is 伝右衛門's, 清一郎 the subject of 継ぐ."""
+    sentence = "杉浦伝右衛門は1907年に死去し、長男の杉浦清一郎が2代局長を継いだ。"
+    check = check_sentence("杉浦清一郎が死去したのは何年か。", sentence)
+    assert check.unbound == ("杉浦清一郎が死去",)
+    assert check_sentence("杉浦伝右衛門が死去したのは何年か。", sentence).holds
+    assert check_sentence("杉浦清一郎が継いだのは何か。", sentence).unbound == ()

@@ -274,10 +274,12 @@ def _agent_before(m: Morphemes, at: int) -> tuple[str, ...]:
 
 
 def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> str | None:
-    """The question's active 「X が V」 where every V of the sentence is passive by another.
+    """The question's active 「X が V」 where every V of the sentence is another's.
 
     「高村静江**が**寄贈した標本」 is not said by 「遺族**から**寄贈された標本」: the sentence's
     寄贈 is passive, with 遺族 as its agent (「から」 / 「によって」), not the question's subject.
+    Nor 「清一郎**が**死去したのは何年か」 by 「伝右衛門**は**1907年に死去し、長男の清一郎**が**
+    2代局長を継いだ」: 死去 has a subject of its own, and 清一郎 is the subject of 継ぐ.
     """
     verb = _predicate(q, at + 1)
     if verb is None or _passive_at(q, at + 1):
@@ -289,7 +291,42 @@ def _agent_swap(q: Morphemes, s: Morphemes, at: int, noun: tuple[str, ...]) -> s
     heads = [_relative_head(s, j) for j in uses]
     if uses and all(h and noun[-1] not in h for h in heads) and _heads_another(s, noun, verb):
         return f"{''.join(noun)}が{verb}"
+    if uses and _subject_of_another(s, noun[-1], verb, uses):
+        return f"{''.join(noun)}が{verb}"
     return None
+
+
+def _own_subject(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The head of the subject or topic (「Y は」 / 「Y が」) of the predicate at ``at``.
+
+    The nearest 「は」 / 「が」 before it with no predicate between them (a number, a date
+    and a case particle may stand between: 「伝右衛門は1907年に死去し」); ``()`` when none.
+    """
+    for k in range(at - 1, 0, -1):
+        form, pos = m[k]
+        if pos == "助詞" and form in ("は", "が") and (run := _run_before(m, k)):
+            return run[-1:]
+        if _predicate(m, k) is not None or form == "。":
+            return ()
+    return ()
+
+
+def _subject_of_another(m: Morphemes, head: str, verb: str, uses: list[int]) -> bool:
+    """Whether ``verb`` (at ``uses``) has its own subjects, ``head`` another predicate's.
+
+    Every use of ``verb`` has a subject or topic other than ``head``
+    (:func:`_own_subject`), and ``head`` is marked 「が」 / 「は」 in ``m`` only before another
+    predicate.
+    """
+    if any(_own_subject(m, j) in ((), (head,)) for j in uses):
+        return False
+    marks = [k for k in range(1, len(m)) if m[k][1] == "助詞" and m[k][0] in ("が", "は")
+             and _run_before(m, k)[-1:] == (head,)]
+    for k in marks:
+        then = _next_predicate(m, k)
+        if then is None or _predicate(m, then) == verb:
+            return False
+    return bool(marks)
 
 
 def _asked_agent(q: Morphemes) -> int | None:

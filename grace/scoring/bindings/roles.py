@@ -805,16 +805,17 @@ def _source_only(question: list[str], sentence: list[str]) -> list[str]:
     … bought 84 acres … *from the Aldwick family* for £5,900": the family received the
     money. Read where the question's verb is a buyer's (pay, buy, purchase, acquire), the
     sentence has a buyer's verb too, and every use of the subject's head follows a source
-    mark (:data:`_SOURCE_MARKS`) within :data:`_SOURCE_REACH` words.
+    mark (:data:`_SOURCE_MARKS`) within :data:`_SOURCE_REACH` words. A perfect question
+    asks the same ("How much *had* the Aldwick family *paid* …?").
     """
     found = _do_subject(question)
-    if found is None:
+    clause = (found[0][-1], found[1]) if found is not None else _perfect_clause(question)
+    if clause is None:
         return []
-    subject, verb = found
+    head, verb = clause
     side, _ = _converse(_verb_lemmas(question[verb]))
     if "pay" not in side or not any(_verb_lemmas(w) & side for w in sentence):
         return []
-    head = subject[-1]
     if _after_source(question[:verb]):
         return []  # "students *from* outside Europe": the subject's own phrase
     uses = _uses(sentence, head)
