@@ -3347,3 +3347,35 @@ def test_a_japanese_subject_of_another_predicate() -> None:
     assert check.unbound == ("杉浦清一郎が死去",)
     assert check_sentence("杉浦伝右衛門が死去したのは何年か。", sentence).holds
     assert check_sentence("杉浦清一郎が継いだのは何か。", sentence).unbound == ()
+
+
+def test_a_verb_s_topic_after_about_paired_with_the_opposite() -> None:
+    """"praised the arithmetic … but criticised the reading": the arithmetic was praised."""
+    sentence = (
+        "In 1882 the inspector's report praised the arithmetic of the upper standards but "
+        "criticised the reading of the infants."
+    )
+    check = check_sentence("What did the report criticise about the arithmetic?", sentence)
+    assert check.unbound == ("criticise arithmetic",)  # British -ise, WordNet's criticize
+    assert check_sentence("What did the report praise about the arithmetic?", sentence).holds
+    assert check_sentence(
+        "What did the report criticise about the reading of the infants?", sentence
+    ).unbound == ()
+
+
+def test_a_vote_against_is_no_vote_for() -> None:
+    """"voted against the bill" does not say which bill he voted for."""
+    sentence = "Thomas Aldwinckle nonetheless voted against the women's suffrage bill of 1897."
+    check = check_sentence("Which bill did Thomas Aldwinckle vote for in 1897?", sentence)
+    assert check.unbound == ("vote for",)
+    assert check_sentence(
+        "Which bill did Thomas Aldwinckle vote against in 1897?", sentence
+    ).unbound == ()
+    assert check_sentence(
+        "Which bill did he vote for?", "He voted in favour of the bill of 1897."
+    ).unbound == ()
+    # the side said with its verb left out: "… voted in favour and 1,306 against"
+    assert check_sentence(
+        "How many ratepayers voted against adopting the Acts?",
+        "In the poll 2,214 voted in favour and 1,306 against.",
+    ).unbound == ()

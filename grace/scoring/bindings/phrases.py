@@ -293,11 +293,15 @@ def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
     the national league three times, … and reached the cup final, which they lost": the
     league follows "won", an opposite of "lose" (:func:`grace.text.contrasts`, or WordNet's
     antonyms of the verb, :func:`grace.retrieval.synonyms.antonyms`: "*raised* the level"
-    for "did they *lower* the level"), and never "lost".
+    for "did they *lower* the level"), and never "lost". A verb's topic after *about* is its
+    object too: "What did the report *criticise about the arithmetic*?" is not said by "the
+    report *praised the arithmetic* … but criticised the reading".
     """
     out = []
     for i, verb in enumerate(question[:-1]):
         obj = _object_after(question, i)
+        if obj == "about":  # "What did the report criticise *about the arithmetic*?"
+            obj = _object_after(question, question.index("about", i + 1))
         opposites = _verb_antonyms(verb)
         if not ((in_closed_set(verb) or opposites) and _content(obj)):
             continue
@@ -309,10 +313,67 @@ def _opposite_verbs(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
+_SIDES = {"for": "against", "against": "for"}
+"""The two sides a verb of taking sides takes."""
+_SIDE_VERBS = frozenset(
+    {"vote", "argue", "campaign", "speak", "petition", "lobby", "declare", "rule", "agitate"}
+)
+"""Verbs of taking sides: *for* or *against* after them names the side taken."""
+
+
+def _sides_reversed(question: list[str], sentence: list[str]) -> list[str]:
+    """A verb of taking sides whose *for* / *against* the sentence reverses.
+
+    "Which bill did Thomas Aldwinckle *vote for* in 1897?" is not said by "…, who nonetheless
+    *voted against* the women's suffrage bill of that year": a vote against a bill is no
+    vote for it. Read where the question's verb of :data:`_SIDE_VERBS` is followed by *for*
+    or *against* (*in favour of* is *for*), and the sentence has that verb followed by the
+    other side and does not name the question's side at all ("2,214 voted in favour and
+    1,306 *against*" states the votes against, its verb left out).
+    """
+    out: list[str] = []
+    for i in range(len(question) - 1):
+        side = _side_after(question, i)
+        if side is None or not _verb_lemmas(question[i]) & _SIDE_VERBS:
+            continue
+        sides = {_side_after(sentence, k) for k, w in enumerate(sentence) if _same(w, question[i])}
+        named = {side, "favour", "favor"} if side == "for" else {side}
+        if _SIDES[side] in sides and not named & set(sentence):
+            out.append(f"{question[i]} {side}")
+    return out
+
+
+def _side_after(words: list[str], at: int) -> str | None:
+    """*for* or *against* right after ``at`` (*in favour of* / *in favor of* is *for*)."""
+    after = words[at + 1 : at + 3]
+    if after[:1] and after[0] in _SIDES:
+        return after[0]
+    return "for" if after in (["in", "favour"], ["in", "favor"]) else None
+
+
 @lru_cache(maxsize=4096)
 def _verb_antonyms(word: str) -> frozenset[str]:
-    """The antonyms of ``word``'s verb lemmas in WordNet ("lower" for "raised")."""
-    return frozenset(a for lemma in _verb_lemmas(word) for a in antonyms(lemma))
+    """The antonyms of ``word``'s verb lemmas in WordNet ("lower" for "raised").
+
+    WordNet spells *-ize*; a British *-ise* lemma ("criticise") is looked up as *-ize* too,
+    and each antonym is given in both spellings.
+    """
+    return frozenset(
+        spelt
+        for lemma in _verb_lemmas(word)
+        for form in _spellings(lemma)
+        for a in antonyms(form)
+        for spelt in _spellings(a)
+    )
+
+
+def _spellings(lemma: str) -> tuple[str, ...]:
+    """A verb lemma in its *-ise* and *-ize* spellings ("criticise", "criticize")."""
+    if lemma.endswith("ise"):
+        return (lemma, f"{lemma[:-3]}ize")
+    if lemma.endswith("ize"):
+        return (lemma, f"{lemma[:-3]}ise")
+    return (lemma,)
 
 
 def _proper_modifiers(question: list[str], sentence: list[str]) -> list[str]:
