@@ -3379,3 +3379,52 @@ def test_a_vote_against_is_no_vote_for() -> None:
         "How many ratepayers voted against adopting the Acts?",
         "In the poll 2,214 voted in favour and 1,306 against.",
     ).unbound == ()
+
+
+def test_a_name_apposed_with_its_role_is_the_noun_not_its_owner() -> None:
+    """"his assistant, the pianist Harold Quarmby": Quarmby is the assistant."""
+    sentence = "Penrose died and was succeeded by his assistant, the pianist Harold Quarmby."
+    check = check_sentence("Who was Harold Quarmby's assistant?", sentence)
+    assert check.unbound == ("quarmby's assistant",)
+    assert check_sentence(
+        "Who was the assistant of the pianist Harold Quarmby?",
+        "Penrose was the assistant of the pianist Harold Quarmby.",
+    ).unbound == ()
+
+
+def test_a_year_of_the_other_coordinated_predicate() -> None:
+    """"came third … in 1891 and won first prize … in 1896": the win was in 1896."""
+    sentence = (
+        "The club came third at the Haddon Music Festival in 1891 and won first prize at the "
+        "Carlow Vale Eisteddfod in 1896."
+    )
+    check = check_sentence("Which festival did the club win in 1891?", sentence)
+    assert check.unbound == ("win in 1891",)
+    assert check_sentence("Which festival did the club win in 1896?", sentence).holds
+
+
+def test_a_for_phrase_of_another_noun() -> None:
+    """"given in the Mechanics' Institute … raised £14 for the cottage hospital"."""
+    sentence = (
+        "The first concert was given in the Mechanics' Institute in 1875 and raised £14 for "
+        "the town's cottage hospital."
+    )
+    check = check_sentence(
+        "How much did the first concert raise for the Mechanics' Institute?", sentence
+    )
+    assert check.unbound == ("raise for institute",)
+    assert check_sentence(
+        "How much did the first concert raise for the cottage hospital?", sentence
+    ).unbound == ()
+    # a second *for* of the verb holds the noun: "searched for 52 hours for a party of six
+    # hillwalkers"
+    assert check_sentence(
+        "For how long did members search for the stranded hillwalkers?",
+        "In 1978, 23 members searched for 52 hours for a party of six hillwalkers stranded.",
+    ).unbound == ()
+    # a pronoun may stand for the noun: "accepted compensation of £8,500 for it"
+    assert check_sentence(
+        "How much compensation did the college accept for Highcote?",
+        "Highcote was requisitioned in 1940, and in 1948 the college accepted compensation of "
+        "£8,500 for it.",
+    ).unbound == ()

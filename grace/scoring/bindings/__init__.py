@@ -176,6 +176,7 @@ from grace.scoring.bindings.phrases import (
     _whose_doer,
     _whose_subject,
     _year_of_another,
+    _year_of_other_predicate,
 )
 from grace.scoring.bindings.roles import (
     _active_roles,
@@ -189,6 +190,7 @@ from grace.scoring.bindings.roles import (
     _coordinated_object,
     _event_noun_only,
     _filler_swapped,
+    _for_another,
     _goal_only,
     _long_do_subject,
     _measured_elsewhere,
@@ -246,6 +248,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _coordinated_object,
     _arguments_swapped,
     _object_elsewhere,
+    _for_another,
     _caused_of_another,
     _clause_subject_swapped,
     _converse_subject,
@@ -289,6 +292,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _counted_apart(q, raw_s),
         _subject_apart(q, raw_s),
         _year_of_another(q, raw_s),
+        _year_of_other_predicate(q, raw_s),
         _measured_apart(raw_q, raw_s),
         _valued_apart(q, raw_s),
         _listed_apart(raw_q, raw_s),

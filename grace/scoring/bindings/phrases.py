@@ -16,6 +16,7 @@ from grace.retrieval.synonyms import antonyms
 from grace.scoring.bindings.roles import (
     _converse,
     _do_clause,
+    _do_subject,
     _own_subject,
     _perfect_clause,
     _verb_lemmas,
@@ -159,18 +160,35 @@ _THEIR = frozenset({"his", "her", "their"})
 def _apposed(sentence: list[str], noun: str, name: list[str]) -> bool:
     """Whether the sentence says the name *is* the noun ("his nephew Tancred").
 
-    "noun name" ("his nephew Tancred", "pupil Ingrid Sollen"), or "name, (who was) his noun"
-    ("Agnes Marwood, who had been his deputy").
+    "noun name" ("his nephew Tancred", "pupil Ingrid Sollen"; an apposition may name the
+    person's role between: "his assistant, *the pianist* Harold Quarmby"), or "name, (who
+    was) his noun" ("Agnes Marwood, who had been his deputy").
     """
     n = len(name)
     before = any(
-        _same(sentence[k], noun) and all(_same(sentence[k + 1 + j], name[j]) for j in range(n))
+        _same(sentence[k], noun) and any(
+            _role_between(sentence[k + 1 : k + 1 + skip])
+            and all(_same(sentence[k + 1 + skip + j], name[j]) for j in range(n))
+            for skip in range(min(3, len(sentence) - n - k - 1) + 1)
+        )
         for k in range(len(sentence) - n)
     )
     return before or any(
         sentence[k : k + n] == name and _theirs(sentence[k + n :], noun)
         for k in range(len(sentence) - n)
     )
+
+
+def _role_between(words: list[str]) -> bool:
+    """Whether ``words`` (between a noun and a name) are nothing, or an article and role nouns.
+
+    "the pianist" in "his assistant, the pianist Harold Quarmby"; not "and the", "of the".
+    """
+    if not words:
+        return True
+    return words[0] in _ARTICLES and all(
+        _content(w) and _nominal(w) for w in words[1:]
+    ) and len(words) > 1
 
 
 def _theirs(words: list[str], noun: str) -> bool:
@@ -1155,6 +1173,43 @@ def _year_of_another(question: list[str], sentence: str) -> list[str]:
         if year in words and dates and all(d and year not in d for d in dates):
             out.append(f"{noun} {question[i - 1]} {year}")
     return out
+
+
+def _year_of_other_predicate(question: list[str], sentence: str) -> list[str]:
+    """A do-question's verb and year that the sentence gives two coordinated predicates.
+
+    "Which festival did the club *win in 1891*?" is not said by "the club *came third* … in
+    1891 and *won* first prize … in 1896": two predicates joined by *and* / *but* share the
+    subject, and each year goes with its own. Read where the question names one year, every
+    predicate with the question's verb names another year and none names the question's, and
+    the question's year is in another predicate.
+    """
+    found = _do_subject(question)
+    years = [w for w in question if _YEAR.fullmatch(w)]
+    if found is None or len(years) != 1:
+        return []
+    verb, year = question[found[1]], years[0]
+    parts = _predicates(_words(sentence))
+    said = [p for p in parts if any(_same(w, verb) and _inflected_verb(w) for w in p)]
+    if len(parts) < 2 or not said or not any(year in p for p in parts):
+        return []
+    if all(year not in p and _dated(p) for p in said):
+        return [f"{verb} in {year}"]
+    return []
+
+
+def _predicates(words: list[str]) -> list[list[str]]:
+    """``words`` cut before each finite verb after *and* / *but* ("… in 1891 and *won* …").
+
+    Not before an *-ing* form: "became a director in 1919 and managing director in 1926"
+    has one verb for both.
+    """
+    cuts = [
+        k + 1 for k in range(len(words) - 1)
+        if words[k] in ("and", "but") and _inflected_verb(words[k + 1])
+        and not words[k + 1].endswith("ing")
+    ]
+    return [words[a:b] for a, b in zip([0, *cuts], [*cuts, len(words)], strict=True)]
 
 
 def _measured_apart(question: str, sentence: str) -> list[str]:

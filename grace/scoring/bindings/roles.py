@@ -889,6 +889,58 @@ def _agent_phrase(sentence: list[str], at: int) -> list[str]:
     return sentence[at + 2 : at + 2 + _SOURCE_REACH]
 
 
+def _for_another(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's *for* phrase that the sentence's same verb gives another noun.
+
+    "How much did the first concert *raise for the Mechanics' Institute*?" is not said by
+    "The first concert was given in the Mechanics' Institute …, and *raised £14 for the
+    town's cottage hospital*": what a verb did *for* is the noun of its own *for* phrase.
+    Read where every use of the question's verb has a *for* within :data:`_FOR_REACH` words
+    after it, none of whose phrases (:data:`_FOR_PHRASE` words: "for a party of six
+    hillwalkers") holds the question's noun, and the question's noun is named elsewhere.
+    """
+    aux = next((i for i, w in enumerate(question) if w in _DO), None)
+    at = None if aux is None else next((  # past a long subject ("the first concert in 1875")
+        j for j in range(aux + 2, len(question) - 1)
+        if question[j + 1] == "for" and question[j] in _lemmas(question[j]).get("VERB", ())
+    ), None)
+    if at is None:
+        return []
+    verb = question[at]
+    start = _after_determiners(question, at + 2)
+    phrase = [w for w in takewhile(_in_noun_phrase, question[start:]) if _nominal(w)]
+    uses = [k for k, w in enumerate(sentence) if _same(w, verb) and _inflected_verb(w)]
+    if not phrase or not uses or not _has(sentence, phrase[-1]):
+        return []
+    head = phrase[-1]
+    phrases = [_for_phrases(sentence, k) for k in uses]
+    if all(p and not _has(p, head) for p in phrases):
+        return [f"{verb} for {head}"]
+    return []
+
+
+_FOR_REACH = 4
+"""Words after a verb within which its *for* may stand ("raised *£14 for*")."""
+_FOR_PHRASE = 6
+"""Words of a *for* phrase read for the question's noun."""
+
+
+def _for_phrases(words: list[str], at: int) -> list[str]:
+    """The words of every *for* phrase within :data:`_FOR_REACH` words after ``at``.
+
+    Empty where a *for* has no object of its own ("was paid for *by* the nephew": a passive,
+    whose subject is what it was for) or a pronoun's ("accepted compensation … *for it*"),
+    which may stand for the question's noun.
+    """
+    out: list[str] = []
+    for k in range(at + 1, min(len(words), at + 1 + _FOR_REACH)):
+        if words[k] == "for":
+            if k + 1 == len(words) or words[k + 1] in _AFTER_PASSIVE | _OBJECT_PRONOUNS:
+                return []
+            out.extend(words[k + 1 : k + 1 + _FOR_PHRASE])
+    return out
+
+
 def _after_source(before: list[str]) -> bool:
     """Whether ``before`` (the words before a name) hold a source mark."""
     return any(
