@@ -941,7 +941,7 @@ def _valueless(question: str, sentence: str) -> str | None:
     isotopic date applied to?", 「何人」 as "which people") and their values are written more
     ways (「鎌倉時代」). A why-question's
     value is a reason (:func:`grace.scoring.reasons.states_reason`); a where-question's, a
-    place (:func:`_placed`); a month or a day asked for, a month or a day of the month
+    place (:func:`_placed`); a month or a day asked for, a month or a day
     (:func:`_calendar_unstated`); a question asked by its preposition *from* ("From whom did the
     trust buy the site?"), a source, which the sentence states only with a *from* of its own
     ("bought the site for £14,500" names no seller). A who-question is not answered by *she*
@@ -970,7 +970,7 @@ def _valueless(question: str, sentence: str) -> str | None:
 
 
 def _kind_unstated(question: str, sentence: str) -> str | None:
-    """A name, reason, place or source the question asks for and the sentence does not give.
+    """A name, reason, place, source, month or day asked for that the sentence does not give.
 
     See :func:`_valueless`; ``None`` also for a why-question whose sentence gives a reason.
     """

@@ -186,9 +186,9 @@ def _role_between(words: list[str]) -> bool:
     """
     if not words:
         return True
-    return words[0] in _ARTICLES and all(
+    return len(words) > 1 and words[0] in _ARTICLES and all(
         _content(w) and _nominal(w) for w in words[1:]
-    ) and len(words) > 1
+    )
 
 
 def _theirs(words: list[str], noun: str) -> bool:

@@ -872,8 +872,8 @@ def _agent_of_another(question: list[str], sentence: list[str]) -> list[str]:
     heads = _uses(sentence, head)
     if not uses or not heads or not _content(head):
         return []
-    if not all(_agent_phrase(sentence, k) and not _has(_agent_phrase(sentence, k), head)
-               for k in uses):
+    phrases = [_agent_phrase(sentence, k) for k in uses]
+    if not all(phrase and not _has(phrase, head) for phrase in phrases):
         return []
     agents = [k for k in range(1, len(sentence)) if sentence[k] == "by"
               and _participle(sentence[k - 1]) and not _same(sentence[k - 1], verb)]
