@@ -3374,6 +3374,12 @@ def test_a_vote_against_is_no_vote_for() -> None:
     assert check_sentence(
         "Which bill did he vote for?", "He voted in favour of the bill of 1897."
     ).unbound == ()
+    # *to* with a verb is a side too: "voted to build a new bridge"
+    built = "In 1955 the county council voted to build a new bridge."
+    assert check_sentence(
+        "Why did the county council vote against building a new bridge?", built
+    ).unbound == ("vote against",)
+    assert check_sentence("When did the county council vote to build a new bridge?", built).holds
     # the side said with its verb left out: "… voted in favour and 1,306 against"
     assert check_sentence(
         "How many ratepayers voted against adopting the Acts?",
@@ -3428,3 +3434,14 @@ def test_a_for_phrase_of_another_noun() -> None:
         "Highcote was requisitioned in 1940, and in 1948 the college accepted compensation of "
         "£8,500 for it.",
     ).unbound == ()
+
+
+def test_the_successor_did_not_leave() -> None:
+    """"until his retirement in 1924, when he was succeeded by Arthur Fennimore"."""
+    sentence = (
+        "Denholm stayed on as borough gas engineer until his retirement in 1924, when he was "
+        "succeeded by Arthur Fennimore."
+    )
+    check = check_sentence("In what year did Arthur Fennimore retire as engineer?", sentence)
+    assert check.unbound == ("fennimore retire",)
+    assert check_sentence("In what year did Denholm retire as engineer?", sentence).unbound == ()

@@ -208,6 +208,7 @@ from grace.scoring.bindings.roles import (
     _sold_to_another,
     _source_only,
     _subject_after,
+    _successor_leaving,
 )
 from grace.scoring.bindings.words import _cased, known_forms
 
@@ -249,6 +250,7 @@ _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (
     _arguments_swapped,
     _object_elsewhere,
     _for_another,
+    _successor_leaving,
     _caused_of_another,
     _clause_subject_swapped,
     _converse_subject,

@@ -345,9 +345,11 @@ def _sides_reversed(question: list[str], sentence: list[str]) -> list[str]:
     "Which bill did Thomas Aldwinckle *vote for* in 1897?" is not said by "…, who nonetheless
     *voted against* the women's suffrage bill of that year": a vote against a bill is no
     vote for it. Read where the question's verb of :data:`_SIDE_VERBS` is followed by *for*
-    or *against* (*in favour of* is *for*), and the sentence has that verb followed by the
-    other side and does not name the question's side at all ("2,214 voted in favour and
-    1,306 *against*" states the votes against, its verb left out).
+    or *against* (*in favour of* and *to* with a verb are *for*: "Why did the council *vote
+    against* building a new bridge?" against "the council *voted to build* a new bridge"), and
+    the sentence has that verb followed by the other side and does not name the question's
+    side at all ("2,214 voted in favour and 1,306 *against*" states the votes against, its
+    verb left out).
     """
     out: list[str] = []
     for i in range(len(question) - 1):
@@ -362,10 +364,16 @@ def _sides_reversed(question: list[str], sentence: list[str]) -> list[str]:
 
 
 def _side_after(words: list[str], at: int) -> str | None:
-    """*for* or *against* right after ``at`` (*in favour of* / *in favor of* is *for*)."""
+    """*for* or *against* right after ``at``.
+
+    *In favour of* / *in favor of* is *for*, and so is *to* with a verb ("voted *to build* a
+    new bridge": a vote for building it).
+    """
     after = words[at + 1 : at + 3]
     if after[:1] and after[0] in _SIDES:
         return after[0]
+    if after[:1] == ["to"] and after[1:] and after[1] in _lemmas(after[1]).get("VERB", ()):
+        return "for"
     return "for" if after in (["in", "favour"], ["in", "favor"]) else None
 
 

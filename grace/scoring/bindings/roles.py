@@ -941,6 +941,34 @@ def _for_phrases(words: list[str], at: int) -> list[str]:
     return out
 
 
+_LEAVING = frozenset({"retire", "resign", "die", "leave", "quit", "abdicate"})
+"""Verbs of leaving a post: the one *succeeded by* another did them, not the successor."""
+
+
+def _successor_leaving(question: list[str], sentence: list[str]) -> list[str]:
+    """A do-question's verb of leaving whose subject the sentence names only as the successor.
+
+    "In what year did Arthur Fennimore *retire* as borough gas engineer?" is not said by
+    "Denholm stayed on as borough gas engineer until his retirement in 1924, when he was
+    *succeeded by Arthur Fennimore*": the one succeeded is the one who left; the name after
+    *succeeded by* / *replaced by* came in. Read where the question's verb is one of
+    :data:`_LEAVING` and every use of the subject's last word stands within
+    :data:`_SOURCE_REACH` words after such a *by*.
+    """
+    found = _do_subject(question)
+    if found is None or not _verb_lemmas(question[found[1]]) & _LEAVING:
+        return []
+    head = found[0][-1]
+    uses = _uses(sentence, head)
+    marks = [
+        k + 1 for k in range(len(sentence) - 1)
+        if sentence[k] in ("succeeded", "replaced") and sentence[k + 1] == "by"
+    ]
+    if uses and marks and all(any(0 < j - m <= _SOURCE_REACH for m in marks) for j in uses):
+        return [f"{head} {question[found[1]]}"]
+    return []
+
+
 def _after_source(before: list[str]) -> bool:
     """Whether ``before`` (the words before a name) hold a source mark."""
     return any(
