@@ -587,6 +587,22 @@ def _counted_question_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _analysis(text: str) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
+    """``text``'s Sudachi morphemes (split mode B): :func:`_morphemes` and :func:`_type_words`.
+
+    One analysis, cached: one check reads a text's terms, its numbers and its answer types
+    from it.
+    """
+    morphemes: list[tuple[str, str]] = []
+    typed: set[int] = set()
+    for i, m in enumerate(thread_tokenizer("B").tokenize(text)):
+        pos = m.part_of_speech()
+        morphemes.append((m.normalized_form(), pos[0]))
+        if pos[0] == "接尾辞" or pos[1] == "数詞" or pos[2] == "助数詞可能":
+            typed.add(i)
+    return tuple(morphemes), frozenset(typed)
+
+
 def _type_words(text: str) -> frozenset[int]:
     """Indices of the morphemes of ``text`` that count or qualify a number.
 
@@ -594,22 +610,12 @@ def _type_words(text: str) -> frozenset[int]:
     word they are the answer's type (「何万人」, 「何メートル」); a noun after them is not
     (「何メートル**上流**へ」).
     """
-    return frozenset(
-        i
-        for i, m in enumerate(thread_tokenizer("B").tokenize(text))
-        if (pos := m.part_of_speech())[0] == "接尾辞" or pos[1] == "数詞" or pos[2] == "助数詞可能"
-    )
+    return _analysis(text)[1]
 
 
-@lru_cache(maxsize=4096)
 def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
-    """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B).
-
-    Cached: one check reads a text's terms and its numbers from the same analysis.
-    """
-    return tuple(
-        (m.normalized_form(), m.part_of_speech()[0]) for m in thread_tokenizer("B").tokenize(text)
-    )
+    """(normalised form, part-of-speech head) of each Sudachi morpheme (split mode B)."""
+    return _analysis(text)[0]
 
 
 def _topic_head(morphemes: Sequence[tuple[str, str]]) -> int:

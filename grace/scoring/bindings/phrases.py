@@ -30,6 +30,7 @@ from grace.scoring.bindings.words import (
     _RELATIVES,
     _adverb,
     _after_determiners,
+    _base_verb,
     _cased,
     _common,
     _content,
@@ -372,7 +373,7 @@ def _side_after(words: list[str], at: int) -> str | None:
     after = words[at + 1 : at + 3]
     if after[:1] and after[0] in _SIDES:
         return after[0]
-    if after[:1] == ["to"] and after[1:] and after[1] in _lemmas(after[1]).get("VERB", ()):
+    if after[:1] == ["to"] and after[1:] and _base_verb(after[1]):
         return "for"
     return "for" if after in (["in", "favour"], ["in", "favor"]) else None
 
@@ -854,7 +855,7 @@ def _proposed_that(sentence: list[str], at: int) -> bool:
     subjunctive after a proposal says what was proposed, not that it happened ("records
     suggest that the mill *closed*" states a past fact: not a base form).
     """
-    if sentence[at] not in _lemmas(sentence[at]).get("VERB", ()):
+    if not _base_verb(sentence[at]):
         return False
     for j in range(at - 1, max(0, at - 1 - _INTENT_REACH), -1):
         if sentence[j] == "that":

@@ -838,12 +838,9 @@ def _sold_to_another(question: list[str], sentence: list[str]) -> list[str]:
     subject's last word is named in the sentence but never within :data:`_SOURCE_REACH`
     words after a *sold to*.
     """
-    aux = next((i for i, w in enumerate(question) if w in _DO), None)
-    verb = None if aux is None else next(
-        (i for i in range(aux + 2, len(question)) if _verb_lemmas(question[i]) & _BUYING), None
-    )
+    verb = _first_after_do(question, lambda i: bool(_verb_lemmas(question[i]) & _BUYING))
     sold = [k for k in range(len(sentence) - 1) if sentence[k : k + 2] == ["sold", "to"]]
-    if aux is None or verb is None or not sold:
+    if verb is None or not sold:
         return []
     head = question[verb - 1]  # the subject's last word, right before the verb
     if not _content(head) or not _uses(sentence, head):
@@ -899,11 +896,9 @@ def _for_another(question: list[str], sentence: list[str]) -> list[str]:
     after it, none of whose phrases (:data:`_FOR_PHRASE` words: "for a party of six
     hillwalkers") holds the question's noun, and the question's noun is named elsewhere.
     """
-    aux = next((i for i, w in enumerate(question) if w in _DO), None)
-    at = None if aux is None else next((  # past a long subject ("the first concert in 1875")
-        j for j in range(aux + 2, len(question) - 1)
-        if question[j + 1] == "for" and question[j] in _lemmas(question[j]).get("VERB", ())
-    ), None)
+    at = _first_after_do(  # past a long subject ("the first concert in 1875")
+        question, lambda j: question[j + 1 : j + 2] == ["for"] and _base_verb(question[j])
+    )
     if at is None:
         return []
     verb = question[at]
@@ -943,6 +938,8 @@ def _for_phrases(words: list[str], at: int) -> list[str]:
 
 _LEAVING = frozenset({"retire", "resign", "die", "leave", "quit", "abdicate"})
 """Verbs of leaving a post: the one *succeeded by* another did them, not the successor."""
+_SUCCESSION_MARKS = (("succeeded", "by"), ("replaced", "by"))
+"""What puts a name in the party that came in ("*succeeded by* Arthur Fennimore")."""
 
 
 def _successor_leaving(question: list[str], sentence: list[str]) -> list[str]:
@@ -960,20 +957,21 @@ def _successor_leaving(question: list[str], sentence: list[str]) -> list[str]:
         return []
     head = found[0][-1]
     uses = _uses(sentence, head)
-    marks = [
-        k + 1 for k in range(len(sentence) - 1)
-        if sentence[k] in ("succeeded", "replaced") and sentence[k + 1] == "by"
-    ]
-    if uses and marks and all(any(0 < j - m <= _SOURCE_REACH for m in marks) for j in uses):
+    if uses and all(
+        _after_source(sentence[max(0, j - _SOURCE_REACH - 1) : j], _SUCCESSION_MARKS)
+        for j in uses
+    ):
         return [f"{head} {question[found[1]]}"]
     return []
 
 
-def _after_source(before: list[str]) -> bool:
-    """Whether ``before`` (the words before a name) hold a source mark."""
+def _after_source(
+    before: list[str], marks: tuple[tuple[str, ...], ...] = _SOURCE_MARKS
+) -> bool:
+    """Whether ``before`` (the words before a name) hold one of ``marks`` (a source mark)."""
     return any(
         before[k : k + len(mark)] == list(mark)
-        for mark in _SOURCE_MARKS for k in range(len(before))
+        for mark in marks for k in range(len(before))
     )
 
 
@@ -1116,14 +1114,21 @@ def _verb_after_do(question: list[str], sentence: list[str]) -> int | None:
     The first word after the subject that the sentence uses as an inflected verb (a long
     subject: "did the justices at the Wexhamshire quarter sessions *fine*").
     """
+    return _first_after_do(question, lambda j: "VERB" in _lemmas(question[j]) and any(
+        _inflected_verb(sentence[k]) for k in _uses(sentence, question[j])
+    ))
+
+
+def _first_after_do(question: list[str], test: Callable[[int], bool]) -> int | None:
+    """The first place after the first *do* / *does* / *did* and one word that passes ``test``.
+
+    The subject takes at least the word after *did*; the verb is sought past it, however
+    long the subject is.
+    """
     aux = next((i for i, w in enumerate(question) if w in _DO), None)
     if aux is None:
         return None
-    return next((
-        j for j in range(aux + 2, len(question))
-        if "VERB" in _lemmas(question[j])
-        and any(_inflected_verb(sentence[k]) for k in _uses(sentence, question[j]))
-    ), None)
+    return next((j for j in range(aux + 2, len(question)) if test(j)), None)
 
 
 def _object_named_otherwise(question: list[str], cased: list[str]) -> list[str]:
