@@ -92,6 +92,7 @@ from grace.schemas import Source
 from grace.scoring.bindings import (
     COORDINATED_CLAUSE_PATTERN,
     before_suru,
+    finite_verb,
     interrogative,
     known_forms,
     unbound_phrases,
@@ -1176,7 +1177,9 @@ def _unnamed(question: str, sentence: str) -> bool:
     definite one may name it ("The property of being prime is called primality"). A
     who-question of a role asks the same (:data:`_WHO_THE`: "Who was the toll clerk?" is
     not said by "… kept by a toll clerk appointed by the company"), with a name near the
-    mention read as its holder's (:func:`_name_near`).
+    mention read as its holder's (:func:`_name_near`). A who-question's role said only as
+    "the" and common words, as the subject of a verb, names no holder either
+    (:func:`_role_acts`: "in which *the town crier reads* the charter").
     """
     asked = _NAME_OF.search(question)
     who = None if asked else _WHO_THE.match(question)
@@ -1195,6 +1198,7 @@ def _unnamed(question: str, sentence: str) -> bool:
             and not (who and _name_near(cased, i))
             or _of_another_person(words, i, head)
             or (asked is not None and not named_anywhere and _bare_definite(cased, i))
+            or (who is not None and _role_acts(cased, i))
         )
         and not _name_follows(cased, i + 1)
         for i in mentions
@@ -1288,6 +1292,43 @@ def _name_near(cased: Sequence[str], at: int) -> bool:
     )
     before = article is not None and article > 0 and cased[article - 1][:1].isupper()
     return before or any(t[:1].isupper() or t[:1] in "\"“" for t in cased[at + 1 : at + 5])
+
+
+def _role_acts(cased: Sequence[str], at: int) -> bool:
+    """Whether a role said as "the" and common words is the subject of a verb, unnamed.
+
+    "… in which *the town crier reads* the charter aloud" says what the role's holder does,
+    not who holds it: the mention (:func:`_bare_definite`) has a finite verb other than *be*
+    right after it, and no name stands around it (:func:`_name_around`). A role said as a
+    complement names its holder in the clause's subject ("Birkett … was appointed *the first
+    quarry manager*", "Matilda Orr, who … was *the first woman to edit* …"); "the town crier
+    *was* Ellen Crane" names its holder after *be*.
+    """
+    return (
+        at + 1 < len(cased)
+        and finite_verb(cased[at + 1].lower())
+        and _bare_definite(cased, at)
+        and not _name_around(cased, at)
+    )
+
+
+def _name_around(cased: Sequence[str], at: int) -> bool:
+    """Whether a name stands within four words of a definite mention of a role at ``at``.
+
+    Before its article ("*Ellen Crane* became the town crier") or after the mention ("the
+    town crier *was Ellen Crane*", "the first mayor of *Pelling*"): the role's holder may be
+    named in the words around it. A capitalised first word of the sentence that is a common
+    word ("*In* 1981 the town crier …") is no name.
+    """
+    start = at
+    while start > 0 and cased[start - 1].lower() != "the":
+        start -= 1
+    window = [*range(max(0, start - 5), max(0, start - 1)), *range(at + 1, min(len(cased), at + 5))]
+    return any(
+        cased[j][:1].isupper() or cased[j][:1] in "\"“"
+        for j in window
+        if j > 0 or cased[j].lower() not in ENGLISH_STOPWORDS
+    )
 
 
 _TOKEN = lazy(r"[\"“][^\"”]+[\"”]|[A-Za-z][\w'’-]*")

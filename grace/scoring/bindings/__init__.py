@@ -210,11 +210,12 @@ from grace.scoring.bindings.roles import (
     _subject_after,
     _successor_leaving,
 )
-from grace.scoring.bindings.words import _cased, known_forms
+from grace.scoring.bindings.words import _cased, finite_verb, known_forms
 
 __all__ = [
     "COORDINATED_CLAUSE_PATTERN",
     "before_suru",
+    "finite_verb",
     "interrogative",
     "known_forms",
     "unbound_phrases",

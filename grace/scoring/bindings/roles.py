@@ -33,6 +33,7 @@ from grace.scoring.bindings.words import (
     _noun_phrase_word,
     _object_after,
     _participle,
+    _past_before_object,
     _proper,
     _same,
     _uses,
@@ -998,7 +999,7 @@ def _wh_subject_verb(question: list[str]) -> int | None:
         word = question[i]
         if word in _DO or word in _BE_ANY or word in _MODALS:
             return None
-        if _inflected_verb(word):
+        if _inflected_verb(word) or _past_before_object(question, i):
             passive = "by" in question[i + 1 : i + 2] or any(w in _BE_ANY for w in question[i:])
             return None if passive else i
     return None
@@ -1279,7 +1280,9 @@ def _agent_object(question: list[str], sentence: list[str]) -> list[str]:
     if len(question) < 3:
         return []
     at = 1 if question[0] == "who" else _wh_subject_verb(question)
-    if at is None or not (_participle(question[at]) or _present(question[at])):
+    if at is None or not (
+        _participle(question[at]) or _present(question[at]) or _past_before_object(question, at)
+    ):
         return []
     content = _object_content(question[at + 1 :])
     if not content:

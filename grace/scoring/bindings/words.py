@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from grace.retrieval.lemmas import all_lemmas
+from grace.retrieval.lemmas import all_inflections, all_lemmas
 from grace.retrieval.tokenize import tokenize
 from grace.text import ENGLISH_STOPWORDS, ENGLISH_WORD
 
-__all__ = ["known_forms"]
+__all__ = ["finite_verb", "known_forms"]
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
@@ -115,6 +115,32 @@ def _noun_phrase_word(word: str) -> bool:
 def _base_verb(word: str) -> bool:
     """A verb's base form ("outnumber", "defeat"), as after *did*."""
     return word in _lemmas(word).get("VERB", ())
+
+
+@lru_cache(maxsize=16_384)
+def _unchanged_past(word: str) -> bool:
+    """A verb's base form that is its past too ("cast", "put", "read"; not "plant").
+
+    LemmInflect's inflection table gives the past; such a word after a wh-subject and before
+    a determiner is the question's verb ("Which foundry *cast* the copy?").
+    """
+    return _base_verb(word) and word in all_inflections(word).get("VBD", ())
+
+
+def finite_verb(word: str) -> bool:
+    """A verb form that may be a clause's finite verb, other than *be* ("reads", "cast")."""
+    return _inflected_verb(word) or _unchanged_past(word)
+
+
+def _past_before_object(question: Sequence[str], at: int) -> bool:
+    """Whether the word at ``at`` is a past like its base with a determiner after it.
+
+    "Which foundry *cast the* copy?": the verb of a question that asks for its subject. A
+    base form with a particle after it is left unread ("Who *set up* …?").
+    """
+    return _unchanged_past(question[at]) and question[at + 1 : at + 2] != [] and (
+        question[at + 1] in _DETERMINERS
+    )
 
 
 def _adverb(word: str) -> bool:
