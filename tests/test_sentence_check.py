@@ -3491,3 +3491,40 @@ def test_a_role_said_only_with_the_names_no_holder() -> None:
             "Who was the first woman to edit the Mercury?"
         )
         assert check_sentence(asked, said).valueless is None, said
+
+
+def test_names_apposed_to_a_role_of_another_year() -> None:
+    """"the 1991 co-winners, X and Y" does not say who shared the title in 1975."""
+    question = "Who were the players who shared the title in 1975?"
+    check = check_sentence(
+        question,
+        "Players who finished level shared the title, as happened in 1975 and 1991. "
+        "The 1991 co-winners, Marek Tollund and Ines Carvath, divided the prizes.",
+    )
+    assert check.unbound == ("co-winners in 1975",)
+    for said in (
+        "Players who finished level shared the title, as happened in 1975 and 1991. "
+        "The 1975 co-winners, Marek Tollund and Ines Carvath, divided the prizes.",
+        "In 1975 the title was shared by Marek Tollund and Ines Carvath; the 1991 co-winners, "
+        "Ola Berg and Ken Dahl, divided the prizes.",
+        "Marek Tollund, the 1970 champion, shared the title in 1975 with Ines Carvath.",
+    ):
+        assert check_sentence(question, said).unbound == (), said
+
+
+def test_a_japanese_subject_of_a_light_verb_is_not_another_s() -> None:
+    """「清一郎が死去した翌年…早瀬道子が社長となった」: 道子 did not die."""
+    sentence = "清一郎が死去した翌年の1938年には、長女の早瀬道子が三代目の社長となった。"
+    asked = "早瀬道子が死去した翌年の1938年に社長となったのは誰か。"
+    assert check_sentence(asked, sentence).unbound == ("早瀬道子が死去",)
+    said = "清一郎が死去した翌年の1938年に社長となったのは誰か。"
+    assert check_sentence(said, sentence).unbound == ()
+
+
+def test_a_japanese_which_organisation_asks_for_the_doer() -> None:
+    """「転用したのはどの組織か」 is not said by 「転用され」 with no agent."""
+    question = "1943年に工場の一部を軍需工場に転用したのはどの組織か。"
+    check = check_sentence(question, "1943年には工場の一部が軍需工場に転用され、部品を作った。")
+    assert check.unbound == ("誰が転用",)
+    said = "1943年には陸軍が工場の一部を軍需工場に転用した。"
+    assert check_sentence(question, said).unbound == ()

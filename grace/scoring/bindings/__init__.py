@@ -116,6 +116,9 @@ read here from the words alone (no parser):
   attracts … neutrophils" for "do neutrophils release"), or through a relative word that
   stands for another noun phrase ("the National Gallery, *which bought* …, and the British
   Museum").
+- **A role of another year** — "Who shared the title *in 1975*?" is not said by "… as
+  happened in 1975 and 1991. *The 1991 co-winners*, Marek Tollund and Ines Carvath, …":
+  every name is apposed to a role that a year before it dates otherwise.
 - **A modifier moved** — "the *new church*" is not said by "the old church … was rebuilt
   in the *new village*": the question's modifier stands before another noun, and the noun
   has another word before it.
@@ -165,6 +168,7 @@ from grace.scoring.bindings.phrases import (
     _replaced_mixed,
     _requested_only,
     _role_of_another,
+    _role_of_another_year,
     _set_aside,
     _sides_reversed,
     _standard_elsewhere,
@@ -306,6 +310,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _name_suffixes(raw_q, raw_s),
         _whose_apposed(raw_q, raw_s),
         _role_of_another(raw_q, raw_s),
+        _role_of_another_year(raw_q, raw_s),
         _its_of_another(raw_q, raw_s),
         _whose_subject(q, raw_s),
         _whose_doer(q, raw_s),

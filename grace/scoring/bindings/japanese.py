@@ -316,7 +316,8 @@ def _subject_of_another(m: Morphemes, head: str, verb: str, uses: list[int]) -> 
 
     Every use of ``verb`` has a subject or topic other than ``head``
     (:func:`_own_subject`), and ``head`` is marked 「が」 / 「は」 in ``m`` only before another
-    predicate.
+    predicate — a light verb's too, where its clause has no other (「早瀬道子が三代目の社長と
+    **なった**」: 道子 became president, 清一郎 died).
     """
     if any(_own_subject(m, j) in ((), (head,)) for j in uses):
         return False
@@ -324,6 +325,8 @@ def _subject_of_another(m: Morphemes, head: str, verb: str, uses: list[int]) -> 
              and _run_before(m, k)[-1:] == (head,)]
     for k in marks:
         then = _next_predicate(m, k)
+        if then is None:
+            then = _next_predicate(m, k, light=True)
         if then is None or _predicate(m, then) == verb:
             return False
     return bool(marks)
@@ -332,15 +335,17 @@ def _subject_of_another(m: Morphemes, head: str, verb: str, uses: list[int]) -> 
 def _asked_agent(q: Morphemes) -> int | None:
     """Where the predicate stands whose doer a who-question asks.
 
-    「集めた**のは誰**」, 「**誰が**建てた」, and a noun of a doer before 「は誰」 / 「はどこ」
-    (:data:`_DOERS`: 「更新した**業者はどこ**か」).
+    「集めた**のは誰**」, 「**誰が**建てた」, a noun of a doer before 「は誰」 / 「はどこ」
+    (:data:`_DOERS`: 「更新した**業者はどこ**か」), and 「どの」 with a noun of a doer after
+    「のは」 (「転用した**のはどの組織**か」).
     """
-    who = next((i for i, (form, _) in enumerate(q) if form in ("誰", "どこ")), None)
+    who = next((i for i, (form, _) in enumerate(q) if form in ("誰", "どこ") or _which_doer(q, i)),
+               None)
     if who is None:
         return None
     before = [f for f, _ in q[max(0, who - 2) : who]]
     if who >= 3 and (
-        (before == ["の", "は"] and q[who][0] == "誰")
+        (before == ["の", "は"] and q[who][0] in ("誰", "どの"))
         or (before[1:] == ["は"] and before[0] in _DOERS)
     ):
         at = who - 3
@@ -350,6 +355,11 @@ def _asked_agent(q: Morphemes) -> int | None:
     if q[who][0] == "誰" and who + 1 < len(q) and q[who + 1][0] == "が":
         return next((j for j in range(who + 2, len(q)) if _predicate(q, j)), None)
     return None
+
+
+def _which_doer(q: Morphemes, at: int) -> bool:
+    """Whether 「どの」 at ``at`` asks for a doer (「どの**組織**」, :data:`_DOERS`)."""
+    return q[at][0] == "どの" and at + 1 < len(q) and q[at + 1][0] in _DOERS
 
 
 _DOERS = frozenset({"業者", "会社", "企業", "団体", "組織", "機関", "人物", "人"})
@@ -674,12 +684,16 @@ def _goal_swap(q: Morphemes, s: Morphemes) -> list[str]:
     return []
 
 
-def _next_predicate(m: Morphemes, at: int) -> int | None:
-    """Where the first predicate after ``at`` stands (「吸収合併した」: at 合併), if any."""
+def _next_predicate(m: Morphemes, at: int, *, light: bool = False) -> int | None:
+    """Where the first predicate after ``at`` stands (「吸収合併した」: at 合併), if any.
+
+    Before the next 「、」 or 「。」; with ``light``, a light verb counts too
+    (「社長と**なった**」).
+    """
     for k in range(at + 1, len(m)):
         if m[k][0] in ("、", "。"):
             return None
-        if _predicate(m, k) is not None and m[k][0] not in _LIGHT_VERBS:
+        if _predicate(m, k) is not None and (light or m[k][0] not in _LIGHT_VERBS):
             return k
     return None
 

@@ -53,6 +53,7 @@ from grace.scoring.bindings.words import (
     _verb_form,
 )
 from grace.text import (
+    ENGLISH_STOPWORDS,
     Measure,
     answer_class_indices,
     answer_measures,
@@ -1182,6 +1183,42 @@ def _year_of_another(question: list[str], sentence: str) -> list[str]:
         if year in words and dates and all(d and year not in d for d in dates):
             out.append(f"{noun} {question[i - 1]} {year}")
     return out
+
+
+_DATED_ROLE = lazy(
+    r"\b[Tt]he\s+((?:1\d{3}|20\d{2}))\s+((?:[a-z-]+\s+){0,2}[a-z-]+),\s+"
+    r"((?:[A-Z][\w'’-]*(?:,\s+and\s+|\s+and\s+|,\s+|\s+)?)+)"
+)
+"""A role dated by a year and the names apposed to it ("*The 1991 co-winners, Marek Tollund
+and Ines Carvath*, divided …")."""
+_CAPITALISED = lazy(r"\b[A-Z][\w'’-]*")
+
+
+def _role_of_another_year(question: str, sentence: str) -> list[str]:
+    """A who-question's year whose names the sentence gives only to a role of another year.
+
+    "Who were the players who shared the title *in 1975*?" is not said by "… players who
+    finished level had shared the title, as happened in 1975 and 1991. *The 1991
+    co-winners, Marek Tollund and Ines Carvath*, divided the prizes": a year before a noun
+    dates it, and every name of the sentence (not the question's) is apposed to a role so
+    dated by another year, while the question's year is said elsewhere.
+    """
+    years = _YEAR.findall(question)
+    if not question.lower().startswith("who ") or len(years) != 1 or years[0] not in sentence:
+        return []
+    asked = {w.lower() for w in _cased(question)}
+    dated = [(m.group(1), m.group(2), set(_CAPITALISED.findall(m.group(3))))
+             for m in _DATED_ROLE.finditer(sentence)]
+    names = {
+        w for w in _CAPITALISED.findall(sentence)
+        if w.lower() not in asked and w.lower() not in ENGLISH_STOPWORDS
+    }
+    apposed = [(year, role) for year, role, said in dated if said & names]
+    if names and apposed and all(year != years[0] for year, _ in apposed) and all(
+        any(name in said for _, _, said in dated) for name in names
+    ):
+        return [f"{apposed[0][1]} in {years[0]}"]
+    return []
 
 
 def _year_of_other_predicate(question: list[str], sentence: str) -> list[str]:
