@@ -3528,3 +3528,105 @@ def test_a_japanese_which_organisation_asks_for_the_doer() -> None:
     assert check.unbound == ("誰が転用",)
     said = "1943年には陸軍が工場の一部を軍需工場に転用した。"
     assert check_sentence(question, said).unbound == ()
+
+
+def test_a_participle_after_a_comma_names_no_doer() -> None:
+    """"…, founded in 1147" does not say who founded the abbey."""
+    sentence = (
+        "Merrowdale Abbey was a Cistercian monastery in the county of Harrowmoor, founded in "
+        "1147 and dissolved in 1538."
+    )
+    assert check_sentence("Who founded Merrowdale Abbey?", sentence).unbound == (
+        "founded abbey",
+    )
+    question = "Who built the fulling mill at Brackenford in 1391?"
+    check = check_sentence(question, "It owned a fulling mill at Brackenford, built in 1391.")
+    assert check.unbound == ("built mill",)
+    for said in (
+        "It owned a fulling mill at Brackenford, built in 1391 by the monk Ralph.",
+        "The monk Ralph built the fulling mill at Brackenford in 1391.",
+    ):
+        assert check_sentence(question, said).unbound == (), said
+
+
+def test_a_to_after_a_from_phrase_is_the_same_verb_s_way() -> None:
+    """"moved from Kanzel to Selmingen" is not said by "moved there from Selmingen"."""
+    question = "In what year was the workshop moved from Kanzel to Selmingen?"
+    check = check_sentence(
+        question, "Kanzel houses the workshop, which was moved there from Selmingen in 1928."
+    )
+    assert check.unbound == ("moved to selmingen",)
+    said = "The workshop was moved from Kanzel to Selmingen in 1928."
+    assert check_sentence(question, said).unbound == ()
+
+
+def test_a_negation_of_another_verb_does_not_deny_the_asked_one() -> None:
+    """"could not fulfil …, forcing it to lease" does not say which were not leased."""
+    question = "Which of the abbey's granges were not leased to local landowners?"
+    check = check_sentence(
+        question,
+        "The abbey could not fulfil the contract, forcing it to lease four granges to local "
+        "landowners.",
+    )
+    assert check.negation == "the question is negated, the sentence is not"
+    for said in (
+        "The abbey's home grange was not leased to local landowners.",
+        "The abbey leased four granges to local landowners but did not lease the home grange.",
+    ):
+        assert check_sentence(question, said).negation is None, said
+
+
+def test_the_name_of_a_party_said_with_a_possessive() -> None:
+    """"What was the name of the keeper …?" is not given by "its single keeper retired"."""
+    question = "What was the name of the single keeper of the harbour light who retired in 1966?"
+    check = check_sentence(
+        question, "In 1966 the harbour light was automated and its single keeper retired."
+    )
+    assert check.valueless == "name"
+    said = "In 1966 the harbour light was automated and its single keeper, Amos Trew, retired."
+    assert check_sentence(question, said).valueless is None
+    # of two lifeboats, the one with the question's modifier is the one asked
+    inshore = "What is the name of the inshore lifeboat added in 1998?"
+    assert check_sentence(
+        inshore,
+        "It operates the all-weather lifeboat Sheila Murran and an inshore lifeboat added in 1998.",
+    ).valueless == "name"
+    # the named phrase's noun, not the participle after it ("the lugger *captured*")
+    assert check_sentence(
+        "What was the name of the lugger captured on 9 November 1833?",
+        "On 9 November 1833 Tregaskis and his men captured the lugger *Fortune* in Gull Cove.",
+    ).valueless is None
+
+
+def test_a_sum_of_another_noun_is_no_price() -> None:
+    """"a deficit of 3.1 million crowns" is not the price the collection was sold for."""
+    question = "For what price was the collection of instruments sold to the museum?"
+    check = check_sentence(
+        question,
+        "The grant cut left a deficit of 3.1 million crowns, and for two years the board sold "
+        "the collection of instruments to the museum.",
+    )
+    assert check.valueless == "money"
+    for said in (
+        "The board sold the collection of instruments to the museum for 2.4 million crowns.",
+        "The board sold the collection of instruments to the museum for a total of 2.4 million "
+        "crowns.",
+        "The board sold the collection of instruments to the museum at a price of £40,000.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_japanese_name_asked_of_a_party_the_sentence_leaves_unnamed() -> None:
+    """「県知事の名前は何か」 is not given by 「開業式には県知事も出席した」."""
+    question = "1912年の開業式に出席した県知事の名前は何か。"
+    check = check_sentence(question, "穂波―稲葉口間は1912年に開業し、開業式には県知事も出席した。")
+    assert check.valueless == "name"
+    for said in (
+        "1912年の開業式には県知事の真柴清一も出席した。",
+        "1912年の開業式には「真柴」という県知事も出席した。",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+    # a role may answer 「誰」, and a common noun a thing's 「名称」
+    assert check_sentence(
+        "二段モーションを宣告するのは誰か。", "審判員が二段モーションを宣告する。"
+    ).valueless is None

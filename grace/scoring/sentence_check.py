@@ -73,9 +73,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from confidence import RECOMMENDED_ACTIONS, ActionDecision, InterventionLevel
 from grace.patterns import lazy
@@ -419,7 +420,7 @@ def _negation(question: str, sentence: str) -> str | None:
     asked = _denies(question)
     stated = _denies(sentence) if is_japanese(question) else _negated_about(
         question, sentence, elided=asked
-    )
+    ) and not (asked and _denied_otherwise(question, sentence))
     if asked == stated:
         return None
     return "the question is negated, the sentence is not" if asked else (
@@ -588,20 +589,34 @@ def _counted_question_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _analysis(text: str) -> tuple[tuple[tuple[str, str], ...], frozenset[int]]:
-    """``text``'s Sudachi morphemes (split mode B): :func:`_morphemes` and :func:`_type_words`.
+def _analysis(
+    text: str,
+) -> tuple[tuple[tuple[str, str], ...], frozenset[int], Mapping[int, str]]:
+    """``text``'s Sudachi morphemes (split mode B), counter words and proper nouns.
 
-    One analysis, cached: one check reads a text's terms, its numbers and its answer types
-    from it.
+    :func:`_morphemes`, :func:`_type_words` and :func:`_proper_nouns` read it. One
+    analysis, cached: one check reads a text's terms, its numbers, its answer types and its
+    names from it.
     """
     morphemes: list[tuple[str, str]] = []
     typed: set[int] = set()
+    proper: dict[int, str] = {}
     for i, m in enumerate(thread_tokenizer("B").tokenize(text)):
         pos = m.part_of_speech()
         morphemes.append((m.normalized_form(), pos[0]))
         if pos[0] == "接尾辞" or pos[1] == "数詞" or pos[2] == "助数詞可能":
             typed.add(i)
-    return tuple(morphemes), frozenset(typed)
+        if pos[1] == "固有名詞":
+            proper[i] = pos[2]
+    return tuple(morphemes), frozenset(typed), MappingProxyType(proper)
+
+
+def _proper_nouns(text: str) -> Mapping[int, str]:
+    """The morphemes of ``text`` that Sudachi reads as proper nouns (固有名詞), by index.
+
+    Each with its kind (人名, 地名, 一般 …).
+    """
+    return _analysis(text)[2]
 
 
 def _type_words(text: str) -> frozenset[int]:
@@ -734,6 +749,31 @@ _ELLIPSIS = lazy(
 )
 """A clause that ends on a negated auxiliary ("but Jones did not"): its verb phrase is the
 one before it, left out."""
+
+
+_NEGATED_VERB = lazy(r"\b(?:not|never|n't)\s+(?:be\s+|been\s+)?([a-z]+)")
+"""A negation and the word it denies ("were *not leased*", "could *not fulfil*")."""
+
+
+def _denied_otherwise(question: str, sentence: str) -> bool:
+    """Whether a negated question's verb is said plainly, the sentence's negations elsewhere.
+
+    "Which granges were *not leased* …?" is not said by "… the abbey *could not fulfil* the
+    contract, forcing it *to lease* four granges": the sentence denies fulfilling, and
+    leasing it states. Read where the word the question's *not* denies is a verb the
+    sentence holds, no use of it has a negation within the three words before it, and every
+    negation of the sentence denies another word.
+    """
+    asked = _NEGATED_VERB.search(question.lower())
+    if asked is None or "VERB" not in all_lemmas(asked.group(1)):
+        return False
+    forms = known_forms(asked.group(1))
+    words = [w.lower() for w in ENGLISH_WORD.findall(normalise_text(sentence))]
+    uses = [i for i, word in enumerate(words) if known_forms(word) & forms]
+    denied = [m.group(1) for m in _NEGATED_VERB.finditer(normalise_text(sentence).lower())]
+    return bool(uses and denied) and not any(
+        is_negated(" ".join(words[max(0, i - 3) : i])) for i in uses
+    ) and not any(known_forms(word) & forms for word in denied)
 
 
 def _negated_about(question: str, sentence: str, *, elided: bool = False) -> bool:
@@ -962,6 +1002,8 @@ def _valueless(question: str, sentence: str) -> str | None:
     if not measures:
         return "count" if _HOW_MANY.match(question) and not _counts(sentence) else None
     sentence = without_other_measures(sentence, measures)  # "75 feet" is no price
+    if "money" in measures:  # "a deficit of 3.1 million crowns" is no price
+        sentence = _without_other_sums(question, sentence)
     if states_measure(sentence, measures):
         return None
     if "money" not in measures:  # "for £900" is no length: a sum measures money only
@@ -981,8 +1023,9 @@ def _kind_unstated(question: str, sentence: str) -> str | None:
 
     See :func:`_valueless`; ``None`` also for a why-question whose sentence gives a reason.
     """
-    if not is_japanese(question) and (
-        _unnamed(question, sentence) or _doer_unnamed(question, sentence)
+    if (
+        _unnamed_ja(question, sentence) if is_japanese(question)
+        else _unnamed(question, sentence) or _doer_unnamed(question, sentence)
     ):
         return "name"
     if asks_reason(question):
@@ -1059,12 +1102,43 @@ def _names_money(word: str) -> bool:
     return any(money_kinds(noun) is not None for noun in nouns)
 
 
+_NOUN_OF_SUM = lazy(
+    r"\b(for|at)?\s*(?:\b(?:a|an|the)\s+)?\b([a-z]+)\s+of\s+"
+    r"((?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*)(?:\s*(?:million|billion|thousand))?"
+    r"(?:\s+[a-z]+)?)",
+    re.I,
+)
+"""A noun with a sum as its of-phrase ("a *deficit of 3.1 million crowns*"), and a *for* /
+*at* before it ("*for* a total of £500")."""
+
+
+def _without_other_sums(question: str, sentence: str) -> str:
+    """``sentence`` with each sum that is the value of another kind of noun blanked.
+
+    "For what price was the collection sold …?" is not answered by "…, leaving *a deficit of
+    3.1 million crowns*": an of-phrase gives its noun's value, and a deficit is no price. A
+    noun that names a sum of money (:func:`_names_money`: a price, a fee, a payment), one of
+    the question's words, or a phrase after *for* / *at* ("sold *for a total of* £500", "*at
+    a cost of*") keeps its sum.
+    """
+    asked = {form for word in _english_terms(question, question=True) for form in known_forms(word)}
+
+    def blank(match: re.Match[str]) -> str:
+        noun = match.group(2).lower()
+        if match.group(1) or _names_money(noun) or known_forms(noun) & asked:
+            return match.group(0)
+        return match.group(0)[: match.start(3) - match.start(0)] + " "
+
+    return _NOUN_OF_SUM.sub(blank, sentence)
+
+
 _COUNTED_THINGS = lazy(
-    r"\b\d[\d,.]*\s+(?!(?:million|billion|thousand|hundred|m|bn|k)\b)[a-z][a-z-]*s\b"
+    r"\b(?:\d[\d,.]*|" + "|".join(_NUMBER_WORDS) + r")"
+    r"\s+(?!(?:million|billion|thousand|hundred|m|bn|k)\b)[a-z][a-z-]*s\b"
     r"|(?:\d[\d,.]*|[〇一二三四五六七八九十百千]+)(?:万|億|千)?"
     r"(?=[^\d\s,.〇一二三四五六七八九十百千万億円銭ドルユーロポンド$€£¥A-Za-z])"
 )
-"""A number and the plural noun or the counter it counts ("312 inmates", 「5年」,
+"""A number and the plural noun or the counter it counts ("312 inmates", "two years", 「5年」,
 「3棟」, 「二代目」 in digits or in kanji): no sum of money, which
 :func:`grace.text.states_measure` reads with its currency ("£3,100", "30 guineas",
 「8万円」, 「三千円」)."""
@@ -1179,17 +1253,20 @@ def _unnamed(question: str, sentence: str) -> bool:
     not said by "… kept by a toll clerk appointed by the company"), with a name near the
     mention read as its holder's (:func:`_name_near`). A who-question's role said only as
     "the" and common words, as the subject of a verb, names no holder either
-    (:func:`_role_acts`: "in which *the town crier reads* the charter").
+    (:func:`_role_acts`: "in which *the town crier reads* the charter"). Where some mentions
+    have the question's modifiers before them, those are the thing's (:func:`_mentions`).
     """
     asked = _NAME_OF.search(question)
     who = None if asked else _WHO_THE.match(question)
     found = asked or who
     if found is None:
         return False
-    head = known_forms(found.group(1).split()[-1])
+    phrase = found.group(1).split()
+    noun = _phrase_head(phrase)
+    head = known_forms(noun)
     cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
     words = [token.lower() for token in cased]
-    mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    mentions = _mentions(words, head, [w.lower() for w in phrase[: phrase.index(noun)]])
     named_anywhere = _NAMING.search(sentence) is not None
     return bool(mentions) and all(
         (
@@ -1203,6 +1280,66 @@ def _unnamed(question: str, sentence: str) -> bool:
         and not _name_follows(cased, i + 1)
         for i in mentions
     )
+
+
+def _mentions(words: Sequence[str], head: frozenset[str], modifiers: Sequence[str]) -> list[int]:
+    """Where ``words`` mention the named thing: its noun, with its modifiers where any has.
+
+    "the name of the *inshore* lifeboat" is asked of "an *inshore* lifeboat added in 1998",
+    not of "the all-weather lifeboat Sheila Murran": mentions with every one of the
+    question's modifiers among the three words before them, where there are such.
+    """
+    mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    modified = [
+        i for i in mentions
+        if modifiers and all(m in words[max(0, i - 3) : i] for m in modifiers)
+    ]
+    return modified or mentions
+
+
+_JA_NAME_WORDS = frozenset({"名前", "氏名"})
+"""Words that ask a party's name (「県知事の**名前**」). Not 「名称」, a thing's, which a common
+noun may give (「学問の名称」: 応用科学), nor 「誰」, which a role may answer (「宣告するのは
+誰か」: 審判員)."""
+_JA_NAME_REACH = 4
+"""Morphemes either side of a mention where a place name may be its name (「**稲葉口**駅」);
+a place name further off names something else."""
+
+
+def _unnamed_ja(question: str, sentence: str) -> bool:
+    """Whether a Japanese sentence mentions the party whose name is asked and names nothing.
+
+    「開業式に出席した県知事の名前は何か」 is not said by 「開業式には県知事も出席した」: the
+    question asks for the name of 知事 (「X の名前」, 「X の氏名」), and the sentence
+    has no proper noun (Sudachi's 固有名詞, not one of the question's) and no quoted name
+    (「…」) — a place name counts only within :data:`_JA_NAME_REACH` morphemes of a mention
+    (「穂波―稲葉口間」 names a section, not the governor) — nor does it give anything a name
+    (「…という」, 「…と呼ばれる」, 「…と名付け」).
+    """
+    q = _morphemes(question)
+    head = next(
+        (
+            q[i - 2][0] for i in range(2, len(q))
+            if q[i][0] in _JA_NAME_WORDS and q[i - 1][0] == "の"
+            and q[i - 2][1] in ("名詞", "接尾辞")
+        ),
+        None,
+    )
+    if head is None or _JA_NAMING.search(sentence):
+        return False
+    s, proper = _morphemes(sentence), _proper_nouns(sentence)
+    mentions = [j for j, (form, _) in enumerate(s) if form == head]
+    if not mentions or any(form == "「" for form, _ in s):
+        return False
+    asked = {form for form, _ in q}
+    return not any(
+        kind != "地名" or any(abs(k - j) <= _JA_NAME_REACH for j in mentions)
+        for k, kind in proper.items() if s[k][0] not in asked
+    )
+
+
+_JA_NAMING = lazy(r"という|と呼ば|と名付け|と称|と命名")
+"""Words that give a thing its name anywhere in a Japanese sentence."""
 
 
 _WHO_DID = lazy(r"\s*who\s+([a-z]+)\b", re.I)
@@ -1240,8 +1377,23 @@ _NAMING = lazy(r"\b(?:called|named|known as|titled|entitled|renamed)\b", re.I)
 """Words that give a thing its name anywhere in a sentence."""
 
 
+_DEFINITE = frozenset({"the", "its", "his", "her", "their"})
+"""Determiners of a definite mention: the article and the possessives ("*its* single
+keeper")."""
+
+
+def _phrase_head(words: Sequence[str]) -> str:
+    """The noun a named phrase ends on, past a participle after it ("the lugger *captured*")."""
+    end = len(words)
+    while end > 1 and finite_verb(words[end - 1].lower()) and (
+        "NOUN" not in all_lemmas(words[end - 1].lower())
+    ):
+        end -= 1
+    return words[end - 1]
+
+
 def _bare_definite(cased: Sequence[str], at: int) -> bool:
-    """Whether the mention at ``at`` is "the" and common words only, with no name in them.
+    """Whether the mention at ``at`` is "the" (or a possessive) and common words only.
 
     "What was the name of the local newspaper that estimated the crowd?" is not said by "a
     crowd estimated by *the local newspaper* at 3,000": the phrase says which newspaper only
@@ -1249,9 +1401,9 @@ def _bare_definite(cased: Sequence[str], at: int) -> bool:
     the local newspaper") or is given to anything in the sentence (:data:`_NAMING`).
     """
     start = at
-    while start > 0 and cased[start - 1].lower() != "the" and at - start < 3:
+    while start > 0 and cased[start - 1].lower() not in _DEFINITE and at - start < 3:
         start -= 1
-    if start == 0 or cased[start - 1].lower() != "the":
+    if start == 0 or cased[start - 1].lower() not in _DEFINITE:
         return False
     apposed = start >= 2 and cased[start - 2][:1].isupper()  # "the Courier, the local paper"
     return not apposed and all(token[:1].islower() for token in cased[start : at + 1])
@@ -1321,7 +1473,7 @@ def _name_around(cased: Sequence[str], at: int) -> bool:
     word ("*In* 1981 the town crier …") is no name.
     """
     start = at
-    while start > 0 and cased[start - 1].lower() != "the":
+    while start > 0 and cased[start - 1].lower() not in _DEFINITE:
         start -= 1
     window = [*range(max(0, start - 5), max(0, start - 1)), *range(at + 1, min(len(cased), at + 5))]
     return any(

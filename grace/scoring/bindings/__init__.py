@@ -15,7 +15,9 @@ read here from the words alone (no parser):
   hotel converted into a warehouse?" is not said by "built as a warehouse and converted
   into a hotel". A from-phrase ends at "to" and at a verb ("a ferry from Kessa *reaches*
   Port Averel"); a phrasal verb's particle binds as its verb ("taken *over by*").
-- **A way reversed** — "pass *from* the crown" is not said by "passed *to* the crown".
+- **A way reversed** — "pass *from* the crown" is not said by "passed *to* the crown"; a
+  *to* after a from-phrase is the same verb's ("moved from Kanzel *to* Selmingen" against
+  "moved there *from* Selmingen").
 - **A proper modifier** — "the *Ostrian* camp" is not said by "the Ostrian commander
   attacked the *Swedish* camp": every "camp" of the sentence has another capitalised
   modifier.
@@ -50,7 +52,8 @@ read here from the words alone (no parser):
   build"; not for a reflexive question, "did Warsaw defend itself"); or a who-question's
   object stands after the passive verb ("It was founded … by workers of the mill" for
   "Who founded the mill?"), or the verb is only passive with no agent ("The society was
-  founded in 1988, and …" names no founder; "candles brought from nearby houses"; the same
+  founded in 1988, and …" names no founder; "candles brought from nearby houses"; "a
+  Cistercian monastery …*, founded in 1147*", a participle after a comma; the same
   for a which-question that asks for the subject: "Which firm laid the tramway?").
 - **A subject in another clause** — "Since what year have *otters* nested beside Loch
   Aulder?" is not said by "Otters are found along its whole length, and ospreys have nested
@@ -203,6 +206,7 @@ from grace.scoring.bindings.roles import (
     _object_made_subject,
     _object_named_otherwise,
     _owner_only,
+    _participle_unattributed,
     _passive_subject,
     _pronoun_subject,
     _relative_object,
@@ -314,6 +318,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _its_of_another(raw_q, raw_s),
         _whose_subject(q, raw_s),
         _whose_doer(q, raw_s),
+        _participle_unattributed(raw_q, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     # the coarsest reading: only where no finer one has named what is apart

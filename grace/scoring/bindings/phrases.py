@@ -264,13 +264,19 @@ def _directions(question: list[str], sentence: list[str]) -> list[str]:
 
 
 def _question_ways(question: list[str], sentence: list[str]) -> list[tuple[str, str, str]]:
-    """A question's (verb, way, place) triples: "pass *from* the crown", "move … out of X"."""
-    out = []
+    """A question's (verb, way, place) triples: "pass *from* the crown", "move … out of X".
+
+    A "to" right after a from-phrase's place is the same verb's ("moved from Kanzel *to*
+    Selmingen": moved to Selmingen).
+    """
+    out: list[tuple[str, str, str]] = []
     for i in range(1, len(question) - 1):
         verb, prep = question[i - 1], question[i]
         if prep == "out" and question[i + 1] == "of":  # "move the offices out of X": from X
             prep, i = "from", i + 1
             verb = _moved_verb(question, i - 1, sentence) or ""
+        if prep in ("to", "into") and out and out[-1][1] == "from" and out[-1][2] == verb:
+            verb = out[-1][0]
         if prep not in _REVERSED or not _content(verb):
             continue
         j = _after_determiners(question, i + 1)

@@ -20,8 +20,10 @@ from grace.scoring.bindings.words import (
     _PARTICLES,
     _RELATIVES,
     _adverb,
+    _after_comma,
     _after_determiners,
     _base_verb,
+    _cased,
     _content,
     _find,
     _given_name,
@@ -1423,15 +1425,48 @@ def _present(word: str) -> bool:
     )
 
 
+def _participle_unattributed(question: str, sentence: str) -> list[str]:
+    """A who-question's verb that the sentence says only in participial phrases, no agent.
+
+    "Who founded Merrowdale Abbey?" is not said by "Merrowdale Abbey was a Cistercian
+    monastery in the county of Harrowmoor*, founded in 1147* and dissolved in 1538", nor
+    "Who built the fulling mill at Brackenford?" by "a fulling mill at Brackenford*, built
+    in 1391*": a participle after a comma with a preposition after it is a passive, and no
+    *by* names the doer. Read where some use of the verb is such a phrase and every use
+    names no agent (:func:`_agentless`, with the question's words after its verb); the
+    question's object is in the sentence.
+    """
+    q = [w.lower() for w in _cased(question)]
+    if len(q) < 3:
+        return []
+    at = 1 if q[0] == "who" else _wh_subject_verb(q)
+    if at is None or not (_participle(q[at]) or _past_before_object(q, at)):
+        return []
+    content = _object_content(q[at + 1 :])
+    words = [w.lower() for w in _cased(sentence)]
+    if not content or not _has(words, content[-1]):
+        return []
+    commas = _after_comma(sentence)
+    uses = _passive_uses(words, q[at])
+    phrase = [w for w in q[at + 1 :] if _content(w)]
+    if any(commas[k] for k in uses) and all(
+        _agentless(words, k, phrase, after_comma=commas[k]) for k in uses
+    ):
+        return [f"{q[at]} {content[-1]}"]
+    return []
+
+
 def _agentless(
-    sentence: list[str], at: int, phrase: Sequence[str], means: Sequence[str] = ()
+    sentence: list[str], at: int, phrase: Sequence[str], means: Sequence[str] = (),
+    *, after_comma: bool = False,
 ) -> bool:
     """Whether the verb at ``at`` is a passive that names no agent.
 
-    A form of *be* just before it, or a word of the question's object (``phrase``) right
-    before it and a preposition after it (a reduced passive: "by the light of *candles
-    brought from* nearby houses", "the tree fern Cyathea *vellosa planted in* 1899", a
-    particle between: "a *plan drawn up in* 1968"); and no
+    A form of *be* just before it, or a word of the question's object (``phrase``) — or,
+    ``after_comma``, a comma — right before it and a preposition after it (a reduced
+    passive: "by the light of *candles brought from* nearby houses", "the tree fern Cyathea
+    *vellosa planted in* 1899", a particle between: "a *plan drawn up in* 1968"; a
+    participial phrase: "a Cistercian monastery …, *founded in* 1147"); and no
     agent's *by* within the :data:`_AGENT_REACH` words after it: not one after another
     participle ("a band room was built … with money *raised by* a levy"), nor one before a
     number ("*by 2020* it had reached"), nor the noun's of an occasion
@@ -1439,7 +1474,7 @@ def _agentless(
     """
     after_verb = at + 2 if sentence[at + 1 : at + 2] and sentence[at + 1] in _PARTICLES else at + 1
     passive = any(w in _BE_ANY for w in sentence[max(0, at - 2) : at]) or (
-        at > 0 and _has(phrase, sentence[at - 1])
+        at > 0 and (after_comma or _has(phrase, sentence[at - 1]))
         and sentence[after_verb : after_verb + 1] != [] and sentence[after_verb] in _AFTER_PASSIVE
     )
     after = [*sentence[at + 1 : at + 1 + _AGENT_REACH], ""]  # "" ends the window

@@ -180,6 +180,17 @@ def _cased(text: str) -> list[str]:
     return ENGLISH_WORD.findall(unicodedata.normalize("NFKC", text).replace("’", "'"))
 
 
+def _after_comma(text: str) -> list[bool]:
+    """For each word of ``text`` (:func:`_cased`), whether a comma stands right before it."""
+    norm = unicodedata.normalize("NFKC", text).replace("’", "'")
+    out: list[bool] = []
+    end = 0
+    for match in ENGLISH_WORD.finditer(norm):
+        out.append("," in norm[end : match.start()] or (end > 0 and norm[end - 1] == ","))
+        end = match.end()
+    return out
+
+
 def _find(words: list[str], marker: tuple[str, ...]) -> int | None:
     return next(
         (i for i in range(len(words) - len(marker) + 1)
