@@ -3630,3 +3630,47 @@ def test_a_japanese_name_asked_of_a_party_the_sentence_leaves_unnamed() -> None:
     assert check_sentence(
         "二段モーションを宣告するのは誰か。", "審判員が二段モーションを宣告する。"
     ).valueless is None
+
+
+def test_a_which_subject_restated_names_none() -> None:
+    """"Which glassworks cast the mirror?" is not said by "the glassworks that cast its mirror"."""
+    question = "Which glassworks cast the mirror of the reflector?"
+    check = check_sentence(
+        question, "The reflector was delivered late after delays at the glassworks that cast it."
+    )
+    assert check.valueless == "name"
+    for said in (
+        "The mirror of the reflector was cast by the Mirefield glassworks.",
+        "The glassworks at Mirefield cast the mirror of the reflector.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_past_like_its_base_after_the_class_is_a_term() -> None:
+    """"Which club *beat* Rovers …?": *beat* is the relation asked, not the answer's class."""
+    question = "Which club beat Rovers in the 1934 cup semi-final?"
+    check = check_sentence(question, "Rovers reached the cup semi-final in 1934 and 1967.")
+    assert check.missing == ("beat",)
+    said = "In the 1934 cup semi-final Ashby United beat Rovers 2-1."
+    assert check_sentence(question, said).missing == ()
+
+
+def test_on_what_day_needs_a_day_stated() -> None:
+    """"On what day in 1913 …?" is not answered by "… in 1913"."""
+    question = "On what day in 1913 did Edmund Tallis move the head office?"
+    check = check_sentence(question, "Edmund Tallis moved the head office to Market Row in 1913.")
+    assert check.valueless == "day"
+    for said in (
+        "Edmund Tallis moved the head office to Harbour Street on 3 March 1913.",
+        "Edmund Tallis moved the head office to Harbour Street on a Sunday in 1913.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_japanese_thing_asked_for_after_you_did_not_happen() -> None:
+    """「分けるよう組合に求めた」 asks for the supply; it does not say it was given."""
+    question = "ゆらら館に第五源泉から湯が分けられるようになったのは何年か。"
+    check = check_sentence(question, "町はゆらら館の湯を第五源泉から分けるよう組合に求めた。")
+    assert check.unbound == ("分ける計画",)
+    said = "2001年からはゆらら館に第五源泉の湯が分けられるようになった。"
+    assert check_sentence(question, said).unbound == ()

@@ -98,6 +98,7 @@ from grace.scoring.bindings import (
     known_forms,
     unbound_phrases,
     unbound_phrases_ja,
+    unchanged_past,
 )
 from grace.scoring.reasons import asks_reason, states_reason
 from grace.text import (
@@ -311,8 +312,9 @@ def _answer_class(words: list[str], framed: set[int], text: str) -> set[int]:
     Not a name in it ("which *Ostrian* general": a name restricts the answer, the sentence
     must state it), nor a verb and what follows it ("what industry *declined*": the
     question's relation, which :func:`~grace.text.answer_class_indices`' three words can
-    reach), nor the phrase after *whose*: "Whose *son* was Hugh Tolland?" asks for the owner
-    of the relation, which the sentence must state.
+    reach; a past written as its base with a determiner or a name after it: "Which club
+    *beat* Rovers …?"), nor the phrase after *whose*: "Whose *son* was Hugh Tolland?" asks
+    for the owner of the relation, which the sentence must state.
     """
     names = {w.lower() for w in _NAME_IN_TEXT.findall(unicodedata.normalize("NFKC", text))}
     kept: set[int] = set()
@@ -320,10 +322,16 @@ def _answer_class(words: list[str], framed: set[int], text: str) -> set[int]:
     for i in sorted(framed):
         if i - 1 not in framed:
             cut = words[i - 1] == "whose"  # a new phrase; "whose *son*" is the relation asked
-        cut = cut or _inflected_verb(words[i])
+        cut = cut or _inflected_verb(words[i]) or (
+            i - 1 in framed and unchanged_past(words[i]) and i + 1 < len(words)
+            and (words[i + 1] in _ARTICLES_EN or words[i + 1] in names)
+        )
         if not cut and words[i] not in names:
             kept.add(i)
     return kept
+
+
+_ARTICLES_EN = frozenset({"the", "a", "an"})
 
 
 def _inflected_verb(word: str) -> bool:
@@ -1026,6 +1034,7 @@ def _kind_unstated(question: str, sentence: str) -> str | None:
     if (
         _unnamed_ja(question, sentence) if is_japanese(question)
         else _unnamed(question, sentence) or _doer_unnamed(question, sentence)
+        or _which_restated(question, sentence)
     ):
         return "name"
     if asks_reason(question):
@@ -1051,6 +1060,10 @@ _MONTH_STATED = lazy(
     re.I,
 )
 """A month in a sentence: its name or abbreviation, a date written in figures, 「4月」."""
+_ASKS_DAY_EN = lazy(r"\bon\s+(?:what|which)\s+day\b", re.I)
+"""An English question that asks for a day ("*On what day* in 1913 …?"): a date, which names
+its month, or a day of the week answers it; a year does not."""
+_WEEKDAY = lazy(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 _DAY_STATED = lazy(r"(?:\d+|[一二三四五六七八九十]+)日")
 """A day or a number of days in a Japanese sentence (「21日」, 「三日」)."""
 
@@ -1066,6 +1079,10 @@ def _calendar_unstated(question: str, sentence: str) -> str | None:
     if _ASKS_MONTH.search(question) and not _MONTH_STATED.search(sentence):
         return "month"
     if _ASKS_DAY.search(question) and not _DAY_STATED.search(sentence):
+        return "day"
+    if _ASKS_DAY_EN.search(question) and not (
+        _MONTH_STATED.search(sentence) or _WEEKDAY.search(sentence)
+    ):
         return "day"
     return None
 
@@ -1295,6 +1312,40 @@ def _mentions(words: Sequence[str], head: frozenset[str], modifiers: Sequence[st
         if modifiers and all(m in words[max(0, i - 3) : i] for m in modifiers)
     ]
     return modified or mentions
+
+
+_WHICH_SUBJECT = lazy(r"\s*which\s+([a-z-]+)\s+([a-z]+)\b", re.I)
+"""A which-question that asks for its verb's subject: "Which *glassworks cast* the mirror?"."""
+
+
+def _which_restated(question: str, sentence: str) -> bool:
+    """Whether the sentence says the asked thing only as "the N that V", naming none.
+
+    "Which glassworks cast the mirror of the reflector?" is not said by "… delivered in 1926
+    after delays at *the glassworks that cast its mirror*": the sentence restates what the
+    question presupposes — a glassworks cast it — with the noun as the subject of the
+    question's verb (right after it, or after *that* / *which* / *who*) said as "the" and
+    common words (:func:`_bare_definite`), and no name around it (:func:`_name_around`).
+    """
+    found = _WHICH_SUBJECT.match(question)
+    if found is None or not finite_verb(found.group(2).lower()):
+        return False
+    noun, verb = known_forms(found.group(1)), known_forms(found.group(2))
+    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    words = [token.lower() for token in cased]
+    mentions = [i for i, word in enumerate(words) if known_forms(word) & noun]
+
+    def restated(i: int) -> bool:
+        at = i + 2 if words[i + 1 : i + 2] and words[i + 1] in _RELATIVE_WORDS else i + 1
+        return at < len(words) and bool(known_forms(words[at]) & verb)
+
+    return bool(mentions) and all(
+        restated(i) and _bare_definite(cased, i) and not _name_around(cased, i)
+        for i in mentions
+    )
+
+
+_RELATIVE_WORDS = frozenset({"that", "which", "who"})
 
 
 _JA_NAME_WORDS = frozenset({"名前", "氏名"})

@@ -218,7 +218,7 @@ from grace.scoring.bindings.roles import (
     _subject_after,
     _successor_leaving,
 )
-from grace.scoring.bindings.words import _cased, finite_verb, known_forms
+from grace.scoring.bindings.words import _cased, finite_verb, known_forms, unchanged_past
 
 __all__ = [
     "COORDINATED_CLAUSE_PATTERN",
@@ -228,6 +228,7 @@ __all__ = [
     "known_forms",
     "unbound_phrases",
     "unbound_phrases_ja",
+    "unchanged_past",
 ]
 
 _CHECKS: tuple[Callable[[list[str], list[str]], list[str]], ...] = (

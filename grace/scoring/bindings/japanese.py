@@ -597,7 +597,8 @@ def _planned_only(q: Morphemes, s: Morphemes) -> list[str]:
     (:data:`_PLAN`) or an auxiliary of wish (:data:`_WISH`: 「整備したい」), right after it or
     after 「する」 / 「した」 (「移転する計画」) and an auxiliary of voice (:data:`_VOICE`:
     「取り壊される予定」), or by 「を」 and a verb of giving up
-    (「再建を断念し」) or of proposing or asking for (:data:`_ASKED_FOR`: 「合併を申し入れた」).
+    (「再建を断念し」) or of proposing or asking for (:data:`_ASKED_FOR`: 「合併を申し入れた」;
+    after 「よう」 too: 「第五源泉から分けるよう組合に求めた」).
     A use in the conjunctive form (「…を設立し、」) goes with the sentence's last predicate:
     「…を設立し、…に集約する計画であった」 plans both.
     A use inside a compound noun (:func:`_compound_at`) is no predicate and is not read; nor
@@ -634,7 +635,23 @@ def _unrealised_at(s: Morphemes, at: int) -> bool:
         at += 1
     if at < len(s) and (s[at][0] in _PLAN or s[at][0] in _WISH and s[at][1] == "助動詞"):
         return True
+    if at < len(s) and s[at][0] == "よう" and _asked_after(s, at + 1):
+        return True  # 「第五源泉から分けるよう組合に求めた」: asked for, not done
     return at < len(s) and s[at][0] == "、" and _ends_as_plan(s, at)
+
+
+_ASKED_REACH = 4
+"""Morphemes after 「よう」 where the verb of asking stands (「分けるよう**組合に求め**た」)."""
+
+
+def _asked_after(s: Morphemes, at: int) -> bool:
+    """Whether a verb of asking (:data:`_ASKED_FOR`) follows ``at`` in the same clause."""
+    for k in range(at, min(len(s), at + _ASKED_REACH)):
+        if s[k][0] in ("、", "。"):
+            return False
+        if s[k][0] in _ASKED_FOR:
+            return True
+    return False
 
 
 def _ends_as_plan(s: Morphemes, at: int) -> bool:

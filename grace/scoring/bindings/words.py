@@ -16,7 +16,7 @@ from grace.retrieval.lemmas import all_inflections, all_lemmas
 from grace.retrieval.tokenize import tokenize
 from grace.text import ENGLISH_STOPWORDS, ENGLISH_WORD
 
-__all__ = ["finite_verb", "known_forms"]
+__all__ = ["finite_verb", "known_forms", "unchanged_past"]
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her"})
 _RELATIVES = frozenset({"who", "which", "that", "whose", "whom"})
@@ -118,7 +118,7 @@ def _base_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=16_384)
-def _unchanged_past(word: str) -> bool:
+def unchanged_past(word: str) -> bool:
     """A verb's base form that is its past too ("cast", "put", "read"; not "plant").
 
     LemmInflect's inflection table gives the past; such a word after a wh-subject and before
@@ -129,7 +129,7 @@ def _unchanged_past(word: str) -> bool:
 
 def finite_verb(word: str) -> bool:
     """A verb form that may be a clause's finite verb, other than *be* ("reads", "cast")."""
-    return _inflected_verb(word) or _unchanged_past(word)
+    return _inflected_verb(word) or unchanged_past(word)
 
 
 def _past_before_object(question: Sequence[str], at: int) -> bool:
@@ -138,7 +138,7 @@ def _past_before_object(question: Sequence[str], at: int) -> bool:
     "Which foundry *cast the* copy?": the verb of a question that asks for its subject. A
     base form with a particle after it is left unread ("Who *set up* …?").
     """
-    return _unchanged_past(question[at]) and question[at + 1 : at + 2] != [] and (
+    return unchanged_past(question[at]) and question[at + 1 : at + 2] != [] and (
         question[at + 1] in _DETERMINERS
     )
 
