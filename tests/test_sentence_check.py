@@ -3674,3 +3674,36 @@ def test_a_japanese_thing_asked_for_after_you_did_not_happen() -> None:
     assert check.unbound == ("分ける計画",)
     said = "2001年からはゆらら館に第五源泉の湯が分けられるようになった。"
     assert check_sentence(question, said).unbound == ()
+
+
+def test_a_month_of_another_year_is_not_the_asked_month() -> None:
+    """"In what month of 1983 …?" is not answered by "… in 1983, and … closed in July 1984"."""
+    question = "In what month of 1983 was teacher training transferred to Hesketh?"
+    check = check_sentence(
+        question,
+        "Teacher training was transferred to Hesketh in 1983, and the site closed in July 1984.",
+    )
+    assert check.valueless == "month"
+    for said in (
+        "Teacher training was transferred to Hesketh in July 1983.",
+        "Teacher training was transferred to Hesketh on 4 July 1983.",
+        "Teacher training was transferred to Hesketh in July.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+    assert check_sentence(
+        "1983年の何月に研修が移管されたか。", "研修は1983年に移管され、校地は1984年7月に閉じた。"
+    ).valueless == "month"
+
+
+def test_a_which_subject_said_only_indefinitely_names_none() -> None:
+    """"Which heritage trust restored the portal?" is not said by "by a local heritage trust"."""
+    question = "Which heritage trust restored the portal of the level in 1998?"
+    check = check_sentence(
+        question, "The portal of the level was restored by a local heritage trust in 1998."
+    )
+    assert check.valueless == "name"
+    for said in (
+        "The portal of the level was restored in 1998 by a local heritage trust, the Fell Trust.",
+        "The portal of the level was restored in 1998 by the Fell Trust, a heritage trust.",
+    ):
+        assert check_sentence(question, said).valueless is None, said

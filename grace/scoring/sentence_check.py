@@ -1076,15 +1076,44 @@ def _calendar_unstated(question: str, sentence: str) -> str | None:
     year, and a sentence that gives only the year does not state it; nor does 「1889年4月に
     発足した」 state the day 「4月の何日か」 asks for. *When* asks for no part: a year answers it.
     """
-    if _ASKS_MONTH.search(question) and not _MONTH_STATED.search(sentence):
+    months = _months_of_year(question, sentence)
+    if _ASKS_MONTH.search(question) and not months:
         return "month"
     if _ASKS_DAY.search(question) and not _DAY_STATED.search(sentence):
         return "day"
-    if _ASKS_DAY_EN.search(question) and not (
-        _MONTH_STATED.search(sentence) or _WEEKDAY.search(sentence)
-    ):
+    if _ASKS_DAY_EN.search(question) and not (months or _WEEKDAY.search(sentence)):
         return "day"
     return None
+
+
+_DATED_AFTER = lazy(r"\s*(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?((?:1\d|20)\d\d)\b")
+"""A year right after a month ("July *1984*", "June 30, *1931*")."""
+_DATED_BEFORE = lazy(r"((?:1\d|20)\d\d)年\s*$")
+"""A year right before a Japanese month (「*1984年*7月」)."""
+_QUESTION_YEAR = lazy(r"(?<!\d)((?:1\d|20)\d\d)(?!\d)")
+
+
+def _months_of_year(question: str, sentence: str) -> list[str]:
+    """The months the sentence states that may be in the question's year.
+
+    "In what month of 1983 was teacher training transferred?" is not answered by "…
+    transferred to Hesketh in 1983, and the site closed *in July 1984*": a month with another
+    year right after it (or before it, 「1984年7月」) is that year's. Where the question names
+    no year, or more than one, every month counts.
+    """
+    months = list(_MONTH_STATED.finditer(sentence))
+    years = set(_QUESTION_YEAR.findall(question))
+    if len(years) != 1:
+        return [m.group(0) for m in months]
+    (year,) = years
+    kept = []
+    for m in months:
+        dated = _DATED_AFTER.match(sentence, m.end()) or _DATED_BEFORE.search(
+            sentence[: m.start()]
+        )
+        if dated is None or dated.group(1) == year:
+            kept.append(m.group(0))
+    return kept
 
 
 _WHAT_PHRASE = lazy(
@@ -1314,8 +1343,9 @@ def _mentions(words: Sequence[str], head: frozenset[str], modifiers: Sequence[st
     return modified or mentions
 
 
-_WHICH_SUBJECT = lazy(r"\s*which\s+([a-z-]+)\s+([a-z]+)\b", re.I)
-"""A which-question that asks for its verb's subject: "Which *glassworks cast* the mirror?"."""
+_WHICH_SUBJECT = lazy(r"\s*which\s+((?:[a-z-]+\s+){1,3})", re.I)
+"""A which-question's first words: its noun and verb when it asks for the verb's subject
+("Which *glassworks cast* the mirror?", "Which *heritage trust restored* …?")."""
 
 
 def _which_restated(question: str, sentence: str) -> bool:
@@ -1326,21 +1356,35 @@ def _which_restated(question: str, sentence: str) -> bool:
     question presupposes — a glassworks cast it — with the noun as the subject of the
     question's verb (right after it, or after *that* / *which* / *who*) said as "the" and
     common words (:func:`_bare_definite`), and no name around it (:func:`_name_around`).
+    Nor "Which heritage trust restored the portal?" by "the portal was restored by *a local
+    heritage trust*": an indefinite mention with no name near it says there was one, not
+    which (as for "the name of", :func:`_unnamed`). The sentence says the question's verb.
     """
     found = _WHICH_SUBJECT.match(question)
-    if found is None or not finite_verb(found.group(2).lower()):
+    if found is None:
         return False
-    noun, verb = known_forms(found.group(1)), known_forms(found.group(2))
+    asked = found.group(1).lower().split()
+    at = next((k for k in range(1, len(asked)) if finite_verb(asked[k])), None)
+    if at is None:
+        return False
+    noun, verb = known_forms(asked[at - 1]), known_forms(asked[at])
     cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & noun]
+    if not any(known_forms(word) & verb for word in words):
+        return False
 
     def restated(i: int) -> bool:
         at = i + 2 if words[i + 1 : i + 2] and words[i + 1] in _RELATIVE_WORDS else i + 1
         return at < len(words) and bool(known_forms(words[at]) & verb)
 
+    def indefinite(i: int) -> bool:
+        before = words[max(0, i - 3) : i]
+        return any(w in _INDEFINITE for w in before) and "the" not in before
+
     return bool(mentions) and all(
-        restated(i) and _bare_definite(cased, i) and not _name_around(cased, i)
+        (restated(i) and _bare_definite(cased, i) and not _name_around(cased, i))
+        or (indefinite(i) and not _name_near(cased, i) and not _name_follows(cased, i + 1))
         for i in mentions
     )
 
