@@ -1375,8 +1375,8 @@ def _which_restated(question: str, sentence: str) -> bool:
         return False
 
     def restated(i: int) -> bool:
-        at = i + 2 if words[i + 1 : i + 2] and words[i + 1] in _RELATIVE_WORDS else i + 1
-        return at < len(words) and bool(known_forms(words[at]) & verb)
+        then = i + 2 if words[i + 1 : i + 2] and words[i + 1] in _RELATIVE_WORDS else i + 1
+        return then < len(words) and bool(known_forms(words[then]) & verb)
 
     def indefinite(i: int) -> bool:
         before = words[max(0, i - 3) : i]
@@ -1390,6 +1390,7 @@ def _which_restated(question: str, sentence: str) -> bool:
 
 
 _RELATIVE_WORDS = frozenset({"that", "which", "who"})
+"""Words that open a relative clause whose verb is the noun's ("the glassworks *that* cast")."""
 
 
 _JA_NAME_WORDS = frozenset({"名前", "氏名"})
