@@ -3707,3 +3707,15 @@ def test_a_which_subject_said_only_indefinitely_names_none() -> None:
         "The portal of the level was restored in 1998 by the Fell Trust, a heritage trust.",
     ):
         assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_japanese_asked_event_given_as_the_cause_of_another() -> None:
+    """「財政が悪化した原因」 is not given by 「財政悪化を受けて…移管され」."""
+    question = "教育会の財政が悪化した原因は何か。"
+    check = check_sentence(question, "1923年、教育会の財政悪化を受けて書籍館は県に移管された。")
+    assert check.valueless == "reason"
+    for said in (
+        "教育会の財政は、会員の減少を受けて1920年代に悪化した。",
+        "会員が減少したため、教育会の財政は悪化した。",
+    ):
+        assert check_sentence(question, said).valueless is None, said

@@ -106,7 +106,7 @@ def states_reason(question: str, sentence: str) -> bool:
     False
     """
     if is_japanese(question):
-        return _states_reason_ja(_surfaces(sentence))
+        return _states_reason_ja(_surfaces(sentence), _asked_predicates_ja(question))
     words = _TOKEN.findall(sentence)
     lower = [w.lower() for w in words]
     asked = _question_terms(question)
@@ -263,18 +263,39 @@ def _surfaces(text: str) -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def _states_reason_ja(morphemes: Sequence[tuple[str, str, str]]) -> bool:
+def _asked_predicates_ja(question: str) -> frozenset[str]:
+    """The normalised predicates of a Japanese question: its verbs and verbal nouns (「悪化」)."""
+    morphemes = _surfaces(question)
+    return frozenset(
+        norm for i, (_, norm, pos) in enumerate(morphemes)
+        if (pos == "動詞" and norm not in _JA_LIGHT)
+        or (pos == "名詞" and i + 1 < len(morphemes) and morphemes[i + 1][1] == "為る")
+    )
+
+
+_JA_LIGHT = frozenset({"為る", "成る", "有る", "居る"})
+_JA_CAUSE_REACH = 3
+"""Morphemes before a reason's marker that hold its cause (「財政**悪化**を受けて」)."""
+
+
+def _states_reason_ja(
+    morphemes: Sequence[tuple[str, str, str]], asked: frozenset[str] = frozenset()
+) -> bool:
     """Whether a Japanese sentence gives a reason: ``morphemes`` as (surface, normalised, POS).
 
     A noun of reason (:data:`_JA_REASON_NOUNS`, 「ため」), a cause's case phrase
     (:data:`_JA_REASON_VERBS`: 「によって」「を受けて」「に伴い」), the conjunctive 「から」 after a
     predicate (not the case particle after a noun: 「工場**から**出火し」 is a place) or after
     「こと」, 「ので」, or the negative connective 「…**ずに**」「…ず、」 (「輸送手段が確保でき
-    ずに実現せず」).
+    ずに実現せず」). Not a marker whose cause is the question's own predicate (``asked``):
+    「財政が悪化した原因」 is not given by 「財政**悪化を受けて**…移管され」, which gives the
+    worsening as the cause of the transfer.
     """
     for i, (surface, norm, pos) in enumerate(morphemes):
         before = morphemes[i - 1] if i else ("", "", "")
         after = morphemes[i + 1] if i + 1 < len(morphemes) else ("", "", "")
+        if any(m[1] in asked for m in morphemes[max(0, i - _JA_CAUSE_REACH) : i]):
+            continue  # the asked event is this marker's cause, not what it explains
         if (pos == "名詞" and norm in _JA_REASON_NOUNS) or (
             pos == "動詞" and norm in _JA_REASON_VERBS
         ):
