@@ -3719,3 +3719,27 @@ def test_a_japanese_asked_event_given_as_the_cause_of_another() -> None:
         "会員が減少したため、教育会の財政は悪化した。",
     ):
         assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_japanese_noun_predicate_given_as_the_cause_of_another() -> None:
+    """「不漁となった原因」 is not given by 「マイワシの不漁によって急減し」."""
+    question = "1990年代にマイワシが不漁となった原因は何か。"
+    check = check_sentence(question, "1990年代にはマイワシの不漁によって漁獲量が急減した。")
+    assert check.valueless == "reason"
+    said = "1990年代には海水温の上昇によってマイワシが不漁となった。"
+    assert check_sentence(question, said).valueless is None
+
+
+def test_a_role_with_the_question_s_own_place_name_names_no_one() -> None:
+    """"the Thornsgill police constable, who called out …" names no constable."""
+    question = "What was the name of the Thornsgill police constable who organised searches?"
+    check = check_sentence(
+        question,
+        "Searches were organised by the Thornsgill police constable, who called out farm workers.",
+    )
+    assert check.valueless == "name"
+    for said in (
+        "Searches were organised by the Thornsgill police constable, Amos Dent.",
+        "Searches were organised by the Thornsgill police constable, a man called Amos Dent.",
+    ):
+        assert check_sentence(question, said).valueless is None, said

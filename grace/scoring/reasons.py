@@ -264,12 +264,20 @@ def _surfaces(text: str) -> tuple[tuple[str, str, str], ...]:
 
 
 def _asked_predicates_ja(question: str) -> frozenset[str]:
-    """The normalised predicates of a Japanese question: its verbs and verbal nouns (「悪化」)."""
+    """The normalised predicates of a Japanese question: its verbs and verbal nouns.
+
+    A noun before 「する」 (「悪化した」) or before 「と」 / 「に」 and 「なる」 (「不漁となった」)
+    is the question's predicate too.
+    """
     morphemes = _surfaces(question)
     return frozenset(
         norm for i, (_, norm, pos) in enumerate(morphemes)
         if (pos == "動詞" and norm not in _JA_LIGHT)
         or (pos == "名詞" and i + 1 < len(morphemes) and morphemes[i + 1][1] == "為る")
+        or (
+            pos == "名詞" and i + 2 < len(morphemes) and morphemes[i + 1][1] in ("と", "に")
+            and morphemes[i + 2][1] == "成る"
+        )
     )
 
 

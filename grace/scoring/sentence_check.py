@@ -1312,7 +1312,8 @@ def _unnamed(question: str, sentence: str) -> bool:
     head = known_forms(noun)
     cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
     words = [token.lower() for token in cased]
-    mentions = _mentions(words, head, [w.lower() for w in phrase[: phrase.index(noun)]])
+    own = frozenset(w.lower() for w in phrase[: phrase.index(noun)])
+    mentions = _mentions(words, head, sorted(own))
     named_anywhere = _NAMING.search(sentence) is not None
     return bool(mentions) and all(
         (
@@ -1320,7 +1321,7 @@ def _unnamed(question: str, sentence: str) -> bool:
             and "the" not in words[max(0, i - 3) : i]
             and not (who and _name_near(cased, i))
             or _of_another_person(words, i, head)
-            or (asked is not None and not named_anywhere and _bare_definite(cased, i))
+            or (asked is not None and not named_anywhere and _bare_definite(cased, i, own))
             or (who is not None and _role_acts(cased, i))
         )
         and not _name_follows(cased, i + 1)
@@ -1469,8 +1470,13 @@ def _doer_unnamed(question: str, sentence: str) -> bool:
     )
 
 
-_NAMING = lazy(r"\b(?:called|named|known as|titled|entitled|renamed)\b", re.I)
-"""Words that give a thing its name anywhere in a sentence."""
+_NAMING = lazy(
+    r"\b(?:called(?!\s+(?:out|up|off|for|on|in|back|upon|at|by)\b)|named|known as|titled"
+    r"|entitled|renamed)\b",
+    re.I,
+)
+"""Words that give a thing its name anywhere in a sentence (not the phrasal verbs "called
+*out*", "called *for*" …)."""
 
 
 _DEFINITE = frozenset({"the", "its", "his", "her", "their"})
@@ -1488,13 +1494,15 @@ def _phrase_head(words: Sequence[str]) -> str:
     return words[end - 1]
 
 
-def _bare_definite(cased: Sequence[str], at: int) -> bool:
+def _bare_definite(cased: Sequence[str], at: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether the mention at ``at`` is "the" (or a possessive) and common words only.
 
     "What was the name of the local newspaper that estimated the crowd?" is not said by "a
     crowd estimated by *the local newspaper* at 3,000": the phrase says which newspaper only
     by its role, and no name follows it, stands apposed before it ("the Thornleigh Courier,
-    the local newspaper") or is given to anything in the sentence (:data:`_NAMING`).
+    the local newspaper") or is given to anything in the sentence (:data:`_NAMING`). A
+    capitalised word of the question's own phrase (``own``) is a modifier, not a name: "the
+    *Thornsgill* police constable" names no constable.
     """
     start = at
     while start > 0 and cased[start - 1].lower() not in _DEFINITE and at - start < 3:
@@ -1502,7 +1510,9 @@ def _bare_definite(cased: Sequence[str], at: int) -> bool:
     if start == 0 or cased[start - 1].lower() not in _DEFINITE:
         return False
     apposed = start >= 2 and cased[start - 2][:1].isupper()  # "the Courier, the local paper"
-    return not apposed and all(token[:1].islower() for token in cased[start : at + 1])
+    return not apposed and all(
+        token[:1].islower() or token.lower() in own for token in cased[start : at + 1]
+    )
 
 
 def _of_another_person(words: Sequence[str], at: int, head: frozenset[str]) -> bool:
