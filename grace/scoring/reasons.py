@@ -45,7 +45,7 @@ from functools import lru_cache
 from grace.patterns import lazy
 from grace.retrieval.lemmas import all_lemmas
 from grace.retrieval.tokenize_sudachi import thread_tokenizer
-from grace.scoring.bindings import known_forms
+from grace.scoring.bindings import asked_predicates, known_forms
 from grace.text import ENGLISH_STOPWORDS, is_japanese, states_measure
 
 __all__ = ["asks_reason", "states_reason"]
@@ -263,25 +263,12 @@ def _surfaces(text: str) -> tuple[tuple[str, str, str], ...]:
     )
 
 
+@lru_cache(maxsize=1024)
 def _asked_predicates_ja(question: str) -> frozenset[str]:
-    """The normalised predicates of a Japanese question: its verbs and verbal nouns.
-
-    A noun before 「する」 (「悪化した」) or before 「と」 / 「に」 and 「なる」 (「不漁となった」)
-    is the question's predicate too.
-    """
-    morphemes = _surfaces(question)
-    return frozenset(
-        norm for i, (_, norm, pos) in enumerate(morphemes)
-        if (pos == "動詞" and norm not in _JA_LIGHT)
-        or (pos == "名詞" and i + 1 < len(morphemes) and morphemes[i + 1][1] == "為る")
-        or (
-            pos == "名詞" and i + 2 < len(morphemes) and morphemes[i + 1][1] in ("と", "に")
-            and morphemes[i + 2][1] == "成る"
-        )
-    )
+    """The normalised predicates of a Japanese question (:func:`asked_predicates`)."""
+    return asked_predicates(tuple((norm, pos) for _, norm, pos in _surfaces(question)))
 
 
-_JA_LIGHT = frozenset({"為る", "成る", "有る", "居る"})
 _JA_CAUSE_REACH = 3
 """Morphemes before a reason's marker that hold its cause (「財政**悪化**を受けて」)."""
 

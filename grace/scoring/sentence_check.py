@@ -1076,12 +1076,13 @@ def _calendar_unstated(question: str, sentence: str) -> str | None:
     year, and a sentence that gives only the year does not state it; nor does 「1889年4月に
     発足した」 state the day 「4月の何日か」 asks for. *When* asks for no part: a year answers it.
     """
-    months = _months_of_year(question, sentence)
-    if _ASKS_MONTH.search(question) and not months:
+    if _ASKS_MONTH.search(question) and not _months_of_year(question, sentence):
         return "month"
     if _ASKS_DAY.search(question) and not _DAY_STATED.search(sentence):
         return "day"
-    if _ASKS_DAY_EN.search(question) and not (months or _WEEKDAY.search(sentence)):
+    if _ASKS_DAY_EN.search(question) and not (
+        _WEEKDAY.search(sentence) or _months_of_year(question, sentence)
+    ):
         return "day"
     return None
 

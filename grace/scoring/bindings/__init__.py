@@ -144,7 +144,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from grace.scoring.bindings.japanese import before_suru, interrogative, unbound_phrases_ja
+from grace.scoring.bindings.japanese import (
+    asked_predicates,
+    before_suru,
+    interrogative,
+    unbound_phrases_ja,
+)
 from grace.scoring.bindings.phrases import (
     COORDINATED_CLAUSE_PATTERN,
     _across_concession,
@@ -222,6 +227,7 @@ from grace.scoring.bindings.words import _cased, finite_verb, known_forms, uncha
 
 __all__ = [
     "COORDINATED_CLAUSE_PATTERN",
+    "asked_predicates",
     "before_suru",
     "finite_verb",
     "interrogative",
@@ -319,7 +325,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _its_of_another(raw_q, raw_s),
         _whose_subject(q, raw_s),
         _whose_doer(q, raw_s),
-        _participle_unattributed(raw_q, raw_s),
+        _participle_unattributed(q, s, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
     # the coarsest reading: only where no finer one has named what is apart

@@ -578,6 +578,19 @@ def _question_predicates(q: Morphemes) -> list[str]:
     return out
 
 
+def asked_predicates(q: Morphemes) -> frozenset[str]:
+    """The question's predicates (:func:`_question_predicates`), and a noun before 「となる」.
+
+    「不漁となった」: the noun before 「と」 / 「に」 and 「なる」 is what the question says
+    happened, as a verbal noun before 「する」 is (「悪化した」).
+    """
+    became = {
+        q[i][0] for i in range(len(q) - 2)
+        if q[i][1] == "名詞" and q[i + 1][0] in ("と", "に") and q[i + 2][0] == "成る"
+    }
+    return frozenset(_question_predicates(q)) | became
+
+
 _GIVEN_UP = frozenset({"断念", "中止", "見送る", "諦める", "撤回", "見合わせる", "取りやめる"})
 """Verbs of giving up: 「再建を断念し」 says the rebuilding did not happen."""
 _ASKED_FOR = frozenset({

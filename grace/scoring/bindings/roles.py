@@ -23,7 +23,6 @@ from grace.scoring.bindings.words import (
     _after_comma,
     _after_determiners,
     _base_verb,
-    _cased,
     _content,
     _find,
     _given_name,
@@ -1425,7 +1424,7 @@ def _present(word: str) -> bool:
     )
 
 
-def _participle_unattributed(question: str, sentence: str) -> list[str]:
+def _participle_unattributed(q: list[str], words: list[str], sentence: str) -> list[str]:
     """A who-question's verb that the sentence says only in participial phrases, no agent.
 
     "Who founded Merrowdale Abbey?" is not said by "Merrowdale Abbey was a Cistercian
@@ -1434,16 +1433,15 @@ def _participle_unattributed(question: str, sentence: str) -> list[str]:
     in 1391*": a participle after a comma with a preposition after it is a passive, and no
     *by* names the doer. Read where some use of the verb is such a phrase and every use
     names no agent (:func:`_agentless`, with the question's words after its verb); the
-    question's object is in the sentence.
+    question's object is in the sentence. ``q`` and ``words``: the question's and the
+    sentence's lower-cased words; ``sentence`` as written, for its commas.
     """
-    q = [w.lower() for w in _cased(question)]
     if len(q) < 3:
         return []
     at = 1 if q[0] == "who" else _wh_subject_verb(q)
     if at is None or not (_participle(q[at]) or _past_before_object(q, at)):
         return []
     content = _object_content(q[at + 1 :])
-    words = [w.lower() for w in _cased(sentence)]
     if not content or not _has(words, content[-1]):
         return []
     commas = _after_comma(sentence)

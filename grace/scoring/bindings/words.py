@@ -177,12 +177,17 @@ def _object_after(words: list[str], at: int) -> str:
 
 def _cased(text: str) -> list[str]:
     """The words of ``text`` as written (NFKC, not lower-cased)."""
-    return ENGLISH_WORD.findall(unicodedata.normalize("NFKC", text).replace("’", "'"))
+    return ENGLISH_WORD.findall(_normal(text))
+
+
+def _normal(text: str) -> str:
+    """``text`` as the readings tokenise it: NFKC, its typographic apostrophes plain."""
+    return unicodedata.normalize("NFKC", text).replace("’", "'")
 
 
 def _after_comma(text: str) -> list[bool]:
     """For each word of ``text`` (:func:`_cased`), whether a comma stands right before it."""
-    norm = unicodedata.normalize("NFKC", text).replace("’", "'")
+    norm = _normal(text)
     out: list[bool] = []
     end = 0
     for match in ENGLISH_WORD.finditer(norm):
