@@ -1279,10 +1279,12 @@ def _placed(question: str, sentence: str) -> bool:
     return False
 
 
+_PHRASE_WORDS = r"((?:[a-z-]+(?:['’]s)? ){0,2}?[a-z-]+?)"
+"""Up to three words of a named phrase, the first two possibly possessive ("the *site's own
+chemist*": a noun's possessive is a determiner, as "its" is)."""
+_PHRASE_END = r"(?= that| which| who| whose| where| when| in| at| on| of| for| by| to|[?,]|$)"
 _NAME_OF = lazy(
-    r"\bnames? of (?:the|its|their|his|her|this|that) ((?:[a-z-]+ ){0,2}?[a-z-]+?)"
-    r"(?= that| which| who| whose| where| when| in| at| on| of| for| by| to|[?,]|$)",
-    re.I,
+    r"\bnames? of (?:the|its|their|his|her|this|that) " + _PHRASE_WORDS + _PHRASE_END, re.I
 )
 """A question that asks for the name of one thing ("What is the name of *the rowing club*
 that …?"): the noun phrase it names."""
@@ -1311,7 +1313,8 @@ def _unnamed(question: str, sentence: str) -> bool:
     phrase = found.group(1).split()
     noun = _phrase_head(phrase)
     head = known_forms(noun)
-    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    tokens = list(_TOKEN.finditer(unicodedata.normalize("NFKC", sentence)))
+    cased = [token.group(0) for token in tokens]
     words = [token.lower() for token in cased]
     own = frozenset(w.lower() for w in phrase[: phrase.index(noun)])
     mentions = _mentions(words, head, sorted(own))
@@ -1323,7 +1326,7 @@ def _unnamed(question: str, sentence: str) -> bool:
             and not (who and _name_near(cased, i))
             or _of_another_person(words, i, head)
             or (asked is not None and not named_anywhere and _bare_definite(cased, i, own))
-            or (who is not None and _role_acts(cased, i))
+            or (who is not None and _role_acts(tokens, i))
         )
         and not _name_follows(cased, i + 1)
         for i in mentions
@@ -1531,11 +1534,7 @@ def _of_another_person(words: Sequence[str], at: int, head: frozenset[str]) -> b
     return False
 
 
-_WHO_THE = lazy(
-    r"\s*who (?:is|was|are|were) the ((?:[a-z-]+ ){0,2}?[a-z-]+?)"
-    r"(?= that| which| who| whose| where| when| in| at| on| of| for| by| to|[?,]|$)",
-    re.I,
-)
+_WHO_THE = lazy(r"\s*who (?:is|was|are|were) the " + _PHRASE_WORDS + _PHRASE_END, re.I)
 """A who-question of a role ("Who was *the toll clerk* at …?"): it asks the role's holder's
 name, as "What is the name of the toll clerk?" does."""
 
@@ -1553,18 +1552,33 @@ def _name_near(cased: Sequence[str], at: int) -> bool:
     return before or any(t[:1].isupper() or t[:1] in "\"“" for t in cased[at + 1 : at + 5])
 
 
-def _role_acts(cased: Sequence[str], at: int) -> bool:
+def _comma_after(tokens: Sequence[re.Match[str]], at: int) -> bool:
+    """Whether a comma stands between the token at ``at`` and the next one.
+
+    "*The board's clerk,* paid £15 a year, was the village grocer, Nathaniel Budge": a comma
+    after a role opens a parenthesis, and the role's own verb comes after it.
+    """
+    if at + 1 >= len(tokens):
+        return False
+    between = tokens[at].string[tokens[at].end() : tokens[at + 1].start()]
+    return "," in between
+
+
+def _role_acts(tokens: Sequence[re.Match[str]], at: int) -> bool:
     """Whether a role said as "the" and common words is the subject of a verb, unnamed.
 
     "… in which *the town crier reads* the charter aloud" says what the role's holder does,
     not who holds it: the mention (:func:`_bare_definite`) has a finite verb other than *be*
-    right after it, and no name stands around it (:func:`_name_around`). A role said as a
-    complement names its holder in the clause's subject ("Birkett … was appointed *the first
-    quarry manager*", "Matilda Orr, who … was *the first woman to edit* …"); "the town crier
-    *was* Ellen Crane" names its holder after *be*.
+    right after it (no comma between: :func:`_comma_after`), and no name stands around it
+    (:func:`_name_around`). A role said as a complement names its holder in the clause's
+    subject ("Birkett … was appointed *the first quarry manager*", "Matilda Orr, who … was
+    *the first woman to edit* …"); "the town crier *was* Ellen Crane" names its holder after
+    *be*.
     """
+    cased = [token.group(0) for token in tokens]
     return (
         at + 1 < len(cased)
+        and not _comma_after(tokens, at)
         and finite_verb(cased[at + 1].lower())
         and _bare_definite(cased, at)
         and not _name_around(cased, at)

@@ -31,7 +31,10 @@ morphemes (normalised form, part of speech) alone:
   the question's subject heads another predicate's.
 - **A year and its clause's predicate** — 「1979年に…認定された」 is not said by 「1978年に…
   認定されたが、翌1979年に74歳で死去し」: every clause with the question's predicate names
-  another year, and the question's year is in another clause.
+  another year, and the question's year is in another clause (a year's noun likewise:
+  「1966年度の年間乗客数」). A year asked (「何年」) is not given by a text of several sentences
+  whose sentence with the predicate names no time (「…1973年度までに完了した。現在、…記念碑が
+  建てられている。」).
 - **A giver and a receiver swapped** — 「東嶺電鉄**が**翠ヶ原観光開発**に**譲渡した」 is not said
   by 「翠ヶ原観光開発**は**…東嶺電鉄**へ**譲渡した」: the question's subject is only the goal
   (「に」 / 「へ」) in the sentence, and its goal only the subject or topic; nor
@@ -503,9 +506,14 @@ _LIGHT_VERBS = frozenset({"為る", "する", "有る", "居る", "成る", "れ
 """Verbs that carry no relation of their own (する, ある, いる, なる; the passive's)."""
 
 
+_YEAR_NOUNS = frozenset({"年", "年度"})
+"""Nouns that make the number before them a year: the calendar's and the fiscal one
+(「1966年度」, a year counted from April)."""
+
+
 def _year_at(m: Morphemes, at: int) -> bool:
-    """Whether a year starts at ``at`` (a number followed by 「年」: 「1957年」)."""
-    return at + 1 < len(m) and m[at][0].isdigit() and m[at + 1][0] == "年"
+    """Whether a year starts at ``at`` (a number followed by 「年」 or 「年度」: 「1957年」)."""
+    return at + 1 < len(m) and m[at][0].isdigit() and m[at + 1][0] in _YEAR_NOUNS
 
 
 def _years(m: Morphemes) -> set[str]:
@@ -513,25 +521,37 @@ def _years(m: Morphemes) -> set[str]:
     return {m[i][0] for i in range(len(m)) if _year_at(m, i)}
 
 
-def _dated_predicates(q: Morphemes) -> list[tuple[str, str]]:
-    """(year, predicate) of a question: each year with the first predicate after it.
+def _dated_predicates(q: Morphemes) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(year, particle, predicate) of a question: each year with the first predicate after it.
 
     The predicate is :func:`_predicate`'s, not a light verb. A year with another year before
     that predicate dates something else
-    (「2016年4月…自由化後の2018年9月30日まで…変更した」: 2016 is the liberalisation's).
+    (「2016年4月…自由化後の2018年9月30日まで…変更した」: 2016 is the liberalisation's). A
+    year with 「の」 after it dates the noun run that follows too (「1966年度の年間乗客数」:
+    the year's passengers).
     """
-    out = []
+    out: list[tuple[str, str, tuple[str, ...]]] = []
     for i in range(len(q)):
         if not _year_at(q, i):
             continue
+        if i + 3 < len(q) and q[i + 2][0] == "の" and q[i + 3][1] == "名詞":
+            out.append((q[i][0], "の", _run_from(q, i + 3)))
         for j in range(i + 2, len(q)):
             if _year_at(q, j):
                 break
             verb = _predicate(q, j)
             if verb is not None and verb not in _LIGHT_VERBS:
-                out.append((q[i][0], verb))
+                out.append((q[i][0], "に", (verb,)))
                 break
     return out
+
+
+def _run_from(m: Morphemes, at: int) -> tuple[str, ...]:
+    """The noun run (:data:`_NOUN`) that starts at ``at``, less a question word in it."""
+    end = at
+    while end < len(m) and m[end][1] in _NOUN:
+        end += 1
+    return tuple(form for form, _ in m[at:end] if not interrogative(form))
 
 
 def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
@@ -540,7 +560,12 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
     「1979年に保持者に認定されたのは誰か」 is not said by
     「清三郎は1978年に…認定されたが、翌1979年に74歳で死去し、…」: a date goes with its own
     clause's predicate. Read where every clause (the sentence cut at each 「、」) with the
-    predicate names another year and none the question's, which another clause names.
+    predicate names another year and none the question's, which another clause names. A
+    year's noun likewise (:func:`_dated_predicates`): 「1966年度の年間乗客数」 is not said by
+    「乗客数は1958年度の年間約2,900万人をピークに…、1966年度には赤字額が…」 — where the
+    question's year's clause has a subject of its own (:func:`_subject_own`); a noun said
+    once stays the topic of the clauses after it (「年間入館者数は…1987年度に…、2010年度には
+    約1万9千人にまで落ち込んだ」 says the 2010 figure).
     """
     pairs = _dated_predicates(q)
     if not pairs:
@@ -552,12 +577,27 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
         else:
             clauses[-1].append(morpheme)
     out = []
-    for year, verb in pairs:
-        said = [c for c in clauses if _has(c, verb)]
+    for year, particle, forms in pairs:
+        said = [c for c in clauses if all(_has(c, form) for form in forms)]
         dated = [c for c in clauses if year in _years(c)]
+        if particle == "の" and not all(_subject_own(c) for c in dated):
+            continue  # 「…、2010年度には約1万9千人に落ち込んだ」: the noun is still the topic
         if said and dated and all(_years(c) - {year} and year not in _years(c) for c in said):
-            out.append(f"{year}年に{verb}")
+            out.append(f"{year}年{particle}{''.join(forms)}")
     return out
+
+
+def _subject_own(m: Morphemes) -> bool:
+    """Whether a clause has a subject or topic of its own.
+
+    A noun run before 「が」 or 「は」 that is no time (「1966年度には**赤字額が**」; not
+    「2010年度には」 alone, where the topic of the clause before goes on).
+    """
+    return any(
+        form in ("が", "は") and (run := _run_before(m, at))
+        and not any(x.isdigit() or x in _YEAR_NOUNS or x in _WHEN for x in run)
+        for at, (form, _) in enumerate(m)
+    )
 
 
 _PLAN = frozenset({"計画", "構想", "案", "予定", "方針", "計画案", "提案", "意向"})
@@ -784,9 +824,51 @@ def unbound_phrases_ja(question: Morphemes, sentence: Morphemes) -> tuple[str, .
         _summed,
         _conjuncts_mixed,
         _genitive_swap,
+        _year_in_another_sentence,
     ):
         found.extend(p for p in reading(question, sentence) if p not in found)
     return tuple(found)
+
+
+def _asks_year(q: Morphemes) -> bool:
+    """Whether a question asks for a year (「何年」, 「何年度」)."""
+    return any(
+        q[i][0] == "何" and q[i + 1][0] in _YEAR_NOUNS for i in range(len(q) - 1)
+    ) or any(f in ("何年", "何年度") for f, _ in q)
+
+
+def _timed(m: Morphemes) -> bool:
+    """Whether a text names a time of its own.
+
+    A year (「1973年度」), or a word of time that points to another sentence's (「同年」,
+    「翌年」, 「当時」, 「その後」).
+    """
+    return any("年" in form or form in _WHEN or form == "当時" for form, _ in m)
+
+
+def _year_in_another_sentence(q: Morphemes, s: Morphemes) -> list[str]:
+    """A year asked for, given only in another sentence than the question's predicate.
+
+    「記念碑が建てられたのは何年か」 is not said by 「…軌道の撤去工事は1973年度までに完了した。
+    現在、…跡地には記念碑が建てられている。」: a cited text of several sentences (split at
+    「。」) dates each sentence's predicate in that sentence; one with the question's
+    predicates and no word of time (:func:`_timed`) says when nothing was done.
+    """
+    predicates = asked_predicates(q)
+    if not predicates or not _asks_year(q):
+        return []
+    sentences: list[list[tuple[str, str]]] = [[]]
+    for morpheme in s:
+        sentences[-1].append(morpheme)
+        if morpheme[0] == "。":
+            sentences.append([])
+    sentences = [m for m in sentences if any(pos != "空白" for _, pos in m)]
+    said = [m for m in sentences if all(_has(m, form) for form in predicates)]
+    if not said or any(_timed(m) for m in said) or not any(
+        _years(m) for m in sentences if m not in said
+    ):
+        return []
+    return ["何年に" + "".join(sorted(predicates))]
 
 
 _SUMS = frozenset({"合わせる", "合計", "総額", "総計"})

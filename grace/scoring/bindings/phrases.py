@@ -1075,10 +1075,11 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
     sentence's subject is not read (the later clauses say it with "it"), nor the answer's
     class ("*which company* commissioned"). A clause with the term and no year is read too,
     when the year is only in later clauses with subjects of their own
-    (:func:`_has_own_subject`).
+    (:func:`_has_own_subject`). A predicate after "and now" is a clause of its own
+    (:func:`_with_present`).
     """
     years = [w for w in question if _YEAR.fullmatch(w)]
-    clauses = _clause_words(sentence)
+    clauses = _with_present(_clause_words(sentence))
     if not years or len(clauses) < 2:
         return []
     subject = _subject_words(clauses[0])
@@ -1094,6 +1095,23 @@ def _dated_apart(question: list[str], sentence: str) -> list[str]:
         f"{term} in {year}" for year in years for term in terms
         if _same_clause(question, term, year) and _apart_from_year(clauses, term, year)
     ]
+
+
+def _with_present(clauses: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """``clauses`` with each cut again before "and now" / "and today" (:data:`_PRESENT`).
+
+    "… admitted girls from 1911 *and now*, as an academy, teaches about 900 pupils": the
+    predicate after it is the present's, dated apart from the year before it.
+    """
+    out: list[tuple[str, ...]] = []
+    for clause in clauses:
+        start = 0
+        for k in range(1, len(clause)):
+            if clause[k - 1] == "and" and clause[k] in _PRESENT:
+                out.append(tuple(clause[start : k - 1]))
+                start = k
+        out.append(tuple(clause[start:]))
+    return tuple(out)
 
 
 def _same_clause(question: list[str], term: str, year: str) -> bool:
@@ -1614,7 +1632,8 @@ def _endpoints(match: re.Match[str]) -> list[str]:
 def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> bool:
     """Whether every clause with ``term`` names another year, and none names ``year``.
 
-    A verb of the question counts only as a verb form ("elected", not "election").
+    A verb of the question counts only as a verb form ("elected", not "election"). The
+    present (:data:`_PRESENT`) is another time than any year asked.
     """
     verb = _verb_form(term)
     dated = {i for i, c in enumerate(clauses) if year in c}
@@ -1622,9 +1641,14 @@ def _apart_from_year(clauses: Sequence[Sequence[str]], term: str, year: str) -> 
         _same(w, term) and (_verb_form(w) or not verb) for w in c)}
     if not dated or not said or dated & said:
         return False
-    return all(_dated(clauses[i]) for i in said) or (
+    return all(_dated(clauses[i]) or _PRESENT & set(clauses[i]) for i in said) or (
         min(dated) > max(said) and all(_has_own_subject(clauses[i]) for i in dated)
     )
+
+
+_PRESENT = frozenset({"now", "today", "currently", "presently"})
+"""Adverbs that date a clause to the time of writing: "… *and now* teaches about 900 pupils"
+does not say how many it taught in 1911."""
 
 
 _PRONOUN_WORDS = frozenset({"it", "its", "they", "their", "them", "he", "his", "him", "she", "her"})
