@@ -3828,3 +3828,106 @@ def test_a_japanese_year_given_only_in_another_sentence() -> None:
         "軌道の撤去工事は1973年度に完了した。 跡地には1975年に旧本町停留所の記念碑が建てられた。",
     ):
         assert check_sentence(question, said).unbound == (), said
+
+
+def test_a_which_noun_said_only_in_the_question_s_own_words() -> None:
+    """"From which Scottish company …?" is not answered by "… from a Scottish company"."""
+    question = "From which Scottish company was the Shearwater bought in 1925?"
+    check = check_sentence(
+        question,
+        "A third catcher, the Shearwater, was bought second-hand from a Scottish company in 1925.",
+    )
+    assert check.valueless == "name"
+    said = "The Shearwater was bought second-hand from a Scottish company, Salvesen & Co., in 1925."
+    assert check_sentence(question, said).valueless is None
+    banks = "Which banks in Castlebridge had George Hollins previously built?"
+    assert check_sentence(
+        banks,
+        "The synagogue was designed by the Castlebridge architect George Hollins, who had"
+        " previously built several banks in the city.",
+    ).valueless == "name"
+    assert check_sentence(
+        banks, "George Hollins had previously built the Union Bank and the County Bank."
+    ).valueless is None
+    # a description after the mention may answer; a time is no thing with a name
+    assert check_sentence(
+        "Which instrument did he play?", "He played an instrument of his own design."
+    ).valueless is None
+    assert check_sentence(
+        "In which year was the mill opened?", "The mill was opened a year after the canal."
+    ).valueless is None
+
+
+def test_a_count_of_the_whole_is_not_its_part_s() -> None:
+    """"How many humpbacks …?" is not answered by "412 whales, mostly humpbacks"."""
+    question = "How many humpbacks did the three catchers take in the record season of 1927?"
+    check = check_sentence(
+        question,
+        "In the record season of 1927 the three catchers took 412 whales, mostly humpbacks, and"
+        " the station produced 11,800 barrels of oil.",
+    )
+    assert check.valueless == "count"
+    for said in (
+        "In the record season of 1927 the three catchers took 301 humpbacks.",
+        "In the record season of 1927 the three catchers took 412 whales, including 301"
+        " humpbacks.",
+    ):
+        assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_japanese_noun_asked_with_who_needs_a_name() -> None:
+    """「人間国宝の陶芸家は誰か」 is not answered by 「人間国宝の陶芸家が審査員長を務めた」."""
+    potter = "1978年の第9回瀬戸ヶ谷陶芸展で審査員長を務めた人間国宝の陶芸家は誰か。"
+    check = check_sentence(
+        potter,
+        "1962年からは公募展「瀬戸ヶ谷陶芸展」を主催しており、1978年の第9回展では人間国宝の陶芸家が"
+        "審査員長を務めた。",
+    )
+    assert check.valueless == "name"
+    said = "1978年の第9回瀬戸ヶ谷陶芸展では人間国宝の陶芸家、加藤卓男が審査員長を務めた。"
+    assert check_sentence(potter, said).valueless is None
+    # 「どこ」 is not read: a company's or a town's name is often no proper noun to Sudachi
+    assert check_sentence(
+        "大沢村と合併して飛瀬町となった近隣の町村はどこか。",
+        "同年、大沢村は近隣の丸谷製糸と合併して飛瀬町となった。",
+    ).valueless is None
+
+
+def test_a_verb_s_goal_given_to_another() -> None:
+    """"… assign to Iowa Midland Light?" is not said by "… assigned most of the area to the
+    cooperative", which names Iowa Midland Light elsewhere."""
+    question = (
+        "Which part of the contested area did the Commerce Commission assign to Iowa Midland"
+        " Light?"
+    )
+    check = check_sentence(
+        question,
+        "Disputes with Iowa Midland Light over service boundaries were settled by the Commerce"
+        " Commission in 1977, which assigned most of the contested area to the cooperative.",
+    )
+    assert check.unbound == ("assign to iowa",)
+    said = (
+        "The Commerce Commission assigned the eastern part of the contested area to Iowa Midland"
+        " Light in 1977."
+    )
+    assert check_sentence(question, said).unbound == ()
+    # an infinitive's "to" is no goal
+    assert check_sentence(
+        "Who did the council ask to design the hall?",
+        "The council asked Mary Pell to design the hall.",
+    ).unbound == ()
+    assert check_sentence(
+        "Where did the plan of 1938 propose to move the whole school?",
+        "The plan of 1938 proposed to move the whole school to a site at Hollins Park.",
+    ).unbound == ()
+    # an apposition after the goal names it; "up to" is a quantity, no goal
+    assert check_sentence(
+        "For how much did the Adventurers sell the mine to the Kestle Mining Company?",
+        "The Adventurers sold the mine in 1879 to a company based in Aldermouth, the Kestle"
+        " Mining Company, for £18,500.",
+    ).unbound == ()
+    assert check_sentence(
+        "What lump sum did the society pay to the widow of a drowned member?",
+        "The society paid up to three-quarters of the value of a boat lost at sea and a lump"
+        " sum of £25 to the widow of any drowned member.",
+    ).unbound == ()

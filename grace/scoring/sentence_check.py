@@ -1008,7 +1008,9 @@ def _valueless(question: str, sentence: str) -> str | None:
         return kind
     measures = answer_measures(question) or (("money",) if _money_asked(question) else ())
     if not measures:
-        return "count" if _HOW_MANY.match(question) and not _counts(sentence) else None
+        return "count" if _HOW_MANY.match(question) and (
+            not _counts(sentence) or _part_of_count(question, sentence)
+        ) else None
     sentence = without_other_measures(sentence, measures)  # "75 feet" is no price
     if "money" in measures:  # "a deficit of 3.1 million crowns" is no price
         sentence = _without_other_sums(question, sentence)
@@ -1034,7 +1036,7 @@ def _kind_unstated(question: str, sentence: str) -> str | None:
     if (
         _unnamed_ja(question, sentence) if is_japanese(question)
         else _unnamed(question, sentence) or _doer_unnamed(question, sentence)
-        or _which_restated(question, sentence)
+        or _which_restated(question, sentence) or _which_presupposed(question, sentence)
     ):
         return "name"
     if asks_reason(question):
@@ -1228,6 +1230,39 @@ def _counts(sentence: str) -> bool:
     )
 
 
+def _part_of_count(question: str, sentence: str) -> bool:
+    """Whether the sentence counts only a whole that the asked noun is a part of.
+
+    "How many humpbacks did the catchers take?" is not answered by "the three catchers took
+    *412 whales, mostly humpbacks*": the number counts the whole, and the asked noun is said
+    only as its part (after *mostly*, *mainly*, *including* … : :data:`_PART_WORDS`), with
+    no number of its own before it.
+    """
+    asked = _HOW_MANY_NOUN.search(unicodedata.normalize("NFKC", question))
+    if asked is None:
+        return False
+    head = known_forms(asked.group(1).lower())
+    words = [w.lower() for w in ENGLISH_WORD.findall(normalise_text(sentence))]
+    mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    return bool(mentions) and all(_part_said(words, i) for i in mentions)
+
+
+def _part_said(words: Sequence[str], at: int) -> bool:
+    """Whether a part word stands within two words before ``at``, and no number after it."""
+    part = next((k for k in (at - 1, at - 2) if k >= 0 and words[k] in _PART_WORDS), None)
+    return part is not None and not any(w[:1].isdigit() for w in words[part + 1 : at])
+
+
+_HOW_MANY_NOUN = lazy(r"\bhow many\s+([a-z-]+)", re.I)
+"""The noun a how-many question counts ("How many *humpbacks* …?")."""
+_PART_WORDS = frozenset({
+    "mostly", "mainly", "chiefly", "largely", "predominantly", "principally", "including",
+    "among", "especially",
+})
+"""Words that say a noun is part of a whole counted before it ("412 whales, *mostly*
+humpbacks")."""
+
+
 _WHERE = lazy(r"\s*where\b", re.I)
 """An English where-question: it asks for a place."""
 _SOURCE_ASKED = lazy(
@@ -1394,14 +1429,76 @@ def _which_restated(question: str, sentence: str) -> bool:
     )
 
 
+def _which_presupposed(question: str, sentence: str) -> bool:
+    """Whether the sentence says the asked "which N" only in the question's own words.
+
+    "From which Scottish company was the Shearwater bought?" is not answered by "… bought
+    second-hand *from a Scottish company* in 1925", nor "Which banks had Hollins built?" by
+    "… who had previously built *several banks* in the city": an indefinite mention (*a*,
+    *some*, *several* …) with nothing between its article and its noun but the question's
+    own modifiers says there was such a thing, which the question presupposes, not which. A
+    mention with a name near it (:func:`_name_near`, :func:`_name_follows`) or a description
+    after it ("an office *that* …", "an instrument *of* his own design") may answer, and a
+    time, a count or a measure (:data:`_UNNAMED_HEADS`) is no thing with a name.
+    """
+    found = _WHICH_NOUN.search(unicodedata.normalize("NFKC", question))
+    if found is None:
+        return False
+    phrase = [found.group(1).lower()]
+    for word in found.group(2).lower().split():
+        if word in _AUXILIARIES or word in _PREPOSITIONS_EN or finite_verb(word):
+            break
+        phrase.append(word)
+    *modifiers, noun = phrase
+    if noun in _UNNAMED_HEADS or answer_measures(question):
+        return False
+    head = known_forms(noun)
+    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    words = [token.lower() for token in cased]
+    mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
+    return bool(mentions) and all(
+        _only_presupposed(words, i, frozenset(modifiers))
+        and not _name_near(cased, i) and not _name_follows(cased, i + 1)
+        for i in mentions
+    )
+
+
+def _only_presupposed(words: Sequence[str], at: int, modifiers: frozenset[str]) -> bool:
+    """Whether the mention at ``at`` is an indefinite article and ``modifiers`` only.
+
+    And no description follows it (:data:`_DESCRIBING`).
+    """
+    k = at - 1
+    while k >= 0 and words[k] in modifiers:
+        k -= 1
+    return (
+        k >= 0 and words[k] in _INDEFINITE | _INDEFINITE_PLURAL
+        and not (at + 1 < len(words) and words[at + 1] in _DESCRIBING)
+    )
+
+
+_WHICH_NOUN = lazy(r"\bwhich\s+([a-z-]+)((?:\s+[a-z-]+){0,3})", re.I)
+"""A which-question's "which N": its first word and up to three after it."""
+_PREPOSITIONS_EN = frozenset({"in", "of", "at", "on", "for", "from", "to", "by", "with", "near"})
+_INDEFINITE_PLURAL = frozenset({"several", "various", "many", "numerous", "two", "three"})
+"""Determiners of an indefinite plural mention ("*several* banks in the city")."""
+_DESCRIBING = frozenset({"that", "which", "who", "whose", "where", "of", "with", "called", "named"})
+"""Words after a mention that start a description or a name of it."""
+_UNNAMED_HEADS = frozenset({
+    "year", "years", "month", "months", "day", "days", "date", "decade", "century", "time",
+    "period", "season", "age", "number", "amount", "way", "part", "side", "end",
+})
+"""Nouns a which-question may ask of with no name for an answer: a time, a count, a part."""
+
+
 _RELATIVE_WORDS = frozenset({"that", "which", "who"})
 """Words that open a relative clause whose verb is the noun's ("the glassworks *that* cast")."""
 
 
 _JA_NAME_WORDS = frozenset({"名前", "氏名"})
 """Words that ask a party's name (「県知事の**名前**」). Not 「名称」, a thing's, which a common
-noun may give (「学問の名称」: 応用科学), nor 「誰」, which a role may answer (「宣告するのは
-誰か」: 審判員)."""
+noun may give (「学問の名称」: 応用科学), nor 「…のは誰か」, which a role may answer
+(「宣告するのは誰か」: 審判員); a noun's 「は誰か」 asks a name (:func:`_name_asked_ja`)."""
 _JA_NAME_REACH = 4
 """Morphemes either side of a mention where a place name may be its name (「**稲葉口**駅」);
 a place name further off names something else."""
@@ -1415,28 +1512,66 @@ def _unnamed_ja(question: str, sentence: str) -> bool:
     has no proper noun (Sudachi's 固有名詞, not one of the question's) and no quoted name
     (「…」) — a place name counts only within :data:`_JA_NAME_REACH` morphemes of a mention
     (「穂波―稲葉口間」 names a section, not the governor) — nor does it give anything a name
-    (「…という」, 「…と呼ばれる」, 「…と名付け」).
+    (「…という」, 「…と呼ばれる」, 「…と名付け」). A noun asked with 「は誰か」 asks the same
+    (「審査員長を務めた人間国宝の陶芸家は誰か」: not 「…のは誰か」, which a role may answer),
+    and is not said by 「人間国宝の陶芸家が審査員長を務めた」; a quoted 「…」 of the question's
+    own words names nothing new, and a mention after a pointing word (「この寺」:
+    :data:`_JA_POINTING`) is named where it points.
     """
     q = _morphemes(question)
-    head = next(
-        (
-            q[i - 2][0] for i in range(2, len(q))
-            if q[i][0] in _JA_NAME_WORDS and q[i - 1][0] == "の"
-            and q[i - 2][1] in ("名詞", "接尾辞")
-        ),
-        None,
-    )
+    head = _name_asked_ja(q)
     if head is None or _JA_NAMING.search(sentence):
         return False
     s, proper = _morphemes(sentence), _proper_nouns(sentence)
     mentions = [j for j, (form, _) in enumerate(s) if form == head]
-    if not mentions or any(form == "「" for form, _ in s):
-        return False
     asked = {form for form, _ in q}
+    if not mentions or _quotes_new(s, asked) or any(
+        j and s[j - 1][0] in _JA_POINTING for j in mentions
+    ):
+        return False
     return not any(
         kind != "地名" or any(abs(k - j) <= _JA_NAME_REACH for j in mentions)
         for k, kind in proper.items() if s[k][0] not in asked
     )
+
+
+def _name_asked_ja(q: Sequence[tuple[str, str]]) -> str | None:
+    """The noun whose name a Japanese question asks.
+
+    X in 「Xの名前」, or a noun X in 「Xは誰か」 (not the nominaliser of 「…したのは誰か」).
+    Not 「Xはどこか」: a company's or a town's name is often no proper noun to Sudachi
+    (「丸谷製糸」), and a person's is.
+    """
+    for i in range(2, len(q)):
+        if q[i][0] in _JA_NAME_WORDS and q[i - 1][0] == "の" and q[i - 2][1] in _JA_NOUNS:
+            return q[i - 2][0]
+    for i in range(1, len(q) - 2):
+        if (
+            q[i][0] == "は" and q[i + 1][0] == "誰" and q[i - 1][1] == "名詞"
+            and q[i + 2][0] in _JA_QUESTION_ENDS
+        ):
+            return q[i - 1][0]
+    return None
+
+
+_JA_NOUNS = ("名詞", "接尾辞")
+_JA_QUESTION_ENDS = frozenset({"か", "です", "だ", "でしょう", "。", "?"})
+"""What may follow 「誰」 when it is the question's predicate (「…は誰**か**」), not a slot of
+another verb (「誰**に**譲った」)."""
+_JA_POINTING = frozenset({"此の", "其の", "同", "当", "本"})
+"""Words that point to a thing named before (「**この**寺」, 「**同**社」): a mention after one
+is named in the text it points to."""
+
+
+def _quotes_new(s: Sequence[tuple[str, str]], asked: set[str]) -> bool:
+    """Whether a quoted 「…」 of the sentence holds a word the question does not."""
+    inside = False
+    for form, pos in s:
+        if form in ("「", "」"):
+            inside = form == "「"
+        elif inside and pos != "補助記号" and form not in asked:
+            return True
+    return False
 
 
 _JA_NAMING = lazy(r"という|と呼ば|と名付け|と称|と命名")

@@ -77,6 +77,10 @@ read here from the words alone (no parser):
   verb's object is the noun "which" stands for.
 - **Arguments swapped** — "added *curds* to her *mould*" is not said by "added *mould* …
   to her *curds*" (a verb's object and its to / into / from / with argument).
+- **A goal of another** — "did the Commission assign *to Iowa Midland Light*" is not said by
+  "Disputes with Iowa Midland Light … the Commission, which assigned most of the area *to
+  the cooperative*": every use of the verb has a *to* of its own, and the question's party
+  is named elsewhere (read only where no other reading names a phrase).
 - **A name with another letter** — "How was *Vesper* discovered?" is not said by "a white
   dwarf named *Vesper B* was discovered" (a capital letter or Roman numeral after a name).
 - **An opposite bound to the asked noun** — "Which town on the *eastern* shore …?" is not
@@ -159,6 +163,7 @@ from grace.scoring.bindings.phrases import (
     _dated_apart,
     _directions,
     _endpoint_only,
+    _goal_of_another,
     _its_of_another,
     _listed_apart,
     _measured_apart,
@@ -328,5 +333,7 @@ def unbound_phrases(question: str, sentence: str) -> tuple[str, ...]:
         _participle_unattributed(q, s, raw_s),
     ):
         found.extend(p for p in phrases if not any(f == p or f.startswith(f"{p} ") for f in found))
-    # the coarsest reading: only where no finer one has named what is apart
-    return tuple(found) or tuple(_named_clause_apart(raw_q, raw_s))
+    # the coarsest readings: only where no finer one has named what is apart
+    return tuple(found) or tuple(_named_clause_apart(raw_q, raw_s)) or tuple(
+        _goal_of_another(q_cased, s)
+    )

@@ -2040,6 +2040,69 @@ def _arguments_swapped(question: list[str], sentence: list[str]) -> list[str]:
     return out
 
 
+def _goal_of_another(question: Sequence[str], sentence: list[str]) -> list[str]:
+    """A verb's to-argument that every use of the verb in the sentence gives to another.
+
+    "Which part of the area did the Commission assign *to Iowa Midland Light*?" is not said
+    by "Disputes with Iowa Midland Light … were settled by the Commission, which assigned
+    most of the contested area *to the cooperative*": the party after a verb's *to* is the
+    one it goes to, and the sentence names the question's only elsewhere. Read where the
+    do-question's verb (:func:`_do_clause`, on the question as written: a capitalised word is
+    a name's) has a *to* and a noun within :data:`_OF_PHRASE` words after it, the sentence
+    names that noun, and every use of the verb has a *to* of its own (not "up to") whose
+    next words (:data:`_GOAL_REACH`: an apposition may name the party, "to a company based
+    in Aldermouth, the Kestle … Company") do not hold it.
+    """
+    words = [w.lower() for w in question]
+    # a capitalised word is a name's, never the verb ("did the Iowa *State* Commission
+    # assign"): each run of them is read as one name
+    kept = [
+        i for i, w in enumerate(question)
+        if not (i > 1 and w[:1].isupper() and question[i - 1][:1].isupper())
+    ]
+    masked = [_NAME_MASK if i and question[i][:1].isupper() else words[i] for i in kept]
+    clause = _do_clause(masked)
+    if clause is None:
+        return []
+    at = kept[clause[1]]
+    verb = words[at]
+    after = _goal_after(words, at)
+    uses = _uses(sentence, verb)
+    if after is None or not uses:
+        return []
+    goal = list(takewhile(lambda w: _nominal(w) and not _verb_only(w), after))[-1]
+    if _has(sentence, goal) and all(
+        (said := _goal_after(sentence, k)) is not None and not _has(said, goal) for k in uses
+    ):
+        return [f"{verb} to {goal}"]
+    return []
+
+
+_GOAL_REACH = 10
+"""Words after a *to* that may name its party ("to *Iowa Midland Light*", "to a company based
+in Aldermouth, *the Kestle Consolidated Mining Company*")."""
+_NAME_MASK = "zzname"
+"""A word no lexicon knows, put for a capitalised word of a question: read as a name."""
+
+
+def _goal_after(words: list[str], at: int) -> list[str] | None:
+    """The words after the verb's *to* (:data:`_GOAL_REACH`), from its noun on.
+
+    The first *to* within :data:`_OF_PHRASE` words of the verb at ``at``; None where there
+    is none, or where it opens an infinitive ("asked her *to design*").
+    """
+    end = min(len(words), at + 1 + _OF_PHRASE)
+    to = next((j for j in range(at + 1, end) if words[j] == "to" and words[j - 1] != "up"), None)
+    if to is None:
+        return None
+    start = _after_determiners(words, to + 1)
+    if start == to + 1 and start < len(words) and "VERB" in _lemmas(words[start]):
+        return None  # "propose *to move* the school": an infinitive, no goal
+    if start >= len(words) or not _nominal(words[start]) or _verb_only(words[start]):
+        return None
+    return words[start : start + _GOAL_REACH]
+
+
 def _object_and_argument(
     words: list[str], at: int, prep: str | None = None
 ) -> tuple[str | None, str | None, str | None]:
