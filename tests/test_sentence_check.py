@@ -3931,3 +3931,34 @@ def test_a_verb_s_goal_given_to_another() -> None:
         "The society paid up to three-quarters of the value of a boat lost at sea and a lump"
         " sum of £25 to the widow of any drowned member.",
     ).unbound == ()
+
+
+def test_a_counted_mention_names_no_one() -> None:
+    """"the names of the two assistants" are not given by "… served with two assistants"."""
+    question = "What were the names of the two assistants who served under the superintendent?"
+    check = check_sentence(
+        question,
+        "The first superintendent was Robert Lyle, a schoolmaster, who served from 1887 to 1904"
+        " with two assistants.",
+    )
+    assert check.valueless == "name"
+    said = "The superintendent, Robert Lyle, served with two assistants, Ann Pell and John Dade."
+    assert check_sentence(question, said).valueless is None
+
+
+def test_a_who_question_of_a_role_given_by_its_verb() -> None:
+    """"Who was appointed as the first resident matron?" asks the role's holder, as "Who was
+    the first resident matron?" does: "… entrusted to a resident matron, first appointed in
+    1702" names none."""
+    question = "Who was appointed as the first resident matron in 1702?"
+    check = check_sentence(
+        question,
+        "Day-to-day supervision of the residents was entrusted to a resident matron, first"
+        " appointed in 1702.",
+    )
+    assert check.valueless == "name"
+    for said in (
+        "In 1702 Martha Cole was appointed as the first resident matron.",
+        "The first resident matron, appointed in 1702, was Martha Cole.",
+    ):
+        assert check_sentence(question, said).valueless is None, said

@@ -1331,7 +1331,8 @@ def _unnamed(question: str, sentence: str) -> bool:
 
     "What is the name of the rowing club that uses the basin?" is not said by "… the
     basin is used by a rowing club": an indefinite mention with no name in the words after
-    it says there is such a club, not which ("a club, the Saltcote Rowers" names it). A
+    it says there is such a club, not which ("a club, the Saltcote Rowers" names it; "with
+    *two* assistants" names none either, :data:`_INDEFINITE_PLURAL`). A
     definite one may name it ("The property of being prime is called primality"). A
     who-question of a role asks the same (:data:`_WHO_THE`: "Who was the toll clerk?" is
     not said by "… kept by a toll clerk appointed by the company"), with a name near the
@@ -1356,7 +1357,7 @@ def _unnamed(question: str, sentence: str) -> bool:
     named_anywhere = _NAMING.search(sentence) is not None
     return bool(mentions) and all(
         (
-            any(w in _INDEFINITE for w in words[max(0, i - 3) : i])
+            any(w in _INDEFINITE | _INDEFINITE_PLURAL for w in words[max(0, i - 3) : i])
             and "the" not in words[max(0, i - 3) : i]
             and not (who and _name_near(cased, i))
             or _of_another_person(words, i, head)
@@ -1480,8 +1481,12 @@ def _only_presupposed(words: Sequence[str], at: int, modifiers: frozenset[str]) 
 _WHICH_NOUN = lazy(r"\bwhich\s+([a-z-]+)((?:\s+[a-z-]+){0,3})", re.I)
 """A which-question's "which N": its first word and up to three after it."""
 _PREPOSITIONS_EN = frozenset({"in", "of", "at", "on", "for", "from", "to", "by", "with", "near"})
-_INDEFINITE_PLURAL = frozenset({"several", "various", "many", "numerous", "two", "three"})
-"""Determiners of an indefinite plural mention ("*several* banks in the city")."""
+_INDEFINITE_PLURAL = frozenset({
+    "several", "various", "many", "numerous", "few", "two", "three", "four", "five", "six",
+    "seven", "eight", "nine", "ten", "eleven", "twelve",
+})
+"""Determiners of an indefinite plural mention ("*several* banks in the city", "with *two*
+assistants")."""
 _DESCRIBING = frozenset({"that", "which", "who", "whose", "where", "of", "with", "called", "named"})
 """Words after a mention that start a description or a name of it."""
 _UNNAMED_HEADS = frozenset({
@@ -1669,9 +1674,14 @@ def _of_another_person(words: Sequence[str], at: int, head: frozenset[str]) -> b
     return False
 
 
-_WHO_THE = lazy(r"\s*who (?:is|was|are|were) the " + _PHRASE_WORDS + _PHRASE_END, re.I)
-"""A who-question of a role ("Who was *the toll clerk* at …?"): it asks the role's holder's
-name, as "What is the name of the toll clerk?" does."""
+_WHO_THE = lazy(
+    r"\s*who (?:is|was|are|were) (?:(?:appointed|elected|named|made|chosen|installed)"
+    r"(?: as)? )?the " + _PHRASE_WORDS + _PHRASE_END,
+    re.I,
+)
+"""A who-question of a role ("Who was *the toll clerk* at …?", "Who was appointed *the first
+matron*?": a verb that puts a person in a role, its complement the role): it asks the role's
+holder's name, as "What is the name of the toll clerk?" does."""
 
 
 def _name_near(cased: Sequence[str], at: int) -> bool:
