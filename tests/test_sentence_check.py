@@ -3962,3 +3962,29 @@ def test_a_who_question_of_a_role_given_by_its_verb() -> None:
         "The first resident matron, appointed in 1702, was Martha Cole.",
     ):
         assert check_sentence(question, said).valueless is None, said
+
+
+def test_a_gerund_after_a_verb_of_fearing_is_no_event() -> None:
+    """"… which feared losing its street-lighting contract" says no contract was lost."""
+    question = "In what year did the Hallam Gas Company lose its street-lighting contract?"
+    check = check_sentence(
+        question,
+        "The scheme was opposed by the Hallam Gas Company, which feared losing its"
+        " street-lighting contract, and by anglers.",
+    )
+    assert check.unbound == ("feared losing",)
+    said = "The Hallam Gas Company lost its street-lighting contract in 1907."
+    assert check_sentence(question, said).unbound == ()
+
+
+def test_a_which_noun_only_set_apart_names_none() -> None:
+    """"From which quarry …?" is not answered by "… came from a different quarry"."""
+    question = "From which quarry did the darker gritstone of the rebuilt arches come?"
+    check = check_sentence(
+        question,
+        "The rebuilt arches can be told by their darker gritstone, which came from a different"
+        " quarry.",
+    )
+    assert check.valueless == "name"
+    said = "The darker gritstone of the rebuilt arches came from a different quarry, Holme Edge."
+    assert check_sentence(question, said).valueless is None

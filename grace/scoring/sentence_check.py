@@ -1437,7 +1437,9 @@ def _which_presupposed(question: str, sentence: str) -> bool:
     second-hand *from a Scottish company* in 1925", nor "Which banks had Hollins built?" by
     "… who had previously built *several banks* in the city": an indefinite mention (*a*,
     *some*, *several* …) with nothing between its article and its noun but the question's
-    own modifiers says there was such a thing, which the question presupposes, not which. A
+    own modifiers (or a word that only sets it apart, "*a different* quarry":
+    :data:`_SETTING_APART`) says there was such a thing, which the question presupposes, not
+    which. A
     mention with a name near it (:func:`_name_near`, :func:`_name_follows`) or a description
     after it ("an office *that* …", "an instrument *of* his own design") may answer, and a
     time, a count or a measure (:data:`_UNNAMED_HEADS`) is no thing with a name.
@@ -1470,7 +1472,7 @@ def _only_presupposed(words: Sequence[str], at: int, modifiers: frozenset[str]) 
     And no description follows it (:data:`_DESCRIBING`).
     """
     k = at - 1
-    while k >= 0 and words[k] in modifiers:
+    while k >= 0 and (words[k] in modifiers or words[k] in _SETTING_APART):
         k -= 1
     return (
         k >= 0 and words[k] in _INDEFINITE | _INDEFINITE_PLURAL
@@ -1478,6 +1480,9 @@ def _only_presupposed(words: Sequence[str], at: int, modifiers: frozenset[str]) 
     )
 
 
+_SETTING_APART = frozenset({"different", "other", "separate"})
+"""Modifiers that only set a thing apart from one named before ("from *a different*
+quarry"): they name nothing."""
 _WHICH_NOUN = lazy(r"\bwhich\s+([a-z-]+)((?:\s+[a-z-]+){0,3})", re.I)
 """A which-question's "which N": its first word and up to three after it."""
 _PREPOSITIONS_EN = frozenset({"in", "of", "at", "on", "for", "from", "to", "by", "with", "near"})

@@ -727,13 +727,14 @@ _INTENT = frozenset({
 "failed *to win*"): an intention, an attempt or a refusal."""
 _INTENT_VERBS = frozenset({
     "propose", "plan", "attempt", "bid", "offer", "intend", "hope", "seek", "try", "fail",
-    "refuse", "decline", "consider", "suggest", "threaten", "invite",
+    "refuse", "decline", "consider", "suggest", "threaten", "invite", "fear",
 })
 """The verbs of :data:`_INTENT`, whose every inflection is one too ("hopes", "trying"),
 *decline* (a refusal, as *refuse*: "declined to take over the business"; "declined to 400" has
 no verb after its "to"), *invite* (an invitation is an offer: "was invited to sing at the
 jubilee service … but declined") and *threaten* (a threat states an intention, not the act:
-"threaten prosecution")."""
+"threaten prosecution") and *fear* (a fear is of what may happen: "which *feared losing* its
+street-lighting contract")."""
 
 
 @lru_cache(maxsize=4096)
