@@ -950,7 +950,7 @@ def _kinds_named(text: str, apart: set[str]) -> set[str]:
     follows one ("Josiah Pellow, a corn *merchant*"); not one of ``apart`` — the kinds the
     question gives its own names ("… for the *brewer* Tom Ames?"), someone it already names.
     """
-    cased = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+    cased = _cased_tokens(text)
     kinds = set()
     for i, token in enumerate(cased):
         noun = None if token != token.lower() else _person_noun(token)
@@ -1349,8 +1349,8 @@ def _unnamed(question: str, sentence: str) -> bool:
     phrase = found.group(1).split()
     noun = _phrase_head(phrase)
     head = known_forms(noun)
-    tokens = list(_TOKEN.finditer(unicodedata.normalize("NFKC", sentence)))
-    cased = [token.group(0) for token in tokens]
+    tokens = _tokens(sentence)
+    cased = _cased_tokens(sentence)
     words = [token.lower() for token in cased]
     own = frozenset(w.lower() for w in phrase[: phrase.index(noun)])
     mentions = _mentions(words, head, sorted(own))
@@ -1409,7 +1409,7 @@ def _which_restated(question: str, sentence: str) -> bool:
     if at is None:
         return False
     noun, verb = known_forms(asked[at - 1]), known_forms(asked[at])
-    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    cased = _cased_tokens(sentence)
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & noun]
     if not any(known_forms(word) & verb for word in words):
@@ -1456,7 +1456,7 @@ def _which_presupposed(question: str, sentence: str) -> bool:
     if noun in _UNNAMED_HEADS or answer_measures(question):
         return False
     head = known_forms(noun)
-    cased = _TOKEN.findall(unicodedata.normalize("NFKC", sentence))
+    cased = _cased_tokens(sentence)
     words = [token.lower() for token in cased]
     mentions = [i for i, word in enumerate(words) if known_forms(word) & head]
     return bool(mentions) and all(
@@ -1752,6 +1752,21 @@ def _name_around(cased: Sequence[str], at: int) -> bool:
         for j in window
         if j > 0 or cased[j].lower() not in ENGLISH_STOPWORDS
     )
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[re.Match[str], ...]:
+    """The :data:`_TOKEN` tokens of ``text`` (NFKC), read once per text.
+
+    The name readings (:func:`_unnamed`, :func:`_which_restated`,
+    :func:`_which_presupposed`) all ask them.
+    """
+    return tuple(_TOKEN.finditer(unicodedata.normalize("NFKC", text)))
+
+
+def _cased_tokens(text: str) -> list[str]:
+    """The words of :func:`_tokens` as written."""
+    return [token.group(0) for token in _tokens(text)]
 
 
 _TOKEN = lazy(r"[\"“][^\"”]+[\"”]|[A-Za-z][\w'’-]*")

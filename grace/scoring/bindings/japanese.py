@@ -563,31 +563,40 @@ def _dated_apart(q: Morphemes, s: Morphemes) -> list[str]:
     predicate names another year and none the question's, which another clause names. A
     year's noun likewise (:func:`_dated_predicates`): 「1966年度の年間乗客数」 is not said by
     「乗客数は1958年度の年間約2,900万人をピークに…、1966年度には赤字額が…」 — where the
-    question's year's clause has a subject of its own (:func:`_subject_own`); a noun said
+    question's year's clause has a subject of its own (:func:`_has_own_subject`); a noun said
     once stays the topic of the clauses after it (「年間入館者数は…1987年度に…、2010年度には
     約1万9千人にまで落ち込んだ」 says the 2010 figure).
     """
     pairs = _dated_predicates(q)
     if not pairs:
         return []
-    clauses: list[list[tuple[str, str]]] = [[]]
-    for morpheme in s:
-        if morpheme[0] == "、":
-            clauses.append([])
-        else:
-            clauses[-1].append(morpheme)
+    clauses = _cut_at(s, "、")
     out = []
     for year, particle, forms in pairs:
         said = [c for c in clauses if all(_has(c, form) for form in forms)]
         dated = [c for c in clauses if year in _years(c)]
-        if particle == "の" and not all(_subject_own(c) for c in dated):
+        if particle == "の" and not all(_has_own_subject(c) for c in dated):
             continue  # 「…、2010年度には約1万9千人に落ち込んだ」: the noun is still the topic
         if said and dated and all(_years(c) - {year} and year not in _years(c) for c in said):
             out.append(f"{year}年{particle}{''.join(forms)}")
     return out
 
 
-def _subject_own(m: Morphemes) -> bool:
+def _cut_at(m: Morphemes, mark: str) -> list[list[tuple[str, str]]]:
+    """``m`` cut at each ``mark``, the marks left out.
+
+    At 「、」: its clauses; at 「。」: its sentences.
+    """
+    parts: list[list[tuple[str, str]]] = [[]]
+    for morpheme in m:
+        if morpheme[0] == mark:
+            parts.append([])
+        else:
+            parts[-1].append(morpheme)
+    return parts
+
+
+def _has_own_subject(m: Morphemes) -> bool:
     """Whether a clause has a subject or topic of its own.
 
     A noun run before 「が」 or 「は」 that is no time (「1966年度には**赤字額が**」; not
@@ -857,12 +866,7 @@ def _year_in_another_sentence(q: Morphemes, s: Morphemes) -> list[str]:
     predicates = asked_predicates(q)
     if not predicates or not _asks_year(q):
         return []
-    sentences: list[list[tuple[str, str]]] = [[]]
-    for morpheme in s:
-        sentences[-1].append(morpheme)
-        if morpheme[0] == "。":
-            sentences.append([])
-    sentences = [m for m in sentences if any(pos != "空白" for _, pos in m)]
+    sentences = [m for m in _cut_at(s, "。") if any(pos != "空白" for _, pos in m)]
     said = [m for m in sentences if all(_has(m, form) for form in predicates)]
     if not said or any(_timed(m) for m in said) or not any(
         _years(m) for m in sentences if m not in said
